@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Adapters: the devices ADLs are made for.
+ *
+ * An edu adapter is a bound QEMU edu PCI device (1234:11e8).  It has a real
+ * DMA engine, and behind an IOMMU its DMA addresses are IOVAs in its own
+ * domain.  A virtual adapter is a platform device without an IOMMU: the DMA
+ * API hands out physical addresses, so logical pages equal physical pages.
+ * Adapter ids are global (all files see the same adapters) and not reused.
+ */
+#include <linux/dma-mapping.h>
+#include <linux/iommu.h>
+#include <linux/pci.h>
+#include <linux/platform_device.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "internal.h"
+
+#define PCI_VENDOR_ID_QEMU_EDU	0x1234
+#define PCI_DEVICE_ID_QEMU_EDU	0x11e8
+/* edu masks every RAM address it is given to 28 bits (QEMU's default). */
+#define EDU_DMA_BITS		28
+
+static DEFINE_XARRAY_ALLOC1(dxgpmo_adapters);
+static u32 dxgpmo_next_adapter_id;
+static DEFINE_MUTEX(dxgpmo_adapters_lock);
+static unsigned int dxgpmo_nr_edu;
+
+static struct platform_device **dxgpmo_virtual_pdevs;
+
+static void dxgpmo_adapter_release(struct kref *kref)
+{
+	struct dxgpmo_adapter *adapter =
+		container_of(kref, struct dxgpmo_adapter, kref);
+
+	put_device(adapter->dev);
+	kfree(adapter);
+}
+
+void dxgpmo_adapter_put(struct dxgpmo_adapter *adapter)
+{
+	kref_put(&adapter->kref, dxgpmo_adapter_release);
+}
+
+struct dxgpmo_adapter *dxgpmo_adapter_get(u32 id)
+{
+	struct dxgpmo_adapter *adapter;
+
+	if (!id)
+		return NULL;
+	xa_lock(&dxgpmo_adapters);
+	adapter = xa_load(&dxgpmo_adapters, id);
+	if (adapter && !kref_get_unless_zero(&adapter->kref))
+		adapter = NULL;
+	xa_unlock(&dxgpmo_adapters);
+	return adapter;
+}
+
+static bool dxgpmo_dev_behind_iommu(struct device *dev)
+{
+	struct iommu_domain *domain = iommu_get_domain_for_dev(dev);
+
+	return domain && iommu_is_dma_domain(domain);
+}
+
+static struct dxgpmo_adapter *dxgpmo_adapter_register(struct device *dev,
+						      const char *prefix,
+						      unsigned int index,
+						      u32 caps)
+{
+	struct dxgpmo_adapter *adapter;
+	int ret;
+
+	adapter = kzalloc(sizeof(*adapter), GFP_KERNEL);
+	if (!adapter)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&adapter->kref);
+	adapter->dev = get_device(dev);
+	adapter->caps = caps;
+	adapter->dma_mask = dma_get_mask(dev);
+	if (dxgpmo_dev_behind_iommu(dev))
+		adapter->caps |= DXGPMO_ADAPTER_CAP_IOMMU;
+	snprintf(adapter->name, sizeof(adapter->name), "%s%u", prefix, index);
+
+	ret = xa_alloc_cyclic(&dxgpmo_adapters, &adapter->id, adapter,
+			      XA_LIMIT(1, 255), &dxgpmo_next_adapter_id,
+			      GFP_KERNEL);
+	if (ret < 0) {
+		dxgpmo_adapter_put(adapter);
+		return ERR_PTR(ret);
+	}
+	dev_info(dev, "dxgpmo adapter %u (%s)%s\n", adapter->id, adapter->name,
+		 adapter->caps & DXGPMO_ADAPTER_CAP_IOMMU ? ", behind an IOMMU" :
+		 "");
+	return adapter;
+}
+
+static void dxgpmo_adapter_unregister(struct dxgpmo_adapter *adapter)
+{
+	/* QUERY_ADAPTERS reads adapters under the lock without a reference. */
+	mutex_lock(&dxgpmo_adapters_lock);
+	xa_erase(&dxgpmo_adapters, adapter->id);
+	adapter->removed = true;
+	mutex_unlock(&dxgpmo_adapters_lock);
+	dxgpmo_adapter_put(adapter);
+}
+
+static int dxgpmo_edu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	struct dxgpmo_adapter *adapter;
+	int ret;
+
+	ret = pcim_enable_device(pdev);
+	if (ret)
+		return ret;
+	ret = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(EDU_DMA_BITS));
+	if (ret)
+		return ret;
+	/* Let one ADL become one DMA segment; the return type differs. */
+	dma_set_max_seg_size(&pdev->dev, UINT_MAX);
+	pci_set_master(pdev);
+
+	mutex_lock(&dxgpmo_adapters_lock);
+	adapter = dxgpmo_adapter_register(&pdev->dev, "edu", dxgpmo_nr_edu,
+					  DXGPMO_ADAPTER_CAP_DMA_ENGINE);
+	if (!IS_ERR(adapter))
+		dxgpmo_nr_edu++;
+	mutex_unlock(&dxgpmo_adapters_lock);
+	if (IS_ERR(adapter))
+		return PTR_ERR(adapter);
+	adapter->pdev = pdev;
+	pci_set_drvdata(pdev, adapter);
+	return 0;
+}
+
+static void dxgpmo_edu_remove(struct pci_dev *pdev)
+{
+	dxgpmo_adapter_unregister(pci_get_drvdata(pdev));
+}
+
+static const struct pci_device_id dxgpmo_edu_ids[] = {
+	{ PCI_DEVICE(PCI_VENDOR_ID_QEMU_EDU, PCI_DEVICE_ID_QEMU_EDU) },
+	{ }
+};
+MODULE_DEVICE_TABLE(pci, dxgpmo_edu_ids);
+
+static struct pci_driver dxgpmo_edu_driver = {
+	.name = "dxgpmo-edu",
+	.id_table = dxgpmo_edu_ids,
+	.probe = dxgpmo_edu_probe,
+	.remove = dxgpmo_edu_remove,
+};
+
+static int dxgpmo_virtual_add(unsigned int index)
+{
+	struct dxgpmo_adapter *adapter;
+	struct platform_device *pdev;
+	int ret;
+
+	pdev = platform_device_register_simple("dxgpmo-virtual", index, NULL, 0);
+	if (IS_ERR(pdev))
+		return PTR_ERR(pdev);
+	ret = dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (ret)
+		goto err_unregister;
+	dma_set_max_seg_size(&pdev->dev, UINT_MAX);
+
+	mutex_lock(&dxgpmo_adapters_lock);
+	adapter = dxgpmo_adapter_register(&pdev->dev, "virtual", index,
+					  DXGPMO_ADAPTER_CAP_VIRTUAL);
+	mutex_unlock(&dxgpmo_adapters_lock);
+	if (IS_ERR(adapter)) {
+		ret = PTR_ERR(adapter);
+		goto err_unregister;
+	}
+	platform_set_drvdata(pdev, adapter);
+	dxgpmo_virtual_pdevs[index] = pdev;
+	return 0;
+
+err_unregister:
+	platform_device_unregister(pdev);
+	return ret;
+}
+
+static void dxgpmo_virtual_remove_all(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < dxgpmo_virtual_adapters; i++) {
+		struct platform_device *pdev = dxgpmo_virtual_pdevs[i];
+
+		if (!pdev)
+			continue;
+		dxgpmo_adapter_unregister(platform_get_drvdata(pdev));
+		platform_device_unregister(pdev);
+	}
+	kfree(dxgpmo_virtual_pdevs);
+}
+
+int dxgpmo_adapters_init(void)
+{
+	unsigned int i;
+	int ret;
+
+	if (dxgpmo_virtual_adapters > 16)
+		return -EINVAL;
+	ret = pci_register_driver(&dxgpmo_edu_driver);
+	if (ret)
+		return ret;
+	dxgpmo_virtual_pdevs = kcalloc(dxgpmo_virtual_adapters,
+				       sizeof(*dxgpmo_virtual_pdevs),
+				       GFP_KERNEL);
+	if (!dxgpmo_virtual_pdevs && dxgpmo_virtual_adapters) {
+		pci_unregister_driver(&dxgpmo_edu_driver);
+		return -ENOMEM;
+	}
+	for (i = 0; i < dxgpmo_virtual_adapters; i++) {
+		ret = dxgpmo_virtual_add(i);
+		if (ret) {
+			dxgpmo_adapters_exit();
+			return ret;
+		}
+	}
+	return 0;
+}
+
+void dxgpmo_adapters_exit(void)
+{
+	dxgpmo_virtual_remove_all();
+	dxgpmo_virtual_pdevs = NULL;
+	pci_unregister_driver(&dxgpmo_edu_driver);
+}
+
+static void dxgpmo_adapter_fill_info(const struct dxgpmo_adapter *adapter,
+				     struct dxgpmo_adapter_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->adapter_id = adapter->id;
+	info->caps = adapter->caps;
+	info->dma_mask = adapter->dma_mask;
+	info->segment_size = (u64)dxgpmo_segment_mb << 20;
+	info->segment_mmap_offset = (u64)adapter->id << DXGPMO_SEGMENT_SHIFT;
+	info->dirty_page_size = dxgpmo_dirty_page_size;
+	if (adapter->pdev) {
+		info->pci_domain = pci_domain_nr(adapter->pdev->bus);
+		info->pci_bus = adapter->pdev->bus->number;
+		info->pci_devfn = adapter->pdev->devfn;
+	}
+	strscpy(info->name, adapter->name, sizeof(info->name));
+}
+
+int dxgpmo_ioctl_query_adapters(struct dxgpmo_ucmd *ucmd)
+{
+	struct dxgpmo_query_adapters *cmd = ucmd->cmd;
+	u8 __user *entries = u64_to_user_ptr(cmd->entries);
+	struct dxgpmo_adapter_info info;
+	struct dxgpmo_adapter *adapter;
+	size_t copy_len;
+	unsigned long index;
+	u32 total = 0;
+	int ret = 0;
+
+	if (cmd->flags)
+		return -EINVAL;
+	if (cmd->count && cmd->entry_size < offsetofend(typeof(info), name))
+		return -EINVAL;
+	copy_len = min_t(size_t, cmd->entry_size, sizeof(info));
+
+	mutex_lock(&dxgpmo_adapters_lock);
+	xa_for_each(&dxgpmo_adapters, index, adapter) {
+		if (total < cmd->count) {
+			u8 __user *dst = entries + (size_t)total * cmd->entry_size;
+
+			dxgpmo_adapter_fill_info(adapter, &info);
+			if (copy_to_user(dst, &info, copy_len) ||
+			    clear_user(dst + copy_len,
+				       cmd->entry_size - copy_len)) {
+				ret = -EFAULT;
+				break;
+			}
+		}
+		total++;
+	}
+	mutex_unlock(&dxgpmo_adapters_lock);
+	if (ret)
+		return ret;
+	cmd->count = total;
+	return dxgpmo_ucmd_respond(ucmd, sizeof(*cmd));
+}

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The ioctl table.  Every command is _IO(DXGPMO_TYPE, nr) and its struct
+ * starts with "__u32 size; __u32 flags;": the size the caller was built with
+ * travels in the struct, so old binaries keep working when structs grow
+ * (the iommufd scheme).  A struct shorter than the first version of the
+ * command is -EINVAL, unknown non-zero tail bytes are -E2BIG.  Handlers check
+ * flags and reserved fields themselves.
+ */
+#include <linux/fs.h>
+#include <linux/nospec.h>
+#include <linux/stddef.h>
+#include <linux/uaccess.h>
+
+#include "internal.h"
+
+int dxgpmo_ucmd_respond(struct dxgpmo_ucmd *ucmd, size_t cmd_len)
+{
+	if (copy_to_user(ucmd->ubuffer, ucmd->cmd,
+			 min_t(size_t, ucmd->user_size, cmd_len)))
+		return -EFAULT;
+	return 0;
+}
+
+union dxgpmo_ucmd_buffer {
+	struct dxgpmo_query_adapters query_adapters;
+	struct dxgpmo_create_pmo create_pmo;
+	struct dxgpmo_destroy_pmo destroy_pmo;
+	struct dxgpmo_open_pmo open_pmo;
+	struct dxgpmo_close_pmo close_pmo;
+	struct dxgpmo_stats stats;
+};
+
+struct dxgpmo_ioctl_op {
+	unsigned int size;
+	unsigned int min_size;
+	unsigned int ioctl_num;
+	int (*execute)(struct dxgpmo_ucmd *ucmd);
+};
+
+/*
+ * min_size is fixed when a command first ships (offsetofend of its last
+ * field then) and must never grow, or old callers would break.
+ */
+#define IOCTL_OP(_ioctl, _fn, _struct, _last)                              \
+	[_IOC_NR(_ioctl)] = {                                              \
+		.size = sizeof(_struct) +                                  \
+			BUILD_BUG_ON_ZERO(sizeof(union dxgpmo_ucmd_buffer) < \
+					  sizeof(_struct)),                \
+		.min_size = offsetofend(_struct, _last),                   \
+		.ioctl_num = _ioctl,                                       \
+		.execute = _fn,                                            \
+	}
+
+static const struct dxgpmo_ioctl_op dxgpmo_ioctl_ops[] = {
+	IOCTL_OP(DXGPMO_IOC_QUERY_ADAPTERS, dxgpmo_ioctl_query_adapters,
+		 struct dxgpmo_query_adapters, entries),
+	IOCTL_OP(DXGPMO_IOC_CREATE_PMO, dxgpmo_ioctl_create_pmo,
+		 struct dxgpmo_create_pmo, mmap_offset),
+	IOCTL_OP(DXGPMO_IOC_DESTROY_PMO, dxgpmo_ioctl_destroy_pmo,
+		 struct dxgpmo_destroy_pmo, amo_id),
+	IOCTL_OP(DXGPMO_IOC_OPEN_PMO, dxgpmo_ioctl_open_pmo,
+		 struct dxgpmo_open_pmo, __reserved),
+	IOCTL_OP(DXGPMO_IOC_CLOSE_PMO, dxgpmo_ioctl_close_pmo,
+		 struct dxgpmo_close_pmo, __reserved),
+	IOCTL_OP(DXGPMO_IOC_STATS, dxgpmo_ioctl_stats,
+		 struct dxgpmo_stats, file),
+};
+
+long dxgpmo_fops_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	const struct dxgpmo_ioctl_op *op;
+	union dxgpmo_ucmd_buffer buf;
+	struct dxgpmo_ucmd ucmd = {
+		.file = filp->private_data,
+		.ubuffer = (void __user *)arg,
+		.cmd = &buf,
+	};
+	unsigned int nr = _IOC_NR(cmd);
+	int ret;
+
+	if (_IOC_TYPE(cmd) != DXGPMO_TYPE || nr >= ARRAY_SIZE(dxgpmo_ioctl_ops))
+		return -ENOTTY;
+	op = &dxgpmo_ioctl_ops[array_index_nospec(nr,
+						  ARRAY_SIZE(dxgpmo_ioctl_ops))];
+	if (!op->execute || op->ioctl_num != cmd)
+		return -ENOTTY;
+
+	ret = get_user(ucmd.user_size, (u32 __user *)ucmd.ubuffer);
+	if (ret)
+		return ret;
+	if (ucmd.user_size < op->min_size)
+		return -EINVAL;
+	ret = copy_struct_from_user(ucmd.cmd, op->size, ucmd.ubuffer,
+				    ucmd.user_size);
+	if (ret)
+		return ret;
+	return op->execute(&ucmd);
+}

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dxgpmo: module init/exit, the /dev/dxgpmo misc device and the lifetime of
+ * one open file (one emulated kernel-mode driver instance).
+ */
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+
+#include "internal.h"
+
+unsigned int dxgpmo_virtual_adapters = 1;
+module_param_named(virtual_adapters, dxgpmo_virtual_adapters, uint, 0444);
+MODULE_PARM_DESC(virtual_adapters,
+		 "Adapters without hardware or IOMMU (logical == physical), default 1");
+
+unsigned int dxgpmo_segment_mb = 64;
+module_param_named(segment_mb, dxgpmo_segment_mb, uint, 0444);
+MODULE_PARM_DESC(segment_mb,
+		 "Size in MiB of each adapter's emulated local-memory segment, default 64");
+
+unsigned int dxgpmo_dirty_page_size = 4096;
+module_param_named(dirty_page_size, dxgpmo_dirty_page_size, uint, 0444);
+MODULE_PARM_DESC(dirty_page_size,
+		 "Dirty-tracking page size in bytes, a power of two >= 4096, default 4096");
+
+static int dxgpmo_fops_open(struct inode *inode, struct file *filp)
+{
+	struct dxgpmo_file *file = dxgpmo_file_alloc();
+
+	if (!file)
+		return -ENOMEM;
+	filp->private_data = file;
+	return 0;
+}
+
+static int dxgpmo_fops_release(struct inode *inode, struct file *filp)
+{
+	dxgpmo_file_destroy(filp->private_data);
+	return 0;
+}
+
+static const struct file_operations dxgpmo_fops = {
+	.owner = THIS_MODULE,
+	.open = dxgpmo_fops_open,
+	.release = dxgpmo_fops_release,
+	.unlocked_ioctl = dxgpmo_fops_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = noop_llseek,
+};
+
+static struct miscdevice dxgpmo_misc = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "dxgpmo",
+	.fops = &dxgpmo_fops,
+	.mode = 0600,
+};
+
+static int __init dxgpmo_init(void)
+{
+	int ret;
+
+	if (dxgpmo_dirty_page_size < PAGE_SIZE ||
+	    !is_power_of_2(dxgpmo_dirty_page_size)) {
+		pr_err("dxgpmo: dirty_page_size must be a power of two >= %lu\n",
+		       PAGE_SIZE);
+		return -EINVAL;
+	}
+	if (!dxgpmo_segment_mb ||
+	    (u64)dxgpmo_segment_mb << 20 > 1ULL << DXGPMO_SEGMENT_SHIFT) {
+		pr_err("dxgpmo: segment_mb must be 1..%llu\n",
+		       1ULL << (DXGPMO_SEGMENT_SHIFT - 20));
+		return -EINVAL;
+	}
+
+	ret = dxgpmo_adapters_init();
+	if (ret)
+		return ret;
+	ret = misc_register(&dxgpmo_misc);
+	if (ret) {
+		dxgpmo_adapters_exit();
+		return ret;
+	}
+	dxgpmo_debugfs_init();
+	return 0;
+}
+
+static void __exit dxgpmo_exit(void)
+{
+	dxgpmo_debugfs_exit();
+	misc_deregister(&dxgpmo_misc);
+	dxgpmo_adapters_exit();
+}
+
+module_init(dxgpmo_init);
+module_exit(dxgpmo_exit);
+
+MODULE_DESCRIPTION("Windows display-driver physical memory objects on the Linux page allocator and DMA API");
+MODULE_LICENSE("GPL");

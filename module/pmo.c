@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Physical memory objects (PMOs) and adapter memory objects (AMOs):
+ * DxgkCbCreate/Destroy/Open/ClosePhysicalMemoryObject.
+ *
+ * A PMO is the memory; an AMO is that memory opened for one adapter, the
+ * handle ADLs are made from.  A PMO has at most one AMO at a time.  DESTROY
+ * may close the AMO in the same call (and then the AMO id is gone); DESTROY
+ * of a PMO whose AMO is still open and not named is refused with -EBUSY
+ * rather than leaving the AMO dangling.
+ */
+#include <linux/mm.h>
+#include <linux/slab.h>
+
+#include "internal.h"
+
+static struct dxgpmo_pmo *dxgpmo_pmo_find(struct dxgpmo_file *file, u32 id)
+{
+	struct dxgpmo_object *obj = dxgpmo_object_find(file, id, DXGPMO_OBJ_PMO);
+
+	return obj ? container_of(obj, struct dxgpmo_pmo, obj) : NULL;
+}
+
+static struct dxgpmo_amo *dxgpmo_amo_find(struct dxgpmo_file *file, u32 id)
+{
+	struct dxgpmo_object *obj = dxgpmo_object_find(file, id, DXGPMO_OBJ_AMO);
+
+	return obj ? container_of(obj, struct dxgpmo_amo, obj) : NULL;
+}
+
+static int dxgpmo_check_create(const struct dxgpmo_create_pmo *cmd,
+			       struct dxgpmo_alloc_request *req)
+{
+	u64 pages;
+
+	if (cmd->flags || cmd->pmo_id || cmd->amo_id || cmd->mmap_offset)
+		return -EINVAL;
+	if (cmd->type > DXGPMO_PMO_TYPE_IO_SPACE ||
+	    cmd->cache_type > DXGPMO_CACHE_WRITE_COMBINED)
+		return -EINVAL;
+	if (!cmd->length || cmd->length > U64_MAX - PAGE_SIZE + 1)
+		return -EINVAL;
+	/* Fields of the other union members must be zero. */
+	if (cmd->type != DXGPMO_PMO_TYPE_SECTION && cmd->page_protection)
+		return -EINVAL;
+	if (cmd->type != DXGPMO_PMO_TYPE_IO_SPACE && cmd->io_base)
+		return -EINVAL;
+	if (cmd->type != DXGPMO_PMO_TYPE_MDL && cmd->skip_bytes)
+		return -EINVAL;
+	if (cmd->type != DXGPMO_PMO_TYPE_CONTIGUOUS && cmd->boundary)
+		return -EINVAL;
+	if (cmd->type != DXGPMO_PMO_TYPE_MDL &&
+	    cmd->type != DXGPMO_PMO_TYPE_CONTIGUOUS &&
+	    (cmd->low_address || cmd->high_address))
+		return -EINVAL;
+
+	if (cmd->type == DXGPMO_PMO_TYPE_SECTION ||
+	    cmd->type == DXGPMO_PMO_TYPE_IO_SPACE)
+		return -EOPNOTSUPP;
+
+	pages = DIV_ROUND_UP_ULL(cmd->length, PAGE_SIZE);
+	req->nr_pages = pages;
+	req->type = cmd->type;
+	req->cache_type = cmd->cache_type;
+	req->low = cmd->low_address;
+	req->high = cmd->high_address ? cmd->high_address : U64_MAX;
+	req->boundary = cmd->boundary;
+
+	if (!PAGE_ALIGNED(cmd->skip_bytes) || !PAGE_ALIGNED(cmd->boundary))
+		return -EINVAL;
+	if (req->low > req->high ||
+	    req->high - req->low < (pages << PAGE_SHIFT) - 1)
+		return -EINVAL;
+	if (req->boundary && req->boundary < pages << PAGE_SHIFT)
+		return -EINVAL;
+	/* More than the machine has can never succeed. */
+	if (pages > totalram_pages())
+		return -ENOMEM;
+	return 0;
+}
+
+static struct dxgpmo_amo *dxgpmo_amo_create(struct dxgpmo_file *file,
+					    struct dxgpmo_pmo *pmo,
+					    struct dxgpmo_adapter *adapter)
+{
+	struct dxgpmo_amo *amo;
+	int ret;
+
+	lockdep_assert_held(&file->lock);
+	if (dxgpmo_should_fail(file))
+		return ERR_PTR(-ENOMEM);
+	amo = kzalloc(sizeof(*amo), GFP_KERNEL_ACCOUNT);
+	if (!amo)
+		return ERR_PTR(-ENOMEM);
+	ret = dxgpmo_object_insert(file, &amo->obj, DXGPMO_OBJ_AMO);
+	if (ret) {
+		kfree(amo);
+		return ERR_PTR(ret);
+	}
+	amo->pmo = pmo;
+	amo->adapter = adapter;
+	pmo->amo = amo;
+	dxgpmo_count(file, DXGPMO_CNT_AMOS, 1);
+	return amo;
+}
+
+/* Drops the AMO's adapter reference; the caller has removed its id. */
+static void dxgpmo_amo_free(struct dxgpmo_file *file, struct dxgpmo_amo *amo)
+{
+	amo->pmo->amo = NULL;
+	dxgpmo_adapter_put(amo->adapter);
+	kfree(amo);
+	dxgpmo_count(file, DXGPMO_CNT_AMOS, -1);
+}
+
+static void dxgpmo_pmo_free(struct dxgpmo_file *file, struct dxgpmo_pmo *pmo)
+{
+	dxgpmo_count(file, DXGPMO_CNT_PMOS, -1);
+	dxgpmo_count_file(file, DXGPMO_CNT_PAGES, -(s64)pmo->backing->nr_pages);
+	dxgpmo_backing_put(pmo->backing);
+	kfree(pmo);
+}
+
+int dxgpmo_ioctl_create_pmo(struct dxgpmo_ucmd *ucmd)
+{
+	struct dxgpmo_create_pmo *cmd = ucmd->cmd;
+	struct dxgpmo_file *file = ucmd->file;
+	struct dxgpmo_adapter *adapter = NULL;
+	struct dxgpmo_alloc_request req;
+	struct dxgpmo_amo *amo = NULL;
+	struct dxgpmo_pmo *pmo;
+	int ret;
+
+	ret = dxgpmo_check_create(cmd, &req);
+	if (ret)
+		return ret;
+	if (cmd->adapter_id) {
+		adapter = dxgpmo_adapter_get(cmd->adapter_id);
+		if (!adapter)
+			return -ENOENT;
+	}
+
+	ret = -ENOMEM;
+	if (dxgpmo_should_fail(file))
+		goto err_adapter;
+	pmo = kzalloc(sizeof(*pmo), GFP_KERNEL_ACCOUNT);
+	if (!pmo)
+		goto err_adapter;
+	pmo->length = cmd->length;
+	pmo->context = cmd->context;
+	/* The slow part, outside the file lock. */
+	pmo->backing = dxgpmo_backing_alloc(file, &req);
+	if (IS_ERR(pmo->backing)) {
+		ret = PTR_ERR(pmo->backing);
+		goto err_pmo;
+	}
+
+	mutex_lock(&file->lock);
+	ret = dxgpmo_object_insert(file, &pmo->obj, DXGPMO_OBJ_PMO);
+	if (ret)
+		goto err_unlock;
+	dxgpmo_count(file, DXGPMO_CNT_PMOS, 1);
+	dxgpmo_count_file(file, DXGPMO_CNT_PAGES, req.nr_pages);
+	if (adapter) {
+		amo = dxgpmo_amo_create(file, pmo, adapter);
+		if (IS_ERR(amo)) {
+			ret = PTR_ERR(amo);
+			dxgpmo_object_remove(file, &pmo->obj);
+			mutex_unlock(&file->lock);
+			dxgpmo_pmo_free(file, pmo);
+			goto err_adapter;
+		}
+	}
+	pmo->mmap_offset = file->next_mmap_offset;
+	file->next_mmap_offset += req.nr_pages << PAGE_SHIFT;
+	cmd->pmo_id = pmo->obj.id;
+	cmd->amo_id = amo ? amo->obj.id : 0;
+	cmd->mmap_offset = pmo->mmap_offset;
+	mutex_unlock(&file->lock);
+
+	/*
+	 * A caller that cannot learn the ids cannot free the object; it stays
+	 * until the file is closed, which is safe.
+	 */
+	return dxgpmo_ucmd_respond(ucmd, sizeof(*cmd));
+
+err_unlock:
+	mutex_unlock(&file->lock);
+	dxgpmo_backing_put(pmo->backing);
+err_pmo:
+	kfree(pmo);
+err_adapter:
+	if (adapter)
+		dxgpmo_adapter_put(adapter);
+	return ret;
+}
+
+int dxgpmo_ioctl_destroy_pmo(struct dxgpmo_ucmd *ucmd)
+{
+	struct dxgpmo_destroy_pmo *cmd = ucmd->cmd;
+	struct dxgpmo_file *file = ucmd->file;
+	struct dxgpmo_amo *amo = NULL;
+	struct dxgpmo_pmo *pmo;
+	int ret = 0;
+
+	if (cmd->flags)
+		return -EINVAL;
+
+	mutex_lock(&file->lock);
+	pmo = dxgpmo_pmo_find(file, cmd->pmo_id);
+	if (!pmo) {
+		ret = -ENOENT;
+		goto out_unlock;
+	}
+	if (cmd->amo_id) {
+		amo = dxgpmo_amo_find(file, cmd->amo_id);
+		if (!amo) {
+			ret = -ENOENT;
+			goto out_unlock;
+		}
+		if (amo->pmo != pmo) {
+			ret = -EINVAL;
+			goto out_unlock;
+		}
+	} else if (pmo->amo) {
+		ret = -EBUSY;
+		goto out_unlock;
+	}
+
+	if (amo) {
+		dxgpmo_object_remove(file, &amo->obj);
+		dxgpmo_amo_free(file, amo);
+	}
+	dxgpmo_object_remove(file, &pmo->obj);
+	mutex_unlock(&file->lock);
+	dxgpmo_pmo_free(file, pmo);
+	return 0;
+
+out_unlock:
+	mutex_unlock(&file->lock);
+	return ret;
+}
+
+int dxgpmo_ioctl_open_pmo(struct dxgpmo_ucmd *ucmd)
+{
+	struct dxgpmo_open_pmo *cmd = ucmd->cmd;
+	struct dxgpmo_file *file = ucmd->file;
+	struct dxgpmo_adapter *adapter;
+	struct dxgpmo_amo *amo;
+	struct dxgpmo_pmo *pmo;
+	int ret;
+
+	if (cmd->flags || cmd->amo_id || cmd->__reserved)
+		return -EINVAL;
+	adapter = dxgpmo_adapter_get(cmd->adapter_id);
+	if (!adapter)
+		return -ENOENT;
+
+	mutex_lock(&file->lock);
+	pmo = dxgpmo_pmo_find(file, cmd->pmo_id);
+	if (!pmo) {
+		ret = -ENOENT;
+		goto err_unlock;
+	}
+	if (pmo->amo) {
+		ret = -EBUSY;
+		goto err_unlock;
+	}
+	amo = dxgpmo_amo_create(file, pmo, adapter);
+	if (IS_ERR(amo)) {
+		ret = PTR_ERR(amo);
+		goto err_unlock;
+	}
+	cmd->amo_id = amo->obj.id;
+	mutex_unlock(&file->lock);
+	return dxgpmo_ucmd_respond(ucmd, sizeof(*cmd));
+
+err_unlock:
+	mutex_unlock(&file->lock);
+	dxgpmo_adapter_put(adapter);
+	return ret;
+}
+
+int dxgpmo_ioctl_close_pmo(struct dxgpmo_ucmd *ucmd)
+{
+	struct dxgpmo_close_pmo *cmd = ucmd->cmd;
+	struct dxgpmo_file *file = ucmd->file;
+	struct dxgpmo_amo *amo;
+	int ret = 0;
+
+	if (cmd->flags || cmd->__reserved)
+		return -EINVAL;
+	mutex_lock(&file->lock);
+	amo = dxgpmo_amo_find(file, cmd->amo_id);
+	if (!amo) {
+		ret = -ENOENT;
+	} else if (amo->nr_adls) {
+		ret = -EBUSY;
+	} else {
+		dxgpmo_object_remove(file, &amo->obj);
+		dxgpmo_amo_free(file, amo);
+	}
+	mutex_unlock(&file->lock);
+	return ret;
+}
+
+/* File teardown: the object's id is already gone; dependents went first. */
+void dxgpmo_object_release(struct dxgpmo_file *file, struct dxgpmo_object *obj)
+{
+	switch (obj->type) {
+	case DXGPMO_OBJ_PMO:
+		dxgpmo_pmo_free(file, container_of(obj, struct dxgpmo_pmo, obj));
+		break;
+	case DXGPMO_OBJ_AMO:
+		dxgpmo_amo_free(file, container_of(obj, struct dxgpmo_amo, obj));
+		break;
+	default:
+		WARN_ONCE(1, "dxgpmo: object type %d has no release\n",
+			  obj->type);
+	}
+}

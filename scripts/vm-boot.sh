@@ -1,0 +1,24 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot one Debian kernel in QEMU as in SPEC section 4 (TCG, q35, emulated
+# Intel IOMMU, two edu devices) with the given initramfs, writing the serial
+# console to LOG.  Returns QEMU's status, or 124 on timeout.
+#
+# usage: vm-boot.sh KVER INITRD LOG [EXTRA_KERNEL_ARGS]
+set -eu
+
+kver=$1 initrd=$2 log=$3
+extra=${4:-}
+timeout_s=${DXGPMO_VM_TIMEOUT:-900}
+mem=${DXGPMO_VM_MEM:-2G}
+smp=${DXGPMO_VM_SMP:-2}
+
+exec timeout --foreground -k 10 "$timeout_s" \
+	qemu-system-x86_64 -accel tcg -cpu qemu64 -smp "$smp" -m "$mem" \
+	-machine q35,kernel-irqchip=split \
+	-device intel-iommu,intremap=on,caching-mode=on \
+	-device edu -device edu \
+	-kernel "/boot/vmlinuz-$kver" -initrd "$initrd" \
+	-append "console=ttyS0 intel_iommu=on iommu.strict=1 panic=-1 oops=panic quiet loglevel=4 $extra" \
+	-display none -monitor none -serial "file:$log" -no-reboot
