@@ -11,7 +11,7 @@ set -eu
 kver=$1 initrd=$2 log=$3
 extra=${4:-}
 timeout_s=${DXGPMO_VM_TIMEOUT:-900}
-mem=${DXGPMO_VM_MEM:-2G}
+mem=${DXGPMO_VM_MEM:-3G}
 smp=${DXGPMO_VM_SMP:-2}
 
 exec timeout --foreground -k 10 "$timeout_s" \
@@ -20,5 +20,5 @@ exec timeout --foreground -k 10 "$timeout_s" \
 	-device intel-iommu,intremap=on,caching-mode=on \
 	-device edu -device edu \
 	-kernel "/boot/vmlinuz-$kver" -initrd "$initrd" \
-	-append "console=ttyS0 intel_iommu=on iommu.strict=1 panic=-1 oops=panic quiet loglevel=4 $extra" \
+	-append "console=ttyS0 intel_iommu=on iommu.strict=1 panic=-1 oops=panic quiet loglevel=5 $extra" \
 	-display none -monitor none -serial "file:$log" -no-reboot

@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make            module (against KDIR), tools and selftests
+# make check      install what is missing, then build and test on every test
+#                 kernel in QEMU; last line "N passed, N failed[, N skipped]"
+# make demo       boot a VM and run a scripted dxgpmoctl session
+# make deps       install the Debian packages the above need
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+BUILD ?= $(CURDIR)/build
+CC ?= gcc
+CFLAGS ?= -O2 -g
+USER_CFLAGS := $(CFLAGS) -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
+	-Iuapi -Iuserspace-tools $(shell pkg-config --cflags libdrm 2>/dev/null)
+USER_LIBS := $(shell pkg-config --libs libdrm 2>/dev/null || echo -ldrm)
+KSELFTEST_DIR := $(BUILD)/kselftest
+LINUX_SOURCE_TAR = $(lastword $(sort $(wildcard /usr/src/linux-source-6.*.tar.xz)))
+
+TOOLS := userspace-tools/dxgpmoctl
+SELFTESTS := selftests/dxgpmo_test
+LIB_SRCS := userspace-tools/libdxgpmo.c
+LIB_HDRS := userspace-tools/libdxgpmo.h uapi/dxgpmo.h
+
+.PHONY: all module tools selftests deps check demo clean kselftest-headers
+
+all: module tools selftests
+
+module:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+tools: $(TOOLS)
+selftests: $(SELFTESTS)
+
+userspace-tools/dxgpmoctl: userspace-tools/dxgpmoctl.c $(LIB_SRCS) $(LIB_HDRS)
+	$(CC) $(USER_CFLAGS) -o $@ $< $(LIB_SRCS) $(USER_LIBS)
+
+# kselftest_harness.h is taken from Debian's linux-source package at build
+# time and kept in the build cache, never in the tree.
+$(KSELFTEST_DIR)/kselftest_harness.h:
+	@test -n "$(LINUX_SOURCE_TAR)" || \
+		{ echo "no /usr/src/linux-source-6.*.tar.xz: run 'make deps'" >&2; exit 1; }
+	mkdir -p $(KSELFTEST_DIR)
+	tar -xJf $(LINUX_SOURCE_TAR) -C $(KSELFTEST_DIR) --strip-components=4 \
+		--wildcards '*/tools/testing/selftests/kselftest_harness.h' \
+		'*/tools/testing/selftests/kselftest.h'
+
+kselftest-headers: $(KSELFTEST_DIR)/kselftest_harness.h
+
+selftests/%: selftests/%.c selftests/dxgpmo_test_utils.h $(LIB_SRCS) $(LIB_HDRS) \
+		$(KSELFTEST_DIR)/kselftest_harness.h
+	$(CC) -O2 -g -Wall -Iuapi -Iuserspace-tools -I$(KSELFTEST_DIR) \
+		$(shell pkg-config --cflags libdrm 2>/dev/null) \
+		-o $@ $< $(LIB_SRCS) $(USER_LIBS) -lpthread
+
+deps:
+	scripts/deps.sh
+
+check:
+	scripts/check.sh
+
+demo:
+	scripts/demo.sh
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
+	rm -f $(TOOLS) $(SELFTESTS)
+	rm -rf $(BUILD)

@@ -1,0 +1,39 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Runs inside the test VM (from /dxgpmo).  Every line "dxgpmo-check: PASS|FAIL
+# name" and every kselftest "# Totals:" line is counted by scripts/check.sh.
+
+check() {
+	name=$1
+	shift
+	if "$@"; then
+		echo "dxgpmo-check: PASS $name"
+	else
+		echo "dxgpmo-check: FAIL $name"
+	fi
+}
+
+live_counters_zero() {
+	# every counter of live things in debugfs is 0 (leak totals excluded)
+	! grep -vE '^leaked_' /sys/kernel/debug/dxgpmo/stats | grep -vq ' 0$'
+}
+
+check insmod insmod ./dxgpmo.ko
+[ -c /dev/dxgpmo ] || { echo "dxgpmo-check: FAIL dev_node"; exit 1; }
+
+for t in ./dxgpmo_test; do
+	DXGPMO_SPEC_VM=1 $t
+	echo "dxgpmo-vm: $t exit $?"
+done
+
+check counters_zero_after_tests live_counters_zero
+# rmmod is refused while a file is open, works after it is closed.
+exec 3<>/dev/dxgpmo
+check rmmod_refused_while_open sh -c '! rmmod dxgpmo 2>/dev/null'
+exec 3>&-
+check rmmod rmmod dxgpmo
+check reload insmod ./dxgpmo.ko virtual_adapters=2
+check reload_rmmod rmmod dxgpmo
+echo "dxgpmo-vm: dmesg begin"
+dmesg
+echo "dxgpmo-vm: dmesg end"

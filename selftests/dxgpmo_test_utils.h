@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the dxgpmo selftests, on top of libdxgpmo.  Include
+ * after kselftest_harness.h.
+ */
+#ifndef DXGPMO_TEST_UTILS_H
+#define DXGPMO_TEST_UTILS_H
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libdxgpmo.h"
+
+#ifndef offsetofend
+#define offsetofend(TYPE, MEMBER) \
+	(offsetof(TYPE, MEMBER) + sizeof(((TYPE *)0)->MEMBER))
+#endif
+
+#define EXPECT_ERRNO(expected_errno, cmd)          \
+	({                                         \
+		ASSERT_EQ(-1, cmd);                \
+		EXPECT_EQ(expected_errno, errno);  \
+	})
+
+static inline unsigned long read_sysfs_ulong(const char *path)
+{
+	unsigned long val = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%li", &val) != 1)
+		val = 0;
+	fclose(f);
+	return val;
+}
+
+#define DEFAULT_SEGMENT_SIZE \
+	((uint64_t)read_sysfs_ulong("/sys/module/dxgpmo/parameters/segment_mb") << 20)
+
+struct expected_edu {
+	unsigned int domain, bus, devfn;
+	int behind_iommu;
+};
+
+struct expected_adapters {
+	unsigned int nr_edu;
+	unsigned int nr_virtual;
+	struct expected_edu edu[DXGPMO_MAX_ADAPTERS];
+};
+
+/* What the module should find, read from sysfs without asking it. */
+static inline int discover_expected_adapters(struct expected_adapters *exp)
+{
+	DIR *dir = opendir("/sys/bus/pci/devices");
+	struct dirent *de;
+
+	memset(exp, 0, sizeof(*exp));
+	if (!dir)
+		return -1;
+	while ((de = readdir(dir)) && exp->nr_edu < DXGPMO_MAX_ADAPTERS) {
+		unsigned int domain, bus, dev, fn;
+		char path[512], type[32] = "";
+		struct expected_edu *e;
+		FILE *f;
+
+		if (sscanf(de->d_name, "%x:%x:%x.%x", &domain, &bus, &dev,
+			   &fn) != 4)
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/vendor",
+			 de->d_name);
+		if (read_sysfs_ulong(path) != 0x1234)
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/device",
+			 de->d_name);
+		if (read_sysfs_ulong(path) != 0x11e8)
+			continue;
+		e = &exp->edu[exp->nr_edu++];
+		e->domain = domain;
+		e->bus = bus;
+		e->devfn = dev << 3 | fn;
+		snprintf(path, sizeof(path),
+			 "/sys/bus/pci/devices/%s/iommu_group/type", de->d_name);
+		f = fopen(path, "r");
+		if (f) {
+			if (!fgets(type, sizeof(type), f))
+				type[0] = 0;
+			fclose(f);
+		}
+		e->behind_iommu = !strcmp(type, "DMA\n") ||
+				  !strcmp(type, "DMA-FQ\n");
+	}
+	closedir(dir);
+	exp->nr_virtual =
+		read_sysfs_ulong("/sys/module/dxgpmo/parameters/virtual_adapters");
+	return 0;
+}
+
+/* 1 when an edu with that address exists and the IOMMU cap matches sysfs. */
+static inline int expected_edu_at(const struct expected_adapters *exp,
+				  unsigned int domain, unsigned int bus,
+				  unsigned int devfn, uint32_t caps)
+{
+	unsigned int i;
+
+	for (i = 0; i < exp->nr_edu; i++) {
+		const struct expected_edu *e = &exp->edu[i];
+
+		if (e->domain == domain && e->bus == bus && e->devfn == devfn)
+			return !!(caps & DXGPMO_ADAPTER_CAP_IOMMU) ==
+			       e->behind_iommu;
+	}
+	return 0;
+}
+
+#define expect_no_live_objects(_metadata, fd)                              \
+	do {                                                               \
+		struct dxgpmo_stats __st;                                  \
+		ASSERT_EQ(0, dxgpmo_get_stats(fd, &__st));                 \
+		EXPECT_EQ(0, dxgpmo_counters_live(&__st.file));            \
+	} while (0)
+
+/*
+ * Leak check after every test: close the test's file, then on a fresh file
+ * every global counter of live things must be zero again.
+ */
+#define teardown_dxgpmo(_metadata, fd)                                     \
+	do {                                                               \
+		struct dxgpmo_stats __st;                                  \
+		int __fd;                                                  \
+		ASSERT_EQ(0, close(fd));                                   \
+		__fd = dxgpmo_open();                                      \
+		ASSERT_LE(0, __fd);                                        \
+		ASSERT_EQ(0, dxgpmo_get_stats(__fd, &__st));               \
+		EXPECT_EQ(0, __st.global.pmos);                            \
+		EXPECT_EQ(0, __st.global.amos);                            \
+		EXPECT_EQ(0, __st.global.adls);                            \
+		EXPECT_EQ(0, __st.global.maps);                            \
+		EXPECT_EQ(0, __st.global.bases);                           \
+		EXPECT_EQ(0, __st.global.pages);                           \
+		EXPECT_EQ(0, __st.global.dma_mapped_pages);                \
+		close(__fd);                                               \
+	} while (0)
+
+#endif

@@ -1,0 +1,629 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dxgpmoctl - drive /dev/dxgpmo from the command line or from a script.
+ *
+ * Objects live as long as the open file, so work that spans several calls
+ * runs in one process: "dxgpmoctl -f script" or commands on stdin, one per
+ * line, with "name=command ..." storing the command's result (an id) in
+ * $name.  A line starting with '-' may fail without stopping the script.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libdxgpmo.h"
+
+#define MAX_ARGS	32
+#define MAX_VARS	128
+
+static int json_output;
+static int dev_fd = -1;
+
+struct var {
+	char name[32];
+	uint64_t value;
+};
+
+static struct var vars[MAX_VARS];
+static unsigned int nr_vars;
+
+struct cmd_ctx {
+	const char *name;	/* call name used in error lines */
+	uint64_t result;	/* value stored by "name=command" */
+	int has_result;
+	uint64_t result2;	/* second value, stored as name_amo */
+	int has_result2;
+};
+
+struct command {
+	const char *name;
+	const char *usage;
+	const char *help;
+	int (*run)(struct cmd_ctx *ctx, int argc, char **argv);
+};
+
+static void set_var(const char *name, uint64_t value)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_vars; i++) {
+		if (!strcmp(vars[i].name, name)) {
+			vars[i].value = value;
+			return;
+		}
+	}
+	if (nr_vars == MAX_VARS) {
+		fprintf(stderr, "dxgpmoctl: too many variables\n");
+		exit(2);
+	}
+	snprintf(vars[nr_vars].name, sizeof(vars[nr_vars].name), "%s", name);
+	vars[nr_vars++].value = value;
+}
+
+static int get_var(const char *name, uint64_t *value)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_vars; i++) {
+		if (!strcmp(vars[i].name, name)) {
+			*value = vars[i].value;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Report a failed call: one line, errno name and contract meaning. */
+static int report(struct cmd_ctx *ctx, int err)
+{
+	const char *name = dxgpmo_errno_name(-err);
+
+	if (json_output)
+		printf("{\"call\":\"%s\",\"error\":\"%s\",\"errno\":%d}\n",
+		       ctx->name, name ? name : "?", -err);
+	fprintf(stderr, "%s: %s — %s\n", ctx->name, name ? name : "error",
+		dxgpmo_error_meaning(ctx->name, -err));
+	return 1;
+}
+
+static int need_dev(struct cmd_ctx *ctx)
+{
+	if (dev_fd >= 0)
+		return 0;
+	dev_fd = dxgpmo_open();
+	if (dev_fd < 0) {
+		fprintf(stderr, "%s: cannot open %s: %s\n", ctx->name,
+			DXGPMO_DEV_PATH, strerror(-dev_fd));
+		return -1;
+	}
+	return 0;
+}
+
+/* Numbers with K/M/G suffixes and $variables. */
+static int parse_u64(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (s[0] == '$')
+		return get_var(s + 1, out);
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s)
+		return -1;
+	switch (toupper((unsigned char)*end)) {
+	case 'K':
+		v <<= 10;
+		end++;
+		break;
+	case 'M':
+		v <<= 20;
+		end++;
+		break;
+	case 'G':
+		v <<= 30;
+		end++;
+		break;
+	}
+	if (*end == 'i' || *end == 'B')
+		end++;
+	if (*end == 'B')
+		end++;
+	if (*end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_u32(const char *s, uint32_t *out)
+{
+	uint64_t v;
+
+	if (parse_u64(s, &v) || v > UINT32_MAX)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* uapi fields are __u64 (unsigned long long), not uint64_t (unsigned long). */
+static int parse_field(const char *s, __u64 *field)
+{
+	uint64_t v;
+
+	if (parse_u64(s, &v))
+		return -1;
+	*field = v;
+	return 0;
+}
+
+/* An adapter by id or by name ("edu0", "virtual0"). */
+static int parse_adapter(const char *s, uint32_t *id)
+{
+	struct dxgpmo_adapter_info info[DXGPMO_MAX_ADAPTERS];
+	uint32_t total, i;
+
+	if (!parse_u32(s, id))
+		return 0;
+	if (dxgpmo_query_adapters(dev_fd, info, DXGPMO_MAX_ADAPTERS, &total))
+		return -1;
+	for (i = 0; i < total && i < DXGPMO_MAX_ADAPTERS; i++) {
+		if (!strcmp(info[i].name, s)) {
+			*id = info[i].adapter_id;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static void print_size(uint64_t bytes)
+{
+	if (bytes >= (1 << 20) && !(bytes % (1 << 20)))
+		printf("%" PRIu64 " MiB", bytes >> 20);
+	else if (bytes >= 1024 && !(bytes % 1024))
+		printf("%" PRIu64 " KiB", bytes >> 10);
+	else
+		printf("%" PRIu64 " B", bytes);
+}
+
+static int usage_error(struct cmd_ctx *ctx, const char *what)
+{
+	fprintf(stderr, "%s: %s (see 'dxgpmoctl %s --help')\n", ctx->name,
+		what, ctx->name);
+	return 2;
+}
+
+static int cmd_adapters(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct dxgpmo_adapter_info info[DXGPMO_MAX_ADAPTERS];
+	uint32_t total, i;
+	int ret;
+
+	if (argc != 1)
+		return usage_error(ctx, "no arguments expected");
+	ret = dxgpmo_query_adapters(dev_fd, info, DXGPMO_MAX_ADAPTERS, &total);
+	if (ret)
+		return report(ctx, ret);
+	if (total > DXGPMO_MAX_ADAPTERS)
+		total = DXGPMO_MAX_ADAPTERS;
+	if (json_output) {
+		printf("[");
+		for (i = 0; i < total; i++)
+			printf("%s{\"id\":%u,\"name\":\"%s\",\"caps\":%u,"
+			       "\"iommu\":%s,\"dma_engine\":%s,"
+			       "\"virtual\":%s,\"dma_mask\":%" PRIu64 ","
+			       "\"segment_size\":%" PRIu64 ","
+			       "\"pci\":\"%04x:%02x:%02x.%x\"}",
+			       i ? "," : "", info[i].adapter_id, info[i].name,
+			       info[i].caps,
+			       info[i].caps & DXGPMO_ADAPTER_CAP_IOMMU ? "true" : "false",
+			       info[i].caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE ? "true" : "false",
+			       info[i].caps & DXGPMO_ADAPTER_CAP_VIRTUAL ? "true" : "false",
+			       (uint64_t)info[i].dma_mask,
+			       (uint64_t)info[i].segment_size,
+			       info[i].pci_domain, info[i].pci_bus,
+			       info[i].pci_devfn >> 3, info[i].pci_devfn & 7);
+		printf("]\n");
+		return 0;
+	}
+	printf("%-3s %-10s %-13s %-6s %-7s %-18s %s\n", "ID", "NAME", "PCI",
+	       "IOMMU", "ENGINE", "DMA MASK", "SEGMENT");
+	for (i = 0; i < total; i++) {
+		char pci[16] = "-";
+
+		if (!(info[i].caps & DXGPMO_ADAPTER_CAP_VIRTUAL))
+			snprintf(pci, sizeof(pci), "%04x:%02x:%02x.%x",
+				 info[i].pci_domain, info[i].pci_bus,
+				 info[i].pci_devfn >> 3, info[i].pci_devfn & 7);
+		printf("%-3u %-10s %-13s %-6s %-7s 0x%016" PRIx64 " ",
+		       info[i].adapter_id, info[i].name, pci,
+		       info[i].caps & DXGPMO_ADAPTER_CAP_IOMMU ? "yes" : "no",
+		       info[i].caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE ? "yes" : "no",
+		       (uint64_t)info[i].dma_mask);
+		print_size(info[i].segment_size);
+		printf("\n");
+	}
+	return 0;
+}
+
+static int parse_type(const char *s, uint32_t *type)
+{
+	static const char *const names[] = {
+		"mdl", "contiguous", "section", "io_space",
+	};
+	uint32_t i;
+
+	for (i = 0; i < 4; i++) {
+		if (!strcmp(s, names[i])) {
+			*type = i;
+			return 0;
+		}
+	}
+	return parse_u32(s, type);
+}
+
+static int parse_cache(const char *s, uint32_t *cache)
+{
+	if (!strcmp(s, "uc") || !strcmp(s, "noncached"))
+		*cache = DXGPMO_CACHE_NON_CACHED;
+	else if (!strcmp(s, "cached") || !strcmp(s, "wb"))
+		*cache = DXGPMO_CACHE_CACHED;
+	else if (!strcmp(s, "wc"))
+		*cache = DXGPMO_CACHE_WRITE_COMBINED;
+	else
+		return parse_u32(s, cache);
+	return 0;
+}
+
+static int cmd_create(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "type", required_argument, NULL, 't' },
+		{ "cache", required_argument, NULL, 'c' },
+		{ "adapter", required_argument, NULL, 'a' },
+		{ "low", required_argument, NULL, 'l' },
+		{ "high", required_argument, NULL, 'H' },
+		{ "skip", required_argument, NULL, 's' },
+		{ "boundary", required_argument, NULL, 'b' },
+		{ "context", required_argument, NULL, 'x' },
+		{ "io-base", required_argument, NULL, 'i' },
+		{ "protection", required_argument, NULL, 'p' },
+		{ }
+	};
+	struct dxgpmo_create_pmo c = { .cache_type = DXGPMO_CACHE_CACHED };
+	int opt, ret, bad = 0;
+
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "+t:c:a:", opts, NULL)) != -1) {
+		switch (opt) {
+		case 't':
+			bad |= parse_type(optarg, &c.type);
+			break;
+		case 'c':
+			bad |= parse_cache(optarg, &c.cache_type);
+			break;
+		case 'a':
+			bad |= parse_adapter(optarg, &c.adapter_id);
+			break;
+		case 'l':
+			bad |= parse_field(optarg, &c.low_address);
+			break;
+		case 'H':
+			bad |= parse_field(optarg, &c.high_address);
+			break;
+		case 's':
+			bad |= parse_field(optarg, &c.skip_bytes);
+			break;
+		case 'b':
+			bad |= parse_field(optarg, &c.boundary);
+			break;
+		case 'x':
+			bad |= parse_field(optarg, &c.context);
+			break;
+		case 'i':
+			bad |= parse_field(optarg, &c.io_base);
+			break;
+		case 'p':
+			if (!strcmp(optarg, "ro"))
+				c.page_protection = DXGPMO_PAGE_READONLY;
+			else if (!strcmp(optarg, "rw"))
+				c.page_protection = DXGPMO_PAGE_READWRITE;
+			else
+				bad = 1;
+			break;
+		default:
+			return usage_error(ctx, "unknown option");
+		}
+	}
+	if (bad || optind != argc - 1 || parse_field(argv[optind], &c.length))
+		return usage_error(ctx, "bad arguments");
+	ret = dxgpmo_create_pmo(dev_fd, &c);
+	if (ret)
+		return report(ctx, ret);
+	ctx->result = c.pmo_id;
+	ctx->has_result = 1;
+	ctx->result2 = c.amo_id;
+	ctx->has_result2 = !!c.amo_id;
+	if (json_output) {
+		printf("{\"pmo\":%u,\"amo\":%u,\"mmap_offset\":%" PRIu64 "}\n",
+		       c.pmo_id, c.amo_id, (uint64_t)c.mmap_offset);
+		return 0;
+	}
+	printf("created pmo %u (%s, %s, ", c.pmo_id, dxgpmo_type_name(c.type),
+	       dxgpmo_cache_name(c.cache_type));
+	print_size(c.length);
+	printf(")");
+	if (c.amo_id)
+		printf(", amo %u on adapter %u", c.amo_id, c.adapter_id);
+	printf(", mmap offset 0x%" PRIx64 "\n", (uint64_t)c.mmap_offset);
+	return 0;
+}
+
+static int cmd_open(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	uint32_t pmo, adapter, amo;
+	int ret;
+
+	if (argc != 3 || parse_u32(argv[1], &pmo) ||
+	    parse_adapter(argv[2], &adapter))
+		return usage_error(ctx, "bad arguments");
+	ret = dxgpmo_open_pmo(dev_fd, pmo, adapter, &amo);
+	if (ret)
+		return report(ctx, ret);
+	ctx->result = amo;
+	ctx->has_result = 1;
+	if (json_output)
+		printf("{\"amo\":%u}\n", amo);
+	else
+		printf("opened pmo %u on adapter %u: amo %u\n", pmo, adapter,
+		       amo);
+	return 0;
+}
+
+static int cmd_close(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	uint32_t amo;
+	int ret;
+
+	if (argc != 2 || parse_u32(argv[1], &amo))
+		return usage_error(ctx, "bad arguments");
+	ret = dxgpmo_close_pmo(dev_fd, amo);
+	if (ret)
+		return report(ctx, ret);
+	if (json_output)
+		printf("{\"closed\":%u}\n", amo);
+	else
+		printf("closed amo %u\n", amo);
+	return 0;
+}
+
+static int cmd_destroy(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	uint32_t pmo, amo = 0;
+	int ret;
+
+	if (argc < 2 || argc > 3 || parse_u32(argv[1], &pmo) ||
+	    (argc == 3 && parse_u32(argv[2], &amo)))
+		return usage_error(ctx, "bad arguments");
+	ret = dxgpmo_destroy_pmo(dev_fd, pmo, amo);
+	if (ret)
+		return report(ctx, ret);
+	if (json_output)
+		printf("{\"destroyed\":%u}\n", pmo);
+	else if (amo)
+		printf("destroyed pmo %u (and closed amo %u)\n", pmo, amo);
+	else
+		printf("destroyed pmo %u\n", pmo);
+	return 0;
+}
+
+static int cmd_stats(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	static const char *const names[] = {
+		"pmos", "amos", "adls", "maps", "bases", "pages",
+		"dma_mapped_pages", "leaked_objects", "leaked_adls",
+	};
+	struct dxgpmo_stats st;
+	const uint64_t *g = (const uint64_t *)&st.global;
+	const uint64_t *f = (const uint64_t *)&st.file;
+	unsigned int i;
+	int ret;
+
+	if (argc != 1)
+		return usage_error(ctx, "no arguments expected");
+	ret = dxgpmo_get_stats(dev_fd, &st);
+	if (ret)
+		return report(ctx, ret);
+	if (json_output) {
+		printf("{\"global\":{");
+		for (i = 0; i < 9; i++)
+			printf("%s\"%s\":%" PRIu64, i ? "," : "", names[i], g[i]);
+		printf("},\"file\":{");
+		for (i = 0; i < 9; i++)
+			printf("%s\"%s\":%" PRIu64, i ? "," : "", names[i], f[i]);
+		printf("}}\n");
+		return 0;
+	}
+	printf("%-18s %12s %12s\n", "COUNTER", "GLOBAL", "THIS FILE");
+	for (i = 0; i < 9; i++)
+		printf("%-18s %12" PRIu64 " %12" PRIu64 "\n", names[i], g[i],
+		       f[i]);
+	return 0;
+}
+
+static const struct command commands[] = {
+	{ "adapters", "adapters", "List adapters (edu devices and virtual adapters).",
+	  cmd_adapters },
+	{ "create", "create [--type mdl|contiguous] [--cache uc|cached|wc] "
+		    "[--adapter ID|NAME] [--low ADDR] [--high ADDR] [--skip N] "
+		    "[--boundary N] [--context N] SIZE",
+	  "Create a physical memory object (DxgkCbCreatePhysicalMemoryObject).\n"
+	  "Result: the pmo id; with --adapter also NAME_amo.", cmd_create },
+	{ "open", "open PMO ADAPTER",
+	  "Open a PMO on an adapter (DxgkCbOpenPhysicalMemoryObject). Result: the amo id.",
+	  cmd_open },
+	{ "close", "close AMO",
+	  "Close an adapter memory object (DxgkCbClosePhysicalMemoryObject).",
+	  cmd_close },
+	{ "destroy", "destroy PMO [AMO]",
+	  "Destroy a PMO, closing AMO with it (DxgkCbDestroyPhysicalMemoryObject).",
+	  cmd_destroy },
+	{ "stats", "stats", "Show the module's object and page counters.",
+	  cmd_stats },
+};
+
+#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static const struct command *find_command(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_COMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static void usage(FILE *out)
+{
+	unsigned int i;
+
+	fprintf(out,
+		"usage: dxgpmoctl [--json] COMMAND [ARGS...]\n"
+		"       dxgpmoctl [--json] -f SCRIPT   (or commands on stdin)\n"
+		"\nIn a script, 'name=COMMAND ...' stores the result in $name;\n"
+		"a line starting with '-' may fail without stopping the script;\n"
+		"'echo TEXT' prints TEXT; '#' starts a comment.\n\nCommands:\n");
+	for (i = 0; i < NR_COMMANDS; i++)
+		fprintf(out, "  %s\n", commands[i].usage);
+	fprintf(out, "\n'dxgpmoctl COMMAND --help' describes one command.\n");
+}
+
+static int run_command(int argc, char **argv, const char *store)
+{
+	const struct command *cmd = find_command(argv[0]);
+	struct cmd_ctx ctx = { .name = argv[0] };
+	char name[64];
+	int ret;
+
+	if (!cmd) {
+		fprintf(stderr, "dxgpmoctl: unknown command '%s'\n", argv[0]);
+		return 2;
+	}
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("usage: dxgpmoctl %s\n\n%s\n", cmd->usage, cmd->help);
+		return 0;
+	}
+	if (need_dev(&ctx))
+		return 1;
+	ret = cmd->run(&ctx, argc, argv);
+	if (ret || !store)
+		return ret;
+	if (!ctx.has_result) {
+		fprintf(stderr, "%s: has no result to store in $%s\n", argv[0],
+			store);
+		return 2;
+	}
+	set_var(store, ctx.result);
+	if (ctx.has_result2) {
+		snprintf(name, sizeof(name), "%s_amo", store);
+		set_var(name, ctx.result2);
+	}
+	return 0;
+}
+
+static int run_script(FILE *in, const char *source)
+{
+	char line[1024];
+	unsigned int lineno = 0;
+
+	while (fgets(line, sizeof(line), in)) {
+		char *argv[MAX_ARGS], *p = line, *store = NULL, *eq;
+		int argc = 0, may_fail = 0, ret;
+
+		lineno++;
+		line[strcspn(line, "\r\n")] = 0;
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p || *p == '#')
+			continue;
+		if (!strncmp(p, "echo", 4) && (!p[4] || isspace((unsigned char)p[4]))) {
+			printf("%s\n", p[4] ? p + 5 : "");
+			fflush(stdout);
+			continue;
+		}
+		if (*p == '-') {
+			may_fail = 1;
+			p++;
+		}
+		eq = strchr(p, '=');
+		if (eq && eq < p + strcspn(p, " \t")) {
+			*eq = 0;
+			store = p;
+			p = eq + 1;
+		}
+		for (char *tok = strtok(p, " \t"); tok && argc < MAX_ARGS;
+		     tok = strtok(NULL, " \t"))
+			argv[argc++] = tok;
+		if (!argc)
+			continue;
+		if (!json_output)
+			printf("> %s%s%s\n", store ? store : "", store ? "=" : "",
+			       argv[0]);
+		ret = run_command(argc, argv, store);
+		fflush(stdout);
+		if (ret && !may_fail) {
+			fprintf(stderr, "dxgpmoctl: %s:%u: stopped\n", source,
+				lineno);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *script = NULL;
+	int i = 1;
+
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--json")) {
+			json_output = 1;
+		} else if (!strcmp(argv[i], "-f") && i + 1 < argc) {
+			script = argv[++i];
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return 0;
+		} else {
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (script) {
+		FILE *f = strcmp(script, "-") ? fopen(script, "r") : stdin;
+		int ret;
+
+		if (!f) {
+			fprintf(stderr, "dxgpmoctl: %s: %s\n", script,
+				strerror(errno));
+			return 2;
+		}
+		ret = run_script(f, script);
+		if (f != stdin)
+			fclose(f);
+		return ret;
+	}
+	if (i == argc) {
+		if (isatty(STDIN_FILENO)) {
+			usage(stderr);
+			return 2;
+		}
+		return run_script(stdin, "stdin");
+	}
+	return run_command(argc - i, argv + i, NULL);
+}

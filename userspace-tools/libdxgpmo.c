@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Typed wrappers around the dxgpmo ioctls (see libdxgpmo.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <xf86drm.h>
+
+#include "libdxgpmo.h"
+
+int dxgpmo_open(void)
+{
+	int fd = open(DXGPMO_DEV_PATH, O_RDWR | O_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+int dxgpmo_ioctl(int fd, unsigned long request, void *arg)
+{
+	return drmIoctl(fd, request, arg) ? -errno : 0;
+}
+
+int dxgpmo_query_adapters(int fd, struct dxgpmo_adapter_info *info,
+			  uint32_t capacity, uint32_t *total)
+{
+	struct dxgpmo_query_adapters q = {
+		.size = sizeof(q),
+		.count = capacity,
+		.entry_size = sizeof(*info),
+		.entries = (uintptr_t)info,
+	};
+	int ret = dxgpmo_ioctl(fd, DXGPMO_IOC_QUERY_ADAPTERS, &q);
+
+	if (!ret && total)
+		*total = q.count;
+	return ret;
+}
+
+int dxgpmo_create_pmo(int fd, struct dxgpmo_create_pmo *args)
+{
+	args->size = sizeof(*args);
+	return dxgpmo_ioctl(fd, DXGPMO_IOC_CREATE_PMO, args);
+}
+
+int dxgpmo_destroy_pmo(int fd, uint32_t pmo_id, uint32_t amo_id)
+{
+	struct dxgpmo_destroy_pmo d = {
+		.size = sizeof(d), .pmo_id = pmo_id, .amo_id = amo_id,
+	};
+
+	return dxgpmo_ioctl(fd, DXGPMO_IOC_DESTROY_PMO, &d);
+}
+
+int dxgpmo_open_pmo(int fd, uint32_t pmo_id, uint32_t adapter_id,
+		    uint32_t *amo_id)
+{
+	struct dxgpmo_open_pmo o = {
+		.size = sizeof(o), .pmo_id = pmo_id, .adapter_id = adapter_id,
+	};
+	int ret = dxgpmo_ioctl(fd, DXGPMO_IOC_OPEN_PMO, &o);
+
+	if (!ret && amo_id)
+		*amo_id = o.amo_id;
+	return ret;
+}
+
+int dxgpmo_close_pmo(int fd, uint32_t amo_id)
+{
+	struct dxgpmo_close_pmo c = { .size = sizeof(c), .amo_id = amo_id };
+
+	return dxgpmo_ioctl(fd, DXGPMO_IOC_CLOSE_PMO, &c);
+}
+
+int dxgpmo_get_stats(int fd, struct dxgpmo_stats *stats)
+{
+	memset(stats, 0, sizeof(*stats));
+	stats->size = sizeof(*stats);
+	return dxgpmo_ioctl(fd, DXGPMO_IOC_STATS, stats);
+}
+
+int dxgpmo_counters_live(const struct dxgpmo_counters *c)
+{
+	return c->pmos || c->amos || c->adls || c->maps || c->bases ||
+	       c->pages || c->dma_mapped_pages;
+}
+
+const char *dxgpmo_errno_name(int err)
+{
+	static const struct { int err; const char *name; } names[] = {
+		{ EPERM, "EPERM" }, { ENOENT, "ENOENT" }, { EINTR, "EINTR" },
+		{ EIO, "EIO" }, { ENOMEM, "ENOMEM" }, { EACCES, "EACCES" },
+		{ EFAULT, "EFAULT" }, { EBUSY, "EBUSY" }, { ENODEV, "ENODEV" },
+		{ EINVAL, "EINVAL" }, { ENOSPC, "ENOSPC" }, { ENOTTY, "ENOTTY" },
+		{ E2BIG, "E2BIG" }, { EOPNOTSUPP, "EOPNOTSUPP" },
+		{ ETIMEDOUT, "ETIMEDOUT" }, { EOVERFLOW, "EOVERFLOW" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].err == err)
+			return names[i].name;
+	return NULL;
+}
+
+const char *dxgpmo_error_meaning(const char *call, int err)
+{
+	static const struct {
+		const char *call;	/* NULL: any call */
+		int err;
+		const char *meaning;
+	} table[] = {
+		{ "destroy", EBUSY, "the object is still open on an adapter (name its AMO) or still in use" },
+		{ "destroy", EINVAL, "the AMO named does not belong to this object" },
+		{ "open", EBUSY, "the object is already associated with an adapter (close its AMO first)" },
+		{ "close", EBUSY, "an ADL still exists for this adapter memory object" },
+		{ "close", ENOENT, "no such adapter memory object (already closed, or closed by destroy)" },
+		{ "create", ENOMEM, "no memory satisfies the size and address window" },
+		{ "create", EOPNOTSUPP, "this object type is not supported yet" },
+		{ NULL, ENOENT, "no such object, adapter or id of that type in this file" },
+		{ NULL, EINVAL, "invalid size, alignment, flags or reserved field" },
+		{ NULL, E2BIG, "the struct has non-zero bytes this module does not know" },
+		{ NULL, ENOMEM, "out of memory or beyond a limit" },
+		{ NULL, EBUSY, "the object is in use" },
+		{ NULL, EOPNOTSUPP, "not supported on this adapter or object" },
+		{ NULL, ENOTTY, "this module does not know the ioctl" },
+		{ NULL, ENODEV, "the adapter is gone" },
+		{ NULL, EFAULT, "a user pointer is not accessible" },
+		{ NULL, EACCES, "not allowed for this caller" },
+		{ NULL, EPERM, "not allowed for this caller" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (table[i].err == err &&
+		    (!table[i].call || !strcmp(table[i].call, call)))
+			return table[i].meaning;
+	return strerror(err);
+}
+
+const char *dxgpmo_type_name(uint32_t type)
+{
+	static const char *const names[] = {
+		"mdl", "contiguous", "section", "io_space",
+	};
+
+	return type < 4 ? names[type] : "?";
+}
+
+const char *dxgpmo_cache_name(uint32_t cache_type)
+{
+	static const char *const names[] = { "uc", "cached", "wc" };
+
+	return cache_type < 3 ? names[cache_type] : "?";
+}

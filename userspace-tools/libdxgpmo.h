@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Typed wrappers around the dxgpmo ioctls, shared by dxgpmoctl, the
+ * benchmarks and the selftests.  Every function returns 0 or a negative
+ * errno and fills the struct's size field itself.
+ */
+#ifndef LIBDXGPMO_H
+#define LIBDXGPMO_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#include "dxgpmo.h"
+
+#define DXGPMO_DEV_PATH "/dev/dxgpmo"
+#define DXGPMO_MAX_ADAPTERS 64
+
+/* Open /dev/dxgpmo; returns an fd or a negative errno. */
+int dxgpmo_open(void);
+
+/* Any dxgpmo ioctl through drmIoctl (restarts on EINTR); 0 or -errno. */
+int dxgpmo_ioctl(int fd, unsigned long request, void *arg);
+
+int dxgpmo_query_adapters(int fd, struct dxgpmo_adapter_info *info,
+			  uint32_t capacity, uint32_t *total);
+int dxgpmo_create_pmo(int fd, struct dxgpmo_create_pmo *args);
+int dxgpmo_destroy_pmo(int fd, uint32_t pmo_id, uint32_t amo_id);
+int dxgpmo_open_pmo(int fd, uint32_t pmo_id, uint32_t adapter_id,
+		    uint32_t *amo_id);
+int dxgpmo_close_pmo(int fd, uint32_t amo_id);
+int dxgpmo_get_stats(int fd, struct dxgpmo_stats *stats);
+
+/* Counters that must be zero when no object exists (not the leak totals). */
+int dxgpmo_counters_live(const struct dxgpmo_counters *c);
+
+/* Name of an errno ("EBUSY"), or NULL. */
+const char *dxgpmo_errno_name(int err);
+/* What an errno of a given call means in the contract (never NULL). */
+const char *dxgpmo_error_meaning(const char *call, int err);
+
+const char *dxgpmo_type_name(uint32_t type);
+const char *dxgpmo_cache_name(uint32_t cache_type);
+
+#endif
