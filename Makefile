@@ -21,7 +21,7 @@ SELFTESTS := selftests/dxgpmo_test
 LIB_SRCS := userspace-tools/libdxgpmo.c
 LIB_HDRS := userspace-tools/libdxgpmo.h uapi/dxgpmo.h
 
-.PHONY: all module tools selftests deps check demo clean kselftest-headers
+.PHONY: all module tools selftests deps check demo clean kselftest-headers lint
 
 all: module tools selftests
 
@@ -51,6 +51,23 @@ selftests/%: selftests/%.c selftests/dxgpmo_test_utils.h $(LIB_SRCS) $(LIB_HDRS)
 	$(CC) -O2 -g -Wall -Iuapi -Iuserspace-tools -I$(KSELFTEST_DIR) \
 		$(shell pkg-config --cflags libdrm 2>/dev/null) \
 		-o $@ $< $(LIB_SRCS) $(USER_LIBS) -lpthread
+
+# checkpatch.pl comes from the same linux-source package, also cached.
+CHECKPATCH := $(BUILD)/checkpatch/checkpatch.pl
+$(CHECKPATCH):
+	@test -n "$(LINUX_SOURCE_TAR)" || \
+		{ echo "no /usr/src/linux-source-6.*.tar.xz: run 'make deps'" >&2; exit 1; }
+	mkdir -p $(BUILD)/checkpatch
+	tar -xJf $(LINUX_SOURCE_TAR) -C $(BUILD)/checkpatch --strip-components=2 \
+		--wildcards '*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
+		'*/scripts/const_structs.checkpatch'
+
+# Kernel style for the module and the uapi header.  uapi headers cannot use
+# BIT(), so that check is off.
+lint: $(CHECKPATCH)
+	perl $(CHECKPATCH) --strict --no-tree --ignore BIT_MACRO -q \
+		-f $(filter-out %.mod.c,$(wildcard module/*.c)) module/*.h \
+		uapi/dxgpmo.h
 
 deps:
 	scripts/deps.sh

@@ -42,28 +42,28 @@ struct dxgpmo_ioctl_op {
  * min_size is fixed when a command first ships (offsetofend of its last
  * field then) and must never grow, or old callers would break.
  */
-#define IOCTL_OP(_ioctl, _fn, _struct, _last)                              \
-	[_IOC_NR(_ioctl)] = {                                              \
+#define IOCTL_OP(_name, _fn, _struct, _last)                               \
+	[DXGPMO_CMD_##_name] = {                                           \
 		.size = sizeof(_struct) +                                  \
 			BUILD_BUG_ON_ZERO(sizeof(union dxgpmo_ucmd_buffer) < \
 					  sizeof(_struct)),                \
 		.min_size = offsetofend(_struct, _last),                   \
-		.ioctl_num = _ioctl,                                       \
+		.ioctl_num = DXGPMO_IOC_##_name,                           \
 		.execute = _fn,                                            \
 	}
 
 static const struct dxgpmo_ioctl_op dxgpmo_ioctl_ops[] = {
-	IOCTL_OP(DXGPMO_IOC_QUERY_ADAPTERS, dxgpmo_ioctl_query_adapters,
+	IOCTL_OP(QUERY_ADAPTERS, dxgpmo_ioctl_query_adapters,
 		 struct dxgpmo_query_adapters, entries),
-	IOCTL_OP(DXGPMO_IOC_CREATE_PMO, dxgpmo_ioctl_create_pmo,
+	IOCTL_OP(CREATE_PMO, dxgpmo_ioctl_create_pmo,
 		 struct dxgpmo_create_pmo, mmap_offset),
-	IOCTL_OP(DXGPMO_IOC_DESTROY_PMO, dxgpmo_ioctl_destroy_pmo,
+	IOCTL_OP(DESTROY_PMO, dxgpmo_ioctl_destroy_pmo,
 		 struct dxgpmo_destroy_pmo, amo_id),
-	IOCTL_OP(DXGPMO_IOC_OPEN_PMO, dxgpmo_ioctl_open_pmo,
+	IOCTL_OP(OPEN_PMO, dxgpmo_ioctl_open_pmo,
 		 struct dxgpmo_open_pmo, __reserved),
-	IOCTL_OP(DXGPMO_IOC_CLOSE_PMO, dxgpmo_ioctl_close_pmo,
+	IOCTL_OP(CLOSE_PMO, dxgpmo_ioctl_close_pmo,
 		 struct dxgpmo_close_pmo, __reserved),
-	IOCTL_OP(DXGPMO_IOC_STATS, dxgpmo_ioctl_stats,
+	IOCTL_OP(STATS, dxgpmo_ioctl_stats,
 		 struct dxgpmo_stats, file),
 };
 

@@ -22,10 +22,19 @@ kernels=${DXGPMO_KERNELS:-$(default_test_kernels)}
 
 make -s tools selftests
 
+passed=0 failed=0 skipped=0
+if make -s lint > "$build/lint.log" 2>&1; then
+	echo "lint: checkpatch --strict clean"
+	passed=$((passed + 1))
+else
+	cat "$build/lint.log"
+	echo "lint: checkpatch --strict found problems"
+	failed=$((failed + 1))
+fi
+
 # Kernel log lines that mean something went wrong, wherever they come from.
 BAD_LOG='(BUG:|WARNING:|Oops|DMAR:.*[Ff]ault|KASAN|general protection|Call Trace:)'
 
-passed=0 failed=0 skipped=0
 for kver in $kernels; do
 	out=$build/$kver
 	rm -rf "$out"

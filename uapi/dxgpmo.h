@@ -98,6 +98,7 @@ struct dxgpmo_query_adapters {
 	__u32 entry_size;
 	__aligned_u64 entries;
 };
+
 #define DXGPMO_IOC_QUERY_ADAPTERS _IO(DXGPMO_TYPE, DXGPMO_CMD_QUERY_ADAPTERS)
 
 /* DXGK_PHYSICAL_MEMORY_TYPE */
@@ -154,6 +155,7 @@ struct dxgpmo_create_pmo {
 	__u32 amo_id;
 	__aligned_u64 mmap_offset;
 };
+
 #define DXGPMO_IOC_CREATE_PMO _IO(DXGPMO_TYPE, DXGPMO_CMD_CREATE_PMO)
 
 /**
@@ -171,6 +173,7 @@ struct dxgpmo_destroy_pmo {
 	__u32 pmo_id;
 	__u32 amo_id;
 };
+
 #define DXGPMO_IOC_DESTROY_PMO _IO(DXGPMO_TYPE, DXGPMO_CMD_DESTROY_PMO)
 
 /**
@@ -190,6 +193,7 @@ struct dxgpmo_open_pmo {
 	__u32 amo_id;
 	__u32 __reserved;
 };
+
 #define DXGPMO_IOC_OPEN_PMO _IO(DXGPMO_TYPE, DXGPMO_CMD_OPEN_PMO)
 
 /**
@@ -205,6 +209,7 @@ struct dxgpmo_close_pmo {
 	__u32 amo_id;
 	__u32 __reserved;
 };
+
 #define DXGPMO_IOC_CLOSE_PMO _IO(DXGPMO_TYPE, DXGPMO_CMD_CLOSE_PMO)
 
 /* ALLOCATE_ADL flags (DXGK_ALLOCATEADL_FLAGS) and adl_flags (DXGK_ADL_FLAGS) */
@@ -241,6 +246,7 @@ struct dxgpmo_allocate_adl {
 	__u32 __reserved;
 	__aligned_u64 base_page;
 };
+
 #define DXGPMO_IOC_ALLOCATE_ADL _IO(DXGPMO_TYPE, DXGPMO_CMD_ALLOCATE_ADL)
 
 /**
@@ -256,6 +262,7 @@ struct dxgpmo_free_adl {
 	__u32 adl_id;
 	__u32 __reserved;
 };
+
 #define DXGPMO_IOC_FREE_ADL _IO(DXGPMO_TYPE, DXGPMO_CMD_FREE_ADL)
 
 /* DXGK_ACCESS_MODE */
@@ -286,6 +293,7 @@ struct dxgpmo_map {
 	__u32 map_id;
 	__u32 __reserved;
 };
+
 #define DXGPMO_IOC_MAP _IO(DXGPMO_TYPE, DXGPMO_CMD_MAP)
 
 /**
@@ -305,6 +313,7 @@ struct dxgpmo_unmap {
 	__aligned_u64 address;
 	__aligned_u64 length;
 };
+
 #define DXGPMO_IOC_UNMAP _IO(DXGPMO_TYPE, DXGPMO_CMD_UNMAP)
 
 #define DXGPMO_KMAP_WRITE	(1U << 0)
@@ -328,6 +337,7 @@ struct dxgpmo_kmap_rw {
 	__aligned_u64 length;
 	__aligned_u64 buffer;
 };
+
 #define DXGPMO_IOC_KMAP_RW _IO(DXGPMO_TYPE, DXGPMO_CMD_KMAP_RW)
 
 #define DXGPMO_DMA_TO_MEMORY	(1U << 0)
@@ -353,6 +363,7 @@ struct dxgpmo_adapter_dma {
 	__aligned_u64 length;
 	__aligned_u64 buffer;
 };
+
 #define DXGPMO_IOC_ADAPTER_DMA _IO(DXGPMO_TYPE, DXGPMO_CMD_ADAPTER_DMA)
 
 /**
@@ -384,6 +395,7 @@ struct dxgpmo_create_memory_basis {
 	__u32 basis_id;
 	__aligned_u64 ranges;
 };
+
 #define DXGPMO_IOC_CREATE_MEMORY_BASIS \
 	_IO(DXGPMO_TYPE, DXGPMO_CMD_CREATE_MEMORY_BASIS)
 
@@ -400,6 +412,7 @@ struct dxgpmo_destroy_memory_basis {
 	__u32 basis_id;
 	__u32 __reserved;
 };
+
 #define DXGPMO_IOC_DESTROY_MEMORY_BASIS \
 	_IO(DXGPMO_TYPE, DXGPMO_CMD_DESTROY_MEMORY_BASIS)
 
@@ -416,6 +429,7 @@ struct dxgpmo_dirty_tracking {
 	__u32 basis_id;
 	__u32 __reserved;
 };
+
 #define DXGPMO_IOC_START_DIRTY_TRACKING \
 	_IO(DXGPMO_TYPE, DXGPMO_CMD_START_DIRTY_TRACKING)
 #define DXGPMO_IOC_STOP_DIRTY_TRACKING \
@@ -446,6 +460,7 @@ struct dxgpmo_query_dirty_bits {
 	__aligned_u64 buffer;
 	__aligned_u64 buffer_size;
 };
+
 #define DXGPMO_IOC_QUERY_DIRTY_BITS \
 	_IO(DXGPMO_TYPE, DXGPMO_CMD_QUERY_DIRTY_BITS)
 
@@ -466,6 +481,7 @@ struct dxgpmo_export_dmabuf {
 	__s32 fd;
 	__u32 __reserved;
 };
+
 #define DXGPMO_IOC_EXPORT_DMABUF _IO(DXGPMO_TYPE, DXGPMO_CMD_EXPORT_DMABUF)
 
 /**
@@ -508,6 +524,7 @@ struct dxgpmo_stats {
 	struct dxgpmo_counters global;
 	struct dxgpmo_counters file;
 };
+
 #define DXGPMO_IOC_STATS _IO(DXGPMO_TYPE, DXGPMO_CMD_STATS)
 
 #endif /* _UAPI_DXGPMO_H */

@@ -561,6 +561,8 @@ static int run_script(FILE *in, const char *source)
 			may_fail = 1;
 			p++;
 		}
+		if (!json_output)
+			printf("> %s%s\n", p, may_fail ? "   (may fail)" : "");
 		eq = strchr(p, '=');
 		if (eq && eq < p + strcspn(p, " \t")) {
 			*eq = 0;
@@ -572,9 +574,6 @@ static int run_script(FILE *in, const char *source)
 			argv[argc++] = tok;
 		if (!argc)
 			continue;
-		if (!json_output)
-			printf("> %s%s%s\n", store ? store : "", store ? "=" : "",
-			       argv[0]);
 		ret = run_command(argc, argv, store);
 		fflush(stdout);
 		if (ret && !may_fail) {

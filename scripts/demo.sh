@@ -1,0 +1,36 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# make demo: install what is missing, build, boot one VM (the newest test
+# kernel) and run scripts/demo.dxgpmo through dxgpmoctl, printing what
+# happens.  The full guest log stays in build/demo/guest.log.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD:-$top/build}
+cd "$top"
+
+"$top/scripts/deps.sh"
+. "$top/scripts/kernels.sh"
+
+kver=${DXGPMO_KERNEL:-$(default_test_kernels | tail -n 1)}
+[ -n "$kver" ] || { echo "demo: no test kernel installed" >&2; exit 1; }
+out=$build/demo
+rm -rf "$out"
+mkdir -p "$out"
+
+make -s tools
+echo "demo: building dxgpmo for $kver"
+build_module "$kver" "$out" > "$out/build.log" 2>&1 ||
+	{ cat "$out/build.log"; exit 1; }
+cp "$top/scripts/demo.dxgpmo" "$out/demo.dxgpmo"
+"$top/scripts/mkinitramfs.sh" "$kver" "$out/initramfs.cpio.gz" \
+	"$top/scripts/guest/demo-job.sh" "$out/dxgpmo.ko" \
+	"$top/userspace-tools/dxgpmoctl" "$out/demo.dxgpmo"
+echo "demo: booting $kver in QEMU (TCG, intel-iommu, 2 x edu)"
+"$top/scripts/vm-boot.sh" "$kver" "$out/initramfs.cpio.gz" "$out/guest.log" ||
+	{ echo "demo: the VM failed; see $out/guest.log" >&2; exit 1; }
+sed -n '/^dxgpmo-demo: begin/,/^dxgpmo-demo: end/p' "$out/guest.log" |
+	sed '1d;$d'
+grep -q '^dxgpmo-demo: end status 0' "$out/guest.log" ||
+	{ echo "demo: the session failed; see $out/guest.log" >&2; exit 1; }
