@@ -2,9 +2,9 @@
 /*
  * Adapters: the devices ADLs are made for.
  *
- * An edu adapter is a bound QEMU edu PCI device (1234:11e8).  It has a real
- * DMA engine, and behind an IOMMU its DMA addresses are IOVAs in its own
- * domain.  A virtual adapter is a platform device without an IOMMU: the DMA
+ * An edu adapter (edu.c) is a bound QEMU edu PCI device with a real DMA
+ * engine; behind an IOMMU its DMA addresses are IOVAs in its own domain.
+ * A virtual adapter is a platform device without an IOMMU: the DMA
  * API hands out physical addresses, so logical pages equal physical pages.
  * Adapter ids are global (all files see the same adapters) and not reused.
  */
@@ -17,15 +17,9 @@
 
 #include "internal.h"
 
-#define PCI_VENDOR_ID_QEMU_EDU	0x1234
-#define PCI_DEVICE_ID_QEMU_EDU	0x11e8
-/* edu masks every RAM address it is given to 28 bits (QEMU's default). */
-#define EDU_DMA_BITS		28
-
 static DEFINE_XARRAY_ALLOC1(dxgpmo_adapters);
 static u32 dxgpmo_next_adapter_id;
 static DEFINE_MUTEX(dxgpmo_adapters_lock);
-static unsigned int dxgpmo_nr_edu;
 
 static struct platform_device **dxgpmo_virtual_pdevs;
 
@@ -35,6 +29,7 @@ static void dxgpmo_adapter_release(struct kref *kref)
 		container_of(kref, struct dxgpmo_adapter, kref);
 
 	put_device(adapter->dev);
+	kfree(adapter->edu);
 	kfree(adapter);
 }
 
@@ -64,10 +59,10 @@ static bool dxgpmo_dev_behind_iommu(struct device *dev)
 	return domain && iommu_is_dma_domain(domain);
 }
 
-static struct dxgpmo_adapter *dxgpmo_adapter_register(struct device *dev,
-						      const char *prefix,
-						      unsigned int index,
-						      u32 caps)
+struct dxgpmo_adapter *dxgpmo_adapter_register(struct device *dev,
+					       const char *prefix,
+					       unsigned int index, u32 caps,
+					       struct dxgpmo_edu *edu)
 {
 	struct dxgpmo_adapter *adapter;
 	int ret;
@@ -77,16 +72,21 @@ static struct dxgpmo_adapter *dxgpmo_adapter_register(struct device *dev,
 		return ERR_PTR(-ENOMEM);
 	kref_init(&adapter->kref);
 	adapter->dev = get_device(dev);
+	adapter->pdev = dev_is_pci(dev) ? to_pci_dev(dev) : NULL;
+	adapter->edu = edu;
 	adapter->caps = caps;
 	adapter->dma_mask = dma_get_mask(dev);
 	if (dxgpmo_dev_behind_iommu(dev))
 		adapter->caps |= DXGPMO_ADAPTER_CAP_IOMMU;
 	snprintf(adapter->name, sizeof(adapter->name), "%s%u", prefix, index);
 
+	mutex_lock(&dxgpmo_adapters_lock);
 	ret = xa_alloc_cyclic(&dxgpmo_adapters, &adapter->id, adapter,
 			      XA_LIMIT(1, 255), &dxgpmo_next_adapter_id,
 			      GFP_KERNEL);
+	mutex_unlock(&dxgpmo_adapters_lock);
 	if (ret < 0) {
+		adapter->edu = NULL;	/* still the caller's */
 		dxgpmo_adapter_put(adapter);
 		return ERR_PTR(ret);
 	}
@@ -96,7 +96,7 @@ static struct dxgpmo_adapter *dxgpmo_adapter_register(struct device *dev,
 	return adapter;
 }
 
-static void dxgpmo_adapter_unregister(struct dxgpmo_adapter *adapter)
+void dxgpmo_adapter_unregister(struct dxgpmo_adapter *adapter)
 {
 	/* QUERY_ADAPTERS reads adapters under the lock without a reference. */
 	mutex_lock(&dxgpmo_adapters_lock);
@@ -105,52 +105,6 @@ static void dxgpmo_adapter_unregister(struct dxgpmo_adapter *adapter)
 	mutex_unlock(&dxgpmo_adapters_lock);
 	dxgpmo_adapter_put(adapter);
 }
-
-static int dxgpmo_edu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
-{
-	struct dxgpmo_adapter *adapter;
-	int ret;
-
-	ret = pcim_enable_device(pdev);
-	if (ret)
-		return ret;
-	ret = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(EDU_DMA_BITS));
-	if (ret)
-		return ret;
-	/* Let one ADL become one DMA segment; the return type differs. */
-	dma_set_max_seg_size(&pdev->dev, UINT_MAX);
-	pci_set_master(pdev);
-
-	mutex_lock(&dxgpmo_adapters_lock);
-	adapter = dxgpmo_adapter_register(&pdev->dev, "edu", dxgpmo_nr_edu,
-					  DXGPMO_ADAPTER_CAP_DMA_ENGINE);
-	if (!IS_ERR(adapter))
-		dxgpmo_nr_edu++;
-	mutex_unlock(&dxgpmo_adapters_lock);
-	if (IS_ERR(adapter))
-		return PTR_ERR(adapter);
-	adapter->pdev = pdev;
-	pci_set_drvdata(pdev, adapter);
-	return 0;
-}
-
-static void dxgpmo_edu_remove(struct pci_dev *pdev)
-{
-	dxgpmo_adapter_unregister(pci_get_drvdata(pdev));
-}
-
-static const struct pci_device_id dxgpmo_edu_ids[] = {
-	{ PCI_DEVICE(PCI_VENDOR_ID_QEMU_EDU, PCI_DEVICE_ID_QEMU_EDU) },
-	{ }
-};
-MODULE_DEVICE_TABLE(pci, dxgpmo_edu_ids);
-
-static struct pci_driver dxgpmo_edu_driver = {
-	.name = "dxgpmo-edu",
-	.id_table = dxgpmo_edu_ids,
-	.probe = dxgpmo_edu_probe,
-	.remove = dxgpmo_edu_remove,
-};
 
 static int dxgpmo_virtual_add(unsigned int index)
 {
@@ -166,10 +120,8 @@ static int dxgpmo_virtual_add(unsigned int index)
 		goto err_unregister;
 	dma_set_max_seg_size(&pdev->dev, UINT_MAX);
 
-	mutex_lock(&dxgpmo_adapters_lock);
 	adapter = dxgpmo_adapter_register(&pdev->dev, "virtual", index,
-					  DXGPMO_ADAPTER_CAP_VIRTUAL);
-	mutex_unlock(&dxgpmo_adapters_lock);
+					  DXGPMO_ADAPTER_CAP_VIRTUAL, NULL);
 	if (IS_ERR(adapter)) {
 		ret = PTR_ERR(adapter);
 		goto err_unregister;
@@ -205,14 +157,14 @@ int dxgpmo_adapters_init(void)
 
 	if (dxgpmo_virtual_adapters > 16)
 		return -EINVAL;
-	ret = pci_register_driver(&dxgpmo_edu_driver);
+	ret = dxgpmo_edu_init();
 	if (ret)
 		return ret;
 	dxgpmo_virtual_pdevs = kcalloc(dxgpmo_virtual_adapters,
 				       sizeof(*dxgpmo_virtual_pdevs),
 				       GFP_KERNEL);
 	if (!dxgpmo_virtual_pdevs && dxgpmo_virtual_adapters) {
-		pci_unregister_driver(&dxgpmo_edu_driver);
+		dxgpmo_edu_exit();
 		return -ENOMEM;
 	}
 	for (i = 0; i < dxgpmo_virtual_adapters; i++) {
@@ -229,7 +181,7 @@ void dxgpmo_adapters_exit(void)
 {
 	dxgpmo_virtual_remove_all();
 	dxgpmo_virtual_pdevs = NULL;
-	pci_unregister_driver(&dxgpmo_edu_driver);
+	dxgpmo_edu_exit();
 }
 
 static void dxgpmo_adapter_fill_info(const struct dxgpmo_adapter *adapter,

@@ -7,13 +7,18 @@
  *   adapter.c  edu PCI adapters, virtual adapters, QUERY_ADAPTERS
  *   pages.c    page allocation for an object (windows, orders, zeroing)
  *   pmo.c      physical and adapter memory objects (create/destroy/open/close)
+ *   adl.c      address descriptor lists (ALLOCATE_ADL/FREE_ADL), the leak rule
+ *   edu.c      the QEMU edu PCI adapter and its DMA engine
+ *   adapter_dma.c  ADAPTER_DMA: who may make an adapter's engine touch what
  */
 #ifndef _DXGPMO_INTERNAL_H
 #define _DXGPMO_INTERNAL_H
 
 #include <linux/atomic.h>
 #include <linux/kref.h>
+#include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/scatterlist.h>
 #include <linux/types.h>
 #include <linux/xarray.h>
 
@@ -28,6 +33,7 @@ struct pci_dev;
 extern unsigned int dxgpmo_virtual_adapters;
 extern unsigned int dxgpmo_segment_mb;
 extern unsigned int dxgpmo_dirty_page_size;
+extern bool dxgpmo_adl_leak_bug;
 
 /*
  * mmap(2) offset space of /dev/dxgpmo: each adapter's segment window sits at
@@ -58,6 +64,7 @@ struct dxgpmo_adapter {
 	char name[32];
 	struct device *dev;
 	struct pci_dev *pdev;		/* NULL for a virtual adapter */
+	struct dxgpmo_edu *edu;		/* the DMA engine, or NULL */
 	bool removed;			/* unbound; ids stay until the last ref */
 };
 
@@ -69,6 +76,7 @@ struct dxgpmo_file {
 	 */
 	struct mutex lock;
 	struct xarray objects;
+	struct list_head adls;		/* for ADAPTER_DMA access checks */
 	u32 next_id;
 	u64 next_mmap_offset;
 	atomic64_t counters[DXGPMO_NR_COUNTERS];
@@ -122,6 +130,7 @@ struct dxgpmo_pmo {
 	u64 context;
 	u64 mmap_offset;
 	struct dxgpmo_amo *amo;		/* the one adapter association */
+	unsigned int nr_adls;
 };
 
 struct dxgpmo_amo {
@@ -129,6 +138,16 @@ struct dxgpmo_amo {
 	struct dxgpmo_pmo *pmo;
 	struct dxgpmo_adapter *adapter;
 	unsigned int nr_adls;
+};
+
+/* An ADL: a range of a PMO mapped for one adapter with the DMA API. */
+struct dxgpmo_adl {
+	struct dxgpmo_object obj;
+	struct list_head file_node;
+	struct dxgpmo_amo *amo;
+	struct dxgpmo_backing *backing;	/* pages stay while the ADL exists */
+	struct sg_table sgt;
+	unsigned long nr_pages;
 };
 
 /* ioctl.c */
@@ -153,6 +172,34 @@ struct dxgpmo_object *dxgpmo_object_find(struct dxgpmo_file *file, u32 id,
 					 enum dxgpmo_obj_type type);
 void dxgpmo_count(struct dxgpmo_file *file, enum dxgpmo_counter counter,
 		  s64 delta);
+/* Typed lookups; NULL when the id is unknown or names another type. */
+static inline struct dxgpmo_pmo *dxgpmo_pmo_find(struct dxgpmo_file *file,
+						 u32 id)
+{
+	struct dxgpmo_object *obj = dxgpmo_object_find(file, id,
+						       DXGPMO_OBJ_PMO);
+
+	return obj ? container_of(obj, struct dxgpmo_pmo, obj) : NULL;
+}
+
+static inline struct dxgpmo_amo *dxgpmo_amo_find(struct dxgpmo_file *file,
+						 u32 id)
+{
+	struct dxgpmo_object *obj = dxgpmo_object_find(file, id,
+						       DXGPMO_OBJ_AMO);
+
+	return obj ? container_of(obj, struct dxgpmo_amo, obj) : NULL;
+}
+
+static inline struct dxgpmo_adl *dxgpmo_adl_find(struct dxgpmo_file *file,
+						 u32 id)
+{
+	struct dxgpmo_object *obj = dxgpmo_object_find(file, id,
+						       DXGPMO_OBJ_ADL);
+
+	return obj ? container_of(obj, struct dxgpmo_adl, obj) : NULL;
+}
+
 void dxgpmo_count_file(struct dxgpmo_file *file, enum dxgpmo_counter counter,
 		       s64 delta);
 void dxgpmo_count_global(enum dxgpmo_counter counter, s64 delta);
@@ -164,9 +211,31 @@ void dxgpmo_debugfs_exit(void);
 /* adapter.c */
 int dxgpmo_adapters_init(void);
 void dxgpmo_adapters_exit(void);
+struct dxgpmo_adapter *dxgpmo_adapter_register(struct device *dev,
+					       const char *prefix,
+					       unsigned int index, u32 caps,
+					       struct dxgpmo_edu *edu);
+void dxgpmo_adapter_unregister(struct dxgpmo_adapter *adapter);
 struct dxgpmo_adapter *dxgpmo_adapter_get(u32 id);
 void dxgpmo_adapter_put(struct dxgpmo_adapter *adapter);
 int dxgpmo_ioctl_query_adapters(struct dxgpmo_ucmd *ucmd);
+
+/* edu.c */
+struct dxgpmo_edu;
+int dxgpmo_edu_init(void);
+void dxgpmo_edu_exit(void);
+int dxgpmo_edu_transfer(struct dxgpmo_edu *edu, bool to_memory,
+			u64 device_address, void *buf, size_t len);
+
+/* adapter_dma.c */
+int dxgpmo_ioctl_adapter_dma(struct dxgpmo_ucmd *ucmd);
+
+/* adl.c */
+int dxgpmo_ioctl_allocate_adl(struct dxgpmo_ucmd *ucmd);
+int dxgpmo_ioctl_free_adl(struct dxgpmo_ucmd *ucmd);
+void dxgpmo_adl_free(struct dxgpmo_file *file, struct dxgpmo_adl *adl);
+bool dxgpmo_adl_covers(struct dxgpmo_file *file,
+		       struct dxgpmo_adapter *adapter, u64 addr, u64 len);
 
 /* pages.c */
 struct dxgpmo_alloc_request {

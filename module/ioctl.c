@@ -28,6 +28,9 @@ union dxgpmo_ucmd_buffer {
 	struct dxgpmo_destroy_pmo destroy_pmo;
 	struct dxgpmo_open_pmo open_pmo;
 	struct dxgpmo_close_pmo close_pmo;
+	struct dxgpmo_allocate_adl allocate_adl;
+	struct dxgpmo_free_adl free_adl;
+	struct dxgpmo_adapter_dma adapter_dma;
 	struct dxgpmo_stats stats;
 };
 
@@ -63,6 +66,12 @@ static const struct dxgpmo_ioctl_op dxgpmo_ioctl_ops[] = {
 		 struct dxgpmo_open_pmo, __reserved),
 	IOCTL_OP(CLOSE_PMO, dxgpmo_ioctl_close_pmo,
 		 struct dxgpmo_close_pmo, __reserved),
+	IOCTL_OP(ALLOCATE_ADL, dxgpmo_ioctl_allocate_adl,
+		 struct dxgpmo_allocate_adl, base_page),
+	IOCTL_OP(FREE_ADL, dxgpmo_ioctl_free_adl, struct dxgpmo_free_adl,
+		 __reserved),
+	IOCTL_OP(ADAPTER_DMA, dxgpmo_ioctl_adapter_dma,
+		 struct dxgpmo_adapter_dma, buffer),
 	IOCTL_OP(STATS, dxgpmo_ioctl_stats,
 		 struct dxgpmo_stats, file),
 };

@@ -6,6 +6,9 @@
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
 
 #include "internal.h"
 
@@ -23,6 +26,33 @@ unsigned int dxgpmo_dirty_page_size = 4096;
 module_param_named(dirty_page_size, dxgpmo_dirty_page_size, uint, 0444);
 MODULE_PARM_DESC(dirty_page_size,
 		 "Dirty-tracking page size in bytes, a power of two >= 4096, default 4096");
+
+bool dxgpmo_adl_leak_bug = true;
+
+static int dxgpmo_adl_leak_set(const char *val, const struct kernel_param *kp)
+{
+	if (sysfs_streq(val, "bug"))
+		WRITE_ONCE(dxgpmo_adl_leak_bug, true);
+	else if (sysfs_streq(val, "warn"))
+		WRITE_ONCE(dxgpmo_adl_leak_bug, false);
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static int dxgpmo_adl_leak_get(char *buffer, const struct kernel_param *kp)
+{
+	return sysfs_emit(buffer, "%s\n",
+			  READ_ONCE(dxgpmo_adl_leak_bug) ? "bug" : "warn");
+}
+
+static const struct kernel_param_ops dxgpmo_adl_leak_ops = {
+	.set = dxgpmo_adl_leak_set,
+	.get = dxgpmo_adl_leak_get,
+};
+module_param_cb(adl_leak, &dxgpmo_adl_leak_ops, NULL, 0644);
+MODULE_PARM_DESC(adl_leak,
+		 "DESTROY_PMO with live ADLs: bug (default, BUG() like the Windows bugcheck) or warn (WARN and -EBUSY)");
 
 static int dxgpmo_fops_open(struct inode *inode, struct file *filp)
 {

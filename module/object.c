@@ -62,6 +62,7 @@ struct dxgpmo_file *dxgpmo_file_alloc(void)
 		return NULL;
 	mutex_init(&file->lock);
 	xa_init_flags(&file->objects, XA_FLAGS_ALLOC1);
+	INIT_LIST_HEAD(&file->adls);
 	file->next_mmap_offset = DXGPMO_OBJECT_MMAP_BASE;
 	return file;
 }

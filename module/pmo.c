@@ -14,20 +14,6 @@
 
 #include "internal.h"
 
-static struct dxgpmo_pmo *dxgpmo_pmo_find(struct dxgpmo_file *file, u32 id)
-{
-	struct dxgpmo_object *obj = dxgpmo_object_find(file, id, DXGPMO_OBJ_PMO);
-
-	return obj ? container_of(obj, struct dxgpmo_pmo, obj) : NULL;
-}
-
-static struct dxgpmo_amo *dxgpmo_amo_find(struct dxgpmo_file *file, u32 id)
-{
-	struct dxgpmo_object *obj = dxgpmo_object_find(file, id, DXGPMO_OBJ_AMO);
-
-	return obj ? container_of(obj, struct dxgpmo_amo, obj) : NULL;
-}
-
 static int dxgpmo_check_create(const struct dxgpmo_create_pmo *cmd,
 			       struct dxgpmo_alloc_request *req)
 {
@@ -195,6 +181,30 @@ err_adapter:
 	return ret;
 }
 
+/*
+ * Destroying a PMO that still has ADLs is the driver leaking locked pages;
+ * Windows bugchecks.  With adl_leak=bug so do we, but only after the file
+ * lock is dropped so the oops leaves the machine usable: the task dies, its
+ * file is closed and releases everything.  With adl_leak=warn the call
+ * fails and nothing changes.  Called with the file lock held.
+ */
+static int dxgpmo_pmo_adl_leak(struct dxgpmo_file *file,
+			       struct dxgpmo_pmo *pmo)
+{
+	u32 id = pmo->obj.id;
+	unsigned int nr = pmo->nr_adls;
+
+	if (!READ_ONCE(dxgpmo_adl_leak_bug)) {
+		WARN(1, "dxgpmo: DESTROY_PMO of object %u with %u live ADL(s): the driver leaks locked pages\n",
+		     id, nr);
+		return -EBUSY;
+	}
+	mutex_unlock(&file->lock);
+	pr_emerg("dxgpmo: DESTROY_PMO of object %u with %u live ADL(s): the driver leaks locked pages (adl_leak=bug)\n",
+		 id, nr);
+	BUG();
+}
+
 int dxgpmo_ioctl_destroy_pmo(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_destroy_pmo *cmd = ucmd->cmd;
@@ -224,6 +234,10 @@ int dxgpmo_ioctl_destroy_pmo(struct dxgpmo_ucmd *ucmd)
 		}
 	} else if (pmo->amo) {
 		ret = -EBUSY;
+		goto out_unlock;
+	}
+	if (pmo->nr_adls) {
+		ret = dxgpmo_pmo_adl_leak(file, pmo);
 		goto out_unlock;
 	}
 
@@ -313,6 +327,9 @@ void dxgpmo_object_release(struct dxgpmo_file *file, struct dxgpmo_object *obj)
 		break;
 	case DXGPMO_OBJ_AMO:
 		dxgpmo_amo_free(file, container_of(obj, struct dxgpmo_amo, obj));
+		break;
+	case DXGPMO_OBJ_ADL:
+		dxgpmo_adl_free(file, container_of(obj, struct dxgpmo_adl, obj));
 		break;
 	default:
 		WARN_ONCE(1, "dxgpmo: object type %d has no release\n",

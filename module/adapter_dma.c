@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ADAPTER_DMA: make an adapter's own DMA engine read or write memory at a
+ * device (logical) address, the way a GPU would use an ADL.
+ *
+ * A device address reaches memory only where this file holds a live ADL on
+ * that adapter (-EACCES otherwise).  DXGPMO_DMA_RAW skips that check so tests
+ * can provoke IOMMU faults; it needs CAP_SYS_RAWIO and an adapter behind an
+ * IOMMU, because on a physically addressed adapter a raw address is any page
+ * of the machine (-EPERM).  The whole transfer holds the file lock, so no
+ * ADL it relies on can be freed under it.
+ */
+#include <linux/capability.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "internal.h"
+
+/* Each 2 KiB takes two ~100 ms edu transfers: keep calls bounded. */
+#define DXGPMO_DMA_MAX_LENGTH	(64 << 10)
+
+int dxgpmo_ioctl_adapter_dma(struct dxgpmo_ucmd *ucmd)
+{
+	struct dxgpmo_adapter_dma *cmd = ucmd->cmd;
+	struct dxgpmo_file *file = ucmd->file;
+	void __user *ubuf = u64_to_user_ptr(cmd->buffer);
+	bool to_memory = cmd->flags & DXGPMO_DMA_TO_MEMORY;
+	bool raw = cmd->flags & DXGPMO_DMA_RAW;
+	struct dxgpmo_adapter *adapter;
+	void *kbuf;
+	int ret;
+
+	if (cmd->flags & ~(DXGPMO_DMA_TO_MEMORY | DXGPMO_DMA_RAW) ||
+	    cmd->__reserved)
+		return -EINVAL;
+	if (!cmd->length ||
+	    cmd->device_address + cmd->length < cmd->device_address)
+		return -EINVAL;
+	if (cmd->length > DXGPMO_DMA_MAX_LENGTH)
+		return -E2BIG;
+	adapter = dxgpmo_adapter_get(cmd->adapter_id);
+	if (!adapter)
+		return -ENOENT;
+	ret = -EOPNOTSUPP;
+	if (!adapter->edu)
+		goto out_put;
+	/* The engine would truncate the address and hit another page. */
+	ret = -EINVAL;
+	if (cmd->device_address + cmd->length - 1 > adapter->dma_mask)
+		goto out_put;
+	ret = -EPERM;
+	if (raw && (!(adapter->caps & DXGPMO_ADAPTER_CAP_IOMMU) ||
+		    !capable(CAP_SYS_RAWIO)))
+		goto out_put;
+
+	ret = -ENOMEM;
+	if (dxgpmo_should_fail(file))
+		goto out_put;
+	kbuf = kvzalloc(cmd->length, GFP_KERNEL_ACCOUNT);
+	if (!kbuf)
+		goto out_put;
+	ret = -EFAULT;
+	if (to_memory && copy_from_user(kbuf, ubuf, cmd->length))
+		goto out_free;
+
+	mutex_lock(&file->lock);
+	if (!raw && !dxgpmo_adl_covers(file, adapter, cmd->device_address,
+				       cmd->length))
+		ret = -EACCES;
+	else
+		ret = dxgpmo_edu_transfer(adapter->edu, to_memory,
+					  cmd->device_address, kbuf,
+					  cmd->length);
+	mutex_unlock(&file->lock);
+
+	if (!ret && !to_memory && copy_to_user(ubuf, kbuf, cmd->length))
+		ret = -EFAULT;
+out_free:
+	kvfree(kbuf);
+out_put:
+	dxgpmo_adapter_put(adapter);
+	return ret;
+}

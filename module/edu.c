@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The QEMU edu device (1234:11e8) as a dxgpmo adapter, and its DMA engine.
+ *
+ * edu has one 4 KiB buffer at device address 0x40000 and an engine that
+ * copies between that buffer and a RAM (bus) address, through the IOMMU.
+ * There is no CPU access to the buffer, so a device write of user bytes to
+ * memory is two transfers: a staging buffer of ours (DMA-mapped for the
+ * device) into the edu buffer, then the edu buffer to the target address;
+ * a device read is the same in reverse.  QEMU aborts the whole VM when a
+ * transfer does not end strictly before 0x41000, so a transfer is at most
+ * EDU_CHUNK bytes starting at 0x40000.  A transfer completes about 100 ms of
+ * virtual time after the command; it is polled with a timeout.
+ */
+#include <linux/delay.h>
+#include <linux/dma-mapping.h>
+#include <linux/io.h>
+#include <linux/iopoll.h>
+#include <linux/pci.h>
+#include <linux/slab.h>
+
+#include "internal.h"
+
+#define PCI_VENDOR_ID_QEMU_EDU	0x1234
+#define PCI_DEVICE_ID_QEMU_EDU	0x11e8
+
+/* edu masks every RAM address it is given to 28 bits (QEMU's default). */
+#define EDU_DMA_BITS		28
+
+#define EDU_REG_ID		0x00
+#define EDU_REG_DMA_SRC		0x80
+#define EDU_REG_DMA_DST		0x88
+#define EDU_REG_DMA_COUNT	0x90
+#define EDU_REG_DMA_CMD		0x98
+#define   EDU_DMA_START		0x1
+#define   EDU_DMA_TO_RAM	0x2
+
+#define EDU_BUFFER_ADDR		0x40000
+/* Half the buffer: ends well before 0x41000 (see above). */
+#define EDU_CHUNK		2048
+#define EDU_TIMEOUT_US		(2 * USEC_PER_SEC)
+
+struct dxgpmo_edu {
+	struct dxgpmo_adapter *adapter;
+	void __iomem *regs;
+	/* One transfer at a time; also fences against removal. */
+	struct mutex engine_lock;
+	bool dead;
+	void *staging;
+	dma_addr_t staging_dma;
+};
+
+static DEFINE_MUTEX(dxgpmo_edu_lock);
+static unsigned int dxgpmo_nr_edu;
+
+static int dxgpmo_edu_run(struct dxgpmo_edu *edu, u64 src, u64 dst, u32 len,
+			  bool to_ram)
+{
+	u32 cmd;
+
+	writeq(src, edu->regs + EDU_REG_DMA_SRC);
+	writeq(dst, edu->regs + EDU_REG_DMA_DST);
+	writeq(len, edu->regs + EDU_REG_DMA_COUNT);
+	writeq(EDU_DMA_START | (to_ram ? EDU_DMA_TO_RAM : 0),
+	       edu->regs + EDU_REG_DMA_CMD);
+	return readl_poll_timeout(edu->regs + EDU_REG_DMA_CMD, cmd,
+				  !(cmd & EDU_DMA_START), 1000, EDU_TIMEOUT_US);
+}
+
+/*
+ * Move len bytes between buf (kernel memory) and device_address with the
+ * engine.  The caller has checked that the device may touch the range.
+ */
+int dxgpmo_edu_transfer(struct dxgpmo_edu *edu, bool to_memory,
+			u64 device_address, void *buf, size_t len)
+{
+	size_t done = 0;
+	int ret = 0;
+
+	mutex_lock(&edu->engine_lock);
+	if (edu->dead) {
+		ret = -ENODEV;
+		goto out;
+	}
+	while (done < len) {
+		u32 n = min_t(size_t, len - done, EDU_CHUNK);
+		u64 addr = device_address + done;
+
+		if (to_memory) {
+			memcpy(edu->staging, buf + done, n);
+			ret = dxgpmo_edu_run(edu, edu->staging_dma,
+					     EDU_BUFFER_ADDR, n, false);
+			if (!ret)
+				ret = dxgpmo_edu_run(edu, EDU_BUFFER_ADDR, addr,
+						     n, true);
+		} else {
+			ret = dxgpmo_edu_run(edu, addr, EDU_BUFFER_ADDR, n,
+					     false);
+			if (!ret)
+				ret = dxgpmo_edu_run(edu, EDU_BUFFER_ADDR,
+						     edu->staging_dma, n, true);
+			if (!ret)
+				memcpy(buf + done, edu->staging, n);
+		}
+		if (ret)
+			break;
+		done += n;
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+	}
+out:
+	mutex_unlock(&edu->engine_lock);
+	return ret;
+}
+
+static int dxgpmo_edu_probe(struct pci_dev *pdev,
+			    const struct pci_device_id *id)
+{
+	struct dxgpmo_adapter *adapter;
+	struct dxgpmo_edu *edu;
+	int ret;
+
+	ret = pcim_enable_device(pdev);
+	if (ret)
+		return ret;
+	ret = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(EDU_DMA_BITS));
+	if (ret)
+		return ret;
+	/* Let one ADL become one DMA segment; the return type differs. */
+	dma_set_max_seg_size(&pdev->dev, UINT_MAX);
+	ret = pcim_iomap_regions(pdev, BIT(0), "dxgpmo-edu");
+	if (ret)
+		return ret;
+	pci_set_master(pdev);
+
+	/* Freed with the adapter: ADAPTER_DMA may still hold it at unbind. */
+	edu = kzalloc(sizeof(*edu), GFP_KERNEL);
+	if (!edu)
+		return -ENOMEM;
+	mutex_init(&edu->engine_lock);
+	edu->regs = pcim_iomap_table(pdev)[0];
+	edu->staging = dmam_alloc_coherent(&pdev->dev, EDU_CHUNK,
+					   &edu->staging_dma, GFP_KERNEL);
+	if (!edu->staging) {
+		kfree(edu);
+		return -ENOMEM;
+	}
+	if ((readl(edu->regs + EDU_REG_ID) & 0xff) != 0xed) {
+		kfree(edu);
+		return -ENODEV;
+	}
+
+	mutex_lock(&dxgpmo_edu_lock);
+	adapter = dxgpmo_adapter_register(&pdev->dev, "edu", dxgpmo_nr_edu,
+					  DXGPMO_ADAPTER_CAP_DMA_ENGINE, edu);
+	if (!IS_ERR(adapter))
+		dxgpmo_nr_edu++;
+	mutex_unlock(&dxgpmo_edu_lock);
+	if (IS_ERR(adapter)) {
+		kfree(edu);
+		return PTR_ERR(adapter);
+	}
+	edu->adapter = adapter;
+	pci_set_drvdata(pdev, edu);
+	return 0;
+}
+
+static void dxgpmo_edu_remove(struct pci_dev *pdev)
+{
+	struct dxgpmo_edu *edu = pci_get_drvdata(pdev);
+
+	/* The engine's memory goes with the device: no transfer after this. */
+	mutex_lock(&edu->engine_lock);
+	edu->dead = true;
+	mutex_unlock(&edu->engine_lock);
+	dxgpmo_adapter_unregister(edu->adapter);
+}
+
+static const struct pci_device_id dxgpmo_edu_ids[] = {
+	{ PCI_DEVICE(PCI_VENDOR_ID_QEMU_EDU, PCI_DEVICE_ID_QEMU_EDU) },
+	{ }
+};
+MODULE_DEVICE_TABLE(pci, dxgpmo_edu_ids);
+
+static struct pci_driver dxgpmo_edu_driver = {
+	.name = "dxgpmo-edu",
+	.id_table = dxgpmo_edu_ids,
+	.probe = dxgpmo_edu_probe,
+	.remove = dxgpmo_edu_remove,
+};
+
+int dxgpmo_edu_init(void)
+{
+	return pci_register_driver(&dxgpmo_edu_driver);
+}
+
+void dxgpmo_edu_exit(void)
+{
+	pci_unregister_driver(&dxgpmo_edu_driver);
+}
