@@ -20,5 +20,6 @@ exec timeout --foreground -k 10 "$timeout_s" \
 	-device intel-iommu,intremap=on,caching-mode=on \
 	-device edu -device edu \
 	-kernel "/boot/vmlinuz-$kver" -initrd "$initrd" \
-	-append "console=ttyS0 intel_iommu=on iommu.strict=1 panic=-1 oops=panic quiet loglevel=5 $extra" \
-	-display none -monitor none -serial "file:$log" -no-reboot
+	-append "console=ttyS0 intel_iommu=on iommu.strict=1 panic=-1 quiet loglevel=5 $extra" \
+	-display none -monitor none -serial "file:$log" -no-reboot \
+	2> "${log%.log}.qemu.log"

@@ -81,6 +81,34 @@ int dxgpmo_get_stats(int fd, struct dxgpmo_stats *stats)
 	return dxgpmo_ioctl(fd, DXGPMO_IOC_STATS, stats);
 }
 
+int dxgpmo_allocate_adl(int fd, struct dxgpmo_allocate_adl *args)
+{
+	args->size = sizeof(*args);
+	return dxgpmo_ioctl(fd, DXGPMO_IOC_ALLOCATE_ADL, args);
+}
+
+int dxgpmo_free_adl(int fd, uint32_t adl_id)
+{
+	struct dxgpmo_free_adl f = { .size = sizeof(f), .adl_id = adl_id };
+
+	return dxgpmo_ioctl(fd, DXGPMO_IOC_FREE_ADL, &f);
+}
+
+int dxgpmo_adapter_dma(int fd, uint32_t adapter_id, uint32_t flags,
+		       uint64_t device_address, void *buf, uint64_t length)
+{
+	struct dxgpmo_adapter_dma d = {
+		.size = sizeof(d),
+		.flags = flags,
+		.adapter_id = adapter_id,
+		.device_address = device_address,
+		.length = length,
+		.buffer = (uintptr_t)buf,
+	};
+
+	return dxgpmo_ioctl(fd, DXGPMO_IOC_ADAPTER_DMA, &d);
+}
+
 int dxgpmo_counters_live(const struct dxgpmo_counters *c)
 {
 	return c->pmos || c->amos || c->adls || c->maps || c->bases ||
@@ -112,10 +140,17 @@ const char *dxgpmo_error_meaning(const char *call, int err)
 		int err;
 		const char *meaning;
 	} table[] = {
-		{ "destroy", EBUSY, "the object is still open on an adapter (name its AMO) or still in use" },
 		{ "destroy", EINVAL, "the AMO named does not belong to this object" },
 		{ "open", EBUSY, "the object is already associated with an adapter (close its AMO first)" },
 		{ "close", EBUSY, "an ADL still exists for this adapter memory object" },
+		{ "destroy", EBUSY, "an ADL still exists for this object, or its AMO is open and not named (adl_leak=warn)" },
+		{ "adl", EINVAL, "offset/length not page aligned or outside the object, bad flags, or REQUIRE_CONTIGUOUS on an MDL/SECTION object" },
+		{ "adl", ENOSPC, "the pages buffer is too small (page_count says how many are needed)" },
+		{ "adl", EOPNOTSUPP, "the adapter cannot reach these pages without bouncing" },
+		{ "dma", EACCES, "the device range is not inside a live ADL of this file on that adapter" },
+		{ "dma", EPERM, "raw DMA needs CAP_SYS_RAWIO and an adapter behind an IOMMU" },
+		{ "dma", EOPNOTSUPP, "this adapter has no DMA engine" },
+		{ "dma", ETIMEDOUT, "the adapter's DMA engine did not finish" },
 		{ "close", ENOENT, "no such adapter memory object (already closed, or closed by destroy)" },
 		{ "create", ENOMEM, "no memory satisfies the size and address window" },
 		{ "create", EOPNOTSUPP, "this object type is not supported yet" },

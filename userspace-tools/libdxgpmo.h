@@ -29,6 +29,11 @@ int dxgpmo_open_pmo(int fd, uint32_t pmo_id, uint32_t adapter_id,
 		    uint32_t *amo_id);
 int dxgpmo_close_pmo(int fd, uint32_t amo_id);
 int dxgpmo_get_stats(int fd, struct dxgpmo_stats *stats);
+/* args->size is filled in; on -ENOSPC args->page_count says what is needed. */
+int dxgpmo_allocate_adl(int fd, struct dxgpmo_allocate_adl *args);
+int dxgpmo_free_adl(int fd, uint32_t adl_id);
+int dxgpmo_adapter_dma(int fd, uint32_t adapter_id, uint32_t flags,
+		       uint64_t device_address, void *buf, uint64_t length);
 
 /* Counters that must be zero when no object exists (not the leak totals). */
 int dxgpmo_counters_live(const struct dxgpmo_counters *c);

@@ -21,7 +21,7 @@ live_counters_zero() {
 check insmod insmod ./dxgpmo.ko
 [ -c /dev/dxgpmo ] || { echo "dxgpmo-check: FAIL dev_node"; exit 1; }
 
-for t in ./dxgpmo_test; do
+for t in ./dxgpmo_test ./dxgpmo_adl_test; do
 	DXGPMO_SPEC_VM=1 $t
 	echo "dxgpmo-vm: $t exit $?"
 done

@@ -1,0 +1,805 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kselftests for ADLs and the adapters' DMA engines: logical page lists on
+ * every adapter, address windows proven on the physically addressed
+ * (virtual) adapter, data moved by the edu engines through the IOMMU,
+ * separate IOMMU domains and revoked mappings proven by behaviour, the
+ * ADAPTER_DMA access rules and the ADL-leak rule in its warn mode.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "dxgpmo_test_utils.h"
+
+#define PAGE 4096ULL
+#define BELOW_4G ((1ULL << 32) - 1)
+
+struct adapters {
+	struct dxgpmo_adapter_info all[DXGPMO_MAX_ADAPTERS];
+	uint32_t nr;
+	/* edu adapters behind an IOMMU, in id order */
+	const struct dxgpmo_adapter_info *edu[DXGPMO_MAX_ADAPTERS];
+	unsigned int nr_edu;
+	const struct dxgpmo_adapter_info *virt;
+};
+
+static int load_adapters(int fd, struct adapters *a)
+{
+	unsigned int i;
+	int ret;
+
+	memset(a, 0, sizeof(*a));
+	ret = dxgpmo_query_adapters(fd, a->all, DXGPMO_MAX_ADAPTERS, &a->nr);
+	if (ret)
+		return ret;
+	for (i = 0; i < a->nr; i++) {
+		uint32_t caps = a->all[i].caps;
+
+		if ((caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE) &&
+		    (caps & DXGPMO_ADAPTER_CAP_IOMMU))
+			a->edu[a->nr_edu++] = &a->all[i];
+		if ((caps & DXGPMO_ADAPTER_CAP_VIRTUAL) && !a->virt)
+			a->virt = &a->all[i];
+	}
+	return 0;
+}
+
+static int is_iommu(const struct dxgpmo_adapter_info *a)
+{
+	return !!(a->caps & DXGPMO_ADAPTER_CAP_IOMMU);
+}
+
+/* Create a PMO, open it on the adapter; returns the AMO through *amo. */
+static int pmo_on(int fd, uint32_t type, uint64_t length, uint32_t adapter,
+		  uint32_t *pmo, uint32_t *amo)
+{
+	struct dxgpmo_create_pmo c = {
+		.type = type,
+		.length = length,
+		.adapter_id = adapter,
+		.high_address = BELOW_4G,
+	};
+	int ret = dxgpmo_create_pmo(fd, &c);
+
+	*pmo = c.pmo_id;
+	*amo = c.amo_id;
+	return ret;
+}
+
+static int adl_make(int fd, uint32_t amo, uint64_t offset, uint64_t length,
+		    uint32_t flags, uint64_t *pages,
+		    struct dxgpmo_allocate_adl *out)
+{
+	*out = (struct dxgpmo_allocate_adl){
+		.flags = flags,
+		.amo_id = amo,
+		.offset = offset,
+		.length = length,
+		.pages = (uintptr_t)pages,
+		.pages_capacity = pages ? length / PAGE : 0,
+	};
+	return dxgpmo_allocate_adl(fd, out);
+}
+
+static uint64_t *pages_alloc(uint64_t length)
+{
+	return calloc(length / PAGE, sizeof(uint64_t));
+}
+
+FIXTURE(adl) {
+	int fd;
+	struct adapters a;
+};
+
+FIXTURE_SETUP(adl)
+{
+	self->fd = dxgpmo_open();
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, load_adapters(self->fd, &self->a));
+}
+
+FIXTURE_TEARDOWN(adl)
+{
+	teardown_dxgpmo(_metadata, self->fd);
+}
+
+FIXTURE(adl_sizes) {
+	int fd;
+	struct adapters a;
+};
+
+FIXTURE_VARIANT(adl_sizes) {
+	uint64_t length;
+};
+
+FIXTURE_VARIANT_ADD(adl_sizes, one_page) { .length = PAGE };
+FIXTURE_VARIANT_ADD(adl_sizes, three_pages) { .length = 3 * PAGE };
+FIXTURE_VARIANT_ADD(adl_sizes, seventeen_pages) { .length = 17 * PAGE };
+FIXTURE_VARIANT_ADD(adl_sizes, one_mib_plus_page) {
+	.length = (1 << 20) + PAGE
+};
+FIXTURE_VARIANT_ADD(adl_sizes, two_mib_plus_page) {
+	.length = (2 << 20) + PAGE
+};
+FIXTURE_VARIANT_ADD(adl_sizes, four_mib) { .length = 4 << 20 };
+FIXTURE_VARIANT_ADD(adl_sizes, sixty_four_mib) { .length = 64 << 20 };
+
+FIXTURE_SETUP(adl_sizes)
+{
+	self->fd = dxgpmo_open();
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, load_adapters(self->fd, &self->a));
+}
+
+FIXTURE_TEARDOWN(adl_sizes)
+{
+	teardown_dxgpmo(_metadata, self->fd);
+}
+
+static int run_of(const uint64_t *pages, uint64_t n)
+{
+	uint64_t i;
+
+	for (i = 1; i < n; i++)
+		if (pages[i] != pages[0] + i)
+			return 0;
+	return 1;
+}
+
+/*
+ * Whole-object ADLs of an MDL object on every adapter: exact page count, one
+ * IOVA run behind an IOMMU, and on the physically addressed adapter every
+ * page inside the object's address window.
+ */
+TEST_F(adl_sizes, mdl_every_adapter)
+{
+	uint64_t n = variant->length / PAGE;
+	uint64_t *pages = pages_alloc(variant->length);
+	unsigned int i;
+	uint64_t j;
+
+	ASSERT_NE(NULL, pages);
+	for (i = 0; i < self->a.nr; i++) {
+		const struct dxgpmo_adapter_info *ad = &self->a.all[i];
+		struct dxgpmo_allocate_adl adl;
+		struct dxgpmo_stats st;
+		uint32_t pmo, amo;
+
+		ASSERT_EQ(0, pmo_on(self->fd, DXGPMO_PMO_TYPE_MDL,
+				    variant->length, ad->adapter_id, &pmo,
+				    &amo));
+		memset(pages, 0xff, n * sizeof(*pages));
+		ASSERT_EQ(0, adl_make(self->fd, amo, 0, variant->length,
+				      DXGPMO_ADL_PREFER_CONTIGUOUS, pages,
+				      &adl));
+		EXPECT_NE(0, adl.adl_id);
+		EXPECT_EQ(n, adl.page_count);
+		EXPECT_EQ(run_of(pages, n),
+			  !!(adl.adl_flags & DXGPMO_ADL_CONTIGUOUS));
+		if (adl.adl_flags & DXGPMO_ADL_CONTIGUOUS)
+			EXPECT_EQ(pages[0], adl.base_page);
+		for (j = 0; j < n; j++) {
+			/* Every logical address is one the device can emit. */
+			ASSERT_GE(ad->dma_mask >> 12, pages[j]);
+			if (!is_iommu(ad))
+				ASSERT_GE(BELOW_4G >> 12, pages[j]);
+		}
+		if (is_iommu(ad))
+			EXPECT_TRUE(adl.adl_flags & DXGPMO_ADL_CONTIGUOUS);
+		ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &st));
+		EXPECT_EQ(1, st.file.adls);
+		EXPECT_EQ(n, st.file.dma_mapped_pages);
+		EXPECT_EQ(n, st.global.dma_mapped_pages);
+
+		ASSERT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
+		EXPECT_EQ(-ENOENT, dxgpmo_free_adl(self->fd, adl.adl_id));
+		ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &st));
+		EXPECT_EQ(0, st.file.adls);
+		EXPECT_EQ(0, st.file.dma_mapped_pages);
+		ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, pmo, amo));
+	}
+	free(pages);
+}
+
+/*
+ * CONTIGUOUS objects inside [1 MiB, 4 GiB) not crossing the smallest
+ * power-of-two boundary that can hold them: REQUIRE_CONTIGUOUS works on
+ * every adapter and the physical run (virtual adapter) obeys the window and
+ * the boundary.
+ */
+TEST_F(adl_sizes, contiguous_every_adapter)
+{
+	uint64_t n = variant->length / PAGE, boundary = 64 << 10;
+	uint64_t *pages = pages_alloc(variant->length);
+	unsigned int i;
+
+	if (variant->length > (4 << 20))
+		SKIP(return, "CONTIGUOUS objects are limited to 4 MiB");
+	ASSERT_NE(NULL, pages);
+	while (boundary < variant->length)
+		boundary <<= 1;
+	for (i = 0; i < self->a.nr; i++) {
+		const struct dxgpmo_adapter_info *ad = &self->a.all[i];
+		struct dxgpmo_create_pmo c = {
+			.type = DXGPMO_PMO_TYPE_CONTIGUOUS,
+			.length = variant->length,
+			.adapter_id = ad->adapter_id,
+			.low_address = 1 << 20,
+			.high_address = BELOW_4G,
+			.boundary = boundary,
+		};
+		struct dxgpmo_allocate_adl adl;
+		uint64_t first, last;
+
+		ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+		ASSERT_EQ(0, adl_make(self->fd, c.amo_id, 0, variant->length,
+				      DXGPMO_ADL_REQUIRE_CONTIGUOUS, pages,
+				      &adl));
+		EXPECT_EQ(n, adl.page_count);
+		EXPECT_EQ(DXGPMO_ADL_CONTIGUOUS, adl.adl_flags);
+		EXPECT_EQ(pages[0], adl.base_page);
+		EXPECT_TRUE(run_of(pages, n));
+		if (!is_iommu(ad)) {
+			first = adl.base_page * PAGE;
+			last = (adl.base_page + n) * PAGE - 1;
+			EXPECT_LE(1ULL << 20, first);
+			EXPECT_GE(BELOW_4G, last);
+			EXPECT_EQ(first / boundary, last / boundary);
+		}
+		ASSERT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
+		ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, c.amo_id));
+	}
+	free(pages);
+}
+
+/*
+ * Sub-ranges at odd page offsets, overlapping ADLs alive together.  On the
+ * physically addressed adapter a sub-range's pages are exactly the matching
+ * slice of the whole-object ADL (logical == physical).
+ */
+TEST_F(adl_sizes, subranges_overlap)
+{
+	uint64_t n = variant->length / PAGE;
+	uint64_t *whole = pages_alloc(variant->length);
+	uint64_t *part = pages_alloc(variant->length);
+	unsigned int i;
+
+	if (n < 3)
+		SKIP(return, "needs at least three pages");
+	ASSERT_NE(NULL, whole);
+	ASSERT_NE(NULL, part);
+	for (i = 0; i < self->a.nr; i++) {
+		const struct dxgpmo_adapter_info *ad = &self->a.all[i];
+		uint64_t off = (n / 3) | 1, len = n - off - 1;
+		struct dxgpmo_allocate_adl all, sub, sub2, last;
+		struct dxgpmo_stats st;
+		uint32_t pmo, amo;
+
+		ASSERT_EQ(0, pmo_on(self->fd, DXGPMO_PMO_TYPE_MDL,
+				    variant->length, ad->adapter_id, &pmo,
+				    &amo));
+		ASSERT_EQ(0, adl_make(self->fd, amo, 0, n * PAGE, 0, whole,
+				      &all));
+		ASSERT_EQ(0, adl_make(self->fd, amo, off * PAGE, len * PAGE, 0,
+				      part, &sub));
+		EXPECT_EQ(len, sub.page_count);
+		if (!is_iommu(ad)) {
+			EXPECT_EQ(0, memcmp(part, whole + off,
+					    len * sizeof(*part)));
+		} else {
+			EXPECT_TRUE(sub.adl_flags & DXGPMO_ADL_CONTIGUOUS);
+		}
+		/* The same range twice: both exist at once. */
+		ASSERT_EQ(0, adl_make(self->fd, amo, off * PAGE, len * PAGE, 0,
+				      NULL, &sub2));
+		EXPECT_EQ(len, sub2.page_count);
+		EXPECT_NE(sub.adl_id, sub2.adl_id);
+		ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &st));
+		EXPECT_EQ(3, st.file.adls);
+		EXPECT_EQ(n + 2 * len, st.file.dma_mapped_pages);
+		/* The last page alone. */
+		ASSERT_EQ(0, adl_make(self->fd, amo, (n - 1) * PAGE, PAGE, 0,
+				      part, &last));
+		EXPECT_EQ(1, last.page_count);
+		EXPECT_EQ(DXGPMO_ADL_CONTIGUOUS, last.adl_flags);
+		if (!is_iommu(ad))
+			EXPECT_EQ(whole[n - 1], last.base_page);
+		ASSERT_EQ(0, dxgpmo_free_adl(self->fd, last.adl_id));
+		EXPECT_EQ(0, dxgpmo_free_adl(self->fd, sub2.adl_id));
+		EXPECT_EQ(0, dxgpmo_free_adl(self->fd, all.adl_id));
+		EXPECT_EQ(0, dxgpmo_free_adl(self->fd, sub.adl_id));
+		ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, pmo, amo));
+	}
+	free(whole);
+	free(part);
+}
+
+TEST_F(adl, bad_args)
+{
+	uint64_t pages[8];
+	struct dxgpmo_allocate_adl adl;
+	struct dxgpmo_stats st;
+	uint32_t pmo, amo;
+
+	ASSERT_EQ(0, pmo_on(self->fd, DXGPMO_PMO_TYPE_MDL, 4 * PAGE,
+			    self->a.all[0].adapter_id, &pmo, &amo));
+	EXPECT_EQ(-EINVAL, adl_make(self->fd, amo, 1, PAGE, 0, NULL, &adl));
+	EXPECT_EQ(-EINVAL, adl_make(self->fd, amo, 0, PAGE + 1, 0, NULL, &adl));
+	EXPECT_EQ(-EINVAL, adl_make(self->fd, amo, 0, 0, 0, NULL, &adl));
+	EXPECT_EQ(-EINVAL, adl_make(self->fd, amo, 0, 5 * PAGE, 0, NULL, &adl));
+	EXPECT_EQ(-EINVAL, adl_make(self->fd, amo, 4 * PAGE, PAGE, 0, NULL,
+				    &adl));
+	EXPECT_EQ(-EINVAL, adl_make(self->fd, amo, UINT64_MAX & ~4095ULL,
+				    2 * PAGE, 0, NULL, &adl));
+	EXPECT_EQ(-EINVAL, adl_make(self->fd, amo, 0, PAGE, 1U << 2, NULL,
+				    &adl));
+	EXPECT_EQ(-EINVAL, adl_make(self->fd, amo, 0, PAGE, 1U << 31, NULL,
+				    &adl));
+	EXPECT_EQ(-ENOENT, adl_make(self->fd, pmo, 0, PAGE, 0, NULL, &adl));
+	EXPECT_EQ(-ENOENT, adl_make(self->fd, 0, 0, PAGE, 0, NULL, &adl));
+
+	/* Non-zero reserved or output fields on input. */
+	adl = (struct dxgpmo_allocate_adl){ .amo_id = amo, .length = PAGE,
+					    .__reserved = 1 };
+	EXPECT_EQ(-EINVAL, dxgpmo_allocate_adl(self->fd, &adl));
+	adl = (struct dxgpmo_allocate_adl){ .amo_id = amo, .length = PAGE,
+					    .base_page = 1 };
+	EXPECT_EQ(-EINVAL, dxgpmo_allocate_adl(self->fd, &adl));
+	/* A pages pointer without capacity, and capacity without pointer. */
+	adl = (struct dxgpmo_allocate_adl){ .amo_id = amo, .length = PAGE,
+					    .pages = (uintptr_t)pages };
+	EXPECT_EQ(-EINVAL, dxgpmo_allocate_adl(self->fd, &adl));
+	adl = (struct dxgpmo_allocate_adl){ .amo_id = amo, .length = PAGE,
+					    .pages_capacity = 8 };
+	EXPECT_EQ(-EINVAL, dxgpmo_allocate_adl(self->fd, &adl));
+
+	/* Too little room: page_count says how much, nothing is made. */
+	adl = (struct dxgpmo_allocate_adl){
+		.amo_id = amo, .length = 4 * PAGE,
+		.pages = (uintptr_t)pages, .pages_capacity = 3,
+	};
+	EXPECT_EQ(-ENOSPC, dxgpmo_allocate_adl(self->fd, &adl));
+	EXPECT_EQ(4, adl.page_count);
+	EXPECT_EQ(0, adl.adl_id);
+	ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &st));
+	EXPECT_EQ(0, st.file.adls);
+	EXPECT_EQ(0, st.file.dma_mapped_pages);
+
+	/* FREE_ADL of ids that are not ADLs. */
+	EXPECT_EQ(-ENOENT, dxgpmo_free_adl(self->fd, 0));
+	EXPECT_EQ(-ENOENT, dxgpmo_free_adl(self->fd, amo));
+	EXPECT_EQ(-ENOENT, dxgpmo_free_adl(self->fd, pmo));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, pmo, amo));
+}
+
+TEST_F(adl, cmd_length)
+{
+	struct {
+		struct dxgpmo_allocate_adl cmd;
+		uint8_t extra;
+	} a;
+	struct {
+		struct dxgpmo_free_adl cmd;
+		uint8_t extra;
+	} f;
+	struct {
+		struct dxgpmo_adapter_dma cmd;
+		uint8_t extra;
+	} d;
+
+	memset(&a, 0, sizeof(a));
+	a.cmd.size = offsetofend(struct dxgpmo_allocate_adl, base_page) - 1;
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_ALLOCATE_ADL, &a));
+	a.cmd.size = sizeof(a.cmd) + 1;
+	a.extra = 1;
+	EXPECT_ERRNO(E2BIG, ioctl(self->fd, DXGPMO_IOC_ALLOCATE_ADL, &a));
+	a.extra = 0;	/* zero tail: same as exact size (amo 0 -> ENOENT) */
+	a.cmd.length = PAGE;
+	EXPECT_ERRNO(ENOENT, ioctl(self->fd, DXGPMO_IOC_ALLOCATE_ADL, &a));
+
+	memset(&f, 0, sizeof(f));
+	f.cmd.size = offsetofend(struct dxgpmo_free_adl, __reserved) - 1;
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_FREE_ADL, &f));
+	f.cmd.size = sizeof(f.cmd) + 1;
+	f.extra = 1;
+	EXPECT_ERRNO(E2BIG, ioctl(self->fd, DXGPMO_IOC_FREE_ADL, &f));
+	f.extra = 0;
+	EXPECT_ERRNO(ENOENT, ioctl(self->fd, DXGPMO_IOC_FREE_ADL, &f));
+
+	memset(&d, 0, sizeof(d));
+	d.cmd.size = offsetofend(struct dxgpmo_adapter_dma, buffer) - 1;
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_ADAPTER_DMA, &d));
+	d.cmd.size = sizeof(d.cmd) + 1;
+	d.extra = 1;
+	EXPECT_ERRNO(E2BIG, ioctl(self->fd, DXGPMO_IOC_ADAPTER_DMA, &d));
+	d.extra = 0;	/* length 0 */
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_ADAPTER_DMA, &d));
+}
+
+/* REQUIRE_CONTIGUOUS is for CONTIGUOUS and IO_SPACE objects only. */
+TEST_F(adl, require_contiguous_mdl_refused)
+{
+	unsigned int i;
+
+	for (i = 0; i < self->a.nr; i++) {
+		struct dxgpmo_allocate_adl adl;
+		uint32_t pmo, amo;
+
+		/* One page is trivially contiguous, and still refused. */
+		ASSERT_EQ(0, pmo_on(self->fd, DXGPMO_PMO_TYPE_MDL, PAGE,
+				    self->a.all[i].adapter_id, &pmo, &amo));
+		EXPECT_EQ(-EINVAL, adl_make(self->fd, amo, 0, PAGE,
+					    DXGPMO_ADL_REQUIRE_CONTIGUOUS,
+					    NULL, &adl));
+		EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, pmo, amo));
+	}
+}
+
+TEST_F(adl, close_amo_with_adl_busy)
+{
+	struct dxgpmo_allocate_adl adl;
+	uint32_t pmo, amo;
+
+	ASSERT_EQ(0, pmo_on(self->fd, DXGPMO_PMO_TYPE_MDL, PAGE,
+			    self->a.all[0].adapter_id, &pmo, &amo));
+	ASSERT_EQ(0, adl_make(self->fd, amo, 0, PAGE, 0, NULL, &adl));
+	EXPECT_EQ(-EBUSY, dxgpmo_close_pmo(self->fd, amo));
+	EXPECT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
+	EXPECT_EQ(0, dxgpmo_close_pmo(self->fd, amo));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, pmo, 0));
+}
+
+/* adl_leak=warn: DESTROY with a live ADL is -EBUSY and changes nothing. */
+TEST_F(adl, adl_leak_warn)
+{
+	struct dxgpmo_allocate_adl adl, adl2;
+	uint32_t pmo, amo;
+	int kmsg;
+
+	ASSERT_EQ(0, write_sysfs(ADL_LEAK_PARAM, "warn"));
+	ASSERT_EQ(0, pmo_on(self->fd, DXGPMO_PMO_TYPE_MDL, 2 * PAGE,
+			    self->a.all[0].adapter_id, &pmo, &amo));
+	ASSERT_EQ(0, adl_make(self->fd, amo, 0, PAGE, 0, NULL, &adl));
+
+	kmsg = kmsg_open_new();
+	ASSERT_LE(0, kmsg);
+	kmsg_write("dxgpmo-expect: begin adl-leak-warn\n");
+	EXPECT_EQ(-EBUSY, dxgpmo_destroy_pmo(self->fd, pmo, amo));
+	EXPECT_EQ(1, kmsg_wait_for(kmsg, 2000, "live ADL", "DESTROY_PMO"));
+	/* Let the WARN's backtrace reach the log before the end marker. */
+	usleep(200000);
+	kmsg_write("dxgpmo-expect: end adl-leak-warn\n");
+	close(kmsg);
+	ASSERT_EQ(0, write_sysfs(ADL_LEAK_PARAM, "bug"));
+
+	/* The object still works. */
+	ASSERT_EQ(0, adl_make(self->fd, amo, PAGE, PAGE, 0, NULL, &adl2));
+	EXPECT_EQ(0, dxgpmo_free_adl(self->fd, adl2.adl_id));
+	EXPECT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, pmo, amo));
+}
+
+/* Closing the file with live ADLs unmaps them quietly and counts them. */
+TEST_F(adl, close_file_frees_adls)
+{
+	struct dxgpmo_stats before, after;
+	int fd2 = dxgpmo_open();
+	unsigned int i;
+
+	ASSERT_LE(0, fd2);
+	ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &before));
+	for (i = 0; i < self->a.nr; i++) {
+		struct dxgpmo_allocate_adl adl;
+		uint32_t pmo, amo;
+
+		ASSERT_EQ(0, pmo_on(fd2, DXGPMO_PMO_TYPE_MDL, 64 << 10,
+				    self->a.all[i].adapter_id, &pmo, &amo));
+		ASSERT_EQ(0, adl_make(fd2, amo, 0, 64 << 10, 0, NULL, &adl));
+		ASSERT_EQ(0, adl_make(fd2, amo, 0, PAGE, 0, NULL, &adl));
+	}
+	ASSERT_EQ(0, dxgpmo_get_stats(fd2, &after));
+	EXPECT_EQ(2 * self->a.nr, after.file.adls);
+	EXPECT_EQ(0, close(fd2));
+	ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &after));
+	EXPECT_EQ(0, dxgpmo_counters_live(&after.global));
+	EXPECT_EQ(before.global.leaked_adls + 2 * self->a.nr,
+		  after.global.leaked_adls);
+}
+
+/* ---- the edu engines ---------------------------------------------------- */
+
+static void pattern(uint8_t *buf, size_t len, uint8_t seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		buf[i] = (uint8_t)(seed + i * 7 + (i >> 8));
+}
+
+#define DMA_LEN 256
+
+#define NEED_TWO_EDU()                                                     \
+	do {                                                               \
+		if (self->a.nr_edu < 2)                                    \
+			SKIP(return, "needs two edu adapters behind an IOMMU"); \
+	} while (0)
+
+/*
+ * Bytes written into a PMO by edu #1 through its ADL are read back by edu #2
+ * through its own ADL after the PMO moved from one adapter to the other.
+ */
+TEST_F_TIMEOUT(adl, dma_roundtrip_two_adapters, 60)
+{
+	const struct dxgpmo_adapter_info *e1, *e2;
+	uint8_t out[DMA_LEN], in[DMA_LEN];
+	struct dxgpmo_allocate_adl adl;
+	uint32_t pmo, amo;
+
+	NEED_TWO_EDU();
+	e1 = self->a.edu[0];
+	e2 = self->a.edu[1];
+	ASSERT_EQ(0, pmo_on(self->fd, DXGPMO_PMO_TYPE_MDL, 4 * PAGE,
+			    e1->adapter_id, &pmo, &amo));
+	ASSERT_EQ(0, adl_make(self->fd, amo, 0, 4 * PAGE, 0, NULL, &adl));
+	ASSERT_EQ(DXGPMO_ADL_CONTIGUOUS, adl.adl_flags);
+
+	/* Fresh memory is zero, as the device sees it. */
+	memset(in, 0xee, sizeof(in));
+	ASSERT_EQ(0, dxgpmo_adapter_dma(self->fd, e1->adapter_id, 0,
+					(adl.base_page + 2) * PAGE + 100, in,
+					DMA_LEN));
+	for (unsigned int i = 0; i < DMA_LEN; i++)
+		ASSERT_EQ(0, in[i]);
+
+	pattern(out, sizeof(out), 0x31);
+	ASSERT_EQ(0, dxgpmo_adapter_dma(self->fd, e1->adapter_id,
+					DXGPMO_DMA_TO_MEMORY,
+					(adl.base_page + 2) * PAGE + 100, out,
+					DMA_LEN));
+	ASSERT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
+	ASSERT_EQ(0, dxgpmo_close_pmo(self->fd, amo));
+
+	ASSERT_EQ(0, dxgpmo_open_pmo(self->fd, pmo, e2->adapter_id, &amo));
+	ASSERT_EQ(0, adl_make(self->fd, amo, 2 * PAGE, PAGE, 0, NULL, &adl));
+	memset(in, 0, sizeof(in));
+	ASSERT_EQ(0, dxgpmo_adapter_dma(self->fd, e2->adapter_id, 0,
+					adl.base_page * PAGE + 100, in,
+					DMA_LEN));
+	EXPECT_EQ(0, memcmp(out, in, DMA_LEN));
+	EXPECT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, pmo, amo));
+}
+
+/* Read DMA_LEN bytes of page 0 of the PMO through a fresh ADL on adapter. */
+static int read_back(int fd, uint32_t amo, uint32_t adapter, uint8_t *in)
+{
+	struct dxgpmo_allocate_adl adl;
+	int ret = adl_make(fd, amo, 0, PAGE, 0, NULL, &adl);
+
+	if (ret)
+		return ret;
+	ret = dxgpmo_adapter_dma(fd, adapter, 0, adl.base_page * PAGE, in,
+				 DMA_LEN);
+	dxgpmo_free_adl(fd, adl.adl_id);
+	return ret;
+}
+
+static int pci_name_of(const struct dxgpmo_adapter_info *a, char *buf,
+		       size_t len)
+{
+	return snprintf(buf, len, "[%02x:%02x.%x]", a->pci_bus,
+			a->pci_devfn >> 3, a->pci_devfn & 7);
+}
+
+/*
+ * Separate IOMMU domains, by behaviour: while the PMO is mapped for edu #1
+ * only, a raw write by edu #2 at edu #1's logical address does not reach the
+ * PMO, and the IOMMU reports a fault for edu #2 at that address.
+ */
+TEST_F_TIMEOUT(adl, dma_domains_separate, 60)
+{
+	const struct dxgpmo_adapter_info *e1, *e2;
+	uint8_t out[DMA_LEN], junk[DMA_LEN], in[DMA_LEN];
+	struct dxgpmo_allocate_adl adl;
+	char addr[64], dev[32];
+	uint32_t pmo, amo;
+	int kmsg;
+
+	NEED_TWO_EDU();
+	e1 = self->a.edu[0];
+	e2 = self->a.edu[1];
+	ASSERT_EQ(0, pmo_on(self->fd, DXGPMO_PMO_TYPE_MDL, PAGE,
+			    e1->adapter_id, &pmo, &amo));
+	ASSERT_EQ(0, adl_make(self->fd, amo, 0, PAGE, 0, NULL, &adl));
+	pattern(out, sizeof(out), 0x5a);
+	ASSERT_EQ(0, dxgpmo_adapter_dma(self->fd, e1->adapter_id,
+					DXGPMO_DMA_TO_MEMORY,
+					adl.base_page * PAGE, out, DMA_LEN));
+
+	/* Without RAW, edu #2 may not touch another adapter's ADL. */
+	pattern(junk, sizeof(junk), 0xa5);
+	EXPECT_EQ(-EACCES, dxgpmo_adapter_dma(self->fd, e2->adapter_id,
+					      DXGPMO_DMA_TO_MEMORY,
+					      adl.base_page * PAGE, junk,
+					      DMA_LEN));
+
+	snprintf(addr, sizeof(addr), "fault addr 0x%llx",
+		 (unsigned long long)(adl.base_page * PAGE));
+	pci_name_of(e2, dev, sizeof(dev));
+	kmsg = kmsg_open_new();
+	ASSERT_LE(0, kmsg);
+	kmsg_write("dxgpmo-expect: begin dmar-fault %s %s\n", dev, addr);
+	ASSERT_EQ(0, dxgpmo_adapter_dma(self->fd, e2->adapter_id,
+					DXGPMO_DMA_TO_MEMORY | DXGPMO_DMA_RAW,
+					adl.base_page * PAGE, junk, DMA_LEN));
+	EXPECT_EQ(1, kmsg_wait_for(kmsg, 3000, addr, dev));
+	kmsg_write("dxgpmo-expect: end dmar-fault\n");
+	close(kmsg);
+
+	ASSERT_EQ(0, dxgpmo_adapter_dma(self->fd, e1->adapter_id, 0,
+					adl.base_page * PAGE, in, DMA_LEN));
+	EXPECT_EQ(0, memcmp(out, in, DMA_LEN));
+	EXPECT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, pmo, amo));
+}
+
+/*
+ * FREE_ADL revokes the device's access at once (iommu.strict=1): a raw
+ * write to the freed logical address faults and leaves the PMO unchanged.
+ */
+TEST_F_TIMEOUT(adl, dma_after_free_faults, 60)
+{
+	const struct dxgpmo_adapter_info *e1;
+	uint8_t out[DMA_LEN], junk[DMA_LEN], in[DMA_LEN];
+	struct dxgpmo_allocate_adl adl;
+	char addr[64], dev[32];
+	uint32_t pmo, amo;
+	int kmsg;
+
+	if (self->a.nr_edu < 1)
+		SKIP(return, "needs an edu adapter behind an IOMMU");
+	e1 = self->a.edu[0];
+	ASSERT_EQ(0, pmo_on(self->fd, DXGPMO_PMO_TYPE_MDL, PAGE,
+			    e1->adapter_id, &pmo, &amo));
+	ASSERT_EQ(0, adl_make(self->fd, amo, 0, PAGE, 0, NULL, &adl));
+	pattern(out, sizeof(out), 0x77);
+	ASSERT_EQ(0, dxgpmo_adapter_dma(self->fd, e1->adapter_id,
+					DXGPMO_DMA_TO_MEMORY,
+					adl.base_page * PAGE, out, DMA_LEN));
+	ASSERT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
+	/* The freed address is no longer the caller's. */
+	pattern(junk, sizeof(junk), 0x11);
+	EXPECT_EQ(-EACCES, dxgpmo_adapter_dma(self->fd, e1->adapter_id,
+					      DXGPMO_DMA_TO_MEMORY,
+					      adl.base_page * PAGE, junk,
+					      DMA_LEN));
+
+	snprintf(addr, sizeof(addr), "fault addr 0x%llx",
+		 (unsigned long long)(adl.base_page * PAGE));
+	pci_name_of(e1, dev, sizeof(dev));
+	kmsg = kmsg_open_new();
+	ASSERT_LE(0, kmsg);
+	kmsg_write("dxgpmo-expect: begin dmar-fault %s %s\n", dev, addr);
+	ASSERT_EQ(0, dxgpmo_adapter_dma(self->fd, e1->adapter_id,
+					DXGPMO_DMA_TO_MEMORY | DXGPMO_DMA_RAW,
+					adl.base_page * PAGE, junk, DMA_LEN));
+	EXPECT_EQ(1, kmsg_wait_for(kmsg, 3000, addr, dev));
+	kmsg_write("dxgpmo-expect: end dmar-fault\n");
+	close(kmsg);
+
+	ASSERT_EQ(0, read_back(self->fd, amo, e1->adapter_id, in));
+	EXPECT_EQ(0, memcmp(out, in, DMA_LEN));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, pmo, amo));
+}
+
+static int drop_cap_sys_rawio(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+
+	if (syscall(SYS_capget, &hdr, data))
+		return -1;
+	data[CAP_TO_INDEX(CAP_SYS_RAWIO)].effective &=
+		~CAP_TO_MASK(CAP_SYS_RAWIO);
+	data[CAP_TO_INDEX(CAP_SYS_RAWIO)].permitted &=
+		~CAP_TO_MASK(CAP_SYS_RAWIO);
+	return syscall(SYS_capset, &hdr, data);
+}
+
+TEST_F_TIMEOUT(adl, dma_access_rules, 60)
+{
+	uint8_t buf[DMA_LEN];
+	struct dxgpmo_allocate_adl adl;
+	const struct dxgpmo_adapter_info *e1;
+	uint32_t pmo, amo, other_adl;
+	int other, status;
+	pid_t pid;
+
+	if (self->a.nr_edu < 1)
+		SKIP(return, "needs an edu adapter behind an IOMMU");
+	e1 = self->a.edu[0];
+	memset(buf, 0, sizeof(buf));
+	ASSERT_EQ(0, pmo_on(self->fd, DXGPMO_PMO_TYPE_MDL, 2 * PAGE,
+			    e1->adapter_id, &pmo, &amo));
+	ASSERT_EQ(0, adl_make(self->fd, amo, 0, PAGE, 0, NULL, &adl));
+
+	/* Inside the ADL works; crossing its end or outside it does not. */
+	EXPECT_EQ(0, dxgpmo_adapter_dma(self->fd, e1->adapter_id, 0,
+					adl.base_page * PAGE + PAGE - 16, buf,
+					16));
+	EXPECT_EQ(-EACCES, dxgpmo_adapter_dma(self->fd, e1->adapter_id, 0,
+					      adl.base_page * PAGE + PAGE - 16,
+					      buf, 32));
+	EXPECT_EQ(-EACCES, dxgpmo_adapter_dma(self->fd, e1->adapter_id, 0,
+					      0x1000, buf, 16));
+	/* Bad arguments. */
+	EXPECT_EQ(-EINVAL, dxgpmo_adapter_dma(self->fd, e1->adapter_id, 0,
+					      adl.base_page * PAGE, buf, 0));
+	EXPECT_EQ(-E2BIG, dxgpmo_adapter_dma(self->fd, e1->adapter_id, 0,
+					     adl.base_page * PAGE, buf,
+					     1 << 20));
+	EXPECT_EQ(-EINVAL, dxgpmo_adapter_dma(self->fd, e1->adapter_id, 1U << 7,
+					      adl.base_page * PAGE, buf, 16));
+	EXPECT_EQ(-EINVAL, dxgpmo_adapter_dma(self->fd, e1->adapter_id,
+					      DXGPMO_DMA_RAW,
+					      e1->dma_mask + 1, buf, 16));
+	EXPECT_EQ(-EINVAL, dxgpmo_adapter_dma(self->fd, e1->adapter_id, 0,
+					      UINT64_MAX - 8, buf, 16));
+	EXPECT_EQ(-ENOENT, dxgpmo_adapter_dma(self->fd, 250, 0,
+					      adl.base_page * PAGE, buf, 16));
+	EXPECT_EQ(-EFAULT, dxgpmo_adapter_dma(self->fd, e1->adapter_id, 0,
+					      adl.base_page * PAGE, NULL, 16));
+	/* No engine on the virtual adapter, raw or not. */
+	if (self->a.virt) {
+		EXPECT_EQ(-EOPNOTSUPP,
+			  dxgpmo_adapter_dma(self->fd,
+					     self->a.virt->adapter_id,
+					     DXGPMO_DMA_RAW, 0x100000, buf, 16));
+		EXPECT_EQ(-EOPNOTSUPP,
+			  dxgpmo_adapter_dma(self->fd,
+					     self->a.virt->adapter_id, 0,
+					     0x100000, buf, 16));
+	}
+
+	/* Another file cannot use this file's ADL, neither id nor address. */
+	other = dxgpmo_open();
+	ASSERT_LE(0, other);
+	EXPECT_EQ(-ENOENT, dxgpmo_free_adl(other, adl.adl_id));
+	EXPECT_EQ(-EACCES, dxgpmo_adapter_dma(other, e1->adapter_id, 0,
+					      adl.base_page * PAGE, buf, 16));
+	other_adl = adl.adl_id;
+	close(other);
+
+	/* RAW without CAP_SYS_RAWIO is refused. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (drop_cap_sys_rawio())
+			_exit(10);
+		_exit(dxgpmo_adapter_dma(self->fd, e1->adapter_id,
+					 DXGPMO_DMA_RAW, adl.base_page * PAGE,
+					 buf, 16) == -EPERM ? 0 : 11);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+
+	EXPECT_EQ(0, dxgpmo_free_adl(self->fd, other_adl));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, pmo, amo));
+}
+
+TEST_HARNESS_MAIN
