@@ -33,13 +33,27 @@ struct var {
 static struct var vars[MAX_VARS];
 static unsigned int nr_vars;
 
+#define MAX_EXTRA 4
+
 struct cmd_ctx {
 	const char *name;	/* call name used in error lines */
 	uint64_t result;	/* value stored by "name=command" */
 	int has_result;
-	uint64_t result2;	/* second value, stored as name_amo */
-	int has_result2;
+	/* more values, stored as name_<suffix> */
+	struct {
+		const char *suffix;
+		uint64_t value;
+	} extra[MAX_EXTRA];
+	unsigned int nr_extra;
 };
+
+static void add_extra(struct cmd_ctx *ctx, const char *suffix, uint64_t value)
+{
+	if (ctx->nr_extra < MAX_EXTRA) {
+		ctx->extra[ctx->nr_extra].suffix = suffix;
+		ctx->extra[ctx->nr_extra++].value = value;
+	}
+}
 
 struct command {
 	const char *name;
@@ -347,8 +361,9 @@ static int cmd_create(struct cmd_ctx *ctx, int argc, char **argv)
 		return report(ctx, ret);
 	ctx->result = c.pmo_id;
 	ctx->has_result = 1;
-	ctx->result2 = c.amo_id;
-	ctx->has_result2 = !!c.amo_id;
+	if (c.amo_id)
+		add_extra(ctx, "amo", c.amo_id);
+	add_extra(ctx, "mmap", c.mmap_offset);
 	if (json_output) {
 		printf("{\"pmo\":%u,\"amo\":%u,\"mmap_offset\":%" PRIu64 "}\n",
 		       c.pmo_id, c.amo_id, (uint64_t)c.mmap_offset);
@@ -456,6 +471,162 @@ static int cmd_stats(struct cmd_ctx *ctx, int argc, char **argv)
 	return 0;
 }
 
+static int cmd_adl(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "offset", required_argument, NULL, 'o' },
+		{ "require-contiguous", no_argument, NULL, 'r' },
+		{ "prefer-contiguous", no_argument, NULL, 'p' },
+		{ }
+	};
+	struct dxgpmo_allocate_adl a = { 0 };
+	uint64_t *pages = NULL, i;
+	int opt, ret, bad = 0;
+
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "+o:", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			bad |= parse_field(optarg, &a.offset);
+			break;
+		case 'r':
+			a.flags |= DXGPMO_ADL_REQUIRE_CONTIGUOUS;
+			break;
+		case 'p':
+			a.flags |= DXGPMO_ADL_PREFER_CONTIGUOUS;
+			break;
+		default:
+			return usage_error(ctx, "unknown option");
+		}
+	}
+	if (bad || optind != argc - 2 || parse_u32(argv[optind], &a.amo_id) ||
+	    parse_field(argv[optind + 1], &a.length))
+		return usage_error(ctx, "bad arguments");
+	if (a.length / 4096 <= (1 << 20)) {
+		a.pages_capacity = a.length / 4096;
+		pages = calloc(a.pages_capacity ? a.pages_capacity : 1,
+			       sizeof(*pages));
+		a.pages = (uintptr_t)pages;
+	}
+	ret = dxgpmo_allocate_adl(dev_fd, &a);
+	if (ret) {
+		free(pages);
+		return report(ctx, ret);
+	}
+	ctx->result = a.adl_id;
+	ctx->has_result = 1;
+	add_extra(ctx, "addr", (pages ? pages[0] : a.base_page) * 4096);
+	add_extra(ctx, "pages", a.page_count);
+	if (json_output) {
+		printf("{\"adl\":%u,\"page_count\":%llu,\"contiguous\":%s,"
+		       "\"base_page\":%llu,\"pages\":[", a.adl_id,
+		       (unsigned long long)a.page_count,
+		       a.adl_flags & DXGPMO_ADL_CONTIGUOUS ? "true" : "false",
+		       (unsigned long long)a.base_page);
+		for (i = 0; pages && i < a.page_count; i++)
+			printf("%s%llu", i ? "," : "",
+			       (unsigned long long)pages[i]);
+		printf("]}\n");
+	} else {
+		printf("adl %u: %llu page(s), ", a.adl_id,
+		       (unsigned long long)a.page_count);
+		if (a.adl_flags & DXGPMO_ADL_CONTIGUOUS) {
+			printf("contiguous at logical page 0x%llx (device address 0x%llx)\n",
+			       (unsigned long long)a.base_page,
+			       (unsigned long long)a.base_page * 4096);
+		} else {
+			printf("pages:");
+			for (i = 0; pages && i < a.page_count && i < 8; i++)
+				printf(" 0x%llx", (unsigned long long)pages[i]);
+			printf("%s\n", a.page_count > 8 ? " ..." : "");
+		}
+	}
+	free(pages);
+	return 0;
+}
+
+static int cmd_free_adl(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	uint32_t adl;
+	int ret;
+
+	if (argc != 2 || parse_u32(argv[1], &adl))
+		return usage_error(ctx, "bad arguments");
+	ret = dxgpmo_free_adl(dev_fd, adl);
+	if (ret)
+		return report(ctx, ret);
+	if (json_output)
+		printf("{\"freed\":%u}\n", adl);
+	else
+		printf("freed adl %u\n", adl);
+	return 0;
+}
+
+static void hexdump(const uint8_t *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		printf("%02x%s", buf[i], (i % 16 == 15 || i + 1 == len) ? "\n" : " ");
+}
+
+/* dma [--raw] ADAPTER ADDR write TEXT | read LENGTH */
+static int cmd_dma(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	uint32_t adapter, flags = 0;
+	uint64_t addr, len;
+	uint8_t *buf;
+	int i = 1, ret;
+
+	if (argc > 1 && !strcmp(argv[1], "--raw")) {
+		flags |= DXGPMO_DMA_RAW;
+		i++;
+	}
+	if (argc - i != 4 || parse_adapter(argv[i], &adapter) ||
+	    parse_u64(argv[i + 1], &addr))
+		return usage_error(ctx, "bad arguments");
+	if (!strcmp(argv[i + 2], "write")) {
+		flags |= DXGPMO_DMA_TO_MEMORY;
+		len = strlen(argv[i + 3]);
+		buf = (uint8_t *)strdup(argv[i + 3]);
+	} else if (!strcmp(argv[i + 2], "read") &&
+		   !parse_u64(argv[i + 3], &len) && len && len <= (1 << 20)) {
+		buf = calloc(1, len);
+	} else {
+		return usage_error(ctx, "expected 'write TEXT' or 'read LENGTH'");
+	}
+	if (!buf)
+		return report(ctx, -ENOMEM);
+	ret = dxgpmo_adapter_dma(dev_fd, adapter, flags, addr, buf, len);
+	if (ret) {
+		free(buf);
+		return report(ctx, ret);
+	}
+	if (json_output) {
+		printf("{\"adapter\":%u,\"address\":%llu,\"length\":%llu,\"bytes\":\"",
+		       adapter, (unsigned long long)addr,
+		       (unsigned long long)len);
+		for (uint64_t j = 0; j < len; j++)
+			printf("%02x", buf[j]);
+		printf("\"}\n");
+	} else if (flags & DXGPMO_DMA_TO_MEMORY) {
+		printf("adapter %u wrote %llu byte(s) to device address 0x%llx\n",
+		       adapter, (unsigned long long)len,
+		       (unsigned long long)addr);
+	} else {
+		printf("adapter %u read %llu byte(s) at device address 0x%llx:\n",
+		       adapter, (unsigned long long)len,
+		       (unsigned long long)addr);
+		hexdump(buf, len);
+		printf("  \"");
+		for (uint64_t j = 0; j < len; j++)
+			putchar(buf[j] >= 32 && buf[j] < 127 ? buf[j] : '.');
+		printf("\"\n");
+	}
+	free(buf);
+	return 0;
+}
+
 static const struct command commands[] = {
 	{ "adapters", "adapters", "List adapters (edu devices and virtual adapters).",
 	  cmd_adapters },
@@ -473,6 +644,15 @@ static const struct command commands[] = {
 	{ "destroy", "destroy PMO [AMO]",
 	  "Destroy a PMO, closing AMO with it (DxgkCbDestroyPhysicalMemoryObject).",
 	  cmd_destroy },
+	{ "adl", "adl [--offset N] [--require-contiguous|--prefer-contiguous] AMO LENGTH",
+	  "Allocate an ADL (DxgkCbAllocateAdl): map a page range of the AMO's object\n"
+	  "for its adapter.  Result: the adl id; also NAME_addr (device address of\n"
+	  "the first page) and NAME_pages.", cmd_adl },
+	{ "free-adl", "free-adl ADL", "Free an ADL (DxgkCbFreeAdl).", cmd_free_adl },
+	{ "dma", "dma [--raw] ADAPTER DEVICE_ADDRESS write TEXT | read LENGTH",
+	  "Let the adapter's DMA engine write TEXT to, or read LENGTH bytes from,\n"
+	  "a device address inside one of this file's ADLs (--raw: anywhere, to\n"
+	  "provoke IOMMU faults; needs CAP_SYS_RAWIO).", cmd_dma },
 	{ "stats", "stats", "Show the module's object and page counters.",
 	  cmd_stats },
 };
@@ -530,9 +710,10 @@ static int run_command(int argc, char **argv, const char *store)
 		return 2;
 	}
 	set_var(store, ctx.result);
-	if (ctx.has_result2) {
-		snprintf(name, sizeof(name), "%s_amo", store);
-		set_var(name, ctx.result2);
+	for (unsigned int i = 0; i < ctx.nr_extra; i++) {
+		snprintf(name, sizeof(name), "%s_%s", store,
+			 ctx.extra[i].suffix);
+		set_var(name, ctx.extra[i].value);
 	}
 	return 0;
 }
