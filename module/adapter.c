@@ -52,6 +52,41 @@ struct dxgpmo_adapter *dxgpmo_adapter_get(u32 id)
 	return adapter;
 }
 
+/*
+ * The adapter owning [start, start + len) inside one of its memory BARs, with
+ * a reference; NULL when no dxgpmo adapter has that range (IO_SPACE objects
+ * may only describe the module's own devices).
+ */
+struct dxgpmo_adapter *dxgpmo_adapter_get_by_bar(u64 start, u64 len)
+{
+	struct dxgpmo_adapter *adapter, *found = NULL;
+	unsigned long index;
+	int bar;
+
+	mutex_lock(&dxgpmo_adapters_lock);
+	xa_for_each(&dxgpmo_adapters, index, adapter) {
+		if (!adapter->pdev || adapter->removed)
+			continue;
+		for (bar = 0; bar < PCI_STD_NUM_BARS; bar++) {
+			struct resource *res = &adapter->pdev->resource[bar];
+
+			if (!(res->flags & IORESOURCE_MEM) || !res->start)
+				continue;
+			if (start >= res->start && len &&
+			    start + len - 1 >= start &&
+			    start + len - 1 <= res->end) {
+				found = adapter;
+				break;
+			}
+		}
+		if (found && kref_get_unless_zero(&found->kref))
+			break;
+		found = NULL;
+	}
+	mutex_unlock(&dxgpmo_adapters_lock);
+	return found;
+}
+
 static bool dxgpmo_dev_behind_iommu(struct device *dev)
 {
 	struct iommu_domain *domain = iommu_get_domain_for_dev(dev);

@@ -103,30 +103,57 @@ static int dxgpmo_adl_check(const struct dxgpmo_allocate_adl *cmd)
  * Map the range and fill the logical page list.  Called with the file lock
  * held; the AMO and its PMO stay alive.
  */
-static struct dxgpmo_adl *dxgpmo_adl_create(struct dxgpmo_file *file,
-					    struct dxgpmo_amo *amo,
-					    const struct dxgpmo_allocate_adl *cmd,
-					    u64 *logical)
+/* IO_SPACE: the BAR range mapped for the device as one resource. */
+static int dxgpmo_adl_map_resource(struct dxgpmo_adl *adl,
+				   struct dxgpmo_adapter *adapter,
+				   struct dxgpmo_backing *backing,
+				   const struct dxgpmo_allocate_adl *cmd,
+				   u64 *logical)
 {
-	struct dxgpmo_adapter *adapter = amo->adapter;
-	struct dxgpmo_backing *backing = amo->pmo->backing;
+	unsigned long i;
+	dma_addr_t dma;
+
+	dma = dma_map_resource(adapter->dev, backing->io_base + cmd->offset,
+			       cmd->length, DMA_BIDIRECTIONAL, 0);
+	if (dma_mapping_error(adapter->dev, dma))
+		return -ENOMEM;
+	adl->resource_dma = dma;
+	for (i = 0; i < cmd->length >> PAGE_SHIFT; i++)
+		logical[i] = (dma >> PAGE_SHIFT) + i;
+	return 0;
+}
+
+/* RAM objects: an sg_table of the pages, mapped with dma_map_sgtable(). */
+static int dxgpmo_adl_map_pages(struct dxgpmo_file *file,
+				struct dxgpmo_adl *adl,
+				struct dxgpmo_adapter *adapter,
+				struct dxgpmo_backing *backing,
+				const struct dxgpmo_allocate_adl *cmd,
+				u64 *logical)
+{
+	unsigned long first = cmd->offset >> PAGE_SHIFT;
 	unsigned long nr = cmd->length >> PAGE_SHIFT, i = 0;
 	struct sg_dma_page_iter iter;
-	struct dxgpmo_adl *adl;
 	int ret;
 
-	if (dxgpmo_should_fail(file))
-		return ERR_PTR(-ENOMEM);
-	adl = kzalloc(sizeof(*adl), GFP_KERNEL_ACCOUNT);
-	if (!adl)
-		return ERR_PTR(-ENOMEM);
-	ret = -ENOMEM;
-	if (dxgpmo_should_fail(file))
-		goto err_free;
-	ret = dxgpmo_adl_build_sgt(backing, cmd->offset >> PAGE_SHIFT, nr,
-				   &adl->sgt);
-	if (ret)
-		goto err_free;
+	if (backing->shmem) {
+		/* The ADL keeps the section's pages resident. */
+		adl->pinned = kvmalloc_array(nr, sizeof(*adl->pinned),
+					     GFP_KERNEL_ACCOUNT);
+		if (!adl->pinned)
+			return -ENOMEM;
+		ret = dxgpmo_backing_get_pages(backing, first, nr, adl->pinned);
+		if (ret)
+			goto err_pinned;
+		ret = sg_alloc_table_from_pages(&adl->sgt, adl->pinned, nr, 0,
+						cmd->length, GFP_KERNEL_ACCOUNT);
+		if (ret)
+			goto err_put;
+	} else {
+		ret = dxgpmo_adl_build_sgt(backing, first, nr, &adl->sgt);
+		if (ret)
+			return ret;
+	}
 	ret = dxgpmo_adl_check_reachable(adapter, &adl->sgt, false);
 	if (ret)
 		goto err_sgt;
@@ -148,13 +175,77 @@ static struct dxgpmo_adl *dxgpmo_adl_create(struct dxgpmo_file *file,
 	ret = -EIO;
 	if (WARN_ON_ONCE(i != nr))
 		goto err_unmap;
+	return 0;
+
+err_unmap:
+	dma_unmap_sgtable(adapter->dev, &adl->sgt, DMA_BIDIRECTIONAL, 0);
+err_sgt:
+	sg_free_table(&adl->sgt);
+err_put:
+	if (adl->pinned)
+		dxgpmo_backing_put_pages(backing, adl->pinned, nr);
+err_pinned:
+	kvfree(adl->pinned);
+	adl->pinned = NULL;
+	return ret;
+}
+
+static void dxgpmo_adl_unmap(struct dxgpmo_adl *adl,
+			     struct dxgpmo_adapter *adapter)
+{
+	if (adl->backing->type == DXGPMO_PMO_TYPE_IO_SPACE) {
+		dma_unmap_resource(adapter->dev, adl->resource_dma,
+				   adl->nr_pages << PAGE_SHIFT,
+				   DMA_BIDIRECTIONAL, 0);
+		return;
+	}
+	dma_unmap_sgtable(adapter->dev, &adl->sgt, DMA_BIDIRECTIONAL, 0);
+	sg_free_table(&adl->sgt);
+	if (adl->pinned) {
+		dxgpmo_backing_put_pages(adl->backing, adl->pinned,
+					 adl->nr_pages);
+		kvfree(adl->pinned);
+	}
+}
+
+/*
+ * Map the range and fill the logical page list.  Called with the file lock
+ * held; the AMO and its PMO stay alive.
+ */
+static struct dxgpmo_adl *dxgpmo_adl_create(struct dxgpmo_file *file,
+					    struct dxgpmo_amo *amo,
+					    const struct dxgpmo_allocate_adl *cmd,
+					    u64 *logical)
+{
+	struct dxgpmo_adapter *adapter = amo->adapter;
+	struct dxgpmo_backing *backing = amo->pmo->backing;
+	unsigned long nr = cmd->length >> PAGE_SHIFT;
+	struct dxgpmo_adl *adl;
+	int ret;
+
+	if (dxgpmo_should_fail(file))
+		return ERR_PTR(-ENOMEM);
+	adl = kzalloc(sizeof(*adl), GFP_KERNEL_ACCOUNT);
+	if (!adl)
+		return ERR_PTR(-ENOMEM);
+	adl->backing = backing;
+	adl->nr_pages = nr;
+	ret = -ENOMEM;
+	if (dxgpmo_should_fail(file))
+		goto err_free;
+	if (backing->type == DXGPMO_PMO_TYPE_IO_SPACE)
+		ret = dxgpmo_adl_map_resource(adl, adapter, backing, cmd,
+					      logical);
+	else
+		ret = dxgpmo_adl_map_pages(file, adl, adapter, backing, cmd,
+					   logical);
+	if (ret)
+		goto err_free;
 
 	ret = dxgpmo_object_insert(file, &adl->obj, DXGPMO_OBJ_ADL);
 	if (ret)
 		goto err_unmap;
 	adl->amo = amo;
-	adl->nr_pages = nr;
-	adl->backing = backing;
 	kref_get(&backing->kref);
 	amo->nr_adls++;
 	amo->pmo->nr_adls++;
@@ -164,9 +255,7 @@ static struct dxgpmo_adl *dxgpmo_adl_create(struct dxgpmo_file *file,
 	return adl;
 
 err_unmap:
-	dma_unmap_sgtable(adapter->dev, &adl->sgt, DMA_BIDIRECTIONAL, 0);
-err_sgt:
-	sg_free_table(&adl->sgt);
+	dxgpmo_adl_unmap(adl, adapter);
 err_free:
 	kfree(adl);
 	return ERR_PTR(ret);
@@ -177,8 +266,7 @@ void dxgpmo_adl_free(struct dxgpmo_file *file, struct dxgpmo_adl *adl)
 	struct dxgpmo_amo *amo = adl->amo;
 
 	list_del(&adl->file_node);
-	dma_unmap_sgtable(amo->adapter->dev, &adl->sgt, DMA_BIDIRECTIONAL, 0);
-	sg_free_table(&adl->sgt);
+	dxgpmo_adl_unmap(adl, amo->adapter);
 	amo->nr_adls--;
 	amo->pmo->nr_adls--;
 	dxgpmo_backing_put(adl->backing);
@@ -321,6 +409,15 @@ bool dxgpmo_adl_covers(struct dxgpmo_file *file,
 		list_for_each_entry(adl, &file->adls, file_node) {
 			if (adl->amo->adapter != adapter)
 				continue;
+			if (adl->backing->type == DXGPMO_PMO_TYPE_IO_SPACE) {
+				u64 start = adl->resource_dma;
+
+				found = addr >= start && addr + piece <=
+					start + (adl->nr_pages << PAGE_SHIFT);
+				if (found)
+					break;
+				continue;
+			}
 			for_each_sgtable_dma_sg(&adl->sgt, sg, i) {
 				u64 start = sg_dma_address(sg);
 

@@ -21,4 +21,31 @@
 #define PCI_IRQ_INTX		PCI_IRQ_LEGACY
 #endif
 
+/*
+ * Functions cannot be probed by the preprocessor: module/Kbuild greps the
+ * kernel headers and defines DXGPMO_HAVE_* for what it finds.
+ */
+#include <linux/mm.h>
+
+/* 6.3 made vma->vm_flags read-only behind vm_flags_set(). */
+static inline void dxgpmo_vm_flags_set(struct vm_area_struct *vma,
+				       vm_flags_t flags)
+{
+#ifdef DXGPMO_HAVE_VM_FLAGS_SET
+	vm_flags_set(vma, flags);
+#else
+	vma->vm_flags |= flags;
+#endif
+}
+
+static inline void dxgpmo_vm_flags_clear(struct vm_area_struct *vma,
+					 vm_flags_t flags)
+{
+#ifdef DXGPMO_HAVE_VM_FLAGS_SET
+	vm_flags_clear(vma, flags);
+#else
+	vma->vm_flags &= ~flags;
+#endif
+}
+
 #endif /* _DXGPMO_COMPAT_H */

@@ -10,6 +10,8 @@
  *   adl.c      address descriptor lists (ALLOCATE_ADL/FREE_ADL), the leak rule
  *   edu.c      the QEMU edu PCI adapter and its DMA engine
  *   adapter_dma.c  ADAPTER_DMA: who may make an adapter's engine touch what
+ *   mapping.c  CPU mappings: MAP/UNMAP, mmap of object windows, KMAP_RW
+ *   test.c     the debug-only test command (page-table memory types)
  */
 #ifndef _DXGPMO_INTERNAL_H
 #define _DXGPMO_INTERNAL_H
@@ -17,6 +19,8 @@
 #include <linux/atomic.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/maple_tree.h>
+#include <linux/rwsem.h>
 #include <linux/mutex.h>
 #include <linux/scatterlist.h>
 #include <linux/types.h>
@@ -77,8 +81,9 @@ struct dxgpmo_file {
 	struct mutex lock;
 	struct xarray objects;
 	struct list_head adls;		/* for ADAPTER_DMA access checks */
+	struct maple_tree windows;	/* mmap pgoff -> struct dxgpmo_window */
+	struct address_space *mapping;	/* of the device file, for zapping */
 	u32 next_id;
-	u64 next_mmap_offset;
 	atomic64_t counters[DXGPMO_NR_COUNTERS];
 	/* Countdown to the should-fail point that fails; 0 = off. */
 	atomic_t fail_nth;
@@ -103,6 +108,7 @@ struct dxgpmo_object {
  */
 struct dxgpmo_chunk {
 	struct page *page;
+	unsigned long first;		/* index of its first page */
 	unsigned int nr_pages;
 	bool compound;
 };
@@ -115,9 +121,14 @@ struct dxgpmo_chunk {
 struct dxgpmo_backing {
 	struct kref kref;
 	unsigned long nr_pages;
-	unsigned int nr_chunks;
 	u32 type;
 	u32 cache_type;
+	bool readonly;			/* SECTION with PAGE_READONLY */
+	bool alias_changed;		/* linear map switched to cache_type */
+	struct file *shmem;		/* SECTION */
+	phys_addr_t io_base;		/* IO_SPACE */
+	struct dxgpmo_adapter *io_adapter; /* IO_SPACE: whose BAR */
+	unsigned int nr_chunks;		/* MDL, CONTIGUOUS */
 	struct dxgpmo_chunk chunks[];
 };
 
@@ -131,6 +142,8 @@ struct dxgpmo_pmo {
 	u64 mmap_offset;
 	struct dxgpmo_amo *amo;		/* the one adapter association */
 	unsigned int nr_adls;
+	struct dxgpmo_window *window;
+	struct list_head maps;
 };
 
 struct dxgpmo_amo {
@@ -146,13 +159,46 @@ struct dxgpmo_adl {
 	struct list_head file_node;
 	struct dxgpmo_amo *amo;
 	struct dxgpmo_backing *backing;	/* pages stay while the ADL exists */
-	struct sg_table sgt;
+	struct sg_table sgt;		/* RAM objects */
+	struct page **pinned;		/* SECTION pages held by the ADL */
+	dma_addr_t resource_dma;	/* IO_SPACE: dma_map_resource() */
+	unsigned long nr_pages;
+};
+
+/*
+ * The mmap window of a PMO.  VMAs hold references; DESTROY revokes it (PTEs
+ * zapped, later faults SIGBUS) so no mapping outlives the object's handle.
+ */
+struct dxgpmo_window {
+	struct kref kref;
+	struct rw_semaphore lock;	/* faults (read) vs revoke (write) */
+	bool revoked;
+	struct dxgpmo_backing *backing;
+	struct address_space *mapping;
+	unsigned long pgoff;		/* first page in the mmap space */
+	unsigned long nr_pages;
+};
+
+/* A CPU mapping made by MAP. */
+struct dxgpmo_cpu_map {
+	struct dxgpmo_object obj;
+	struct list_head pmo_node;
+	struct dxgpmo_pmo *pmo;
+	u32 access_mode;
+	u64 address;			/* user VA, or the kernel token */
+	u64 length;
+	u64 view_offset;		/* page-aligned offset in the object */
+	struct mm_struct *mm;		/* user: the owner (mmgrab'd) */
+	void *vaddr;			/* kernel */
+	void __iomem *io;		/* kernel, IO_SPACE */
+	struct page **pinned;		/* kernel: pages of the vmap */
 	unsigned long nr_pages;
 };
 
 /* ioctl.c */
 struct dxgpmo_ucmd {
 	struct dxgpmo_file *file;
+	struct file *filp;
 	void __user *ubuffer;
 	u32 user_size;
 	void *cmd;
@@ -200,6 +246,15 @@ static inline struct dxgpmo_adl *dxgpmo_adl_find(struct dxgpmo_file *file,
 	return obj ? container_of(obj, struct dxgpmo_adl, obj) : NULL;
 }
 
+static inline struct dxgpmo_cpu_map *dxgpmo_map_find(struct dxgpmo_file *file,
+						     u32 id)
+{
+	struct dxgpmo_object *obj = dxgpmo_object_find(file, id,
+						       DXGPMO_OBJ_MAP);
+
+	return obj ? container_of(obj, struct dxgpmo_cpu_map, obj) : NULL;
+}
+
 void dxgpmo_count_file(struct dxgpmo_file *file, enum dxgpmo_counter counter,
 		       s64 delta);
 void dxgpmo_count_global(enum dxgpmo_counter counter, s64 delta);
@@ -219,6 +274,20 @@ void dxgpmo_adapter_unregister(struct dxgpmo_adapter *adapter);
 struct dxgpmo_adapter *dxgpmo_adapter_get(u32 id);
 void dxgpmo_adapter_put(struct dxgpmo_adapter *adapter);
 int dxgpmo_ioctl_query_adapters(struct dxgpmo_ucmd *ucmd);
+
+/* mapping.c */
+extern const struct vm_operations_struct dxgpmo_vm_ops;
+struct dxgpmo_window *dxgpmo_window_create(struct dxgpmo_file *file,
+					   struct dxgpmo_backing *backing);
+void dxgpmo_window_revoke(struct dxgpmo_file *file,
+			  struct dxgpmo_window *window);
+int dxgpmo_fops_mmap(struct file *filp, struct vm_area_struct *vma);
+int dxgpmo_ioctl_map(struct dxgpmo_ucmd *ucmd);
+int dxgpmo_ioctl_unmap(struct dxgpmo_ucmd *ucmd);
+int dxgpmo_ioctl_kmap_rw(struct dxgpmo_ucmd *ucmd);
+void dxgpmo_map_free(struct dxgpmo_file *file, struct dxgpmo_cpu_map *map);
+int dxgpmo_ioctl_test(struct dxgpmo_ucmd *ucmd);
+extern bool dxgpmo_debug_ioctls;
 
 /* edu.c */
 struct dxgpmo_edu;
@@ -245,11 +314,26 @@ struct dxgpmo_alloc_request {
 	u64 low;
 	u64 high;
 	u64 boundary;
+	bool readonly;
+	u64 io_base;
+	struct dxgpmo_adapter *io_adapter;	/* reference passed in */
 };
 
 struct dxgpmo_backing *dxgpmo_backing_alloc(struct dxgpmo_file *file,
 					    const struct dxgpmo_alloc_request *req);
 void dxgpmo_backing_put(struct dxgpmo_backing *backing);
+struct page *dxgpmo_backing_page(struct dxgpmo_backing *backing,
+				 unsigned long index);
+struct page *dxgpmo_section_page(struct dxgpmo_backing *backing,
+				 unsigned long index);
+int dxgpmo_backing_get_pages(struct dxgpmo_backing *backing,
+			     unsigned long first, unsigned long nr,
+			     struct page **pages);
+void dxgpmo_backing_put_pages(struct dxgpmo_backing *backing,
+			      struct page **pages, unsigned long nr);
+
+/* adapter.c, for IO_SPACE */
+struct dxgpmo_adapter *dxgpmo_adapter_get_by_bar(u64 start, u64 len);
 
 /* pmo.c */
 int dxgpmo_ioctl_create_pmo(struct dxgpmo_ucmd *ucmd);

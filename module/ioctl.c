@@ -13,6 +13,7 @@
 #include <linux/uaccess.h>
 
 #include "internal.h"
+#include "dxgpmo_test.h"
 
 int dxgpmo_ucmd_respond(struct dxgpmo_ucmd *ucmd, size_t cmd_len)
 {
@@ -31,6 +32,10 @@ union dxgpmo_ucmd_buffer {
 	struct dxgpmo_allocate_adl allocate_adl;
 	struct dxgpmo_free_adl free_adl;
 	struct dxgpmo_adapter_dma adapter_dma;
+	struct dxgpmo_map map;
+	struct dxgpmo_unmap unmap;
+	struct dxgpmo_kmap_rw kmap_rw;
+	struct dxgpmo_test_cmd test;
 	struct dxgpmo_stats stats;
 };
 
@@ -70,10 +75,14 @@ static const struct dxgpmo_ioctl_op dxgpmo_ioctl_ops[] = {
 		 struct dxgpmo_allocate_adl, base_page),
 	IOCTL_OP(FREE_ADL, dxgpmo_ioctl_free_adl, struct dxgpmo_free_adl,
 		 __reserved),
+	IOCTL_OP(MAP, dxgpmo_ioctl_map, struct dxgpmo_map, __reserved),
+	IOCTL_OP(UNMAP, dxgpmo_ioctl_unmap, struct dxgpmo_unmap, length),
+	IOCTL_OP(KMAP_RW, dxgpmo_ioctl_kmap_rw, struct dxgpmo_kmap_rw, buffer),
 	IOCTL_OP(ADAPTER_DMA, dxgpmo_ioctl_adapter_dma,
 		 struct dxgpmo_adapter_dma, buffer),
 	IOCTL_OP(STATS, dxgpmo_ioctl_stats,
 		 struct dxgpmo_stats, file),
+	IOCTL_OP(TEST, dxgpmo_ioctl_test, struct dxgpmo_test_cmd, __reserved2),
 };
 
 long dxgpmo_fops_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
@@ -82,6 +91,7 @@ long dxgpmo_fops_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 	union dxgpmo_ucmd_buffer buf;
 	struct dxgpmo_ucmd ucmd = {
 		.file = filp->private_data,
+		.filp = filp,
 		.ubuffer = (void __user *)arg,
 		.cmd = &buf,
 	};

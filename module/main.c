@@ -60,6 +60,7 @@ static int dxgpmo_fops_open(struct inode *inode, struct file *filp)
 
 	if (!file)
 		return -ENOMEM;
+	file->mapping = filp->f_mapping;
 	filp->private_data = file;
 	return 0;
 }
@@ -75,6 +76,7 @@ static const struct file_operations dxgpmo_fops = {
 	.open = dxgpmo_fops_open,
 	.release = dxgpmo_fops_release,
 	.unlocked_ioctl = dxgpmo_fops_ioctl,
+	.mmap = dxgpmo_fops_mmap,
 	.compat_ioctl = compat_ptr_ioctl,
 	.llseek = noop_llseek,
 };

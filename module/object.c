@@ -63,7 +63,7 @@ struct dxgpmo_file *dxgpmo_file_alloc(void)
 	mutex_init(&file->lock);
 	xa_init_flags(&file->objects, XA_FLAGS_ALLOC1);
 	INIT_LIST_HEAD(&file->adls);
-	file->next_mmap_offset = DXGPMO_OBJECT_MMAP_BASE;
+	mt_init(&file->windows);
 	return file;
 }
 
@@ -131,6 +131,7 @@ void dxgpmo_file_destroy(struct dxgpmo_file *file)
 	mutex_unlock(&file->lock);
 	WARN_ON(!xa_empty(&file->objects));
 	xa_destroy(&file->objects);
+	mtree_destroy(&file->windows);
 	mutex_destroy(&file->lock);
 	kfree(file);
 }

@@ -26,7 +26,9 @@
 #include <linux/list.h>
 #include <linux/mm.h>
 #include <linux/sched/signal.h>
+#include <linux/shmem_fs.h>
 #include <linux/slab.h>
+#include <asm/set_memory.h>
 
 #include "internal.h"
 
@@ -73,6 +75,12 @@ static void dxgpmo_free_block_list(struct list_head *list)
 		list_del(&page->lru);
 		__free_pages(page, compound_order(page));
 	}
+}
+
+/* IO_SPACE objects hold no RAM; the page counters ignore them. */
+static unsigned long dxgpmo_backing_ram_pages(struct dxgpmo_backing *backing)
+{
+	return backing->type == DXGPMO_PMO_TYPE_IO_SPACE ? 0 : backing->nr_pages;
 }
 
 static void dxgpmo_chunk_free(struct dxgpmo_chunk *chunk)
@@ -159,10 +167,13 @@ dxgpmo_alloc_mdl(struct dxgpmo_file *file,
 	if (!backing)
 		goto err_free;
 	i = 0;
+	remaining = 0;
 	list_for_each_entry(page, &blocks, lru) {
 		backing->chunks[i].page = page;
+		backing->chunks[i].first = remaining;
 		backing->chunks[i].nr_pages = 1U << compound_order(page);
 		backing->chunks[i].compound = compound_order(page) > 0;
+		remaining += backing->chunks[i].nr_pages;
 		i++;
 	}
 	return backing;
@@ -222,9 +233,150 @@ dxgpmo_alloc_contiguous(struct dxgpmo_file *file,
 	for (i = req->nr_pages; i < (1UL << order); i++)
 		__free_page(page + i);
 	backing->chunks[0].page = page;
+	backing->chunks[0].first = 0;
 	backing->chunks[0].nr_pages = req->nr_pages;
 	backing->chunks[0].compound = false;
 	return backing;
+}
+
+/*
+ * SECTION (ZwCreateSection, SEC_COMMIT): a shmem file of the object's size,
+ * its memory committed (accounted) now, its pages allocated zeroed on first
+ * use and pageable except while an ADL or kernel map holds them.
+ */
+static struct dxgpmo_backing *
+dxgpmo_alloc_section(struct dxgpmo_file *file,
+		     const struct dxgpmo_alloc_request *req)
+{
+	struct dxgpmo_backing *backing = dxgpmo_backing_new(0, req);
+	struct file *shmem;
+
+	if (!backing)
+		return ERR_PTR(-ENOMEM);
+	shmem = shmem_file_setup("dxgpmo-section",
+				 (loff_t)req->nr_pages << PAGE_SHIFT, 0);
+	if (IS_ERR(shmem)) {
+		kvfree(backing);
+		return ERR_CAST(shmem);
+	}
+	backing->shmem = shmem;
+	backing->readonly = req->readonly;
+	return backing;
+}
+
+/* IO_SPACE: nothing is allocated; the range of a BAR is described. */
+static struct dxgpmo_backing *
+dxgpmo_alloc_io_space(struct dxgpmo_file *file,
+		      const struct dxgpmo_alloc_request *req)
+{
+	struct dxgpmo_backing *backing = dxgpmo_backing_new(0, req);
+
+	if (!backing)
+		return ERR_PTR(-ENOMEM);
+	backing->io_base = req->io_base;
+	backing->io_adapter = req->io_adapter;
+	return backing;
+}
+
+/* The page at index of an MDL or CONTIGUOUS object. */
+struct page *dxgpmo_backing_page(struct dxgpmo_backing *backing,
+				 unsigned long index)
+{
+	unsigned int lo = 0, hi = backing->nr_chunks;
+
+	while (hi - lo > 1) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (backing->chunks[mid].first <= index)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return nth_page(backing->chunks[lo].page,
+			index - backing->chunks[lo].first);
+}
+
+/* Page index of a SECTION object, read in (zeroed) if new, referenced. */
+struct page *dxgpmo_section_page(struct dxgpmo_backing *backing,
+				 unsigned long index)
+{
+	struct address_space *mapping = backing->shmem->f_mapping;
+
+	return shmem_read_mapping_page_gfp(mapping, index,
+					   mapping_gfp_mask(mapping));
+}
+
+/*
+ * Pages [first, first + nr) of a RAM object, each with a reference the
+ * caller drops with dxgpmo_backing_put_pages(); for SECTION objects this is
+ * what keeps them resident.
+ */
+int dxgpmo_backing_get_pages(struct dxgpmo_backing *backing,
+			     unsigned long first, unsigned long nr,
+			     struct page **pages)
+{
+	unsigned long i;
+
+	for (i = 0; i < nr; i++) {
+		struct page *page;
+
+		if (backing->shmem) {
+			page = dxgpmo_section_page(backing, first + i);
+			if (IS_ERR(page)) {
+				dxgpmo_backing_put_pages(backing, pages, i);
+				return PTR_ERR(page);
+			}
+		} else {
+			page = dxgpmo_backing_page(backing, first + i);
+			get_page(page);
+		}
+		pages[i] = page;
+	}
+	return 0;
+}
+
+void dxgpmo_backing_put_pages(struct dxgpmo_backing *backing,
+			      struct page **pages, unsigned long nr)
+{
+	unsigned long i;
+
+	for (i = 0; i < nr; i++)
+		put_page(pages[i]);
+}
+
+/*
+ * A non-cached or write-combined object's pages must not stay write-back
+ * in the kernel's linear map: two mappings with different memory types are
+ * undefined on x86 (PAT).  Switched after allocation, restored before free.
+ */
+static int dxgpmo_backing_set_alias(struct dxgpmo_backing *backing, bool set)
+{
+	struct page **pages;
+	unsigned long i;
+	int ret;
+
+	if (backing->type != DXGPMO_PMO_TYPE_MDL &&
+	    backing->type != DXGPMO_PMO_TYPE_CONTIGUOUS)
+		return 0;
+	if (backing->cache_type == DXGPMO_CACHE_CACHED)
+		return 0;
+	if (!set && !backing->alias_changed)
+		return 0;
+	pages = kvmalloc_array(backing->nr_pages, sizeof(*pages), GFP_KERNEL);
+	if (!pages)
+		return -ENOMEM;
+	for (i = 0; i < backing->nr_pages; i++)
+		pages[i] = dxgpmo_backing_page(backing, i);
+	if (!set)
+		ret = set_pages_array_wb(pages, backing->nr_pages);
+	else if (backing->cache_type == DXGPMO_CACHE_WRITE_COMBINED)
+		ret = set_pages_array_wc(pages, backing->nr_pages);
+	else
+		ret = set_pages_array_uc(pages, backing->nr_pages);
+	kvfree(pages);
+	if (!ret)
+		backing->alias_changed = set;
+	return ret;
 }
 
 struct dxgpmo_backing *dxgpmo_backing_alloc(struct dxgpmo_file *file,
@@ -241,11 +393,20 @@ struct dxgpmo_backing *dxgpmo_backing_alloc(struct dxgpmo_file *file,
 	case DXGPMO_PMO_TYPE_CONTIGUOUS:
 		backing = dxgpmo_alloc_contiguous(file, req);
 		break;
+	case DXGPMO_PMO_TYPE_SECTION:
+		backing = dxgpmo_alloc_section(file, req);
+		break;
 	default:
-		return ERR_PTR(-EOPNOTSUPP);
+		backing = dxgpmo_alloc_io_space(file, req);
+		break;
 	}
-	if (!IS_ERR(backing))
-		dxgpmo_count_global(DXGPMO_CNT_PAGES, backing->nr_pages);
+	if (IS_ERR(backing))
+		return backing;
+	dxgpmo_count_global(DXGPMO_CNT_PAGES, dxgpmo_backing_ram_pages(backing));
+	if (dxgpmo_should_fail(file) || dxgpmo_backing_set_alias(backing, true)) {
+		dxgpmo_backing_put(backing);
+		return ERR_PTR(-ENOMEM);
+	}
 	return backing;
 }
 
@@ -255,9 +416,20 @@ static void dxgpmo_backing_release(struct kref *kref)
 		container_of(kref, struct dxgpmo_backing, kref);
 	unsigned int i;
 
+	/* Pages go back to the allocator write-back, or not at all. */
+	if (dxgpmo_backing_set_alias(backing, false)) {
+		pr_err("dxgpmo: cannot restore the linear map of %lu pages; leaking them\n",
+		       backing->nr_pages);
+		backing->nr_chunks = 0;
+	}
 	for (i = 0; i < backing->nr_chunks; i++)
 		dxgpmo_chunk_free(&backing->chunks[i]);
-	dxgpmo_count_global(DXGPMO_CNT_PAGES, -(s64)backing->nr_pages);
+	if (backing->shmem)
+		fput(backing->shmem);
+	if (backing->io_adapter)
+		dxgpmo_adapter_put(backing->io_adapter);
+	dxgpmo_count_global(DXGPMO_CNT_PAGES,
+			    -(s64)dxgpmo_backing_ram_pages(backing));
 	kvfree(backing);
 }
 

@@ -40,11 +40,23 @@ static int dxgpmo_check_create(const struct dxgpmo_create_pmo *cmd,
 	    (cmd->low_address || cmd->high_address))
 		return -EINVAL;
 
-	if (cmd->type == DXGPMO_PMO_TYPE_SECTION ||
-	    cmd->type == DXGPMO_PMO_TYPE_IO_SPACE)
-		return -EOPNOTSUPP;
-
 	pages = DIV_ROUND_UP_ULL(cmd->length, PAGE_SIZE);
+	if (cmd->type == DXGPMO_PMO_TYPE_SECTION) {
+		/* Caching comes only from cache_type; no uncached sections. */
+		if (cmd->cache_type == DXGPMO_CACHE_NON_CACHED)
+			return -EINVAL;
+		if (cmd->page_protection != DXGPMO_PAGE_READONLY &&
+		    cmd->page_protection != DXGPMO_PAGE_READWRITE)
+			return -EINVAL;
+		req->readonly = cmd->page_protection == DXGPMO_PAGE_READONLY;
+	}
+	if (cmd->type == DXGPMO_PMO_TYPE_IO_SPACE) {
+		/* Registers are never mapped write-back. */
+		if (cmd->cache_type == DXGPMO_CACHE_CACHED ||
+		    !PAGE_ALIGNED(cmd->io_base))
+			return -EINVAL;
+		req->io_base = cmd->io_base;
+	}
 	req->nr_pages = pages;
 	req->type = cmd->type;
 	req->cache_type = cmd->cache_type;
@@ -60,7 +72,7 @@ static int dxgpmo_check_create(const struct dxgpmo_create_pmo *cmd,
 	if (req->boundary && req->boundary < pages << PAGE_SHIFT)
 		return -EINVAL;
 	/* More than the machine has can never succeed. */
-	if (pages > totalram_pages())
+	if (cmd->type != DXGPMO_PMO_TYPE_IO_SPACE && pages > totalram_pages())
 		return -ENOMEM;
 	return 0;
 }
@@ -99,10 +111,19 @@ static void dxgpmo_amo_free(struct dxgpmo_file *file, struct dxgpmo_amo *amo)
 	dxgpmo_count(file, DXGPMO_CNT_AMOS, -1);
 }
 
+static unsigned long dxgpmo_pmo_ram_pages(struct dxgpmo_pmo *pmo)
+{
+	return pmo->backing->type == DXGPMO_PMO_TYPE_IO_SPACE ? 0 :
+	       pmo->backing->nr_pages;
+}
+
+/* Revokes direct mmaps of the window; the caller removed the id. */
 static void dxgpmo_pmo_free(struct dxgpmo_file *file, struct dxgpmo_pmo *pmo)
 {
 	dxgpmo_count(file, DXGPMO_CNT_PMOS, -1);
-	dxgpmo_count_file(file, DXGPMO_CNT_PAGES, -(s64)pmo->backing->nr_pages);
+	dxgpmo_count_file(file, DXGPMO_CNT_PAGES,
+			  -(s64)dxgpmo_pmo_ram_pages(pmo));
+	dxgpmo_window_revoke(file, pmo->window);
 	dxgpmo_backing_put(pmo->backing);
 	kfree(pmo);
 }
@@ -117,9 +138,16 @@ int dxgpmo_ioctl_create_pmo(struct dxgpmo_ucmd *ucmd)
 	struct dxgpmo_pmo *pmo;
 	int ret;
 
+	memset(&req, 0, sizeof(req));
 	ret = dxgpmo_check_create(cmd, &req);
 	if (ret)
 		return ret;
+	if (req.type == DXGPMO_PMO_TYPE_IO_SPACE) {
+		req.io_adapter = dxgpmo_adapter_get_by_bar(req.io_base,
+							   req.nr_pages << PAGE_SHIFT);
+		if (!req.io_adapter)
+			return -EPERM;
+	}
 	if (cmd->adapter_id) {
 		adapter = dxgpmo_adapter_get(cmd->adapter_id);
 		if (!adapter)
@@ -134,10 +162,18 @@ int dxgpmo_ioctl_create_pmo(struct dxgpmo_ucmd *ucmd)
 		goto err_adapter;
 	pmo->length = cmd->length;
 	pmo->context = cmd->context;
+	INIT_LIST_HEAD(&pmo->maps);
 	/* The slow part, outside the file lock. */
 	pmo->backing = dxgpmo_backing_alloc(file, &req);
+	req.io_adapter = NULL;		/* the backing owns it now */
 	if (IS_ERR(pmo->backing)) {
 		ret = PTR_ERR(pmo->backing);
+		goto err_pmo;
+	}
+	pmo->window = dxgpmo_window_create(file, pmo->backing);
+	if (IS_ERR(pmo->window)) {
+		ret = PTR_ERR(pmo->window);
+		dxgpmo_backing_put(pmo->backing);
 		goto err_pmo;
 	}
 
@@ -146,7 +182,7 @@ int dxgpmo_ioctl_create_pmo(struct dxgpmo_ucmd *ucmd)
 	if (ret)
 		goto err_unlock;
 	dxgpmo_count(file, DXGPMO_CNT_PMOS, 1);
-	dxgpmo_count_file(file, DXGPMO_CNT_PAGES, req.nr_pages);
+	dxgpmo_count_file(file, DXGPMO_CNT_PAGES, dxgpmo_pmo_ram_pages(pmo));
 	if (adapter) {
 		amo = dxgpmo_amo_create(file, pmo, adapter);
 		if (IS_ERR(amo)) {
@@ -157,8 +193,7 @@ int dxgpmo_ioctl_create_pmo(struct dxgpmo_ucmd *ucmd)
 			goto err_adapter;
 		}
 	}
-	pmo->mmap_offset = file->next_mmap_offset;
-	file->next_mmap_offset += req.nr_pages << PAGE_SHIFT;
+	pmo->mmap_offset = (u64)pmo->window->pgoff << PAGE_SHIFT;
 	cmd->pmo_id = pmo->obj.id;
 	cmd->amo_id = amo ? amo->obj.id : 0;
 	cmd->mmap_offset = pmo->mmap_offset;
@@ -172,12 +207,15 @@ int dxgpmo_ioctl_create_pmo(struct dxgpmo_ucmd *ucmd)
 
 err_unlock:
 	mutex_unlock(&file->lock);
+	dxgpmo_window_revoke(file, pmo->window);
 	dxgpmo_backing_put(pmo->backing);
 err_pmo:
 	kfree(pmo);
 err_adapter:
 	if (adapter)
 		dxgpmo_adapter_put(adapter);
+	if (req.io_adapter)
+		dxgpmo_adapter_put(req.io_adapter);
 	return ret;
 }
 
@@ -238,6 +276,11 @@ int dxgpmo_ioctl_destroy_pmo(struct dxgpmo_ucmd *ucmd)
 	}
 	if (pmo->nr_adls) {
 		ret = dxgpmo_pmo_adl_leak(file, pmo);
+		goto out_unlock;
+	}
+	/* MAP views must be unmapped first (UNMAP names the object). */
+	if (!list_empty(&pmo->maps)) {
+		ret = -EBUSY;
 		goto out_unlock;
 	}
 
@@ -330,6 +373,9 @@ void dxgpmo_object_release(struct dxgpmo_file *file, struct dxgpmo_object *obj)
 		break;
 	case DXGPMO_OBJ_ADL:
 		dxgpmo_adl_free(file, container_of(obj, struct dxgpmo_adl, obj));
+		break;
+	case DXGPMO_OBJ_MAP:
+		dxgpmo_map_free(file, container_of(obj, struct dxgpmo_cpu_map, obj));
 		break;
 	default:
 		WARN_ONCE(1, "dxgpmo: object type %d has no release\n",

@@ -101,7 +101,8 @@ for kver in $kernels; do
 		continue
 	fi
 	boot "$kver" tests "$top/scripts/guest/check-job.sh" "$out/dxgpmo.ko" \
-		"$top/selftests/dxgpmo_test" "$top/selftests/dxgpmo_adl_test"
+		"$top/selftests/dxgpmo_test" "$top/selftests/dxgpmo_adl_test" \
+		"$top/selftests/dxgpmo_map_test"
 	boot "$kver" bug "$top/scripts/guest/bug-job.sh" "$out/dxgpmo.ko" \
 		"$top/selftests/dxgpmo_bug_test"
 done

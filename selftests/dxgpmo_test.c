@@ -268,12 +268,21 @@ TEST_F(dxgpmo, create_bad_args)
 			  .length = 8 * 4096, .boundary = 4 * 4096);
 	EXPECT_CREATE_ERR(EINVAL, .type = DXGPMO_PMO_TYPE_CONTIGUOUS,
 			  .boundary = 4096 + 1);
-	/* Not until the mapping issue lands. */
-	EXPECT_CREATE_ERR(EOPNOTSUPP, .type = DXGPMO_PMO_TYPE_SECTION,
-			  .cache_type = DXGPMO_CACHE_CACHED,
+	/* SECTION: cached or write-combined, read-only or read-write. */
+	EXPECT_CREATE_ERR(EINVAL, .type = DXGPMO_PMO_TYPE_SECTION,
+			  .cache_type = DXGPMO_CACHE_NON_CACHED,
 			  .page_protection = DXGPMO_PAGE_READWRITE);
-	EXPECT_CREATE_ERR(EOPNOTSUPP, .type = DXGPMO_PMO_TYPE_IO_SPACE,
-			  .io_base = 0x1000);
+	EXPECT_CREATE_ERR(EINVAL, .type = DXGPMO_PMO_TYPE_SECTION,
+			  .cache_type = DXGPMO_CACHE_CACHED);
+	EXPECT_CREATE_ERR(EINVAL, .type = DXGPMO_PMO_TYPE_SECTION,
+			  .cache_type = DXGPMO_CACHE_CACHED,
+			  .page_protection = DXGPMO_PAGE_READWRITE,
+			  .low_address = 4096);
+	/* IO_SPACE: only BARs of dxgpmo adapters (RAM is not one). */
+	EXPECT_CREATE_ERR(EPERM, .type = DXGPMO_PMO_TYPE_IO_SPACE,
+			  .io_base = 0x100000);
+	EXPECT_CREATE_ERR(EINVAL, .type = DXGPMO_PMO_TYPE_IO_SPACE,
+			  .io_base = 0x100010);
 #undef EXPECT_CREATE_ERR
 	expect_no_live_objects(_metadata, self->fd);
 }
@@ -640,7 +649,7 @@ TEST_F(pmo_sizes, create_destroy)
 	uint64_t pages = (variant->length + 4095) / 4096;
 	uint32_t type, cache;
 
-	for (type = DXGPMO_PMO_TYPE_MDL; type <= DXGPMO_PMO_TYPE_CONTIGUOUS;
+	for (type = DXGPMO_PMO_TYPE_MDL; type <= DXGPMO_PMO_TYPE_SECTION;
 	     type++) {
 		for (cache = 0; cache <= DXGPMO_CACHE_WRITE_COMBINED; cache++) {
 			struct dxgpmo_create_pmo c = {
@@ -648,6 +657,9 @@ TEST_F(pmo_sizes, create_destroy)
 				.cache_type = cache,
 				.length = variant->length,
 				.context = 0xc0ffee00 + cache,
+				.page_protection =
+					type == DXGPMO_PMO_TYPE_SECTION ?
+					DXGPMO_PAGE_READWRITE : 0,
 			};
 			struct dxgpmo_stats st;
 			int ret = dxgpmo_create_pmo(self->fd, &c);
@@ -655,6 +667,11 @@ TEST_F(pmo_sizes, create_destroy)
 			if (type == DXGPMO_PMO_TYPE_CONTIGUOUS &&
 			    !contiguous_fits(variant->length)) {
 				EXPECT_EQ(-ENOMEM, ret);
+				continue;
+			}
+			if (type == DXGPMO_PMO_TYPE_SECTION &&
+			    cache == DXGPMO_CACHE_NON_CACHED) {
+				EXPECT_EQ(-EINVAL, ret);
 				continue;
 			}
 			ASSERT_EQ(0, ret) {

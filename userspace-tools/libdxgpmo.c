@@ -109,6 +109,33 @@ int dxgpmo_adapter_dma(int fd, uint32_t adapter_id, uint32_t flags,
 	return dxgpmo_ioctl(fd, DXGPMO_IOC_ADAPTER_DMA, &d);
 }
 
+int dxgpmo_map(int fd, struct dxgpmo_map *args)
+{
+	args->size = sizeof(*args);
+	return dxgpmo_ioctl(fd, DXGPMO_IOC_MAP, args);
+}
+
+int dxgpmo_unmap(int fd, uint32_t pmo_id, uint64_t address, uint64_t length)
+{
+	struct dxgpmo_unmap u = {
+		.size = sizeof(u), .pmo_id = pmo_id, .address = address,
+		.length = length,
+	};
+
+	return dxgpmo_ioctl(fd, DXGPMO_IOC_UNMAP, &u);
+}
+
+int dxgpmo_kmap_rw(int fd, uint32_t map_id, uint32_t flags, uint64_t offset,
+		   void *buf, uint64_t length)
+{
+	struct dxgpmo_kmap_rw k = {
+		.size = sizeof(k), .flags = flags, .map_id = map_id,
+		.offset = offset, .length = length, .buffer = (uintptr_t)buf,
+	};
+
+	return dxgpmo_ioctl(fd, DXGPMO_IOC_KMAP_RW, &k);
+}
+
 int dxgpmo_counters_live(const struct dxgpmo_counters *c)
 {
 	return c->pmos || c->amos || c->adls || c->maps || c->bases ||
@@ -153,7 +180,11 @@ const char *dxgpmo_error_meaning(const char *call, int err)
 		{ "dma", ETIMEDOUT, "the adapter's DMA engine did not finish" },
 		{ "close", ENOENT, "no such adapter memory object (already closed, or closed by destroy)" },
 		{ "create", ENOMEM, "no memory satisfies the size and address window" },
-		{ "create", EOPNOTSUPP, "this object type is not supported yet" },
+		{ "create", EPERM, "IO_SPACE ranges must lie inside a BAR of a dxgpmo adapter" },
+		{ "map", EINVAL, "bad range (length 0 or past the end), bad access mode, or a user map of an IO_SPACE object" },
+		{ "unmap", EINVAL, "no view of this object with that base and size (use MAP's outputs)" },
+		{ "unmap", EPERM, "a user view can only be unmapped by the process that mapped it" },
+		{ "unmap", ENOENT, "no such object, or the view was already unmapped by the process (the record is dropped)" },
 		{ NULL, ENOENT, "no such object, adapter or id of that type in this file" },
 		{ NULL, EINVAL, "invalid size, alignment, flags or reserved field" },
 		{ NULL, E2BIG, "the struct has non-zero bytes this module does not know" },

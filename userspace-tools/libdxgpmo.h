@@ -35,6 +35,12 @@ int dxgpmo_free_adl(int fd, uint32_t adl_id);
 int dxgpmo_adapter_dma(int fd, uint32_t adapter_id, uint32_t flags,
 		       uint64_t device_address, void *buf, uint64_t length);
 
+/* args->size is filled in. */
+int dxgpmo_map(int fd, struct dxgpmo_map *args);
+int dxgpmo_unmap(int fd, uint32_t pmo_id, uint64_t address, uint64_t length);
+int dxgpmo_kmap_rw(int fd, uint32_t map_id, uint32_t flags, uint64_t offset,
+		   void *buf, uint64_t length);
+
 /* Counters that must be zero when no object exists (not the leak totals). */
 int dxgpmo_counters_live(const struct dxgpmo_counters *c);
 

@@ -18,10 +18,10 @@ live_counters_zero() {
 	! grep -vE '^leaked_' /sys/kernel/debug/dxgpmo/stats | grep -vq ' 0$'
 }
 
-check insmod insmod ./dxgpmo.ko
+check insmod insmod ./dxgpmo.ko debug_ioctls=1
 [ -c /dev/dxgpmo ] || { echo "dxgpmo-check: FAIL dev_node"; exit 1; }
 
-for t in ./dxgpmo_test ./dxgpmo_adl_test; do
+for t in ./dxgpmo_test ./dxgpmo_adl_test ./dxgpmo_map_test; do
 	DXGPMO_SPEC_VM=1 $t
 	echo "dxgpmo-vm: $t exit $?"
 done

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DXGPMO_IOC_TEST: debug-only introspection for the selftests, available
+ * with debug_ioctls=1 (like iommufd's test command).  It reads the page
+ * tables, never the module's own bookkeeping, so tests can prove that cache
+ * types really reached the hardware's view: the user PTE, the kernel vmap
+ * PTE and the linear-map PTE of an object's page.
+ */
+#include <linux/mm.h>
+#include <linux/moduleparam.h>
+#include <linux/uaccess.h>
+#include <asm/memtype.h>
+#include <asm/pgtable.h>
+
+#include "internal.h"
+#include "dxgpmo_test.h"
+
+bool dxgpmo_debug_ioctls;
+module_param_named(debug_ioctls, dxgpmo_debug_ioctls, bool, 0444);
+MODULE_PARM_DESC(debug_ioctls,
+		 "Enable DXGPMO_IOC_TEST (test-only introspection), default off");
+
+static u32 dxgpmo_memtype_of_bits(pteval_t bits)
+{
+	pteval_t wc = pgprot_val(pgprot_writecombine(__pgprot(0))) &
+		      _PAGE_CACHE_MASK;
+	pteval_t uc = pgprot_val(pgprot_noncached(__pgprot(0))) &
+		      _PAGE_CACHE_MASK;
+
+	if (!bits)
+		return DXGPMO_TEST_MEMTYPE_WB;
+	if (bits == wc)
+		return DXGPMO_TEST_MEMTYPE_WC;
+	if (bits == uc)
+		return DXGPMO_TEST_MEMTYPE_UC_MINUS;
+	return DXGPMO_TEST_MEMTYPE_OTHER;
+}
+
+static int dxgpmo_read_pte(pte_t *pte, unsigned long addr, void *data)
+{
+	pteval_t *bits = data;
+
+	if (!pte_present(*pte))
+		return -EFAULT;
+	*bits = pte_flags(*pte) & _PAGE_CACHE_MASK;
+	return 0;
+}
+
+/*
+ * Cache bits of the user PTE mapping addr.  apply_to_page_range() walks
+ * the caller's tables the same way on every kernel (follow_pte() became
+ * follow_pfnmap_start() in 6.12); the tables exist since the page was
+ * touched, and the mmap lock is held.
+ */
+static int dxgpmo_user_pte_bits(struct mm_struct *mm, unsigned long addr,
+				pteval_t *bits)
+{
+	return apply_to_page_range(mm, addr & PAGE_MASK, PAGE_SIZE,
+				   dxgpmo_read_pte, bits);
+}
+
+/* Cache bits of the kernel PTE (any level) mapping addr, 4 KiB encoding. */
+static int dxgpmo_kernel_pte_bits(unsigned long addr, pteval_t *bits)
+{
+	unsigned int level;
+	pte_t *pte = lookup_address(addr, &level);
+	pgprot_t prot;
+
+	if (!pte || !pte_present(*pte))
+		return -EFAULT;
+	prot = __pgprot(pte_flags(*pte));
+	if (level != PG_LEVEL_4K)
+		prot = pgprot_large_2_4k(prot);
+	*bits = pgprot_val(prot) & _PAGE_CACHE_MASK;
+	return 0;
+}
+
+static int dxgpmo_test_memtype(struct dxgpmo_file *file,
+			       struct dxgpmo_test_cmd *cmd)
+{
+	struct vm_area_struct *vma;
+	struct dxgpmo_cpu_map *map;
+	struct dxgpmo_pmo *pmo;
+	pteval_t bits = 0;
+	int ret;
+
+	switch (cmd->of) {
+	case DXGPMO_TEST_MEMTYPE_OF_USER_VA:
+		mmap_read_lock(current->mm);
+		vma = vma_lookup(current->mm, cmd->address);
+		if (!vma || vma->vm_ops != &dxgpmo_vm_ops)
+			ret = -EINVAL;
+		else
+			ret = dxgpmo_user_pte_bits(current->mm, cmd->address,
+						   &bits);
+		mmap_read_unlock(current->mm);
+		if (ret)
+			return ret;
+		break;
+	case DXGPMO_TEST_MEMTYPE_OF_KMAP:
+		mutex_lock(&file->lock);
+		map = dxgpmo_map_find(file, cmd->id);
+		if (!map || map->access_mode != DXGPMO_ACCESS_KERNEL ||
+		    cmd->index >= map->nr_pages)
+			ret = -EINVAL;
+		else
+			ret = dxgpmo_kernel_pte_bits((unsigned long)(map->vaddr ?
+							(void *)map->vaddr :
+							(void __force *)map->io) +
+						     cmd->index * PAGE_SIZE,
+						     &bits);
+		mutex_unlock(&file->lock);
+		if (ret)
+			return ret;
+		break;
+	case DXGPMO_TEST_MEMTYPE_OF_LINEAR:
+		mutex_lock(&file->lock);
+		pmo = dxgpmo_pmo_find(file, cmd->id);
+		if (!pmo || !pmo->backing->nr_chunks ||
+		    cmd->index >= pmo->backing->nr_pages)
+			ret = -EINVAL;
+		else
+			ret = dxgpmo_kernel_pte_bits((unsigned long)
+				page_address(dxgpmo_backing_page(pmo->backing,
+								 cmd->index)),
+				&bits);
+		mutex_unlock(&file->lock);
+		if (ret)
+			return ret;
+		break;
+	default:
+		return -EINVAL;
+	}
+	cmd->pte_bits = bits;
+	cmd->memtype = dxgpmo_memtype_of_bits(bits);
+	cmd->pat_enabled = pat_enabled();
+	return 0;
+}
+
+int dxgpmo_ioctl_test(struct dxgpmo_ucmd *ucmd)
+{
+	struct dxgpmo_test_cmd *cmd = ucmd->cmd;
+	int ret;
+
+	if (!dxgpmo_debug_ioctls)
+		return -ENOTTY;
+	if (cmd->flags || cmd->__reserved || cmd->__reserved2)
+		return -EINVAL;
+	switch (cmd->op) {
+	case DXGPMO_TEST_OP_MEMTYPE:
+		ret = dxgpmo_test_memtype(ucmd->file, cmd);
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (ret)
+		return ret;
+	return dxgpmo_ucmd_respond(ucmd, sizeof(*cmd));
+}

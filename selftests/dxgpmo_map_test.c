@@ -1,0 +1,748 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kselftests for CPU mappings: MAP/UNMAP rounding, user and kernel views,
+ * coherence with the devices' view, cache types read from the page tables,
+ * mmap(2) of object windows, lifetimes across munmap/UNMAP/destroy/close
+ * and fork, SECTION and IO_SPACE objects.  Needs debug_ioctls=1 for the
+ * page-table checks.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "dxgpmo_test_utils.h"
+#include "dxgpmo_test.h"
+
+#define PAGE 4096ULL
+
+static int create(int fd, uint32_t type, uint32_t cache, uint64_t length,
+		  uint32_t adapter, struct dxgpmo_create_pmo *c)
+{
+	*c = (struct dxgpmo_create_pmo){
+		.type = type,
+		.cache_type = cache,
+		.length = length,
+		.adapter_id = adapter,
+		.page_protection = type == DXGPMO_PMO_TYPE_SECTION ?
+				   DXGPMO_PAGE_READWRITE : 0,
+	};
+	return dxgpmo_create_pmo(fd, c);
+}
+
+static int map(int fd, uint32_t pmo, uint32_t mode, uint64_t offset,
+	       uint64_t length, struct dxgpmo_map *m)
+{
+	*m = (struct dxgpmo_map){
+		.pmo_id = pmo, .access_mode = mode, .offset = offset,
+		.length = length,
+	};
+	return dxgpmo_map(fd, m);
+}
+
+static int memtype(int fd, uint32_t of, uint32_t id, uint64_t address,
+		   uint64_t index, struct dxgpmo_test_cmd *t)
+{
+	*t = (struct dxgpmo_test_cmd){
+		.size = sizeof(*t), .op = DXGPMO_TEST_OP_MEMTYPE, .of = of,
+		.id = id, .address = address, .index = index,
+	};
+	return dxgpmo_ioctl(fd, DXGPMO_IOC_TEST, t);
+}
+
+static void fill(uint8_t *buf, size_t len, uint8_t seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		buf[i] = (uint8_t)(seed ^ (i * 13) ^ (i >> 9));
+}
+
+FIXTURE(map) {
+	int fd;
+	struct dxgpmo_adapter_info adapters[DXGPMO_MAX_ADAPTERS];
+	uint32_t nr;
+	const struct dxgpmo_adapter_info *edu;
+};
+
+FIXTURE_SETUP(map)
+{
+	unsigned int i;
+
+	self->fd = dxgpmo_open();
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, dxgpmo_query_adapters(self->fd, self->adapters,
+					   DXGPMO_MAX_ADAPTERS, &self->nr));
+	self->edu = NULL;
+	for (i = 0; i < self->nr; i++)
+		if ((self->adapters[i].caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE) &&
+		    !self->edu)
+			self->edu = &self->adapters[i];
+}
+
+FIXTURE_TEARDOWN(map)
+{
+	teardown_dxgpmo(_metadata, self->fd);
+}
+
+/*
+ * Rounding: the view starts at the page below the wanted offset and covers
+ * whole pages; out offset locates the wanted byte, out length is the view.
+ */
+TEST_F(map, rounding_table)
+{
+	static const struct {
+		uint64_t offset, length;
+		int err;
+		uint64_t out_offset, out_length;
+	} cases[] = {
+		{ 0, 1, 0, 0, PAGE },
+		{ 0, PAGE, 0, 0, PAGE },
+		{ 100, PAGE - 100, 0, 100, PAGE },
+		{ 100, PAGE - 99, 0, 100, 2 * PAGE },	/* one byte over */
+		{ 100, PAGE, 0, 100, 2 * PAGE },
+		{ PAGE - 1, 2, 0, PAGE - 1, 2 * PAGE },
+		{ PAGE, PAGE, 0, 0, PAGE },
+		{ 3 * PAGE + 99, 1, 0, 99, PAGE },	/* the last byte */
+		{ 0, 3 * PAGE + 100, 0, 0, 4 * PAGE },	/* everything */
+		{ 2 * PAGE + 5, PAGE + 95, 0, 5, 2 * PAGE },
+		{ 0, 0, EINVAL },
+		{ 3 * PAGE + 100, 1, EINVAL },		/* past the end */
+		{ 3 * PAGE, 101, EINVAL },
+		{ 1, 3 * PAGE + 100, EINVAL },
+		{ UINT64_MAX, 2, EINVAL },
+	};
+	struct dxgpmo_create_pmo c;
+	struct dxgpmo_map kmap;
+	unsigned int i, mode;
+
+	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_MDL, DXGPMO_CACHE_CACHED,
+			    3 * PAGE + 100, 0, &c));
+	ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_KERNEL, 0,
+			 3 * PAGE + 100, &kmap));
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		for (mode = DXGPMO_ACCESS_KERNEL; mode <= DXGPMO_ACCESS_USER;
+		     mode++) {
+			uint8_t marker = 0x40 + i, seen = 0;
+			struct dxgpmo_map m;
+			int ret;
+
+			ret = map(self->fd, c.pmo_id, mode, cases[i].offset,
+				  cases[i].length, &m);
+			if (cases[i].err) {
+				EXPECT_EQ(-cases[i].err, ret) {
+					TH_LOG("case %u mode %u", i, mode);
+				}
+				continue;
+			}
+			ASSERT_EQ(0, ret) {
+				TH_LOG("case %u mode %u", i, mode);
+			}
+			EXPECT_EQ(cases[i].out_offset, m.offset);
+			EXPECT_EQ(cases[i].out_length, m.length);
+			/* The wanted byte is at address + out offset. */
+			ASSERT_EQ(0, dxgpmo_kmap_rw(self->fd, kmap.map_id,
+						    DXGPMO_KMAP_WRITE,
+						    cases[i].offset, &marker,
+						    1));
+			if (mode == DXGPMO_ACCESS_USER) {
+				seen = ((volatile uint8_t *)(uintptr_t)
+					m.address)[m.offset];
+				EXPECT_EQ(0, m.address % PAGE);
+			} else {
+				ASSERT_EQ(0, dxgpmo_kmap_rw(self->fd, m.map_id,
+							    0, m.offset,
+							    &seen, 1));
+				/* A token, not a kernel pointer. */
+				EXPECT_NE(0, m.address);
+			}
+			EXPECT_EQ(marker, seen);
+			EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id,
+						  m.address, m.length));
+		}
+	}
+	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, kmap.address,
+				  kmap.length));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+}
+
+TEST_F(map, bad_args)
+{
+	struct dxgpmo_create_pmo c;
+	struct dxgpmo_map m, k;
+	uint8_t b;
+
+	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_MDL, DXGPMO_CACHE_CACHED,
+			    2 * PAGE, 0, &c));
+	EXPECT_EQ(-ENOENT, map(self->fd, 0, DXGPMO_ACCESS_USER, 0, 1, &m));
+	EXPECT_EQ(-ENOENT, map(self->fd, c.pmo_id + 1000, DXGPMO_ACCESS_USER,
+			       0, 1, &m));
+	EXPECT_EQ(-EINVAL, map(self->fd, c.pmo_id, 2, 0, 1, &m));
+	m = (struct dxgpmo_map){ .pmo_id = c.pmo_id, .length = 1, .flags = 1 };
+	EXPECT_EQ(-EINVAL, dxgpmo_map(self->fd, &m));
+	m = (struct dxgpmo_map){ .pmo_id = c.pmo_id, .length = 1,
+				 .__reserved = 1 };
+	EXPECT_EQ(-EINVAL, dxgpmo_map(self->fd, &m));
+
+	ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_USER, 10, 20, &m));
+	ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_KERNEL, 0, 1, &k));
+	/* UNMAP must name the object, the returned base and size. */
+	EXPECT_EQ(-ENOENT, dxgpmo_unmap(self->fd, 0, m.address, m.length));
+	EXPECT_EQ(-EINVAL, dxgpmo_unmap(self->fd, c.pmo_id, m.address + 10,
+					m.length));
+	EXPECT_EQ(-EINVAL, dxgpmo_unmap(self->fd, c.pmo_id, m.address, 20));
+	EXPECT_EQ(-EINVAL, dxgpmo_unmap(self->fd, c.pmo_id, m.address,
+					2 * PAGE));
+	/* KMAP_RW only on kernel maps, inside the view. */
+	EXPECT_EQ(-EINVAL, dxgpmo_kmap_rw(self->fd, m.map_id, 0, 0, &b, 1));
+	EXPECT_EQ(-EINVAL, dxgpmo_kmap_rw(self->fd, k.map_id, 0, PAGE, &b, 1));
+	EXPECT_EQ(-EINVAL, dxgpmo_kmap_rw(self->fd, k.map_id, 0, 0, &b, 0));
+	EXPECT_EQ(-EINVAL, dxgpmo_kmap_rw(self->fd, k.map_id, 1U << 3, 0, &b,
+					  1));
+	EXPECT_EQ(-ENOENT, dxgpmo_kmap_rw(self->fd, c.pmo_id, 0, 0, &b, 1));
+	EXPECT_EQ(-EFAULT, dxgpmo_kmap_rw(self->fd, k.map_id, 0, 0, NULL, 1));
+	/* With views alive the object cannot be destroyed. */
+	EXPECT_EQ(-EBUSY, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, m.address, m.length));
+	EXPECT_EQ(-EINVAL, dxgpmo_unmap(self->fd, c.pmo_id, m.address,
+					m.length));
+	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, k.address, k.length));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+}
+
+TEST_F(map, cmd_length)
+{
+	struct {
+		struct dxgpmo_map cmd;
+		uint8_t extra;
+	} m;
+	struct {
+		struct dxgpmo_unmap cmd;
+		uint8_t extra;
+	} u;
+	struct {
+		struct dxgpmo_kmap_rw cmd;
+		uint8_t extra;
+	} k;
+
+	memset(&m, 0, sizeof(m));
+	m.cmd.size = offsetofend(struct dxgpmo_map, __reserved) - 1;
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_MAP, &m));
+	m.cmd.size = sizeof(m.cmd) + 1;
+	m.extra = 1;
+	EXPECT_ERRNO(E2BIG, ioctl(self->fd, DXGPMO_IOC_MAP, &m));
+	m.extra = 0;
+	m.cmd.length = 1;
+	EXPECT_ERRNO(ENOENT, ioctl(self->fd, DXGPMO_IOC_MAP, &m));
+
+	memset(&u, 0, sizeof(u));
+	u.cmd.size = offsetofend(struct dxgpmo_unmap, length) - 1;
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_UNMAP, &u));
+	u.cmd.size = sizeof(u.cmd) + 1;
+	u.extra = 1;
+	EXPECT_ERRNO(E2BIG, ioctl(self->fd, DXGPMO_IOC_UNMAP, &u));
+	u.extra = 0;
+	EXPECT_ERRNO(ENOENT, ioctl(self->fd, DXGPMO_IOC_UNMAP, &u));
+
+	memset(&k, 0, sizeof(k));
+	k.cmd.size = offsetofend(struct dxgpmo_kmap_rw, buffer) - 1;
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_KMAP_RW, &k));
+	k.cmd.size = sizeof(k.cmd) + 1;
+	k.extra = 1;
+	EXPECT_ERRNO(E2BIG, ioctl(self->fd, DXGPMO_IOC_KMAP_RW, &k));
+	k.extra = 0;
+	k.cmd.length = 1;
+	EXPECT_ERRNO(ENOENT, ioctl(self->fd, DXGPMO_IOC_KMAP_RW, &k));
+}
+
+/*
+ * The same bytes through every view: user map, kernel map (KMAP_RW) and the
+ * device through an ADL, in both directions.
+ */
+TEST_F_TIMEOUT(map, coherence_across_views, 60)
+{
+	uint8_t a[256], b[256], got[256];
+	struct dxgpmo_allocate_adl adl = { 0 };
+	struct dxgpmo_create_pmo c;
+	struct dxgpmo_map u, k;
+	volatile uint8_t *user;
+	uint32_t cache;
+
+	if (!self->edu)
+		SKIP(return, "needs an adapter with a DMA engine");
+	for (cache = 0; cache <= DXGPMO_CACHE_WRITE_COMBINED; cache++) {
+		ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_MDL, cache,
+				    2 * PAGE, self->edu->adapter_id, &c));
+		ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_USER, 0,
+				 2 * PAGE, &u));
+		ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_KERNEL,
+				 PAGE, PAGE, &k));
+		user = (volatile uint8_t *)(uintptr_t)u.address;
+		adl = (struct dxgpmo_allocate_adl){
+			.amo_id = c.amo_id, .length = 2 * PAGE,
+		};
+		ASSERT_EQ(0, dxgpmo_allocate_adl(self->fd, &adl));
+
+		/* user -> kernel view and device */
+		fill(a, sizeof(a), 0x10 + cache);
+		for (unsigned int i = 0; i < sizeof(a); i++)
+			user[PAGE + 300 + i] = a[i];
+		ASSERT_EQ(0, dxgpmo_kmap_rw(self->fd, k.map_id, 0, 300, got,
+					    sizeof(got)));
+		EXPECT_EQ(0, memcmp(a, got, sizeof(a)));
+		ASSERT_EQ(0, dxgpmo_adapter_dma(self->fd, self->edu->adapter_id,
+						0, (adl.base_page + 1) * PAGE + 300,
+						got, sizeof(got)));
+		EXPECT_EQ(0, memcmp(a, got, sizeof(a)));
+
+		/* device -> user view and kernel view */
+		fill(b, sizeof(b), 0x90 + cache);
+		ASSERT_EQ(0, dxgpmo_adapter_dma(self->fd, self->edu->adapter_id,
+						DXGPMO_DMA_TO_MEMORY,
+						(adl.base_page + 1) * PAGE + 600,
+						b, sizeof(b)));
+		for (unsigned int i = 0; i < sizeof(b); i++)
+			got[i] = user[PAGE + 600 + i];
+		EXPECT_EQ(0, memcmp(b, got, sizeof(b)));
+		ASSERT_EQ(0, dxgpmo_kmap_rw(self->fd, k.map_id, 0, 600, got,
+					    sizeof(got)));
+		EXPECT_EQ(0, memcmp(b, got, sizeof(b)));
+
+		/* kernel view -> user view */
+		ASSERT_EQ(0, dxgpmo_kmap_rw(self->fd, k.map_id,
+					    DXGPMO_KMAP_WRITE, 1000, a,
+					    sizeof(a)));
+		for (unsigned int i = 0; i < sizeof(a); i++)
+			got[i] = user[PAGE + 1000 + i];
+		EXPECT_EQ(0, memcmp(a, got, sizeof(a)));
+
+		EXPECT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
+		EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, u.address,
+					  u.length));
+		EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, k.address,
+					  k.length));
+		EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, c.amo_id));
+	}
+}
+
+/*
+ * Cache types from the page tables: the user PTE, the kernel vmap PTE and
+ * the linear-map PTE of every object page carry the object's memory type.
+ */
+TEST_F(map, cache_types_in_page_tables)
+{
+	static const uint32_t expect[] = {
+		[DXGPMO_CACHE_NON_CACHED] = DXGPMO_TEST_MEMTYPE_UC_MINUS,
+		[DXGPMO_CACHE_CACHED] = DXGPMO_TEST_MEMTYPE_WB,
+		[DXGPMO_CACHE_WRITE_COMBINED] = DXGPMO_TEST_MEMTYPE_WC,
+	};
+	struct dxgpmo_test_cmd t;
+	uint32_t type, cache;
+
+	if (memtype(self->fd, DXGPMO_TEST_MEMTYPE_OF_LINEAR, 0, 0, 0, &t) ==
+	    -ENOTTY)
+		SKIP(return, "module loaded without debug_ioctls=1");
+	for (type = DXGPMO_PMO_TYPE_MDL; type <= DXGPMO_PMO_TYPE_CONTIGUOUS;
+	     type++) {
+		for (cache = 0; cache <= DXGPMO_CACHE_WRITE_COMBINED; cache++) {
+			uint64_t pages = 3, i;
+			struct dxgpmo_create_pmo c;
+			struct dxgpmo_map u, k;
+			uint32_t want = expect[cache];
+
+			ASSERT_EQ(0, create(self->fd, type, cache,
+					    pages * PAGE, 0, &c));
+			ASSERT_EQ(0, map(self->fd, c.pmo_id,
+					 DXGPMO_ACCESS_USER, 0, pages * PAGE,
+					 &u));
+			ASSERT_EQ(0, map(self->fd, c.pmo_id,
+					 DXGPMO_ACCESS_KERNEL, 0,
+					 pages * PAGE, &k));
+			for (i = 0; i < pages; i++) {
+				/* fault the page in */
+				((volatile uint8_t *)(uintptr_t)u.address)
+					[i * PAGE] = 1;
+				ASSERT_EQ(0, memtype(self->fd,
+						     DXGPMO_TEST_MEMTYPE_OF_USER_VA,
+						     0, u.address + i * PAGE,
+						     0, &t));
+				if (!t.pat_enabled && want ==
+				    DXGPMO_TEST_MEMTYPE_WC)
+					want = DXGPMO_TEST_MEMTYPE_UC_MINUS;
+				EXPECT_EQ(want, t.memtype) {
+					TH_LOG("user: type %u cache %u bits 0x%llx",
+					       type, cache,
+					       (unsigned long long)t.pte_bits);
+				}
+				ASSERT_EQ(0, memtype(self->fd,
+						     DXGPMO_TEST_MEMTYPE_OF_KMAP,
+						     k.map_id, 0, i, &t));
+				EXPECT_EQ(want, t.memtype) {
+					TH_LOG("kernel: type %u cache %u", type,
+					       cache);
+				}
+				ASSERT_EQ(0, memtype(self->fd,
+						     DXGPMO_TEST_MEMTYPE_OF_LINEAR,
+						     c.pmo_id, 0, i, &t));
+				EXPECT_EQ(want, t.memtype) {
+					TH_LOG("linear: type %u cache %u", type,
+					       cache);
+				}
+			}
+			EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id,
+						  u.address, u.length));
+			EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id,
+						  k.address, k.length));
+			EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+		}
+	}
+}
+
+/* mmap(2) of the window: shared data, bounds, private maps, other files. */
+TEST_F(map, direct_mmap)
+{
+	struct dxgpmo_create_pmo c, c2;
+	struct dxgpmo_map u;
+	uint8_t *p;
+	int other;
+
+	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_MDL,
+			    DXGPMO_CACHE_WRITE_COMBINED, 3 * PAGE, 0, &c));
+	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_MDL, DXGPMO_CACHE_CACHED,
+			    PAGE, 0, &c2));
+	p = mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
+		 c.mmap_offset);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_USER, PAGE, PAGE,
+			 &u));
+	p[PAGE + 7] = 0x5c;
+	EXPECT_EQ(0x5c, ((volatile uint8_t *)(uintptr_t)u.address)[7]);
+	EXPECT_EQ(0, munmap(p, 3 * PAGE));
+	/* A sub-window is fine; beyond the window or outside any is not. */
+	p = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, self->fd,
+		 c.mmap_offset + 2 * PAGE);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_EQ(0, munmap(p, PAGE));
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 4 * PAGE, PROT_READ, MAP_SHARED,
+				   self->fd, c.mmap_offset));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, PAGE, PROT_READ, MAP_SHARED,
+				   self->fd, 0));
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 2 * PAGE, PROT_READ, MAP_SHARED,
+				   self->fd, c2.mmap_offset));
+	/* Private maps are refused. */
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE, self->fd, c.mmap_offset));
+	EXPECT_EQ(EINVAL, errno);
+	/* Another file cannot map this file's window. */
+	other = dxgpmo_open();
+	ASSERT_LE(0, other);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, PAGE, PROT_READ, MAP_SHARED, other,
+				   c.mmap_offset));
+	close(other);
+	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, u.address, u.length));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c2.pmo_id, 0));
+}
+
+/* The process unmapped the view itself: UNMAP is an error, not a crash. */
+TEST_F(map, unmap_after_munmap)
+{
+	struct dxgpmo_create_pmo c;
+	struct dxgpmo_map u;
+	struct dxgpmo_stats st;
+	void *other;
+
+	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_MDL, DXGPMO_CACHE_CACHED,
+			    2 * PAGE, 0, &c));
+	ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_USER, 0, 2 * PAGE,
+			 &u));
+	EXPECT_EQ(0, munmap((void *)(uintptr_t)u.address, u.length));
+	/* Something else now lives at that address. */
+	other = mmap((void *)(uintptr_t)u.address, u.length,
+		     PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	ASSERT_EQ((void *)(uintptr_t)u.address, other);
+	EXPECT_EQ(-ENOENT, dxgpmo_unmap(self->fd, c.pmo_id, u.address,
+					u.length));
+	/* The anonymous mapping was not touched. */
+	((volatile uint8_t *)other)[0] = 1;
+	EXPECT_EQ(0, munmap(other, u.length));
+	ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &st));
+	EXPECT_EQ(0, st.file.maps);
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+}
+
+/* fork: the child sees the inherited view but cannot UNMAP it. */
+TEST_F(map, fork_with_live_mapping)
+{
+	struct dxgpmo_create_pmo c;
+	struct dxgpmo_map u;
+	volatile uint8_t *p;
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_MDL, DXGPMO_CACHE_CACHED,
+			    PAGE, 0, &c));
+	ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_USER, 0, PAGE, &u));
+	p = (volatile uint8_t *)(uintptr_t)u.address;
+	p[5] = 0x77;
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (p[5] != 0x77)
+			_exit(1);
+		p[6] = 0x78;
+		_exit(dxgpmo_unmap(self->fd, c.pmo_id, u.address, u.length) ==
+		      -EPERM ? 0 : 2);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0x78, p[6]);	/* shared, not copied */
+	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, u.address, u.length));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+}
+
+/* After DESTROY a direct mmap of the window is revoked: SIGBUS, no UAF. */
+TEST_F(map, destroy_revokes_mmap)
+{
+	struct dxgpmo_create_pmo c;
+	struct dxgpmo_stats st;
+	int status;
+	pid_t pid;
+	uint8_t *p;
+
+	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_MDL, DXGPMO_CACHE_CACHED,
+			    2 * PAGE, 0, &c));
+	p = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
+		 c.mmap_offset);
+	ASSERT_NE(MAP_FAILED, p);
+	p[0] = 1;
+	ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+	/* The handle is gone; the VMA still holds the pages until munmap. */
+	ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &st));
+	EXPECT_EQ(0, st.file.pmos);
+	EXPECT_EQ(2, st.global.pages);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		((volatile uint8_t *)p)[PAGE] = 2;
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFSIGNALED(status));
+	EXPECT_EQ(SIGBUS, WTERMSIG(status));
+	EXPECT_EQ(0, munmap(p, 2 * PAGE));
+	ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &st));
+	EXPECT_EQ(0, st.global.pages);
+}
+
+/* A mapping keeps the file: close(fd) first, munmap later, nothing leaks. */
+TEST_F(map, close_file_then_munmap)
+{
+	struct dxgpmo_create_pmo c;
+	struct dxgpmo_stats st;
+	int fd2 = dxgpmo_open();
+	uint8_t *p;
+
+	ASSERT_LE(0, fd2);
+	ASSERT_EQ(0, create(fd2, DXGPMO_PMO_TYPE_CONTIGUOUS,
+			    DXGPMO_CACHE_WRITE_COMBINED, 4 * PAGE, 0, &c));
+	p = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd2,
+		 c.mmap_offset);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_EQ(0, close(fd2));
+	p[3 * PAGE] = 9;
+	EXPECT_EQ(9, ((volatile uint8_t *)p)[3 * PAGE]);
+	ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &st));
+	EXPECT_EQ(1, st.global.pmos);
+	EXPECT_EQ(0, munmap(p, 4 * PAGE));
+	ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &st));
+	EXPECT_EQ(0, dxgpmo_counters_live(&st.global));
+}
+
+static sigjmp_buf segv_jmp;
+
+static void on_segv(int sig)
+{
+	siglongjmp(segv_jmp, 1);
+}
+
+TEST_F_TIMEOUT(map, section_objects, 60)
+{
+	struct dxgpmo_create_pmo c;
+	struct dxgpmo_allocate_adl adl;
+	struct dxgpmo_map u, k;
+	uint8_t a[128], got[128];
+	volatile uint8_t *p;
+
+	/* cached or write-combined only, READONLY or READWRITE only */
+	c = (struct dxgpmo_create_pmo){
+		.type = DXGPMO_PMO_TYPE_SECTION, .length = PAGE,
+		.cache_type = DXGPMO_CACHE_NON_CACHED,
+		.page_protection = DXGPMO_PAGE_READWRITE,
+	};
+	EXPECT_EQ(-EINVAL, dxgpmo_create_pmo(self->fd, &c));
+	c = (struct dxgpmo_create_pmo){
+		.type = DXGPMO_PMO_TYPE_SECTION, .length = PAGE,
+		.cache_type = DXGPMO_CACHE_CACHED, .page_protection = 0x40,
+	};
+	EXPECT_EQ(-EINVAL, dxgpmo_create_pmo(self->fd, &c));
+
+	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_SECTION,
+			    DXGPMO_CACHE_WRITE_COMBINED, 3 * PAGE,
+			    self->edu ? self->edu->adapter_id : 0, &c));
+	ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_USER, 0, 3 * PAGE,
+			 &u));
+	p = (volatile uint8_t *)(uintptr_t)u.address;
+	EXPECT_EQ(0, p[2 * PAGE + 10]);		/* zeroed */
+	fill(a, sizeof(a), 0x21);
+	for (unsigned int i = 0; i < sizeof(a); i++)
+		p[2 * PAGE + 10 + i] = a[i];
+	ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_KERNEL,
+			 2 * PAGE + 10, sizeof(a), &k));
+	ASSERT_EQ(0, dxgpmo_kmap_rw(self->fd, k.map_id, 0, k.offset, got,
+				    sizeof(got)));
+	EXPECT_EQ(0, memcmp(a, got, sizeof(a)));
+	if (self->edu) {
+		/* The ADL pins the pages; the device sees the same bytes. */
+		adl = (struct dxgpmo_allocate_adl){
+			.amo_id = c.amo_id, .offset = 2 * PAGE, .length = PAGE,
+		};
+		ASSERT_EQ(0, dxgpmo_allocate_adl(self->fd, &adl));
+		ASSERT_EQ(0, dxgpmo_adapter_dma(self->fd,
+						self->edu->adapter_id, 0,
+						adl.base_page * PAGE + 10, got,
+						sizeof(got)));
+		EXPECT_EQ(0, memcmp(a, got, sizeof(got)));
+		EXPECT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
+		adl = (struct dxgpmo_allocate_adl){
+			.amo_id = c.amo_id, .length = PAGE,
+			.flags = DXGPMO_ADL_REQUIRE_CONTIGUOUS,
+		};
+		EXPECT_EQ(-EINVAL, dxgpmo_allocate_adl(self->fd, &adl));
+	}
+	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, u.address, u.length));
+	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, k.address, k.length));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, c.amo_id));
+
+	/* A read-only section: no writable view of any kind. */
+	c = (struct dxgpmo_create_pmo){
+		.type = DXGPMO_PMO_TYPE_SECTION, .length = PAGE,
+		.cache_type = DXGPMO_CACHE_CACHED,
+		.page_protection = DXGPMO_PAGE_READONLY,
+	};
+	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
+				   MAP_SHARED, self->fd, c.mmap_offset));
+	EXPECT_EQ(EACCES, errno);
+	ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_USER, 0, PAGE, &u));
+	p = (volatile uint8_t *)(uintptr_t)u.address;
+	EXPECT_EQ(0, p[0]);
+	EXPECT_EQ(-1, mprotect((void *)(uintptr_t)u.address, PAGE,
+			       PROT_READ | PROT_WRITE));
+	signal(SIGSEGV, on_segv);
+	if (!sigsetjmp(segv_jmp, 1)) {
+		p[0] = 1;
+		EXPECT_TRUE(0) {
+			TH_LOG("wrote to a read-only section");
+		}
+	}
+	signal(SIGSEGV, SIG_DFL);
+	ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_KERNEL, 0, 1, &k));
+	EXPECT_EQ(-EACCES, dxgpmo_kmap_rw(self->fd, k.map_id,
+					  DXGPMO_KMAP_WRITE, 0, a, 1));
+	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, u.address, u.length));
+	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, k.address, k.length));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+}
+
+/* BAR0 of an edu device, from sysfs; 0 if none. */
+static uint64_t edu_bar0(const struct dxgpmo_adapter_info *a)
+{
+	unsigned long long start = 0, end, flags;
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path),
+		 "/sys/bus/pci/devices/%04x:%02x:%02x.%x/resource",
+		 a->pci_domain, a->pci_bus, a->pci_devfn >> 3,
+		 a->pci_devfn & 7);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llx %llx %llx", &start, &end, &flags) != 3)
+		start = 0;
+	fclose(f);
+	return start;
+}
+
+TEST_F(map, io_space_objects)
+{
+	struct dxgpmo_create_pmo c;
+	struct dxgpmo_allocate_adl adl;
+	struct dxgpmo_map m;
+	uint32_t val;
+	uint64_t bar;
+
+	if (!self->edu)
+		SKIP(return, "needs an edu adapter (its BAR0)");
+	bar = edu_bar0(self->edu);
+	ASSERT_NE(0, bar);
+
+#define IO(_base, _len, _cache) (struct dxgpmo_create_pmo){ \
+	.type = DXGPMO_PMO_TYPE_IO_SPACE, .io_base = (_base), \
+	.length = (_len), .cache_type = (_cache) }
+	/* Only inside a BAR of a dxgpmo adapter, page aligned, never WB. */
+	c = IO(1 << 20, PAGE, DXGPMO_CACHE_NON_CACHED);
+	EXPECT_EQ(-EPERM, dxgpmo_create_pmo(self->fd, &c));
+	c = IO(bar + (1 << 20) - PAGE, 2 * PAGE, DXGPMO_CACHE_NON_CACHED);
+	EXPECT_EQ(-EPERM, dxgpmo_create_pmo(self->fd, &c));
+	c = IO(bar + 4, PAGE, DXGPMO_CACHE_NON_CACHED);
+	EXPECT_EQ(-EINVAL, dxgpmo_create_pmo(self->fd, &c));
+	c = IO(bar, PAGE, DXGPMO_CACHE_CACHED);
+	EXPECT_EQ(-EINVAL, dxgpmo_create_pmo(self->fd, &c));
+
+	c = IO(bar, PAGE, DXGPMO_CACHE_NON_CACHED);
+	c.adapter_id = self->edu->adapter_id;
+	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+	/* Kernel mode only. */
+	EXPECT_EQ(-EINVAL, map(self->fd, c.pmo_id, DXGPMO_ACCESS_USER, 0, 4,
+			       &m));
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, PAGE, PROT_READ, MAP_SHARED, self->fd,
+				   c.mmap_offset));
+	ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_KERNEL, 0, 8, &m));
+	ASSERT_EQ(0, dxgpmo_kmap_rw(self->fd, m.map_id, 0, 0, &val, 4));
+	EXPECT_EQ(0x010000ed, val);
+	/* edu's liveness register answers with the inverse. */
+	val = 0x12345678;
+	ASSERT_EQ(0, dxgpmo_kmap_rw(self->fd, m.map_id, DXGPMO_KMAP_WRITE, 4,
+				    &val, 4));
+	ASSERT_EQ(0, dxgpmo_kmap_rw(self->fd, m.map_id, 0, 4, &val, 4));
+	EXPECT_EQ(~0x12345678u, val);
+	EXPECT_EQ(-EINVAL, dxgpmo_kmap_rw(self->fd, m.map_id, 0, 1, &val, 2));
+	/* An ADL of I/O space is one contiguous run. */
+	adl = (struct dxgpmo_allocate_adl){
+		.amo_id = c.amo_id, .length = PAGE,
+		.flags = DXGPMO_ADL_REQUIRE_CONTIGUOUS,
+	};
+	ASSERT_EQ(0, dxgpmo_allocate_adl(self->fd, &adl));
+	EXPECT_EQ(DXGPMO_ADL_CONTIGUOUS, adl.adl_flags);
+	EXPECT_EQ(1, adl.page_count);
+	EXPECT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
+	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, m.address, m.length));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, c.amo_id));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * dxgpmo debug/test command.  Not a stable ABI: it exists for the
+ * selftests (like iommufd's IOMMU_TEST_CMD) and only works when the module
+ * is loaded with debug_ioctls=1 (else -ENOTTY).
+ */
+#ifndef _UAPI_DXGPMO_TEST_H
+#define _UAPI_DXGPMO_TEST_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+#include "dxgpmo.h"
+
+#define DXGPMO_CMD_TEST	0x3f
+#define DXGPMO_IOC_TEST	_IO(DXGPMO_TYPE, DXGPMO_CMD_TEST)
+
+enum dxgpmo_test_op {
+	/* Memory type of the PTE that maps something, read from the tables. */
+	DXGPMO_TEST_OP_MEMTYPE = 1,
+};
+
+/* What DXGPMO_TEST_OP_MEMTYPE looks at. */
+enum dxgpmo_test_memtype_of {
+	DXGPMO_TEST_MEMTYPE_OF_USER_VA = 1,	/* @address in the caller */
+	DXGPMO_TEST_MEMTYPE_OF_KMAP,		/* kernel map @id, @index */
+	DXGPMO_TEST_MEMTYPE_OF_LINEAR,		/* PMO @id page @index */
+};
+
+/* Memory types, decoded from the PTE's PWT/PCD/PAT bits. */
+enum dxgpmo_test_memtype {
+	DXGPMO_TEST_MEMTYPE_WB = 1,
+	DXGPMO_TEST_MEMTYPE_WC,
+	DXGPMO_TEST_MEMTYPE_UC_MINUS,
+	DXGPMO_TEST_MEMTYPE_OTHER,
+};
+
+/**
+ * struct dxgpmo_test_cmd - DXGPMO_IOC_TEST
+ * @size: sizeof(struct dxgpmo_test_cmd)
+ * @flags: zero
+ * @op: enum dxgpmo_test_op
+ * @of: MEMTYPE: enum dxgpmo_test_memtype_of
+ * @id: MEMTYPE: map id (KMAP) or PMO id (LINEAR)
+ * @__reserved: zero
+ * @address: MEMTYPE: user address (USER_VA)
+ * @index: MEMTYPE: page index in the view (KMAP) or object (LINEAR)
+ * @memtype: out: enum dxgpmo_test_memtype
+ * @pat_enabled: out: 1 when x86 PAT is on (else WC reads as UC-)
+ * @pte_bits: out: the PTE's raw cache bits (4 KiB encoding)
+ * @__reserved2: zero
+ */
+struct dxgpmo_test_cmd {
+	__u32 size;
+	__u32 flags;
+	__u32 op;
+	__u32 of;
+	__u32 id;
+	__u32 __reserved;
+	__aligned_u64 address;
+	__aligned_u64 index;
+	__u32 memtype;
+	__u32 pat_enabled;
+	__aligned_u64 pte_bits;
+	__aligned_u64 __reserved2;
+};
+
+#endif
