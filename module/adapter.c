@@ -28,6 +28,7 @@ static void dxgpmo_adapter_release(struct kref *kref)
 	struct dxgpmo_adapter *adapter =
 		container_of(kref, struct dxgpmo_adapter, kref);
 
+	dxgpmo_segment_destroy(adapter);
 	put_device(adapter->dev);
 	kfree(adapter->edu);
 	kfree(adapter);
@@ -119,6 +120,11 @@ struct dxgpmo_adapter *dxgpmo_adapter_register(struct device *dev,
 	ret = xa_alloc_cyclic(&dxgpmo_adapters, &adapter->id, adapter,
 			      XA_LIMIT(1, 255), &dxgpmo_next_adapter_id,
 			      GFP_KERNEL);
+	if (ret >= 0) {
+		ret = dxgpmo_segment_create(adapter);
+		if (ret)
+			xa_erase(&dxgpmo_adapters, adapter->id);
+	}
 	mutex_unlock(&dxgpmo_adapters_lock);
 	if (ret < 0) {
 		adapter->edu = NULL;	/* still the caller's */
@@ -229,6 +235,7 @@ static void dxgpmo_adapter_fill_info(const struct dxgpmo_adapter *adapter,
 	info->segment_size = (u64)dxgpmo_segment_mb << 20;
 	info->segment_mmap_offset = (u64)adapter->id << DXGPMO_SEGMENT_SHIFT;
 	info->dirty_page_size = dxgpmo_dirty_page_size;
+	info->segment_device_address = DXGPMO_SEGMENT_DEVICE_BASE;
 	if (adapter->pdev) {
 		info->pci_domain = pci_domain_nr(adapter->pdev->bus);
 		info->pci_bus = adapter->pdev->bus->number;

@@ -20,6 +20,40 @@
 /* Each 2 KiB takes two ~100 ms edu transfers: keep calls bounded. */
 #define DXGPMO_DMA_MAX_LENGTH	(64 << 10)
 
+/*
+ * The adapter's own local memory: any file may let the adapter touch its
+ * segment (the segment is the adapter's, like VRAM), so there is no ADL
+ * check; RAW means nothing here.
+ */
+static int dxgpmo_adapter_dma_segment(struct dxgpmo_file *file,
+				      struct dxgpmo_adapter_dma *cmd,
+				      struct dxgpmo_adapter *adapter)
+{
+	void __user *ubuf = u64_to_user_ptr(cmd->buffer);
+	bool to_memory = cmd->flags & DXGPMO_DMA_TO_MEMORY;
+	void *kbuf;
+	int ret;
+
+	if (cmd->flags & DXGPMO_DMA_RAW)
+		return -EINVAL;
+	if (dxgpmo_should_fail(file))
+		return -ENOMEM;
+	kbuf = kvzalloc(cmd->length, GFP_KERNEL_ACCOUNT);
+	if (!kbuf)
+		return -ENOMEM;
+	ret = -EFAULT;
+	if (to_memory && copy_from_user(kbuf, ubuf, cmd->length))
+		goto out;
+	ret = dxgpmo_segment_dma(adapter, to_memory,
+				 cmd->device_address - DXGPMO_SEGMENT_DEVICE_BASE,
+				 kbuf, cmd->length);
+	if (!ret && !to_memory && copy_to_user(ubuf, kbuf, cmd->length))
+		ret = -EFAULT;
+out:
+	kvfree(kbuf);
+	return ret;
+}
+
 int dxgpmo_ioctl_adapter_dma(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_adapter_dma *cmd = ucmd->cmd;
@@ -45,6 +79,10 @@ int dxgpmo_ioctl_adapter_dma(struct dxgpmo_ucmd *ucmd)
 	ret = -EOPNOTSUPP;
 	if (!adapter->edu)
 		goto out_put;
+	if (cmd->device_address >= DXGPMO_SEGMENT_DEVICE_BASE) {
+		ret = dxgpmo_adapter_dma_segment(file, cmd, adapter);
+		goto out_put;
+	}
 	/* The engine would truncate the address and hit another page. */
 	ret = -EINVAL;
 	if (cmd->device_address + cmd->length - 1 > adapter->dma_mask)

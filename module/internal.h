@@ -12,6 +12,8 @@
  *   adapter_dma.c  ADAPTER_DMA: who may make an adapter's engine touch what
  *   mapping.c  CPU mappings: MAP/UNMAP, mmap of object windows, KMAP_RW
  *   test.c     the debug-only test command (page-table memory types)
+ *   segment.c  adapters' local-memory segments: mmap, faults, device access
+ *   basis.c    memory bases and dirty-bit tracking (WDDM 3.2 DDIs)
  */
 #ifndef _DXGPMO_INTERNAL_H
 #define _DXGPMO_INTERNAL_H
@@ -47,6 +49,12 @@ extern bool dxgpmo_adl_leak_bug;
 #define DXGPMO_SEGMENT_SHIFT		36
 #define DXGPMO_OBJECT_MMAP_BASE		(1ULL << 44)
 
+/*
+ * Device addresses at and above this name an adapter's own segment (the
+ * adapter's "local memory"), far above any DMA mask of system memory.
+ */
+#define DXGPMO_SEGMENT_DEVICE_BASE	(1ULL << 48)
+
 enum dxgpmo_counter {
 	DXGPMO_CNT_PMOS,
 	DXGPMO_CNT_AMOS,
@@ -57,6 +65,7 @@ enum dxgpmo_counter {
 	DXGPMO_CNT_DMA_MAPPED_PAGES,
 	DXGPMO_CNT_LEAKED_OBJECTS,
 	DXGPMO_CNT_LEAKED_ADLS,
+	DXGPMO_CNT_SEGMENT_PAGES,
 	DXGPMO_NR_COUNTERS,
 };
 
@@ -70,6 +79,7 @@ struct dxgpmo_adapter {
 	struct pci_dev *pdev;		/* NULL for a virtual adapter */
 	struct dxgpmo_edu *edu;		/* the DMA engine, or NULL */
 	bool removed;			/* unbound; ids stay until the last ref */
+	struct dxgpmo_segment *segment;	/* local memory, segment id 1 */
 };
 
 /* One open file of /dev/dxgpmo: one "driver instance". */
@@ -100,6 +110,37 @@ enum dxgpmo_obj_type {
 struct dxgpmo_object {
 	u32 id;
 	enum dxgpmo_obj_type type;
+};
+
+/*
+ * An adapter's emulated local-memory segment ("VRAM"): sparse pages
+ * allocated on first touch, shared by every file.  The lock protects the
+ * page table, the list of memory bases on the segment and their bitmaps.
+ */
+struct dxgpmo_segment {
+	struct mutex lock;		/* pages, bases, their bitmaps */
+	struct xarray pages;		/* page index -> struct page */
+	u64 size;
+	u64 mmap_base;			/* adapter_id << DXGPMO_SEGMENT_SHIFT */
+	struct list_head bases;
+};
+
+struct dxgpmo_basis_range {
+	u64 offset;
+	u64 length;
+	unsigned long first_bit;
+};
+
+/* A memory basis (DxgkDdiCreateMemoryBasis) and its dirty bitmap. */
+struct dxgpmo_basis {
+	struct dxgpmo_object obj;
+	struct list_head segment_node;
+	struct dxgpmo_adapter *adapter;
+	unsigned int track_count;	/* outstanding STARTs */
+	unsigned long nr_bits;
+	unsigned long *bitmap;
+	u32 nr_ranges;
+	struct dxgpmo_basis_range ranges[];
 };
 
 /*
@@ -255,6 +296,15 @@ static inline struct dxgpmo_cpu_map *dxgpmo_map_find(struct dxgpmo_file *file,
 	return obj ? container_of(obj, struct dxgpmo_cpu_map, obj) : NULL;
 }
 
+static inline struct dxgpmo_basis *dxgpmo_basis_find(struct dxgpmo_file *file,
+						     u32 id)
+{
+	struct dxgpmo_object *obj = dxgpmo_object_find(file, id,
+						       DXGPMO_OBJ_BASIS);
+
+	return obj ? container_of(obj, struct dxgpmo_basis, obj) : NULL;
+}
+
 void dxgpmo_count_file(struct dxgpmo_file *file, enum dxgpmo_counter counter,
 		       s64 delta);
 void dxgpmo_count_global(enum dxgpmo_counter counter, s64 delta);
@@ -288,6 +338,29 @@ int dxgpmo_ioctl_kmap_rw(struct dxgpmo_ucmd *ucmd);
 void dxgpmo_map_free(struct dxgpmo_file *file, struct dxgpmo_cpu_map *map);
 int dxgpmo_ioctl_test(struct dxgpmo_ucmd *ucmd);
 extern bool dxgpmo_debug_ioctls;
+
+/* segment.c */
+int dxgpmo_segment_create(struct dxgpmo_adapter *adapter);
+void dxgpmo_segment_destroy(struct dxgpmo_adapter *adapter);
+int dxgpmo_segment_mmap(struct file *filp, struct vm_area_struct *vma);
+struct page *dxgpmo_segment_page(struct dxgpmo_segment *segment,
+				 unsigned long index);
+void dxgpmo_segment_mark_dirty(struct dxgpmo_segment *segment, u64 offset,
+			       u64 length);
+bool dxgpmo_segment_collect(struct dxgpmo_segment *segment,
+			    struct dxgpmo_basis *basis, unsigned long bit,
+			    u64 offset, bool clear);
+int dxgpmo_segment_dma(struct dxgpmo_adapter *adapter, bool to_memory,
+		       u64 offset, void *buf, size_t len);
+extern struct address_space *dxgpmo_shared_mapping;
+
+/* basis.c */
+int dxgpmo_ioctl_create_memory_basis(struct dxgpmo_ucmd *ucmd);
+int dxgpmo_ioctl_destroy_memory_basis(struct dxgpmo_ucmd *ucmd);
+int dxgpmo_ioctl_start_dirty_tracking(struct dxgpmo_ucmd *ucmd);
+int dxgpmo_ioctl_stop_dirty_tracking(struct dxgpmo_ucmd *ucmd);
+int dxgpmo_ioctl_query_dirty_bits(struct dxgpmo_ucmd *ucmd);
+void dxgpmo_basis_free(struct dxgpmo_file *file, struct dxgpmo_basis *basis);
 
 /* edu.c */
 struct dxgpmo_edu;

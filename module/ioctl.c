@@ -36,6 +36,10 @@ union dxgpmo_ucmd_buffer {
 	struct dxgpmo_unmap unmap;
 	struct dxgpmo_kmap_rw kmap_rw;
 	struct dxgpmo_test_cmd test;
+	struct dxgpmo_create_memory_basis create_memory_basis;
+	struct dxgpmo_destroy_memory_basis destroy_memory_basis;
+	struct dxgpmo_dirty_tracking dirty_tracking;
+	struct dxgpmo_query_dirty_bits query_dirty_bits;
 	struct dxgpmo_stats stats;
 };
 
@@ -80,6 +84,16 @@ static const struct dxgpmo_ioctl_op dxgpmo_ioctl_ops[] = {
 	IOCTL_OP(KMAP_RW, dxgpmo_ioctl_kmap_rw, struct dxgpmo_kmap_rw, buffer),
 	IOCTL_OP(ADAPTER_DMA, dxgpmo_ioctl_adapter_dma,
 		 struct dxgpmo_adapter_dma, buffer),
+	IOCTL_OP(CREATE_MEMORY_BASIS, dxgpmo_ioctl_create_memory_basis,
+		 struct dxgpmo_create_memory_basis, ranges),
+	IOCTL_OP(DESTROY_MEMORY_BASIS, dxgpmo_ioctl_destroy_memory_basis,
+		 struct dxgpmo_destroy_memory_basis, __reserved),
+	IOCTL_OP(START_DIRTY_TRACKING, dxgpmo_ioctl_start_dirty_tracking,
+		 struct dxgpmo_dirty_tracking, __reserved),
+	IOCTL_OP(STOP_DIRTY_TRACKING, dxgpmo_ioctl_stop_dirty_tracking,
+		 struct dxgpmo_dirty_tracking, __reserved),
+	IOCTL_OP(QUERY_DIRTY_BITS, dxgpmo_ioctl_query_dirty_bits,
+		 struct dxgpmo_query_dirty_bits, buffer_size),
 	IOCTL_OP(STATS, dxgpmo_ioctl_stats,
 		 struct dxgpmo_stats, file),
 	IOCTL_OP(TEST, dxgpmo_ioctl_test, struct dxgpmo_test_cmd, __reserved2),

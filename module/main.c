@@ -54,10 +54,31 @@ module_param_cb(adl_leak, &dxgpmo_adl_leak_ops, NULL, 0644);
 MODULE_PARM_DESC(adl_leak,
 		 "DESTROY_PMO with live ADLs: bug (default, BUG() like the Windows bugcheck) or warn (WARN and -EBUSY)");
 
+/*
+ * All files share one address_space (that of the first inode opened, kept
+ * until unload), as DRM does: segment windows are shared between files, and
+ * re-arming dirty tracking zaps them in one place whichever device node a
+ * file was opened through.
+ */
+static struct inode *dxgpmo_mapping_inode;
+static DEFINE_MUTEX(dxgpmo_mapping_lock);
+
 static int dxgpmo_fops_open(struct inode *inode, struct file *filp)
 {
-	struct dxgpmo_file *file = dxgpmo_file_alloc();
+	struct dxgpmo_file *file;
 
+	mutex_lock(&dxgpmo_mapping_lock);
+	if (!dxgpmo_mapping_inode) {
+		dxgpmo_mapping_inode = igrab(inode);
+		if (dxgpmo_mapping_inode)
+			dxgpmo_shared_mapping = dxgpmo_mapping_inode->i_mapping;
+	}
+	mutex_unlock(&dxgpmo_mapping_lock);
+	if (!dxgpmo_mapping_inode)
+		return -ENODEV;
+	filp->f_mapping = dxgpmo_shared_mapping;
+
+	file = dxgpmo_file_alloc();
 	if (!file)
 		return -ENOMEM;
 	file->mapping = filp->f_mapping;
@@ -93,9 +114,10 @@ static int __init dxgpmo_init(void)
 	int ret;
 
 	if (dxgpmo_dirty_page_size < PAGE_SIZE ||
+	    dxgpmo_dirty_page_size > 16 * PAGE_SIZE ||
 	    !is_power_of_2(dxgpmo_dirty_page_size)) {
-		pr_err("dxgpmo: dirty_page_size must be a power of two >= %lu\n",
-		       PAGE_SIZE);
+		pr_err("dxgpmo: dirty_page_size must be a power of two from %lu to %lu\n",
+		       PAGE_SIZE, 16 * PAGE_SIZE);
 		return -EINVAL;
 	}
 	if (!dxgpmo_segment_mb ||
@@ -122,6 +144,8 @@ static void __exit dxgpmo_exit(void)
 	dxgpmo_debugfs_exit();
 	misc_deregister(&dxgpmo_misc);
 	dxgpmo_adapters_exit();
+	if (dxgpmo_mapping_inode)
+		iput(dxgpmo_mapping_inode);
 }
 
 module_init(dxgpmo_init);

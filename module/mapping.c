@@ -168,6 +168,8 @@ int dxgpmo_fops_mmap(struct file *filp, struct vm_area_struct *vma)
 		return -EINVAL;
 	if (last < vma->vm_pgoff)
 		return -EINVAL;
+	if (vma->vm_pgoff < DXGPMO_OBJECT_MMAP_BASE >> PAGE_SHIFT)
+		return dxgpmo_segment_mmap(filp, vma);
 	rcu_read_lock();
 	window = mtree_load(&file->windows, vma->vm_pgoff);
 	if (window && (last >= window->pgoff + window->nr_pages ||

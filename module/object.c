@@ -149,6 +149,7 @@ static void dxgpmo_counters_fill(struct dxgpmo_counters *out,
 	out->dma_mapped_pages = read(ctx, DXGPMO_CNT_DMA_MAPPED_PAGES);
 	out->leaked_objects = read(ctx, DXGPMO_CNT_LEAKED_OBJECTS);
 	out->leaked_adls = read(ctx, DXGPMO_CNT_LEAKED_ADLS);
+	out->segment_pages = read(ctx, DXGPMO_CNT_SEGMENT_PAGES);
 }
 
 static u64 dxgpmo_read_global(void *ctx, enum dxgpmo_counter c)
@@ -188,6 +189,7 @@ static const char *const dxgpmo_counter_names[DXGPMO_NR_COUNTERS] = {
 	[DXGPMO_CNT_DMA_MAPPED_PAGES] = "dma_mapped_pages",
 	[DXGPMO_CNT_LEAKED_OBJECTS] = "leaked_objects",
 	[DXGPMO_CNT_LEAKED_ADLS] = "leaked_adls",
+	[DXGPMO_CNT_SEGMENT_PAGES] = "segment_pages",
 };
 
 static int dxgpmo_stats_show(struct seq_file *m, void *unused)

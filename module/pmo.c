@@ -377,6 +377,9 @@ void dxgpmo_object_release(struct dxgpmo_file *file, struct dxgpmo_object *obj)
 	case DXGPMO_OBJ_MAP:
 		dxgpmo_map_free(file, container_of(obj, struct dxgpmo_cpu_map, obj));
 		break;
+	case DXGPMO_OBJ_BASIS:
+		dxgpmo_basis_free(file, container_of(obj, struct dxgpmo_basis, obj));
+		break;
 	default:
 		WARN_ONCE(1, "dxgpmo: object type %d has no release\n",
 			  obj->type);

@@ -64,6 +64,8 @@ enum {
  * @dirty_page_size: dirty-tracking page size of the segment (power of two)
  * @__reserved2: zero
  * @name: NUL-terminated name, e.g. "edu0" or "virtual0"
+ * @segment_device_address: device address of segment offset 0 for
+ *	ADAPTER_DMA (the adapter's local-memory aperture)
  */
 struct dxgpmo_adapter_info {
 	__u32 adapter_id;
@@ -78,6 +80,7 @@ struct dxgpmo_adapter_info {
 	__u32 dirty_page_size;
 	__u32 __reserved2;
 	char name[32];
+	__aligned_u64 segment_device_address;
 };
 
 /**
@@ -496,6 +499,8 @@ struct dxgpmo_export_dmabuf {
  * @leaked_objects: objects the file still held when it was closed
  *	(cumulative)
  * @leaked_adls: ADLs freed at file close instead of by FREE_ADL (cumulative)
+ * @segment_pages: pages backing the adapters' segments (allocated on first
+ *	touch, shared by all files, freed when the adapter goes); global only
  * @__reserved: zero; room for more counters without changing the size
  */
 struct dxgpmo_counters {
@@ -508,7 +513,8 @@ struct dxgpmo_counters {
 	__aligned_u64 dma_mapped_pages;
 	__aligned_u64 leaked_objects;
 	__aligned_u64 leaked_adls;
-	__aligned_u64 __reserved[7];
+	__aligned_u64 segment_pages;
+	__aligned_u64 __reserved[6];
 };
 
 /**
