@@ -116,15 +116,27 @@ TEST_F(dxgpmo, adapters_entry_size)
 		struct dxgpmo_adapter_info info;
 		uint8_t tail[24];
 	} big[DXGPMO_MAX_ADAPTERS];
+	const size_t v1 = offsetofend(struct dxgpmo_adapter_info, name);
 	struct dxgpmo_query_adapters q = {
 		.size = sizeof(q),
 		.count = DXGPMO_MAX_ADAPTERS,
-		.entry_size = sizeof(struct dxgpmo_adapter_info) - 1,
+		.entry_size = v1 - 1,
 		.entries = (uintptr_t)big,
 	};
 	unsigned int i, j;
 
 	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_QUERY_ADAPTERS, &q));
+
+	/* A caller built with the first layout gets packed v1 entries. */
+	memset(big, 0xa5, sizeof(big));
+	q.entry_size = v1;
+	ASSERT_EQ(0, ioctl(self->fd, DXGPMO_IOC_QUERY_ADAPTERS, &q));
+	ASSERT_EQ(self->nr_adapters, q.count);
+	for (i = 0; i < q.count; i++)
+		EXPECT_EQ(0, memcmp((uint8_t *)big + i * v1,
+				    &self->adapters[i], v1));
+	EXPECT_EQ(0xa5, ((uint8_t *)big)[q.count * v1]);
+	q.count = DXGPMO_MAX_ADAPTERS;
 
 	memset(big, 0xa5, sizeof(big));
 	q.entry_size = sizeof(big[0]);

@@ -136,6 +136,60 @@ int dxgpmo_kmap_rw(int fd, uint32_t map_id, uint32_t flags, uint64_t offset,
 	return dxgpmo_ioctl(fd, DXGPMO_IOC_KMAP_RW, &k);
 }
 
+int dxgpmo_create_memory_basis(int fd, uint32_t adapter_id,
+			       uint32_t segment_id,
+			       const struct dxgpmo_memory_range *ranges,
+			       uint32_t count, uint32_t *basis_id)
+{
+	struct dxgpmo_create_memory_basis c = {
+		.size = sizeof(c), .adapter_id = adapter_id,
+		.segment_id = segment_id, .range_count = count,
+		.ranges = (uintptr_t)ranges,
+	};
+	int ret = dxgpmo_ioctl(fd, DXGPMO_IOC_CREATE_MEMORY_BASIS, &c);
+
+	if (!ret && basis_id)
+		*basis_id = c.basis_id;
+	return ret;
+}
+
+int dxgpmo_destroy_memory_basis(int fd, uint32_t basis_id)
+{
+	struct dxgpmo_destroy_memory_basis d = {
+		.size = sizeof(d), .basis_id = basis_id,
+	};
+
+	return dxgpmo_ioctl(fd, DXGPMO_IOC_DESTROY_MEMORY_BASIS, &d);
+}
+
+int dxgpmo_start_dirty_tracking(int fd, uint32_t basis_id)
+{
+	struct dxgpmo_dirty_tracking t = { .size = sizeof(t), .basis_id = basis_id };
+
+	return dxgpmo_ioctl(fd, DXGPMO_IOC_START_DIRTY_TRACKING, &t);
+}
+
+int dxgpmo_stop_dirty_tracking(int fd, uint32_t basis_id)
+{
+	struct dxgpmo_dirty_tracking t = { .size = sizeof(t), .basis_id = basis_id };
+
+	return dxgpmo_ioctl(fd, DXGPMO_IOC_STOP_DIRTY_TRACKING, &t);
+}
+
+int dxgpmo_query_dirty_bits(int fd, uint32_t basis_id, uint32_t flags,
+			    uint64_t index, uint64_t offset, uint64_t length,
+			    void *buffer, uint64_t buffer_size)
+{
+	struct dxgpmo_query_dirty_bits q = {
+		.size = sizeof(q), .flags = flags, .basis_id = basis_id,
+		.subrange_index = index, .subrange_offset = offset,
+		.subrange_length = length, .buffer = (uintptr_t)buffer,
+		.buffer_size = buffer_size,
+	};
+
+	return dxgpmo_ioctl(fd, DXGPMO_IOC_QUERY_DIRTY_BITS, &q);
+}
+
 int dxgpmo_counters_live(const struct dxgpmo_counters *c)
 {
 	return c->pmos || c->amos || c->adls || c->maps || c->bases ||
@@ -151,6 +205,7 @@ const char *dxgpmo_errno_name(int err)
 		{ EINVAL, "EINVAL" }, { ENOSPC, "ENOSPC" }, { ENOTTY, "ENOTTY" },
 		{ E2BIG, "E2BIG" }, { EOPNOTSUPP, "EOPNOTSUPP" },
 		{ ETIMEDOUT, "ETIMEDOUT" }, { EOVERFLOW, "EOVERFLOW" },
+		{ EEXIST, "EEXIST" }, { ERANGE, "ERANGE" },
 	};
 	size_t i;
 
@@ -185,6 +240,12 @@ const char *dxgpmo_error_meaning(const char *call, int err)
 		{ "unmap", EINVAL, "no view of this object with that base and size (use MAP's outputs)" },
 		{ "unmap", EPERM, "a user view can only be unmapped by the process that mapped it" },
 		{ "unmap", ENOENT, "no such object, or the view was already unmapped by the process (the record is dropped)" },
+		{ "basis", EEXIST, "two ranges of the basis overlap" },
+		{ "basis", ERANGE, "a range lies outside the segment" },
+		{ "basis", EINVAL, "zero ranges, a zero-length or misaligned range, or a bad segment id" },
+		{ "query", EINVAL, "the basis is not tracked, or the subrange is not inside a range" },
+		{ "query", ENOSPC, "the buffer is smaller than one bit per tracking page" },
+		{ "stop", EINVAL, "no START is outstanding on this basis" },
 		{ NULL, ENOENT, "no such object, adapter or id of that type in this file" },
 		{ NULL, EINVAL, "invalid size, alignment, flags or reserved field" },
 		{ NULL, E2BIG, "the struct has non-zero bytes this module does not know" },

@@ -41,6 +41,17 @@ int dxgpmo_unmap(int fd, uint32_t pmo_id, uint64_t address, uint64_t length);
 int dxgpmo_kmap_rw(int fd, uint32_t map_id, uint32_t flags, uint64_t offset,
 		   void *buf, uint64_t length);
 
+int dxgpmo_create_memory_basis(int fd, uint32_t adapter_id,
+			       uint32_t segment_id,
+			       const struct dxgpmo_memory_range *ranges,
+			       uint32_t count, uint32_t *basis_id);
+int dxgpmo_destroy_memory_basis(int fd, uint32_t basis_id);
+int dxgpmo_start_dirty_tracking(int fd, uint32_t basis_id);
+int dxgpmo_stop_dirty_tracking(int fd, uint32_t basis_id);
+int dxgpmo_query_dirty_bits(int fd, uint32_t basis_id, uint32_t flags,
+			    uint64_t index, uint64_t offset, uint64_t length,
+			    void *buffer, uint64_t buffer_size);
+
 /* Counters that must be zero when no object exists (not the leak totals). */
 int dxgpmo_counters_live(const struct dxgpmo_counters *c);
 

@@ -14,14 +14,16 @@ check() {
 }
 
 live_counters_zero() {
-	# every counter of live things in debugfs is 0 (leak totals excluded)
-	! grep -vE '^leaked_' /sys/kernel/debug/dxgpmo/stats | grep -vq ' 0$'
+	# every counter of live things in debugfs is 0 (leak totals and the
+	# adapters' segment pages, which live as long as the adapter, excluded)
+	! grep -vE '^(leaked_|segment_pages)' /sys/kernel/debug/dxgpmo/stats |
+		grep -vq ' 0$'
 }
 
 check insmod insmod ./dxgpmo.ko debug_ioctls=1
 [ -c /dev/dxgpmo ] || { echo "dxgpmo-check: FAIL dev_node"; exit 1; }
 
-for t in ./dxgpmo_test ./dxgpmo_adl_test ./dxgpmo_map_test; do
+for t in ./dxgpmo_test ./dxgpmo_adl_test ./dxgpmo_map_test ./dxgpmo_dirty_test; do
 	DXGPMO_SPEC_VM=1 $t
 	echo "dxgpmo-vm: $t exit $?"
 done
