@@ -53,10 +53,17 @@ boot() {
 	log=$out/$name.log
 
 	"$top/scripts/mkinitramfs.sh" "$kver" "$out/$name.cpio.gz" "$job" "$@"
-	set +e
-	"$top/scripts/vm-boot.sh" "$kver" "$out/$name.cpio.gz" "$log"
-	qemu_status=$?
-	set -e
+	# A guest that dies before the job starts never ran our code: that is
+	# the emulator, not a test result.  Boot it again, at most twice.
+	for attempt in 1 2 3; do
+		set +e
+		"$top/scripts/vm-boot.sh" "$kver" "$out/$name.cpio.gz" "$log"
+		qemu_status=$?
+		set -e
+		grep -q '^dxgpmo-vm: job start' "$log" && break
+		cp "$log" "$out/$name.early-crash-$attempt.log"
+		echo "$kver/$name: guest died before the job started (attempt $attempt, log kept)"
+	done
 
 	b_pass=0 b_fail=0 b_skip=0
 	for totals in $(sed -n 's/.*# Totals: pass:\([0-9]*\) fail:\([0-9]*\) xfail:\([0-9]*\) xpass:\([0-9]*\) skip:\([0-9]*\) error:\([0-9]*\).*/\1:\2:\3:\4:\5:\6/p' "$log"); do
