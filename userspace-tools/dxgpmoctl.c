@@ -12,9 +12,11 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "libdxgpmo.h"
@@ -442,6 +444,7 @@ static int cmd_stats(struct cmd_ctx *ctx, int argc, char **argv)
 	static const char *const names[] = {
 		"pmos", "amos", "adls", "maps", "bases", "pages",
 		"dma_mapped_pages", "leaked_objects", "leaked_adls",
+		"segment_pages",
 	};
 	struct dxgpmo_stats st;
 	const uint64_t *g = (const uint64_t *)&st.global;
@@ -456,16 +459,16 @@ static int cmd_stats(struct cmd_ctx *ctx, int argc, char **argv)
 		return report(ctx, ret);
 	if (json_output) {
 		printf("{\"global\":{");
-		for (i = 0; i < 9; i++)
+		for (i = 0; i < 10; i++)
 			printf("%s\"%s\":%" PRIu64, i ? "," : "", names[i], g[i]);
 		printf("},\"file\":{");
-		for (i = 0; i < 9; i++)
+		for (i = 0; i < 10; i++)
 			printf("%s\"%s\":%" PRIu64, i ? "," : "", names[i], f[i]);
 		printf("}}\n");
 		return 0;
 	}
 	printf("%-18s %12s %12s\n", "COUNTER", "GLOBAL", "THIS FILE");
-	for (i = 0; i < 9; i++)
+	for (i = 0; i < 10; i++)
 		printf("%-18s %12" PRIu64 " %12" PRIu64 "\n", names[i], g[i],
 		       f[i]);
 	return 0;
@@ -627,6 +630,279 @@ static int cmd_dma(struct cmd_ctx *ctx, int argc, char **argv)
 	return 0;
 }
 
+/* Views this process made with MAP, so scripts can name them by id. */
+struct view {
+	uint32_t map_id, pmo_id, mode;
+	uint64_t address, length;
+};
+
+static struct view views[64];
+static unsigned int nr_views;
+
+static struct view *find_view(uint32_t map_id)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_views; i++)
+		if (views[i].map_id == map_id)
+			return &views[i];
+	return NULL;
+}
+
+static int cmd_map(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct dxgpmo_map m = { .access_mode = DXGPMO_ACCESS_USER };
+	int i = 1, ret;
+
+	if (argc > 1 && !strcmp(argv[1], "--kernel")) {
+		m.access_mode = DXGPMO_ACCESS_KERNEL;
+		i++;
+	}
+	if (argc - i != 3 || parse_u32(argv[i], &m.pmo_id) ||
+	    parse_field(argv[i + 1], &m.offset) ||
+	    parse_field(argv[i + 2], &m.length))
+		return usage_error(ctx, "bad arguments");
+	ret = dxgpmo_map(dev_fd, &m);
+	if (ret)
+		return report(ctx, ret);
+	if (nr_views < 64)
+		views[nr_views++] = (struct view){ m.map_id, m.pmo_id,
+			m.access_mode, m.address, m.length };
+	ctx->result = m.map_id;
+	ctx->has_result = 1;
+	add_extra(ctx, "offset", m.offset);
+	if (json_output) {
+		printf("{\"map\":%u,\"address\":%llu,\"offset\":%llu,\"length\":%llu}\n",
+		       m.map_id, (unsigned long long)m.address,
+		       (unsigned long long)m.offset,
+		       (unsigned long long)m.length);
+		return 0;
+	}
+	printf("map %u: %s view at 0x%llx, ", m.map_id,
+	       m.access_mode == DXGPMO_ACCESS_USER ? "user" : "kernel (token)",
+	       (unsigned long long)m.address);
+	print_size(m.length);
+	printf(", wanted data at +0x%llx\n", (unsigned long long)m.offset);
+	return 0;
+}
+
+static int cmd_unmap(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	uint32_t map_id;
+	struct view *v;
+	int ret;
+
+	if (argc != 2 || parse_u32(argv[1], &map_id))
+		return usage_error(ctx, "bad arguments");
+	v = find_view(map_id);
+	if (!v)
+		return usage_error(ctx, "no view with that id in this session");
+	ret = dxgpmo_unmap(dev_fd, v->pmo_id, v->address, v->length);
+	*v = views[--nr_views];
+	if (ret)
+		return report(ctx, ret);
+	if (json_output)
+		printf("{\"unmapped\":%u}\n", map_id);
+	else
+		printf("unmapped map %u\n", map_id);
+	return 0;
+}
+
+/* view-write MAP OFFSET TEXT | view-read MAP OFFSET LENGTH */
+static int cmd_view_rw(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	bool write = !strcmp(argv[0], "view-write");
+	uint64_t offset, len;
+	uint32_t map_id;
+	uint8_t *buf;
+	struct view *v;
+	int ret = 0;
+
+	if (argc != 4 || parse_u32(argv[1], &map_id) ||
+	    parse_u64(argv[2], &offset))
+		return usage_error(ctx, "bad arguments");
+	v = find_view(map_id);
+	if (!v)
+		return usage_error(ctx, "no view with that id in this session");
+	if (write) {
+		len = strlen(argv[3]);
+		buf = (uint8_t *)argv[3];
+	} else if (parse_u64(argv[3], &len) || !len || len > 4096) {
+		return usage_error(ctx, "LENGTH must be 1..4096");
+	} else {
+		buf = calloc(1, len);
+		if (!buf)
+			return report(ctx, -ENOMEM);
+	}
+	if (offset + len > v->length || offset + len < offset) {
+		ret = report(ctx, -EINVAL);
+	} else if (v->mode == DXGPMO_ACCESS_USER) {
+		if (write)
+			memcpy((uint8_t *)(uintptr_t)v->address + offset, buf, len);
+		else
+			memcpy(buf, (uint8_t *)(uintptr_t)v->address + offset, len);
+	} else {
+		ret = dxgpmo_kmap_rw(dev_fd, map_id,
+				     write ? DXGPMO_KMAP_WRITE : 0, offset, buf,
+				     len);
+		if (ret)
+			ret = report(ctx, ret);
+	}
+	if (!ret && !json_output) {
+		printf("%s %llu byte(s) at +0x%llx of map %u%s\n",
+		       write ? "wrote" : "read", (unsigned long long)len,
+		       (unsigned long long)offset, map_id, write ? "" : ":");
+		if (!write) {
+			hexdump(buf, len);
+			printf("  \"");
+			for (uint64_t j = 0; j < len; j++)
+				putchar(buf[j] >= 32 && buf[j] < 127 ? buf[j] : '.');
+			printf("\"\n");
+		}
+	}
+	if (!write)
+		free(buf);
+	return ret;
+}
+
+/* basis ADAPTER OFFSET:LENGTH... */
+static int cmd_basis(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct dxgpmo_memory_range r[64];
+	uint32_t adapter, id, n = 0;
+	int i, ret;
+
+	if (argc < 3 || argc - 2 > 64 || parse_adapter(argv[1], &adapter))
+		return usage_error(ctx, "bad arguments");
+	for (i = 2; i < argc; i++) {
+		char *colon = strchr(argv[i], ':');
+		uint64_t off, len;
+
+		if (!colon)
+			return usage_error(ctx, "ranges are OFFSET:LENGTH");
+		*colon = 0;
+		if (parse_u64(argv[i], &off) || parse_u64(colon + 1, &len))
+			return usage_error(ctx, "ranges are OFFSET:LENGTH");
+		r[n].segment_offset = off;
+		r[n++].length = len;
+	}
+	ret = dxgpmo_create_memory_basis(dev_fd, adapter, 1, r, n, &id);
+	if (ret)
+		return report(ctx, ret);
+	ctx->result = id;
+	ctx->has_result = 1;
+	if (json_output)
+		printf("{\"basis\":%u}\n", id);
+	else
+		printf("basis %u: %u range(s) of segment 1 of adapter %u\n", id,
+		       n, adapter);
+	return 0;
+}
+
+static int cmd_tracking(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	bool start = !strcmp(argv[0], "start");
+	uint32_t id;
+	int ret;
+
+	if (argc != 2 || parse_u32(argv[1], &id))
+		return usage_error(ctx, "bad arguments");
+	ret = start ? dxgpmo_start_dirty_tracking(dev_fd, id) :
+		      dxgpmo_stop_dirty_tracking(dev_fd, id);
+	if (ret)
+		return report(ctx, ret);
+	if (!json_output)
+		printf("%s dirty tracking on basis %u\n",
+		       start ? "started" : "stopped", id);
+	return 0;
+}
+
+static int cmd_destroy_basis(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	uint32_t id;
+	int ret;
+
+	if (argc != 2 || parse_u32(argv[1], &id))
+		return usage_error(ctx, "bad arguments");
+	ret = dxgpmo_destroy_memory_basis(dev_fd, id);
+	if (ret)
+		return report(ctx, ret);
+	if (!json_output)
+		printf("destroyed basis %u\n", id);
+	return 0;
+}
+
+/* query [--clear] BASIS PAGES [INDEX OFFSET LENGTH] */
+static int cmd_query(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	uint64_t pages, index = 0, off = 0, len = 0, i;
+	uint32_t id, flags = 0;
+	uint8_t *buf;
+	int a = 1, ret;
+
+	if (argc > 1 && !strcmp(argv[1], "--clear")) {
+		flags = DXGPMO_DIRTY_CLEAR_DATA;
+		a++;
+	}
+	if ((argc - a != 2 && argc - a != 5) || parse_u32(argv[a], &id) ||
+	    parse_u64(argv[a + 1], &pages) || !pages || pages > (1 << 24) ||
+	    (argc - a == 5 && (parse_u64(argv[a + 2], &index) ||
+			       parse_u64(argv[a + 3], &off) ||
+			       parse_u64(argv[a + 4], &len))))
+		return usage_error(ctx, "bad arguments");
+	buf = calloc(1, (pages + 7) / 8);
+	if (!buf)
+		return report(ctx, -ENOMEM);
+	ret = dxgpmo_query_dirty_bits(dev_fd, id, flags, index, off, len, buf,
+				      (pages + 7) / 8);
+	if (ret) {
+		free(buf);
+		return report(ctx, ret);
+	}
+	if (json_output)
+		printf("{\"basis\":%u,\"bits\":\"", id);
+	else
+		printf("dirty bits of basis %u%s (page 0 first): ", id,
+		       flags ? ", cleared" : "");
+	for (i = 0; i < pages; i++)
+		putchar(buf[i / 8] >> (i % 8) & 1 ? '1' : '0');
+	printf(json_output ? "\"}\n" : "\n");
+	free(buf);
+	return 0;
+}
+
+/* segment-write ADAPTER OFFSET TEXT: a CPU write through mmap(2). */
+static int cmd_segment_write(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct dxgpmo_adapter_info info[DXGPMO_MAX_ADAPTERS];
+	uint32_t adapter, total, i;
+	uint64_t off, len;
+	uint8_t *seg;
+
+	if (argc != 4 || parse_adapter(argv[1], &adapter) ||
+	    parse_u64(argv[2], &off))
+		return usage_error(ctx, "bad arguments");
+	if (dxgpmo_query_adapters(dev_fd, info, DXGPMO_MAX_ADAPTERS, &total))
+		return report(ctx, -errno);
+	for (i = 0; i < total && info[i].adapter_id != adapter; i++)
+		;
+	if (i == total)
+		return report(ctx, -ENOENT);
+	len = strlen(argv[3]);
+	if (off + len > info[i].segment_size)
+		return report(ctx, -EINVAL);
+	seg = mmap(NULL, info[i].segment_size, PROT_READ | PROT_WRITE,
+		   MAP_SHARED, dev_fd, info[i].segment_mmap_offset);
+	if (seg == MAP_FAILED)
+		return report(ctx, -errno);
+	memcpy(seg + off, argv[3], len);
+	munmap(seg, info[i].segment_size);
+	if (!json_output)
+		printf("CPU wrote %llu byte(s) at segment offset 0x%llx of adapter %u\n",
+		       (unsigned long long)len, (unsigned long long)off, adapter);
+	return 0;
+}
+
 static const struct command commands[] = {
 	{ "adapters", "adapters", "List adapters (edu devices and virtual adapters).",
 	  cmd_adapters },
@@ -653,6 +929,29 @@ static const struct command commands[] = {
 	  "Let the adapter's DMA engine write TEXT to, or read LENGTH bytes from,\n"
 	  "a device address inside one of this file's ADLs (--raw: anywhere, to\n"
 	  "provoke IOMMU faults; needs CAP_SYS_RAWIO).", cmd_dma },
+	{ "map", "map [--kernel] PMO OFFSET LENGTH",
+	  "Map a region of a PMO for the CPU (DxgkCbMapPhysicalMemory): a user\n"
+	  "view in this process, or a kernel view (--kernel).  Result: the map id;\n"
+	  "NAME_offset is where the wanted data lies in the view.", cmd_map },
+	{ "unmap", "unmap MAP", "Unmap a view made by map (DxgkCbUnmapPhysicalMemory).",
+	  cmd_unmap },
+	{ "view-write", "view-write MAP OFFSET TEXT",
+	  "Write TEXT into a view (user views directly, kernel views via KMAP_RW).",
+	  cmd_view_rw },
+	{ "view-read", "view-read MAP OFFSET LENGTH", "Read bytes from a view.",
+	  cmd_view_rw },
+	{ "basis", "basis ADAPTER OFFSET:LENGTH...",
+	  "Create a memory basis on segment 1 (DxgkDdiCreateMemoryBasis).", cmd_basis },
+	{ "destroy-basis", "destroy-basis BASIS",
+	  "Destroy a memory basis (DxgkDdiDestroyMemoryBasis).", cmd_destroy_basis },
+	{ "start", "start BASIS", "DxgkDdiStartDirtyTracking.", cmd_tracking },
+	{ "stop", "stop BASIS", "DxgkDdiStopDirtyTracking.", cmd_tracking },
+	{ "query", "query [--clear] BASIS PAGES [INDEX OFFSET LENGTH]",
+	  "DxgkDdiQueryDirtyBitData: print PAGES bits of the basis (or of the\n"
+	  "subrange), page 0 first; --clear reads and clears atomically.", cmd_query },
+	{ "segment-write", "segment-write ADAPTER OFFSET TEXT",
+	  "Write TEXT into the adapter's segment through a CPU mapping.",
+	  cmd_segment_write },
 	{ "stats", "stats", "Show the module's object and page counters.",
 	  cmd_stats },
 };

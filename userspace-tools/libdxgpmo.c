@@ -225,7 +225,7 @@ const char *dxgpmo_error_meaning(const char *call, int err)
 		{ "destroy", EINVAL, "the AMO named does not belong to this object" },
 		{ "open", EBUSY, "the object is already associated with an adapter (close its AMO first)" },
 		{ "close", EBUSY, "an ADL still exists for this adapter memory object" },
-		{ "destroy", EBUSY, "an ADL still exists for this object, or its AMO is open and not named (adl_leak=warn)" },
+		{ "destroy", EBUSY, "its AMO is still open (name it), a MAP view still exists, or an ADL still exists (adl_leak=warn)" },
 		{ "adl", EINVAL, "offset/length not page aligned or outside the object, bad flags, or REQUIRE_CONTIGUOUS on an MDL/SECTION object" },
 		{ "adl", ENOSPC, "the pages buffer is too small (page_count says how many are needed)" },
 		{ "adl", EOPNOTSUPP, "the adapter cannot reach these pages without bouncing" },
