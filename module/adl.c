@@ -22,44 +22,6 @@
 
 #include "internal.h"
 
-/* An sg_table for pages [first, first + nr) of the backing, a chunk each. */
-static int dxgpmo_adl_build_sgt(struct dxgpmo_backing *backing,
-				unsigned long first, unsigned long nr,
-				struct sg_table *sgt)
-{
-	unsigned long start = 0, end = first + nr;
-	struct scatterlist *sg;
-	unsigned int i, nents = 0;
-	int ret;
-
-	for (i = 0; i < backing->nr_chunks; i++) {
-		unsigned long cend = start + backing->chunks[i].nr_pages;
-
-		if (cend > first && start < end)
-			nents++;
-		start = cend;
-	}
-	ret = sg_alloc_table(sgt, nents, GFP_KERNEL_ACCOUNT);
-	if (ret)
-		return ret;
-
-	sg = sgt->sgl;
-	start = 0;
-	for (i = 0; i < backing->nr_chunks; i++) {
-		const struct dxgpmo_chunk *chunk = &backing->chunks[i];
-		unsigned long cend = start + chunk->nr_pages;
-		unsigned long from = max(start, first), to = min(cend, end);
-
-		if (from < to) {
-			sg_set_page(sg, nth_page(chunk->page, from - start),
-				    (to - from) << PAGE_SHIFT, 0);
-			sg = sg_next(sg);
-		}
-		start = cend;
-	}
-	return 0;
-}
-
 /* dma-direct must hand out the pages themselves, never bounce buffers. */
 static int dxgpmo_adl_check_reachable(struct dxgpmo_adapter *adapter,
 				      struct sg_table *sgt, bool mapped)
@@ -150,7 +112,7 @@ static int dxgpmo_adl_map_pages(struct dxgpmo_file *file,
 		if (ret)
 			goto err_put;
 	} else {
-		ret = dxgpmo_adl_build_sgt(backing, first, nr, &adl->sgt);
+		ret = dxgpmo_backing_build_sgt(backing, first, nr, &adl->sgt);
 		if (ret)
 			return ret;
 	}

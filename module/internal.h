@@ -14,6 +14,7 @@
  *   test.c     the debug-only test command (page-table memory types)
  *   segment.c  adapters' local-memory segments: mmap, faults, device access
  *   basis.c    memory bases and dirty-bit tracking (WDDM 3.2 DDIs)
+ *   dmabuf.c   dma-buf export of physical memory objects
  */
 #ifndef _DXGPMO_INTERNAL_H
 #define _DXGPMO_INTERNAL_H
@@ -327,6 +328,7 @@ int dxgpmo_ioctl_query_adapters(struct dxgpmo_ucmd *ucmd);
 
 /* mapping.c */
 extern const struct vm_operations_struct dxgpmo_vm_ops;
+pgprot_t dxgpmo_cache_pgprot(u32 cache_type, pgprot_t prot);
 struct dxgpmo_window *dxgpmo_window_create(struct dxgpmo_file *file,
 					   struct dxgpmo_backing *backing);
 void dxgpmo_window_revoke(struct dxgpmo_file *file,
@@ -361,6 +363,9 @@ int dxgpmo_ioctl_start_dirty_tracking(struct dxgpmo_ucmd *ucmd);
 int dxgpmo_ioctl_stop_dirty_tracking(struct dxgpmo_ucmd *ucmd);
 int dxgpmo_ioctl_query_dirty_bits(struct dxgpmo_ucmd *ucmd);
 void dxgpmo_basis_free(struct dxgpmo_file *file, struct dxgpmo_basis *basis);
+
+/* dmabuf.c */
+int dxgpmo_ioctl_export_dmabuf(struct dxgpmo_ucmd *ucmd);
 
 /* edu.c */
 struct dxgpmo_edu;
@@ -399,6 +404,9 @@ struct page *dxgpmo_backing_page(struct dxgpmo_backing *backing,
 				 unsigned long index);
 struct page *dxgpmo_section_page(struct dxgpmo_backing *backing,
 				 unsigned long index);
+int dxgpmo_backing_build_sgt(struct dxgpmo_backing *backing,
+			     unsigned long first, unsigned long nr,
+			     struct sg_table *sgt);
 int dxgpmo_backing_get_pages(struct dxgpmo_backing *backing,
 			     unsigned long first, unsigned long nr,
 			     struct page **pages);

@@ -40,6 +40,7 @@ union dxgpmo_ucmd_buffer {
 	struct dxgpmo_destroy_memory_basis destroy_memory_basis;
 	struct dxgpmo_dirty_tracking dirty_tracking;
 	struct dxgpmo_query_dirty_bits query_dirty_bits;
+	struct dxgpmo_export_dmabuf export_dmabuf;
 	struct dxgpmo_stats stats;
 };
 
@@ -94,6 +95,8 @@ static const struct dxgpmo_ioctl_op dxgpmo_ioctl_ops[] = {
 		 struct dxgpmo_dirty_tracking, __reserved),
 	IOCTL_OP(QUERY_DIRTY_BITS, dxgpmo_ioctl_query_dirty_bits,
 		 struct dxgpmo_query_dirty_bits, buffer_size),
+	IOCTL_OP(EXPORT_DMABUF, dxgpmo_ioctl_export_dmabuf,
+		 struct dxgpmo_export_dmabuf, __reserved),
 	IOCTL_OP(STATS, dxgpmo_ioctl_stats,
 		 struct dxgpmo_stats, file),
 	IOCTL_OP(TEST, dxgpmo_ioctl_test, struct dxgpmo_test_cmd, __reserved2),

@@ -140,7 +140,7 @@ const struct vm_operations_struct dxgpmo_vm_ops = {
 	.fault = dxgpmo_vm_fault,
 };
 
-static pgprot_t dxgpmo_cache_pgprot(u32 cache_type, pgprot_t prot)
+pgprot_t dxgpmo_cache_pgprot(u32 cache_type, pgprot_t prot)
 {
 	switch (cache_type) {
 	case DXGPMO_CACHE_WRITE_COMBINED:

@@ -25,6 +25,7 @@
 #include <linux/gfp.h>
 #include <linux/list.h>
 #include <linux/mm.h>
+#include <linux/scatterlist.h>
 #include <linux/sched/signal.h>
 #include <linux/shmem_fs.h>
 #include <linux/slab.h>
@@ -294,6 +295,47 @@ struct page *dxgpmo_backing_page(struct dxgpmo_backing *backing,
 	}
 	return nth_page(backing->chunks[lo].page,
 			index - backing->chunks[lo].first);
+}
+
+/*
+ * An sg_table for pages [first, first + nr) of an MDL or CONTIGUOUS object,
+ * one entry per physically contiguous chunk.
+ */
+int dxgpmo_backing_build_sgt(struct dxgpmo_backing *backing,
+			     unsigned long first, unsigned long nr,
+			     struct sg_table *sgt)
+{
+	unsigned long start = 0, end = first + nr;
+	struct scatterlist *sg;
+	unsigned int i, nents = 0;
+	int ret;
+
+	for (i = 0; i < backing->nr_chunks; i++) {
+		unsigned long cend = start + backing->chunks[i].nr_pages;
+
+		if (cend > first && start < end)
+			nents++;
+		start = cend;
+	}
+	ret = sg_alloc_table(sgt, nents, GFP_KERNEL_ACCOUNT);
+	if (ret)
+		return ret;
+
+	sg = sgt->sgl;
+	start = 0;
+	for (i = 0; i < backing->nr_chunks; i++) {
+		const struct dxgpmo_chunk *chunk = &backing->chunks[i];
+		unsigned long cend = start + chunk->nr_pages;
+		unsigned long from = max(start, first), to = min(cend, end);
+
+		if (from < to) {
+			sg_set_page(sg, nth_page(chunk->page, from - start),
+				    (to - from) << PAGE_SHIFT, 0);
+			sg = sg_next(sg);
+		}
+		start = cend;
+	}
+	return 0;
 }
 
 /* Page index of a SECTION object, read in (zeroed) if new, referenced. */

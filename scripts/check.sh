@@ -109,7 +109,8 @@ for kver in $kernels; do
 	fi
 	boot "$kver" tests "$top/scripts/guest/check-job.sh" "$out/dxgpmo.ko" \
 		"$top/selftests/dxgpmo_test" "$top/selftests/dxgpmo_adl_test" \
-		"$top/selftests/dxgpmo_map_test" "$top/selftests/dxgpmo_dirty_test"
+		"$top/selftests/dxgpmo_map_test" "$top/selftests/dxgpmo_dirty_test" \
+		"$top/selftests/dxgpmo_dmabuf_test" -- vgem
 	boot "$kver" bug "$top/scripts/guest/bug-job.sh" "$out/dxgpmo.ko" \
 		"$top/selftests/dxgpmo_bug_test"
 done

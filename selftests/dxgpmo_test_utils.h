@@ -128,16 +128,21 @@ static inline int expected_edu_at(const struct expected_adapters *exp,
 
 /*
  * Leak check after every test: close the test's file, then on a fresh file
- * every global counter of live things must be zero again.
+ * every global counter of live things must be zero again.  Newer harnesses
+ * run the teardown again when an assertion fails inside it, so it closes
+ * once and uses EXPECT only.
  */
 #define teardown_dxgpmo(_metadata, fd)                                     \
 	do {                                                               \
-		struct dxgpmo_stats __st;                                  \
+		struct dxgpmo_stats __st = { 0 };                          \
 		int __fd;                                                  \
-		ASSERT_EQ(0, close(fd));                                   \
+		if ((fd) < 0)                                              \
+			break;                                             \
+		EXPECT_EQ(0, close(fd));                                   \
+		(fd) = -1;                                                 \
 		__fd = dxgpmo_open();                                      \
-		ASSERT_LE(0, __fd);                                        \
-		ASSERT_EQ(0, dxgpmo_get_stats(__fd, &__st));               \
+		EXPECT_LE(0, __fd);                                        \
+		EXPECT_EQ(0, dxgpmo_get_stats(__fd, &__st));               \
 		EXPECT_EQ(0, __st.global.pmos);                            \
 		EXPECT_EQ(0, __st.global.amos);                            \
 		EXPECT_EQ(0, __st.global.adls);                            \

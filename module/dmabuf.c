@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dma-buf export of physical memory objects, so that other drivers (vgem
+ * through libdrm's PRIME import, any importer) can use their pages.
+ *
+ * The dma-buf holds a reference on the object's pages, not on its handle:
+ * DESTROY_PMO is allowed while an export lives and the pages stay (and stay
+ * counted in the global page counter) until the last dma-buf reference goes.
+ * Each importer gets its own sg_table mapped with the DMA API for its own
+ * device; CPU mappings of the dma-buf use the object's cache type.
+ */
+#include <linux/dma-buf.h>
+#include <linux/dma-mapping.h>
+#include <linux/fcntl.h>
+#include <linux/file.h>
+#include <linux/highmem.h>
+#include <linux/iosys-map.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "internal.h"
+
+DXGPMO_IMPORT_NS_DMA_BUF();
+
+struct dxgpmo_export {
+	struct dxgpmo_backing *backing;
+	struct mutex lock;		/* attachments, vmap */
+	struct list_head attachments;
+	void *vaddr;
+	unsigned int vmap_count;
+	struct page **vmap_pages;
+};
+
+struct dxgpmo_attachment {
+	struct list_head node;
+	struct device *dev;
+	struct sg_table sgt;
+	struct page **pinned;		/* SECTION pages */
+	bool mapped;
+};
+
+static int dxgpmo_export_sgt(struct dxgpmo_backing *backing,
+			     struct dxgpmo_attachment *a)
+{
+	unsigned long nr = backing->nr_pages;
+	int ret;
+
+	if (!backing->shmem)
+		return dxgpmo_backing_build_sgt(backing, 0, nr, &a->sgt);
+	a->pinned = kvmalloc_array(nr, sizeof(*a->pinned), GFP_KERNEL);
+	if (!a->pinned)
+		return -ENOMEM;
+	ret = dxgpmo_backing_get_pages(backing, 0, nr, a->pinned);
+	if (ret)
+		goto err_free;
+	ret = sg_alloc_table_from_pages(&a->sgt, a->pinned, nr, 0,
+					nr << PAGE_SHIFT, GFP_KERNEL);
+	if (ret)
+		goto err_put;
+	return 0;
+
+err_put:
+	dxgpmo_backing_put_pages(backing, a->pinned, nr);
+err_free:
+	kvfree(a->pinned);
+	a->pinned = NULL;
+	return ret;
+}
+
+static int dxgpmo_dmabuf_attach(struct dma_buf *dmabuf,
+				struct dma_buf_attachment *attach)
+{
+	struct dxgpmo_export *exp = dmabuf->priv;
+	struct dxgpmo_attachment *a;
+	int ret;
+
+	a = kzalloc(sizeof(*a), GFP_KERNEL);
+	if (!a)
+		return -ENOMEM;
+	ret = dxgpmo_export_sgt(exp->backing, a);
+	if (ret) {
+		kfree(a);
+		return ret;
+	}
+	a->dev = attach->dev;
+	attach->priv = a;
+	mutex_lock(&exp->lock);
+	list_add(&a->node, &exp->attachments);
+	mutex_unlock(&exp->lock);
+	return 0;
+}
+
+static void dxgpmo_dmabuf_detach(struct dma_buf *dmabuf,
+				 struct dma_buf_attachment *attach)
+{
+	struct dxgpmo_export *exp = dmabuf->priv;
+	struct dxgpmo_attachment *a = attach->priv;
+
+	mutex_lock(&exp->lock);
+	list_del(&a->node);
+	mutex_unlock(&exp->lock);
+	sg_free_table(&a->sgt);
+	if (a->pinned) {
+		dxgpmo_backing_put_pages(exp->backing, a->pinned,
+					 exp->backing->nr_pages);
+		kvfree(a->pinned);
+	}
+	kfree(a);
+}
+
+static struct sg_table *dxgpmo_dmabuf_map(struct dma_buf_attachment *attach,
+					  enum dma_data_direction dir)
+{
+	struct dxgpmo_attachment *a = attach->priv;
+	int ret;
+
+	ret = dma_map_sgtable(attach->dev, &a->sgt, dir, 0);
+	if (ret)
+		return ERR_PTR(ret);
+	a->mapped = true;
+	return &a->sgt;
+}
+
+static void dxgpmo_dmabuf_unmap(struct dma_buf_attachment *attach,
+				struct sg_table *sgt,
+				enum dma_data_direction dir)
+{
+	struct dxgpmo_attachment *a = attach->priv;
+
+	a->mapped = false;
+	dma_unmap_sgtable(attach->dev, sgt, dir, 0);
+}
+
+static void dxgpmo_dmabuf_release(struct dma_buf *dmabuf)
+{
+	struct dxgpmo_export *exp = dmabuf->priv;
+
+	dxgpmo_backing_put(exp->backing);
+	mutex_destroy(&exp->lock);
+	kfree(exp);
+}
+
+static int dxgpmo_dmabuf_begin_cpu(struct dma_buf *dmabuf,
+				   enum dma_data_direction dir)
+{
+	struct dxgpmo_export *exp = dmabuf->priv;
+	struct dxgpmo_attachment *a;
+
+	mutex_lock(&exp->lock);
+	if (exp->vmap_count)
+		invalidate_kernel_vmap_range(exp->vaddr,
+					     exp->backing->nr_pages << PAGE_SHIFT);
+	list_for_each_entry(a, &exp->attachments, node)
+		if (a->mapped)
+			dma_sync_sgtable_for_cpu(a->dev, &a->sgt, dir);
+	mutex_unlock(&exp->lock);
+	return 0;
+}
+
+static int dxgpmo_dmabuf_end_cpu(struct dma_buf *dmabuf,
+				 enum dma_data_direction dir)
+{
+	struct dxgpmo_export *exp = dmabuf->priv;
+	struct dxgpmo_attachment *a;
+
+	mutex_lock(&exp->lock);
+	if (exp->vmap_count)
+		flush_kernel_vmap_range(exp->vaddr,
+					exp->backing->nr_pages << PAGE_SHIFT);
+	list_for_each_entry(a, &exp->attachments, node)
+		if (a->mapped)
+			dma_sync_sgtable_for_device(a->dev, &a->sgt, dir);
+	mutex_unlock(&exp->lock);
+	return 0;
+}
+
+static void dxgpmo_dmabuf_vm_open(struct vm_area_struct *vma)
+{
+	struct dxgpmo_backing *backing = vma->vm_private_data;
+
+	kref_get(&backing->kref);
+}
+
+static void dxgpmo_dmabuf_vm_close(struct vm_area_struct *vma)
+{
+	dxgpmo_backing_put(vma->vm_private_data);
+}
+
+static vm_fault_t dxgpmo_dmabuf_vm_fault(struct vm_fault *vmf)
+{
+	struct dxgpmo_backing *backing = vmf->vma->vm_private_data;
+	struct page *page;
+
+	if (vmf->pgoff >= backing->nr_pages)
+		return VM_FAULT_SIGBUS;
+	if (backing->shmem) {
+		page = dxgpmo_section_page(backing, vmf->pgoff);
+		if (IS_ERR(page))
+			return vmf_error(PTR_ERR(page));
+		vmf->page = page;
+		return 0;
+	}
+	page = dxgpmo_backing_page(backing, vmf->pgoff);
+	return vmf_insert_pfn_prot(vmf->vma, vmf->address, page_to_pfn(page),
+				   vmf->vma->vm_page_prot);
+}
+
+static const struct vm_operations_struct dxgpmo_dmabuf_vm_ops = {
+	.open = dxgpmo_dmabuf_vm_open,
+	.close = dxgpmo_dmabuf_vm_close,
+	.fault = dxgpmo_dmabuf_vm_fault,
+};
+
+/* The dma-buf core has checked that the VMA lies inside the buffer. */
+static int dxgpmo_dmabuf_mmap(struct dma_buf *dmabuf,
+			      struct vm_area_struct *vma)
+{
+	struct dxgpmo_export *exp = dmabuf->priv;
+	struct dxgpmo_backing *backing = exp->backing;
+
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	if (backing->readonly) {
+		if (vma->vm_flags & VM_WRITE)
+			return -EACCES;
+		dxgpmo_vm_flags_clear(vma, VM_MAYWRITE);
+	}
+	if (backing->shmem)
+		dxgpmo_vm_flags_set(vma, VM_DONTEXPAND);
+	else
+		dxgpmo_vm_flags_set(vma, VM_PFNMAP | VM_DONTEXPAND |
+				    VM_DONTDUMP);
+	vma->vm_page_prot = dxgpmo_cache_pgprot(backing->cache_type,
+						vm_get_page_prot(vma->vm_flags));
+	kref_get(&backing->kref);
+	vma->vm_private_data = backing;
+	vma->vm_ops = &dxgpmo_dmabuf_vm_ops;
+	return 0;
+}
+
+static int dxgpmo_dmabuf_vmap(struct dma_buf *dmabuf, struct iosys_map *map)
+{
+	struct dxgpmo_export *exp = dmabuf->priv;
+	struct dxgpmo_backing *backing = exp->backing;
+	unsigned long nr = backing->nr_pages;
+	int ret = 0;
+
+	mutex_lock(&exp->lock);
+	if (!exp->vmap_count) {
+		exp->vmap_pages = kvmalloc_array(nr, sizeof(*exp->vmap_pages),
+						 GFP_KERNEL);
+		ret = -ENOMEM;
+		if (!exp->vmap_pages)
+			goto out;
+		ret = dxgpmo_backing_get_pages(backing, 0, nr,
+					       exp->vmap_pages);
+		if (ret) {
+			kvfree(exp->vmap_pages);
+			goto out;
+		}
+		exp->vaddr = vmap(exp->vmap_pages, nr, VM_MAP,
+				  dxgpmo_cache_pgprot(backing->cache_type,
+						      PAGE_KERNEL));
+		if (!exp->vaddr) {
+			dxgpmo_backing_put_pages(backing, exp->vmap_pages, nr);
+			kvfree(exp->vmap_pages);
+			ret = -ENOMEM;
+			goto out;
+		}
+		ret = 0;
+	}
+	exp->vmap_count++;
+	iosys_map_set_vaddr(map, exp->vaddr);
+out:
+	mutex_unlock(&exp->lock);
+	return ret;
+}
+
+static void dxgpmo_dmabuf_vunmap(struct dma_buf *dmabuf,
+				 struct iosys_map *map)
+{
+	struct dxgpmo_export *exp = dmabuf->priv;
+
+	mutex_lock(&exp->lock);
+	if (!--exp->vmap_count) {
+		vunmap(exp->vaddr);
+		dxgpmo_backing_put_pages(exp->backing, exp->vmap_pages,
+					 exp->backing->nr_pages);
+		kvfree(exp->vmap_pages);
+		exp->vaddr = NULL;
+	}
+	mutex_unlock(&exp->lock);
+	iosys_map_clear(map);
+}
+
+static const struct dma_buf_ops dxgpmo_dmabuf_ops = {
+	.attach = dxgpmo_dmabuf_attach,
+	.detach = dxgpmo_dmabuf_detach,
+	.map_dma_buf = dxgpmo_dmabuf_map,
+	.unmap_dma_buf = dxgpmo_dmabuf_unmap,
+	.release = dxgpmo_dmabuf_release,
+	.begin_cpu_access = dxgpmo_dmabuf_begin_cpu,
+	.end_cpu_access = dxgpmo_dmabuf_end_cpu,
+	.mmap = dxgpmo_dmabuf_mmap,
+	.vmap = dxgpmo_dmabuf_vmap,
+	.vunmap = dxgpmo_dmabuf_vunmap,
+};
+
+int dxgpmo_ioctl_export_dmabuf(struct dxgpmo_ucmd *ucmd)
+{
+	struct dxgpmo_export_dmabuf *cmd = ucmd->cmd;
+	struct dxgpmo_file *file = ucmd->file;
+	DEFINE_DMA_BUF_EXPORT_INFO(exp_info);
+	struct dxgpmo_export *exp;
+	struct dma_buf *dmabuf;
+	struct dxgpmo_pmo *pmo;
+	int fd, ret;
+
+	if (cmd->flags || cmd->__reserved || cmd->fd ||
+	    (cmd->fd_flags & ~(O_CLOEXEC | O_ACCMODE)) ||
+	    (cmd->fd_flags & O_ACCMODE) == O_WRONLY ||
+	    (cmd->fd_flags & O_ACCMODE) == O_ACCMODE)
+		return -EINVAL;
+	if (dxgpmo_should_fail(file))
+		return -ENOMEM;
+	exp = kzalloc(sizeof(*exp), GFP_KERNEL_ACCOUNT);
+	if (!exp)
+		return -ENOMEM;
+	mutex_init(&exp->lock);
+	INIT_LIST_HEAD(&exp->attachments);
+
+	mutex_lock(&file->lock);
+	pmo = dxgpmo_pmo_find(file, cmd->pmo_id);
+	ret = -ENOENT;
+	if (!pmo)
+		goto err_unlock;
+	/* BAR ranges are not pages: no peer-to-peer dma-bufs. */
+	ret = -EOPNOTSUPP;
+	if (pmo->backing->type == DXGPMO_PMO_TYPE_IO_SPACE)
+		goto err_unlock;
+	exp->backing = pmo->backing;
+	kref_get(&exp->backing->kref);
+	mutex_unlock(&file->lock);
+
+	exp_info.ops = &dxgpmo_dmabuf_ops;
+	exp_info.size = exp->backing->nr_pages << PAGE_SHIFT;
+	exp_info.flags = cmd->fd_flags;
+	exp_info.priv = exp;
+	ret = -ENOMEM;
+	if (dxgpmo_should_fail(file))
+		goto err_backing;
+	dmabuf = dma_buf_export(&exp_info);
+	if (IS_ERR(dmabuf)) {
+		ret = PTR_ERR(dmabuf);
+		goto err_backing;
+	}
+
+	/* Nothing may fail after the fd is installed. */
+	fd = get_unused_fd_flags(cmd->fd_flags & O_CLOEXEC);
+	if (fd < 0) {
+		dma_buf_put(dmabuf);	/* releases exp and the backing */
+		return fd;
+	}
+	cmd->fd = fd;
+	ret = dxgpmo_ucmd_respond(ucmd, sizeof(*cmd));
+	if (ret) {
+		put_unused_fd(fd);
+		dma_buf_put(dmabuf);
+		return ret;
+	}
+	fd_install(fd, dmabuf->file);
+	return 0;
+
+err_unlock:
+	mutex_unlock(&file->lock);
+	mutex_destroy(&exp->lock);
+	kfree(exp);
+	return ret;
+err_backing:
+	dxgpmo_backing_put(exp->backing);
+	mutex_destroy(&exp->lock);
+	kfree(exp);
+	return ret;
+}

@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kselftests for dma-buf export: another driver (vgem, found and driven
+ * through libdrm) imports a physical memory object and both see the same
+ * bytes; DMA_BUF_IOCTL_SYNC and mmap of the dma-buf itself; the export keeps
+ * the pages after DESTROY_PMO, and every close order leaves the counters at
+ * zero.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/dma-buf.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <xf86drm.h>
+#include <drm.h>
+#include <drm_mode.h>
+
+#include "kselftest_harness.h"
+#include "dxgpmo_test_utils.h"
+
+#define PAGE 4096ULL
+#define SIZE (4 * PAGE)
+
+static int open_vgem(void)
+{
+	char path[32];
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		drmVersionPtr v;
+		int fd;
+
+		snprintf(path, sizeof(path), "/dev/dri/card%d", i);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		v = drmGetVersion(fd);
+		if (v && !strcmp(v->name, "vgem")) {
+			drmFreeVersion(v);
+			return fd;
+		}
+		if (v)
+			drmFreeVersion(v);
+		close(fd);
+	}
+	return -1;
+}
+
+static int export(int fd, uint32_t pmo, uint32_t fd_flags, int *out)
+{
+	struct dxgpmo_export_dmabuf e = {
+		.size = sizeof(e), .pmo_id = pmo, .fd_flags = fd_flags,
+	};
+	int ret = dxgpmo_ioctl(fd, DXGPMO_IOC_EXPORT_DMABUF, &e);
+
+	*out = ret ? -1 : e.fd;
+	return ret;
+}
+
+/*
+ * A CPU view of an object imported into vgem.  DRM refuses dumb-map
+ * offsets for imported objects (CPU access goes through the exporter), so
+ * the view is made from the dma-buf vgem hands back for its handle: that it
+ * is the very buffer we exported is checked by the caller.
+ */
+static void *vgem_map(int vgem, uint32_t handle, size_t size, int *fd)
+{
+	struct drm_mode_map_dumb m = { .handle = handle };
+	void *p;
+
+	/* What DRM does with imported objects; if it ever allows it, fine. */
+	if (!drmIoctl(vgem, DRM_IOCTL_MODE_MAP_DUMB, &m)) {
+		*fd = -1;
+		p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, vgem,
+			 m.offset);
+		return p == MAP_FAILED ? NULL : p;
+	}
+	if (drmPrimeHandleToFD(vgem, handle, DRM_CLOEXEC | DRM_RDWR, fd))
+		return NULL;
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static int same_file(int a, int b)
+{
+	struct stat sa, sb;
+
+	return !fstat(a, &sa) && !fstat(b, &sb) && sa.st_ino == sb.st_ino &&
+	       sa.st_dev == sb.st_dev;
+}
+
+static void gem_close(int vgem, uint32_t handle)
+{
+	struct drm_gem_close c = { .handle = handle };
+
+	drmIoctl(vgem, DRM_IOCTL_GEM_CLOSE, &c);
+}
+
+static uint64_t global_pages(int fd)
+{
+	struct dxgpmo_stats st;
+
+	if (dxgpmo_get_stats(fd, &st))
+		return UINT64_MAX;
+	return st.global.pages;
+}
+
+FIXTURE(dmabuf) {
+	int fd;
+	int vgem;
+};
+
+FIXTURE_SETUP(dmabuf)
+{
+	self->fd = dxgpmo_open();
+	ASSERT_LE(0, self->fd);
+	self->vgem = open_vgem();
+}
+
+FIXTURE_TEARDOWN(dmabuf)
+{
+	if (self->vgem >= 0)
+		close(self->vgem);
+	teardown_dxgpmo(_metadata, self->fd);
+}
+
+FIXTURE_VARIANT(dmabuf) {
+	uint32_t type;
+	uint32_t cache;
+};
+
+FIXTURE_VARIANT_ADD(dmabuf, mdl_wc) {
+	.type = DXGPMO_PMO_TYPE_MDL, .cache = DXGPMO_CACHE_WRITE_COMBINED,
+};
+FIXTURE_VARIANT_ADD(dmabuf, contiguous_cached) {
+	.type = DXGPMO_PMO_TYPE_CONTIGUOUS, .cache = DXGPMO_CACHE_CACHED,
+};
+FIXTURE_VARIANT_ADD(dmabuf, section_cached) {
+	.type = DXGPMO_PMO_TYPE_SECTION, .cache = DXGPMO_CACHE_CACHED,
+};
+
+static int create(int fd, const FIXTURE_VARIANT(dmabuf) *v,
+		  struct dxgpmo_create_pmo *c)
+{
+	*c = (struct dxgpmo_create_pmo){
+		.type = v->type, .cache_type = v->cache, .length = SIZE,
+		.page_protection = v->type == DXGPMO_PMO_TYPE_SECTION ?
+				   DXGPMO_PAGE_READWRITE : 0,
+	};
+	return dxgpmo_create_pmo(fd, c);
+}
+
+/* vgem imports the export; bytes cross in both directions. */
+TEST_F(dmabuf, vgem_import_shares_bytes)
+{
+	struct dxgpmo_create_pmo c;
+	struct dxgpmo_map u;
+	volatile uint8_t *pmo_view, *vgem_view;
+	uint32_t handle, again;
+	int dfd, vfd;
+
+	if (self->vgem < 0)
+		SKIP(return, "no vgem device (load vgem)");
+	ASSERT_EQ(0, create(self->fd, variant, &c));
+	ASSERT_EQ(0, export(self->fd, c.pmo_id, O_RDWR | O_CLOEXEC, &dfd));
+	EXPECT_TRUE(fcntl(dfd, F_GETFD) & FD_CLOEXEC);
+	/* The import attaches and maps the pages for vgem's device. */
+	ASSERT_EQ(0, drmPrimeFDToHandle(self->vgem, dfd, &handle));
+	ASSERT_EQ(0, drmPrimeFDToHandle(self->vgem, dfd, &again));
+	EXPECT_EQ(handle, again);	/* vgem knows it is one object */
+	vgem_view = vgem_map(self->vgem, handle, SIZE, &vfd);
+	ASSERT_NE(NULL, vgem_view);
+	if (vfd >= 0)
+		EXPECT_TRUE(same_file(vfd, dfd));
+	u = (struct dxgpmo_map){
+		.pmo_id = c.pmo_id, .access_mode = DXGPMO_ACCESS_USER,
+		.length = SIZE,
+	};
+	ASSERT_EQ(0, dxgpmo_map(self->fd, &u));
+	pmo_view = (volatile uint8_t *)(uintptr_t)u.address;
+
+	pmo_view[3 * PAGE + 11] = 0x3c;
+	EXPECT_EQ(0x3c, vgem_view[3 * PAGE + 11]);
+	vgem_view[PAGE + 5] = 0xc3;
+	EXPECT_EQ(0xc3, pmo_view[PAGE + 5]);
+
+	EXPECT_EQ(0, munmap((void *)vgem_view, SIZE));
+	if (vfd >= 0)
+		close(vfd);
+	gem_close(self->vgem, handle);
+	EXPECT_EQ(0, close(dfd));
+	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, u.address, u.length));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+}
+
+/* mmap of the dma-buf itself, bracketed by DMA_BUF_IOCTL_SYNC. */
+TEST_F(dmabuf, sync_and_mmap)
+{
+	struct dma_buf_sync sync = { .flags = DMA_BUF_SYNC_START |
+					      DMA_BUF_SYNC_RW };
+	struct dxgpmo_create_pmo c;
+	struct dxgpmo_map k;
+	uint8_t got = 0;
+	uint8_t *p;
+	int dfd;
+
+	ASSERT_EQ(0, create(self->fd, variant, &c));
+	ASSERT_EQ(0, export(self->fd, c.pmo_id, O_RDWR, &dfd));
+	EXPECT_FALSE(fcntl(dfd, F_GETFD) & FD_CLOEXEC);
+	p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, dfd, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, ioctl(dfd, DMA_BUF_IOCTL_SYNC, &sync));
+	p[2 * PAGE + 100] = 0x99;
+	sync.flags = DMA_BUF_SYNC_END | DMA_BUF_SYNC_RW;
+	ASSERT_EQ(0, ioctl(dfd, DMA_BUF_IOCTL_SYNC, &sync));
+	k = (struct dxgpmo_map){
+		.pmo_id = c.pmo_id, .access_mode = DXGPMO_ACCESS_KERNEL,
+		.offset = 2 * PAGE + 100, .length = 1,
+	};
+	ASSERT_EQ(0, dxgpmo_map(self->fd, &k));
+	ASSERT_EQ(0, dxgpmo_kmap_rw(self->fd, k.map_id, 0, k.offset, &got, 1));
+	EXPECT_EQ(0x99, got);
+	/* Bad sync flags are the dma-buf core's business, and refused. */
+	sync.flags = 0xff;
+	EXPECT_ERRNO(EINVAL, ioctl(dfd, DMA_BUF_IOCTL_SYNC, &sync));
+	/* Beyond the buffer and private maps fail. */
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, SIZE + PAGE, PROT_READ, MAP_SHARED,
+				   dfd, 0));
+	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, k.address, k.length));
+	EXPECT_EQ(0, munmap(p, SIZE));
+	EXPECT_EQ(0, close(dfd));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+}
+
+/*
+ * DESTROY while exported is allowed: the pages stay (and stay counted)
+ * until the last reference - fd, mmap or importer - is gone.
+ */
+TEST_F(dmabuf, close_orders)
+{
+	struct dxgpmo_create_pmo c;
+	uint32_t handle;
+	uint8_t *p;
+	int dfd;
+
+	/* destroy, then close the fd */
+	ASSERT_EQ(0, create(self->fd, variant, &c));
+	ASSERT_EQ(0, export(self->fd, c.pmo_id, O_RDWR, &dfd));
+	ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+	EXPECT_EQ(SIZE / PAGE, global_pages(self->fd));
+	EXPECT_EQ(0, close(dfd));
+	EXPECT_EQ(0, global_pages(self->fd));
+
+	/* close the fd, then destroy */
+	ASSERT_EQ(0, create(self->fd, variant, &c));
+	ASSERT_EQ(0, export(self->fd, c.pmo_id, O_RDWR, &dfd));
+	EXPECT_EQ(0, close(dfd));
+	EXPECT_EQ(SIZE / PAGE, global_pages(self->fd));
+	ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+	EXPECT_EQ(0, global_pages(self->fd));
+
+	/* an mmap of the dma-buf outlives fd and object */
+	ASSERT_EQ(0, create(self->fd, variant, &c));
+	ASSERT_EQ(0, export(self->fd, c.pmo_id, O_RDWR, &dfd));
+	p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, dfd, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_EQ(0, close(dfd));
+	ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+	p[PAGE] = 1;
+	EXPECT_EQ(1, ((volatile uint8_t *)p)[PAGE]);
+	EXPECT_EQ(SIZE / PAGE, global_pages(self->fd));
+	EXPECT_EQ(0, munmap(p, SIZE));
+	EXPECT_EQ(0, global_pages(self->fd));
+
+	/* the importer holds the pages last */
+	if (self->vgem < 0)
+		SKIP(return, "no vgem device (load vgem)");
+	ASSERT_EQ(0, create(self->fd, variant, &c));
+	ASSERT_EQ(0, export(self->fd, c.pmo_id, O_RDWR, &dfd));
+	ASSERT_EQ(0, drmPrimeFDToHandle(self->vgem, dfd, &handle));
+	EXPECT_EQ(0, close(dfd));
+	ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+	EXPECT_EQ(SIZE / PAGE, global_pages(self->fd));
+	gem_close(self->vgem, handle);
+	EXPECT_EQ(0, global_pages(self->fd));
+}
+
+TEST_F(dmabuf, bad_args)
+{
+	struct dxgpmo_create_pmo c;
+	struct dxgpmo_export_dmabuf e;
+	int dfd, other;
+
+	ASSERT_EQ(0, create(self->fd, variant, &c));
+	EXPECT_EQ(-EINVAL, export(self->fd, c.pmo_id, O_WRONLY, &dfd));
+	EXPECT_EQ(-EINVAL, export(self->fd, c.pmo_id, O_RDWR | O_NONBLOCK,
+				  &dfd));
+	EXPECT_EQ(-EINVAL, export(self->fd, c.pmo_id, O_RDWR | O_APPEND,
+				  &dfd));
+	e = (struct dxgpmo_export_dmabuf){
+		.size = sizeof(e), .pmo_id = c.pmo_id, .flags = 1,
+	};
+	EXPECT_EQ(-EINVAL, dxgpmo_ioctl(self->fd, DXGPMO_IOC_EXPORT_DMABUF,
+					&e));
+	e = (struct dxgpmo_export_dmabuf){
+		.size = sizeof(e), .pmo_id = c.pmo_id, .fd = 3,
+	};
+	EXPECT_EQ(-EINVAL, dxgpmo_ioctl(self->fd, DXGPMO_IOC_EXPORT_DMABUF,
+					&e));
+	/* Another file's id, and a destroyed object. */
+	other = dxgpmo_open();
+	ASSERT_LE(0, other);
+	EXPECT_EQ(-ENOENT, export(other, c.pmo_id, O_RDWR, &dfd));
+	close(other);
+	EXPECT_EQ(-ENOENT, export(self->fd, 0, O_RDWR, &dfd));
+	ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+	EXPECT_EQ(-ENOENT, export(self->fd, c.pmo_id, O_RDWR, &dfd));
+	/* Read-only exports are fine. */
+	ASSERT_EQ(0, create(self->fd, variant, &c));
+	ASSERT_EQ(0, export(self->fd, c.pmo_id, O_RDONLY, &dfd));
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, SIZE, PROT_READ | PROT_WRITE,
+				   MAP_SHARED, dfd, 0));
+	EXPECT_EQ(0, close(dfd));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+}
+
+TEST_F(dmabuf, cmd_length)
+{
+	struct {
+		struct dxgpmo_export_dmabuf cmd;
+		uint8_t extra;
+	} e;
+
+	memset(&e, 0, sizeof(e));
+	e.cmd.size = offsetofend(struct dxgpmo_export_dmabuf, __reserved) - 1;
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_EXPORT_DMABUF, &e));
+	e.cmd.size = sizeof(e.cmd) + 1;
+	e.extra = 1;
+	EXPECT_ERRNO(E2BIG, ioctl(self->fd, DXGPMO_IOC_EXPORT_DMABUF, &e));
+	e.extra = 0;
+	EXPECT_ERRNO(ENOENT, ioctl(self->fd, DXGPMO_IOC_EXPORT_DMABUF, &e));
+}
+
+TEST_HARNESS_MAIN
