@@ -23,9 +23,14 @@ SELFTESTS := selftests/dxgpmo_test selftests/dxgpmo_adl_test \
 LIB_SRCS := userspace-tools/libdxgpmo.c
 LIB_HDRS := userspace-tools/libdxgpmo.h uapi/dxgpmo.h uapi/dxgpmo_test.h
 
-.PHONY: all module tools selftests deps check demo clean kselftest-headers lint
+.PHONY: all module tools selftests deps check demo clean kselftest-headers lint \
+	man install uninstall dkms-check
 
-all: module tools selftests
+PREFIX ?= /usr/local
+DESTDIR ?=
+KVER ?= $(shell uname -r)
+
+all: module tools selftests man
 
 module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
@@ -72,6 +77,33 @@ lint: $(CHECKPATCH)
 		-f $(filter-out %.mod.c,$(wildcard module/*.c)) module/*.h \
 		uapi/dxgpmo.h
 
+# The man page is generated from dxgpmoctl's own command table.
+man: userspace-tools/dxgpmoctl.8
+userspace-tools/dxgpmoctl.8: userspace-tools/dxgpmoctl
+	userspace-tools/dxgpmoctl --man > $@
+
+install: module tools man
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates modules_install
+	install -D -m 0755 userspace-tools/dxgpmoctl $(DESTDIR)$(PREFIX)/sbin/dxgpmoctl
+	install -D -m 0644 userspace-tools/dxgpmoctl.8 \
+		$(DESTDIR)$(PREFIX)/share/man/man8/dxgpmoctl.8
+	install -D -m 0644 uapi/dxgpmo.h $(DESTDIR)$(PREFIX)/include/dxgpmo/dxgpmo.h
+	install -D -m 0644 uapi/dxgpmo_test.h \
+		$(DESTDIR)$(PREFIX)/include/dxgpmo/dxgpmo_test.h
+
+uninstall:
+	rm -f /lib/modules/$(KVER)/updates/module/dxgpmo.ko \
+		/lib/modules/$(KVER)/updates/dxgpmo.ko
+	-depmod -a $(KVER)
+	rm -f $(DESTDIR)$(PREFIX)/sbin/dxgpmoctl \
+		$(DESTDIR)$(PREFIX)/share/man/man8/dxgpmoctl.8
+	rm -rf $(DESTDIR)$(PREFIX)/include/dxgpmo
+
+# dkms build of a copy of the tree against every test kernel, in a private
+# dkms tree (nothing is registered with the system's dkms).
+dkms-check:
+	scripts/dkms-check.sh
+
 deps:
 	scripts/deps.sh
 
@@ -83,5 +115,5 @@ demo:
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
-	rm -f $(TOOLS) $(SELFTESTS)
+	rm -f $(TOOLS) $(SELFTESTS) userspace-tools/dxgpmoctl.8
 	rm -rf $(BUILD)

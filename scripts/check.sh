@@ -34,6 +34,12 @@ else
 	failed=$((failed + 1))
 fi
 
+# DKMS packaging builds for every test kernel (on the host, no VM).
+"$top/scripts/dkms-check.sh" > "$build/dkms.log" 2>&1 || true
+cat "$build/dkms.log"
+passed=$((passed + $(grep -c '^dkms: PASS' "$build/dkms.log" || true)))
+failed=$((failed + $(grep -c '^dkms: FAIL' "$build/dkms.log" || true)))
+
 # Kernel log lines that mean something went wrong, wherever they come from.
 BAD_LOG='(BUG:|BUG at|WARNING:|Oops|DMAR:.*[Ff]ault|KASAN|general protection|Call Trace:)'
 
@@ -110,7 +116,9 @@ for kver in $kernels; do
 	boot "$kver" tests "$top/scripts/guest/check-job.sh" "$out/dxgpmo.ko" \
 		"$top/selftests/dxgpmo_test" "$top/selftests/dxgpmo_adl_test" \
 		"$top/selftests/dxgpmo_map_test" "$top/selftests/dxgpmo_dirty_test" \
-		"$top/selftests/dxgpmo_dmabuf_test" -- vgem
+		"$top/selftests/dxgpmo_dmabuf_test" \
+		"$top/userspace-tools/dxgpmoctl" "$top/selftests/dxgpmoctl_test.sh" \
+		-- vgem
 	boot "$kver" bug "$top/scripts/guest/bug-job.sh" "$out/dxgpmo.ko" \
 		"$top/selftests/dxgpmo_bug_test"
 done

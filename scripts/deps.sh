@@ -8,7 +8,7 @@ set -eu
 
 BACKPORTS_LIST=/etc/apt/sources.list.d/dxgpmo-bookworm-backports.sources
 TOOLS="qemu-system-x86 busybox-static cpio xz-utils kmod libdrm-dev pkg-config
-sparse make gcc libc6-dev file"
+sparse make gcc libc6-dev file dkms"
 
 updated=
 apt_update() {

@@ -983,6 +983,45 @@ static void usage(FILE *out)
 	fprintf(out, "\n'dxgpmoctl COMMAND --help' describes one command.\n");
 }
 
+/* The man page, generated from the same table as --help (one source). */
+static void print_man(void)
+{
+	unsigned int i;
+	const char *p;
+
+	printf(".TH DXGPMOCTL 8 \"\" \"dxgpmo\" \"System Administration\"\n"
+	       ".SH NAME\ndxgpmoctl \\- drive the dxgpmo physical memory object module\n"
+	       ".SH SYNOPSIS\n.B dxgpmoctl\n[\\-\\-json] \\fICOMMAND\\fR [\\fIARGS\\fR...]\n.br\n"
+	       ".B dxgpmoctl\n[\\-\\-json] \\-f \\fISCRIPT\\fR\n"
+	       ".SH DESCRIPTION\n"
+	       "dxgpmoctl makes the calls of the Windows display-driver memory contract\n"
+	       "(physical memory objects, ADLs, CPU mappings, memory bases and dirty-bit\n"
+	       "tracking) on /dev/dxgpmo.  Objects live as long as the open file, so work\n"
+	       "spanning several calls runs in one process: a script given with \\-f (or\n"
+	       "commands on standard input) holds one line per command.\n"
+	       ".PP\nIn a script, \\fIname\\fR=\\fICOMMAND\\fR stores the command's result (an id)\n"
+	       "in $\\fIname\\fR, and some commands store more values as $\\fIname\\fR_\\fIsuffix\\fR.\n"
+	       "A line starting with \\- may fail without stopping the script; echo prints\n"
+	       "text; # starts a comment.  Numbers take K, M and G suffixes.\n"
+	       ".PP\nA failed call prints one line: the call, the errno name and what it means\n"
+	       "in the contract, and dxgpmoctl exits non-zero.  \\-\\-json prints one JSON\n"
+	       "object per call instead of tables.\n.SH COMMANDS\n");
+	for (i = 0; i < NR_COMMANDS; i++) {
+		printf(".TP\n.B %s\n", commands[i].usage);
+		for (p = commands[i].help; *p; p++) {
+			if (*p == '\\')
+				fputs("\\\\", stdout);
+			else if (*p == '-' )
+				fputs("\\-", stdout);
+			else
+				putchar(*p);
+		}
+		putchar('\n');
+	}
+	printf(".SH FILES\n/dev/dxgpmo\n.SH SEE ALSO\n"
+	       "Documentation/dxgpmo.rst in the dxgpmo sources; uapi/dxgpmo.h.\n");
+}
+
 static int run_command(int argc, char **argv, const char *store)
 {
 	const struct command *cmd = find_command(argv[0]);
@@ -1077,6 +1116,13 @@ int main(int argc, char **argv)
 			script = argv[++i];
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--man")) {
+			print_man();
+			return 0;
+		} else if (!strcmp(argv[i], "--commands")) {
+			for (unsigned int c = 0; c < NR_COMMANDS; c++)
+				printf("%s\n", commands[c].name);
 			return 0;
 		} else {
 			usage(stderr);

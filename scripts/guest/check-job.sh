@@ -30,6 +30,7 @@ for t in ./dxgpmo_test ./dxgpmo_adl_test ./dxgpmo_map_test ./dxgpmo_dirty_test \
 	echo "dxgpmo-vm: $t exit $?"
 done
 
+sh ./dxgpmoctl_test.sh
 check counters_zero_after_tests live_counters_zero
 # rmmod is refused while a file is open, works after it is closed.
 exec 3<>/dev/dxgpmo

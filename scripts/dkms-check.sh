@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# "dkms build" of this tree against every test kernel, in a private dkms and
+# source tree under the build directory, so the system's dkms state is not
+# touched.  Prints one "dkms: PASS|FAIL <kernel>" line per kernel.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD:-$top/build}
+. "$top/scripts/kernels.sh"
+
+ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$top/packaging/dkms.conf")
+work=$build/dkms
+rm -rf "$work"
+mkdir -p "$work/source/dxgpmo-$ver" "$work/tree"
+cp -r "$top/Kbuild" "$top/Makefile" "$top/module" "$top/uapi" \
+	"$top/packaging" "$work/source/dxgpmo-$ver/"
+cp "$top/packaging/dkms.conf" "$work/source/dxgpmo-$ver/dkms.conf"
+
+trees="--sourcetree $work/source --dkmstree $work/tree"
+# shellcheck disable=SC2086
+dkms add $trees -m dxgpmo -v "$ver" > "$work/add.log" 2>&1 ||
+	{ cat "$work/add.log"; echo "dkms: FAIL add"; exit 1; }
+status=0
+for kver in ${DXGPMO_KERNELS:-$(default_test_kernels)}; do
+	# shellcheck disable=SC2086
+	if dkms build $trees -m dxgpmo -v "$ver" -k "$kver" \
+		> "$work/build-$kver.log" 2>&1 &&
+	   [ -n "$(find "$work/tree" -path "*/$kver/*" -name 'dxgpmo.ko*')" ]; then
+		echo "dkms: PASS $kver"
+	else
+		tail -20 "$work/build-$kver.log"
+		echo "dkms: FAIL $kver"
+		status=1
+	fi
+done
+exit $status

@@ -1,0 +1,76 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Exercise dxgpmoctl in the VM: a batch session whose output is checked,
+# JSON output, error lines and exit status, --help of every subcommand.
+# Prints "dxgpmo-check: PASS|FAIL name" lines for scripts/check.sh.
+
+tool=${DXGPMOCTL:-./dxgpmoctl}
+out=/tmp/dxgpmoctl.out
+
+result() {
+	if [ "$2" = 0 ]; then
+		echo "dxgpmo-check: PASS dxgpmoctl_$1"
+	else
+		echo "dxgpmo-check: FAIL dxgpmoctl_$1"
+	fi
+}
+
+expect() {	# expect NAME PATTERN: PATTERN (grep -E) is in the output
+	grep -Eq -- "$2" "$out"
+	result "$1" $?
+}
+
+cat > /tmp/session.dxgpmo <<'SCRIPT'
+a=create --type mdl --cache wc --adapter edu0 64K
+l=adl $a_amo 64K
+dma edu0 $l_addr write round-trip-ok
+free-adl $l
+close $a_amo
+a_amo=open $a edu1
+l=adl $a_amo 64K
+dma edu1 $l_addr read 13
+u=map $a 5 10
+view-read $u $u_offset 8
+unmap $u
+free-adl $l
+-destroy $a
+destroy $a $a_amo
+s=basis virtual0 0:16K
+start $s
+segment-write virtual0 0x2000 x
+query --clear $s 4
+query $s 4
+destroy-basis $s
+stats
+SCRIPT
+"$tool" -f /tmp/session.dxgpmo > "$out" 2>&1
+result session_status $?
+cat "$out"
+expect dma_round_trip '"round-trip-ok"'
+expect map_offset 'wanted data at \+0x5'
+expect error_line '^destroy: EBUSY — '
+expect dirty_bits 'cleared \(page 0 first\): 0010$'
+expect dirty_cleared '\(page 0 first\): 0000$'
+expect stats_zero '^pmos +0 +0$'
+
+# A failing call: one line naming the call and errno, non-zero status.
+"$tool" close 4242 > "$out" 2>&1
+[ $? -ne 0 ] && grep -q '^close: ENOENT — ' "$out"
+result error_status $?
+
+# JSON: one object per call; machine readable.
+"$tool" --json adapters > "$out" 2>&1
+grep -q '^\[{"id":[0-9]*,"name":"' "$out"
+result json_adapters $?
+printf 'p=create 4K\ndestroy $p\n' | "$tool" --json > "$out" 2>&1
+grep -q '^{"pmo":[0-9]*,"amo":0,' "$out" && grep -q '^{"destroyed":' "$out"
+result json_batch $?
+
+# --help for every subcommand, and the man page from the same table.
+ok=0
+for cmd in $("$tool" --commands); do
+	"$tool" "$cmd" --help > /dev/null || ok=1
+done
+result help_every_command $ok
+"$tool" --man | grep -q '^\.TH DXGPMOCTL 8'
+result man_page $?
