@@ -83,7 +83,8 @@ userspace-tools/dxgpmoctl.8: userspace-tools/dxgpmoctl
 	userspace-tools/dxgpmoctl --man > $@
 
 install: module tools man
-	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates modules_install
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates \
+		INSTALL_MOD_PATH=$(DESTDIR) modules_install
 	install -D -m 0755 userspace-tools/dxgpmoctl $(DESTDIR)$(PREFIX)/sbin/dxgpmoctl
 	install -D -m 0644 userspace-tools/dxgpmoctl.8 \
 		$(DESTDIR)$(PREFIX)/share/man/man8/dxgpmoctl.8
@@ -92,9 +93,8 @@ install: module tools man
 		$(DESTDIR)$(PREFIX)/include/dxgpmo/dxgpmo_test.h
 
 uninstall:
-	rm -f /lib/modules/$(KVER)/updates/module/dxgpmo.ko \
-		/lib/modules/$(KVER)/updates/dxgpmo.ko
-	-depmod -a $(KVER)
+	rm -f $(DESTDIR)/lib/modules/$(KVER)/updates/module/dxgpmo.ko*
+	-[ -n "$(DESTDIR)" ] || depmod -a $(KVER)
 	rm -f $(DESTDIR)$(PREFIX)/sbin/dxgpmoctl \
 		$(DESTDIR)$(PREFIX)/share/man/man8/dxgpmoctl.8
 	rm -rf $(DESTDIR)$(PREFIX)/include/dxgpmo

@@ -190,21 +190,8 @@ static void dxgpmo_dmabuf_vm_close(struct vm_area_struct *vma)
 
 static vm_fault_t dxgpmo_dmabuf_vm_fault(struct vm_fault *vmf)
 {
-	struct dxgpmo_backing *backing = vmf->vma->vm_private_data;
-	struct page *page;
-
-	if (vmf->pgoff >= backing->nr_pages)
-		return VM_FAULT_SIGBUS;
-	if (backing->shmem) {
-		page = dxgpmo_section_page(backing, vmf->pgoff);
-		if (IS_ERR(page))
-			return vmf_error(PTR_ERR(page));
-		vmf->page = page;
-		return 0;
-	}
-	page = dxgpmo_backing_page(backing, vmf->pgoff);
-	return vmf_insert_pfn_prot(vmf->vma, vmf->address, page_to_pfn(page),
-				   vmf->vma->vm_page_prot);
+	return dxgpmo_backing_fault(vmf->vma->vm_private_data, vmf,
+				    vmf->pgoff);
 }
 
 static const struct vm_operations_struct dxgpmo_dmabuf_vm_ops = {

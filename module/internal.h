@@ -329,6 +329,8 @@ int dxgpmo_ioctl_query_adapters(struct dxgpmo_ucmd *ucmd);
 /* mapping.c */
 extern const struct vm_operations_struct dxgpmo_vm_ops;
 pgprot_t dxgpmo_cache_pgprot(u32 cache_type, pgprot_t prot);
+vm_fault_t dxgpmo_backing_fault(struct dxgpmo_backing *backing,
+				struct vm_fault *vmf, unsigned long index);
 struct dxgpmo_window *dxgpmo_window_create(struct dxgpmo_file *file,
 					   struct dxgpmo_backing *backing);
 void dxgpmo_window_revoke(struct dxgpmo_file *file,

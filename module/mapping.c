@@ -104,32 +104,39 @@ static void dxgpmo_vm_close(struct vm_area_struct *vma)
 	dxgpmo_window_put(vma->vm_private_data);
 }
 
-static vm_fault_t dxgpmo_vm_fault(struct vm_fault *vmf)
+/*
+ * Map page index of the object at the faulting address: SECTION pages are
+ * handed to the core (page-backed), RAM objects' pages inserted as PFNs
+ * with the VMA's cache-type protection.
+ */
+vm_fault_t dxgpmo_backing_fault(struct dxgpmo_backing *backing,
+				struct vm_fault *vmf, unsigned long index)
 {
-	struct vm_area_struct *vma = vmf->vma;
-	struct dxgpmo_window *window = vma->vm_private_data;
-	struct dxgpmo_backing *backing = window->backing;
-	unsigned long index = vmf->pgoff - window->pgoff;
-	vm_fault_t ret = VM_FAULT_SIGBUS;
 	struct page *page;
 
-	down_read(&window->lock);
-	if (window->revoked || index >= window->nr_pages)
-		goto out;
+	if (index >= backing->nr_pages)
+		return VM_FAULT_SIGBUS;
 	if (backing->shmem) {
 		page = dxgpmo_section_page(backing, index);
-		if (IS_ERR(page)) {
-			ret = vmf_error(PTR_ERR(page));
-			goto out;
-		}
+		if (IS_ERR(page))
+			return vmf_error(PTR_ERR(page));
 		vmf->page = page;	/* the reference goes to the fault */
-		ret = 0;
-		goto out;
+		return 0;
 	}
 	page = dxgpmo_backing_page(backing, index);
-	ret = vmf_insert_pfn_prot(vma, vmf->address, page_to_pfn(page),
-				  vma->vm_page_prot);
-out:
+	return vmf_insert_pfn_prot(vmf->vma, vmf->address, page_to_pfn(page),
+				   vmf->vma->vm_page_prot);
+}
+
+static vm_fault_t dxgpmo_vm_fault(struct vm_fault *vmf)
+{
+	struct dxgpmo_window *window = vmf->vma->vm_private_data;
+	vm_fault_t ret = VM_FAULT_SIGBUS;
+
+	down_read(&window->lock);
+	if (!window->revoked)
+		ret = dxgpmo_backing_fault(window->backing, vmf,
+					   vmf->pgoff - window->pgoff);
 	up_read(&window->lock);
 	return ret;
 }
