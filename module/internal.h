@@ -41,6 +41,7 @@ extern unsigned int dxgpmo_virtual_adapters;
 extern unsigned int dxgpmo_segment_mb;
 extern unsigned int dxgpmo_dirty_page_size;
 extern bool dxgpmo_adl_leak_bug;
+extern unsigned int dxgpmo_max_pinned_mb;
 
 /*
  * mmap(2) offset space of /dev/dxgpmo: each adapter's segment window sits at

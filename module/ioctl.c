@@ -99,7 +99,7 @@ static const struct dxgpmo_ioctl_op dxgpmo_ioctl_ops[] = {
 		 struct dxgpmo_export_dmabuf, __reserved),
 	IOCTL_OP(STATS, dxgpmo_ioctl_stats,
 		 struct dxgpmo_stats, file),
-	IOCTL_OP(TEST, dxgpmo_ioctl_test, struct dxgpmo_test_cmd, __reserved2),
+	IOCTL_OP(TEST, dxgpmo_ioctl_test, struct dxgpmo_test_cmd, fail_nth),
 };
 
 long dxgpmo_fops_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)

@@ -27,6 +27,11 @@ module_param_named(dirty_page_size, dxgpmo_dirty_page_size, uint, 0444);
 MODULE_PARM_DESC(dirty_page_size,
 		 "Dirty-tracking page size in bytes, a power of two >= 4096, default 4096");
 
+unsigned int dxgpmo_max_pinned_mb = 2048;
+module_param_named(max_pinned_mb, dxgpmo_max_pinned_mb, uint, 0644);
+MODULE_PARM_DESC(max_pinned_mb,
+		 "Most MiB of object memory one open file may hold, default 2048");
+
 bool dxgpmo_adl_leak_bug = true;
 
 static int dxgpmo_adl_leak_set(const char *val, const struct kernel_param *kp)

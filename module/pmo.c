@@ -136,6 +136,7 @@ int dxgpmo_ioctl_create_pmo(struct dxgpmo_ucmd *ucmd)
 	struct dxgpmo_alloc_request req;
 	struct dxgpmo_amo *amo = NULL;
 	struct dxgpmo_pmo *pmo;
+	unsigned long ram = 0;
 	int ret;
 
 	memset(&req, 0, sizeof(req));
@@ -150,16 +151,22 @@ int dxgpmo_ioctl_create_pmo(struct dxgpmo_ucmd *ucmd)
 	}
 	if (cmd->adapter_id) {
 		adapter = dxgpmo_adapter_get(cmd->adapter_id);
+		ret = -ENOENT;
 		if (!adapter)
-			return -ENOENT;
+			goto err_adapter;
 	}
-
+	/* Charge the file's cap up front so concurrent creates respect it. */
+	ram = req.type == DXGPMO_PMO_TYPE_IO_SPACE ? 0 : req.nr_pages;
 	ret = -ENOMEM;
+	if (atomic64_add_return(ram, &file->counters[DXGPMO_CNT_PAGES]) >
+	    (s64)dxgpmo_max_pinned_mb << (20 - PAGE_SHIFT))
+		goto err_reserved;
+
 	if (dxgpmo_should_fail(file))
-		goto err_adapter;
+		goto err_reserved;
 	pmo = kzalloc(sizeof(*pmo), GFP_KERNEL_ACCOUNT);
 	if (!pmo)
-		goto err_adapter;
+		goto err_reserved;
 	pmo->length = cmd->length;
 	pmo->context = cmd->context;
 	INIT_LIST_HEAD(&pmo->maps);
@@ -182,7 +189,6 @@ int dxgpmo_ioctl_create_pmo(struct dxgpmo_ucmd *ucmd)
 	if (ret)
 		goto err_unlock;
 	dxgpmo_count(file, DXGPMO_CNT_PMOS, 1);
-	dxgpmo_count_file(file, DXGPMO_CNT_PAGES, dxgpmo_pmo_ram_pages(pmo));
 	if (adapter) {
 		amo = dxgpmo_amo_create(file, pmo, adapter);
 		if (IS_ERR(amo)) {
@@ -211,6 +217,8 @@ err_unlock:
 	dxgpmo_backing_put(pmo->backing);
 err_pmo:
 	kfree(pmo);
+err_reserved:
+	dxgpmo_count_file(file, DXGPMO_CNT_PAGES, -(s64)ram);
 err_adapter:
 	if (adapter)
 		dxgpmo_adapter_put(adapter);

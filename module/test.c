@@ -150,6 +150,13 @@ int dxgpmo_ioctl_test(struct dxgpmo_ucmd *ucmd)
 	case DXGPMO_TEST_OP_MEMTYPE:
 		ret = dxgpmo_test_memtype(ucmd->file, cmd);
 		break;
+	case DXGPMO_TEST_OP_FAIL_NTH:
+		if (cmd->fail_nth > INT_MAX)
+			return -EINVAL;
+		cmd->fail_nth = atomic_xchg(&ucmd->file->fail_nth,
+					    cmd->fail_nth);
+		ret = 0;
+		break;
 	default:
 		return -EINVAL;
 	}

@@ -117,6 +117,7 @@ for kver in $kernels; do
 		"$top/selftests/dxgpmo_test" "$top/selftests/dxgpmo_adl_test" \
 		"$top/selftests/dxgpmo_map_test" "$top/selftests/dxgpmo_dirty_test" \
 		"$top/selftests/dxgpmo_dmabuf_test" \
+		"$top/selftests/dxgpmo_hardening_test" \
 		"$top/userspace-tools/dxgpmoctl" "$top/selftests/dxgpmoctl_test.sh" \
 		-- vgem
 	boot "$kver" bug "$top/scripts/guest/bug-job.sh" "$out/dxgpmo.ko" \

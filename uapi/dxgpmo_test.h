@@ -17,6 +17,12 @@
 enum dxgpmo_test_op {
 	/* Memory type of the PTE that maps something, read from the tables. */
 	DXGPMO_TEST_OP_MEMTYPE = 1,
+	/*
+	 * Make the @fail_nth-th should-fail point hit by this file from now
+	 * on fail (0: off); returns in @fail_nth what was left of the previous
+	 * countdown (non-zero: it was never reached).
+	 */
+	DXGPMO_TEST_OP_FAIL_NTH,
 };
 
 /* What DXGPMO_TEST_OP_MEMTYPE looks at. */
@@ -48,6 +54,7 @@ enum dxgpmo_test_memtype {
  * @pat_enabled: out: 1 when x86 PAT is on (else WC reads as UC-)
  * @pte_bits: out: the PTE's raw cache bits (4 KiB encoding)
  * @__reserved2: zero
+ * @fail_nth: FAIL_NTH: in: the countdown; out: what was left of the old one
  */
 struct dxgpmo_test_cmd {
 	__u32 size;
@@ -62,6 +69,7 @@ struct dxgpmo_test_cmd {
 	__u32 pat_enabled;
 	__aligned_u64 pte_bits;
 	__aligned_u64 __reserved2;
+	__aligned_u64 fail_nth;
 };
 
 #endif

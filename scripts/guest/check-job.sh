@@ -25,7 +25,7 @@ check insmod insmod ./dxgpmo.ko debug_ioctls=1
 [ -c /dev/dxgpmo ] || { echo "dxgpmo-check: FAIL dev_node"; exit 1; }
 
 for t in ./dxgpmo_test ./dxgpmo_adl_test ./dxgpmo_map_test ./dxgpmo_dirty_test \
-	./dxgpmo_dmabuf_test; do
+	./dxgpmo_dmabuf_test ./dxgpmo_hardening_test; do
 	DXGPMO_SPEC_VM=1 $t
 	echo "dxgpmo-vm: $t exit $?"
 done

@@ -1,0 +1,565 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hardening kselftests: a fail-nth sweep over every should-fail point of
+ * each scenario (the module's own countdown, DXGPMO_TEST_OP_FAIL_NTH, in
+ * the style of iommufd's fail_nth test), the per-file pinned-memory cap,
+ * no kernel address in any ioctl output, the device node's mode, and
+ * threads racing each other on one file.  Needs debug_ioctls=1.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "dxgpmo_test_utils.h"
+#include "dxgpmo_test.h"
+
+#define PAGE 4096ULL
+
+static int fail_nth(int fd, uint64_t nth, uint64_t *left)
+{
+	struct dxgpmo_test_cmd t = {
+		.size = sizeof(t), .op = DXGPMO_TEST_OP_FAIL_NTH,
+		.fail_nth = nth,
+	};
+	int ret = dxgpmo_ioctl(fd, DXGPMO_IOC_TEST, &t);
+
+	if (!ret && left)
+		*left = t.fail_nth;
+	return ret;
+}
+
+struct adapters {
+	struct dxgpmo_adapter_info a[DXGPMO_MAX_ADAPTERS];
+	uint32_t nr;
+	const struct dxgpmo_adapter_info *edu;
+	const struct dxgpmo_adapter_info *any;
+};
+
+static void load(int fd, struct adapters *ad)
+{
+	uint32_t i;
+
+	memset(ad, 0, sizeof(*ad));
+	dxgpmo_query_adapters(fd, ad->a, DXGPMO_MAX_ADAPTERS, &ad->nr);
+	for (i = 0; i < ad->nr; i++)
+		if (ad->a[i].caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE && !ad->edu)
+			ad->edu = &ad->a[i];
+	ad->any = ad->nr ? &ad->a[0] : NULL;
+}
+
+/*
+ * A scenario runs calls in order and stops at the first failure.  After
+ * each successful call it states which objects the file must hold, so a
+ * failure can be checked for half-made objects.
+ */
+struct expect {
+	uint64_t pmos, amos, adls, maps, bases;
+};
+
+struct scenario {
+	const char *name;
+	int (*run)(int fd, const struct adapters *ad, struct expect *e);
+};
+
+#define STEP(_call, ...)                                                   \
+	do {                                                               \
+		int __r = (_call);                                         \
+		if (__r)                                                   \
+			return __r;                                        \
+		*e = (struct expect){ __VA_ARGS__ };                       \
+	} while (0)
+
+static int sc_create_mdl(int fd, const struct adapters *ad, struct expect *e)
+{
+	struct dxgpmo_create_pmo c = {
+		.length = (2 << 20) + 3 * PAGE,
+		.cache_type = DXGPMO_CACHE_WRITE_COMBINED,
+		.adapter_id = ad->any->adapter_id,
+	};
+
+	STEP(dxgpmo_create_pmo(fd, &c), .pmos = 1, .amos = 1);
+	STEP(dxgpmo_destroy_pmo(fd, c.pmo_id, c.amo_id), 0);
+	return 0;
+}
+
+static int sc_create_contig(int fd, const struct adapters *ad,
+			    struct expect *e)
+{
+	struct dxgpmo_create_pmo c = {
+		.type = DXGPMO_PMO_TYPE_CONTIGUOUS, .length = 64 << 10,
+		.cache_type = DXGPMO_CACHE_NON_CACHED,
+	};
+
+	STEP(dxgpmo_create_pmo(fd, &c), .pmos = 1);
+	return 0;
+}
+
+static int sc_create_section(int fd, const struct adapters *ad,
+			     struct expect *e)
+{
+	struct dxgpmo_create_pmo c = {
+		.type = DXGPMO_PMO_TYPE_SECTION, .length = 16 * PAGE,
+		.cache_type = DXGPMO_CACHE_CACHED,
+		.page_protection = DXGPMO_PAGE_READWRITE,
+	};
+
+	STEP(dxgpmo_create_pmo(fd, &c), .pmos = 1);
+	return 0;
+}
+
+static int sc_open_adl(int fd, const struct adapters *ad, struct expect *e)
+{
+	struct dxgpmo_create_pmo c = { .length = 8 * PAGE };
+	struct dxgpmo_allocate_adl adl = { .length = 8 * PAGE };
+	uint64_t pages[8];
+	uint32_t amo;
+
+	STEP(dxgpmo_create_pmo(fd, &c), .pmos = 1);
+	STEP(dxgpmo_open_pmo(fd, c.pmo_id, ad->any->adapter_id, &amo),
+	     .pmos = 1, .amos = 1);
+	adl.amo_id = amo;
+	adl.pages = (uintptr_t)pages;
+	adl.pages_capacity = 8;
+	STEP(dxgpmo_allocate_adl(fd, &adl), .pmos = 1, .amos = 1, .adls = 1);
+	STEP(dxgpmo_free_adl(fd, adl.adl_id), .pmos = 1, .amos = 1);
+	return 0;
+}
+
+static int sc_section_adl(int fd, const struct adapters *ad, struct expect *e)
+{
+	struct dxgpmo_create_pmo c = {
+		.type = DXGPMO_PMO_TYPE_SECTION, .length = 4 * PAGE,
+		.cache_type = DXGPMO_CACHE_WRITE_COMBINED,
+		.page_protection = DXGPMO_PAGE_READWRITE,
+		.adapter_id = ad->any->adapter_id,
+	};
+	struct dxgpmo_allocate_adl adl = { .length = 4 * PAGE };
+
+	STEP(dxgpmo_create_pmo(fd, &c), .pmos = 1, .amos = 1);
+	adl.amo_id = c.amo_id;
+	STEP(dxgpmo_allocate_adl(fd, &adl), .pmos = 1, .amos = 1, .adls = 1);
+	return 0;
+}
+
+static int sc_maps(int fd, const struct adapters *ad, struct expect *e)
+{
+	struct dxgpmo_create_pmo c = { .length = 3 * PAGE };
+	struct dxgpmo_map u = { .access_mode = DXGPMO_ACCESS_USER,
+				.length = 3 * PAGE };
+	struct dxgpmo_map k = { .access_mode = DXGPMO_ACCESS_KERNEL,
+				.offset = 10, .length = PAGE };
+
+	int ret;
+
+	STEP(dxgpmo_create_pmo(fd, &c), .pmos = 1);
+	u.pmo_id = k.pmo_id = c.pmo_id;
+	STEP(dxgpmo_map(fd, &u), .pmos = 1, .maps = 1);
+	ret = dxgpmo_map(fd, &k);
+	if (ret) {
+		/* The view holds the file open: let go of it, as exit would. */
+		munmap((void *)(uintptr_t)u.address, u.length);
+		return ret;
+	}
+	*e = (struct expect){ .pmos = 1, .maps = 2 };
+	STEP(dxgpmo_unmap(fd, c.pmo_id, u.address, u.length), .pmos = 1,
+	     .maps = 1);
+	return 0;
+}
+
+static int sc_basis(int fd, const struct adapters *ad, struct expect *e)
+{
+	struct dxgpmo_memory_range r[2] = {
+		{ .segment_offset = 0, .length = 4 * PAGE },
+		{ .segment_offset = 64 * PAGE, .length = 2 * PAGE },
+	};
+	uint8_t bits[1];
+	uint32_t id;
+
+	STEP(dxgpmo_create_memory_basis(fd, ad->any->adapter_id, 1, r, 2,
+					&id), .bases = 1);
+	STEP(dxgpmo_start_dirty_tracking(fd, id), .bases = 1);
+	STEP(dxgpmo_query_dirty_bits(fd, id, DXGPMO_DIRTY_CLEAR_DATA, 0, 0, 0,
+				     bits, 1), .bases = 1);
+	return 0;
+}
+
+static int sc_export(int fd, const struct adapters *ad, struct expect *e)
+{
+	struct dxgpmo_create_pmo c = { .length = 2 * PAGE };
+	struct dxgpmo_export_dmabuf x = { .size = sizeof(x),
+					  .fd_flags = O_CLOEXEC };
+
+	STEP(dxgpmo_create_pmo(fd, &c), .pmos = 1);
+	x.pmo_id = c.pmo_id;
+	STEP(dxgpmo_ioctl(fd, DXGPMO_IOC_EXPORT_DMABUF, &x), .pmos = 1);
+	close(x.fd);
+	return 0;
+}
+
+static const struct scenario scenarios[] = {
+	{ "create_mdl_with_adapter", sc_create_mdl },
+	{ "create_contiguous", sc_create_contig },
+	{ "create_section", sc_create_section },
+	{ "open_adl", sc_open_adl },
+	{ "section_adl", sc_section_adl },
+	{ "map_user_kernel", sc_maps },
+	{ "basis_track_query", sc_basis },
+	{ "export_dmabuf", sc_export },
+};
+
+FIXTURE(hardening) {
+	int fd;
+	struct adapters ad;
+};
+
+FIXTURE_SETUP(hardening)
+{
+	self->fd = dxgpmo_open();
+	ASSERT_LE(0, self->fd);
+	load(self->fd, &self->ad);
+	ASSERT_NE(NULL, self->ad.any);
+}
+
+FIXTURE_TEARDOWN(hardening)
+{
+	teardown_dxgpmo(_metadata, self->fd);
+}
+
+/*
+ * For every scenario: N = 1, 2, ... until the N-th point is never reached.
+ * Each injected failure must give -ENOMEM, leave exactly the objects of the
+ * steps that succeeded, and closing the file must bring every counter back.
+ */
+TEST_F_TIMEOUT(hardening, fail_nth_sweep, 300)
+{
+	unsigned int i, total = 0;
+	uint64_t left;
+
+	if (fail_nth(self->fd, 0, NULL) == -ENOTTY)
+		SKIP(return, "module loaded without debug_ioctls=1");
+	for (i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++) {
+		unsigned int nth;
+
+		for (nth = 1; nth < 400; nth++) {
+			struct expect e = { 0 };
+			struct dxgpmo_stats st;
+			int fd = dxgpmo_open(), ret;
+
+			ASSERT_LE(0, fd);
+			ASSERT_EQ(0, fail_nth(fd, nth, NULL));
+			ret = scenarios[i].run(fd, &self->ad, &e);
+			ASSERT_EQ(0, fail_nth(fd, 0, &left));
+			if (left) {
+				/* Point nth never reached: swept them all. */
+				EXPECT_EQ(0, ret) {
+					TH_LOG("%s without injection: %d",
+					       scenarios[i].name, ret);
+				}
+				close(fd);
+				break;
+			}
+			EXPECT_EQ(-ENOMEM, ret) {
+				TH_LOG("%s, point %u: %d", scenarios[i].name,
+				       nth, ret);
+			}
+			ASSERT_EQ(0, dxgpmo_get_stats(fd, &st));
+			EXPECT_EQ(e.pmos, st.file.pmos);
+			EXPECT_EQ(e.amos, st.file.amos);
+			EXPECT_EQ(e.adls, st.file.adls);
+			EXPECT_EQ(e.maps, st.file.maps);
+			EXPECT_EQ(e.bases, st.file.bases) {
+				TH_LOG("%s, point %u", scenarios[i].name, nth);
+			}
+			close(fd);
+			ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &st));
+			ASSERT_EQ(0, dxgpmo_counters_live(&st.global)) {
+				TH_LOG("%s, point %u leaked", scenarios[i].name,
+				       nth);
+			}
+		}
+		EXPECT_GT(400, nth);
+		TH_LOG("%s: %u should-fail points", scenarios[i].name,
+		       nth - 1);
+		total += nth - 1;
+	}
+	TH_LOG("%u should-fail points swept", total);
+	EXPECT_LT(20, total);
+}
+
+#define MAX_PINNED "/sys/module/dxgpmo/parameters/max_pinned_mb"
+
+/* One file may hold at most max_pinned_mb of object memory. */
+TEST_F(hardening, pinned_cap)
+{
+	struct dxgpmo_create_pmo a = { .length = 1 << 20 };
+	struct dxgpmo_create_pmo b = { .length = PAGE };
+	char old[32] = "";
+	int fd2, pfd = open(MAX_PINNED, O_RDONLY);
+
+	ASSERT_LE(0, pfd);
+	ASSERT_LT(0, read(pfd, old, sizeof(old) - 1));
+	close(pfd);
+	ASSERT_EQ(0, write_sysfs(MAX_PINNED, "1"));
+	EXPECT_EQ(0, dxgpmo_create_pmo(self->fd, &a));
+	EXPECT_EQ(-ENOMEM, dxgpmo_create_pmo(self->fd, &b));
+	b.type = DXGPMO_PMO_TYPE_SECTION;
+	b.cache_type = DXGPMO_CACHE_CACHED;
+	b.page_protection = DXGPMO_PAGE_READWRITE;
+	EXPECT_EQ(-ENOMEM, dxgpmo_create_pmo(self->fd, &b));
+	/* Per file: another file has its own budget. */
+	fd2 = dxgpmo_open();
+	ASSERT_LE(0, fd2);
+	b = (struct dxgpmo_create_pmo){ .length = PAGE };
+	EXPECT_EQ(0, dxgpmo_create_pmo(fd2, &b));
+	close(fd2);
+	/* Freed memory is given back to the budget. */
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, a.pmo_id, 0));
+	b = (struct dxgpmo_create_pmo){ .length = PAGE };
+	EXPECT_EQ(0, dxgpmo_create_pmo(self->fd, &b));
+	ASSERT_EQ(0, write_sysfs(MAX_PINNED, old));
+}
+
+/*
+ * 64-bit fields that look like kernel pointers (x86-64 upper half; all-ones
+ * is a mask, not a pointer).  Every 64-bit field of the uapi structs is
+ * 8-byte aligned.
+ */
+static int looks_kernel(const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+	size_t i;
+
+	for (i = 0; i + 8 <= len; i += 8) {
+		uint64_t v;
+
+		memcpy(&v, p + i, 8);
+		if (v >= 0xffff800000000000ULL && v != UINT64_MAX) {
+			printf("# offset %zu: 0x%llx\n", i,
+			       (unsigned long long)v);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* No ioctl output carries a kernel address. */
+TEST_F(hardening, no_kernel_addresses)
+{
+	struct dxgpmo_create_pmo c = {
+		.length = 3 * PAGE, .adapter_id = self->ad.any->adapter_id,
+	};
+	struct dxgpmo_allocate_adl adl = { .length = 3 * PAGE };
+	struct dxgpmo_map u = { .access_mode = DXGPMO_ACCESS_USER,
+				.length = PAGE };
+	struct dxgpmo_map k = { .access_mode = DXGPMO_ACCESS_KERNEL,
+				.length = PAGE };
+	struct dxgpmo_export_dmabuf x = { .size = sizeof(x) };
+	struct dxgpmo_stats st;
+	uint64_t pages[3];
+	uint32_t basis;
+	struct dxgpmo_memory_range r = { .length = PAGE };
+
+	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+	EXPECT_FALSE(looks_kernel(&c, sizeof(c)));
+	adl.amo_id = c.amo_id;
+	adl.pages = (uintptr_t)pages;
+	adl.pages_capacity = 3;
+	ASSERT_EQ(0, dxgpmo_allocate_adl(self->fd, &adl));
+	EXPECT_FALSE(looks_kernel(&adl, sizeof(adl)));
+	EXPECT_FALSE(looks_kernel(pages, sizeof(pages)));
+	u.pmo_id = k.pmo_id = c.pmo_id;
+	ASSERT_EQ(0, dxgpmo_map(self->fd, &u));
+	ASSERT_EQ(0, dxgpmo_map(self->fd, &k));
+	EXPECT_FALSE(looks_kernel(&u, sizeof(u)));
+	EXPECT_FALSE(looks_kernel(&k, sizeof(k)));
+	x.pmo_id = c.pmo_id;
+	ASSERT_EQ(0, dxgpmo_ioctl(self->fd, DXGPMO_IOC_EXPORT_DMABUF, &x));
+	EXPECT_FALSE(looks_kernel(&x, sizeof(x)));
+	close(x.fd);
+	ASSERT_EQ(0, dxgpmo_create_memory_basis(self->fd,
+						self->ad.any->adapter_id, 1,
+						&r, 1, &basis));
+	ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &st));
+	EXPECT_FALSE(looks_kernel(&st, sizeof(st)));
+	EXPECT_FALSE(looks_kernel(self->ad.a, sizeof(self->ad.a)));
+	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, u.address, u.length));
+	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, k.address, k.length));
+	EXPECT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
+}
+
+TEST(device_node_mode)
+{
+	struct stat s;
+
+	ASSERT_EQ(0, stat(DXGPMO_DEV_PATH, &s));
+	EXPECT_TRUE(S_ISCHR(s.st_mode));
+	EXPECT_EQ(0600, s.st_mode & 0777);
+}
+
+/* Threads sharing one file race destroy against ADL, map, export, query. */
+struct racer {
+	int fd;
+	uint32_t adapter;
+	volatile int stop;
+	volatile uint32_t last_pmo, last_amo;
+	uint64_t addr;
+	unsigned long ops[4];
+};
+
+static void *race_create_destroy(void *arg)
+{
+	struct racer *r = arg;
+
+	while (!r->stop) {
+		struct dxgpmo_create_pmo c = {
+			.length = 4 * PAGE, .adapter_id = r->adapter,
+		};
+
+		if (dxgpmo_create_pmo(r->fd, &c))
+			continue;
+		r->last_pmo = c.pmo_id;
+		r->last_amo = c.amo_id;
+		usleep(50);
+		/*
+		 * CLOSE fails (-EBUSY) while the ADL thread holds an ADL, and
+		 * DESTROY while the map thread holds a view: retry until they
+		 * let go.  A DESTROY with a live ADL would be the ADL leak.
+		 */
+		while (dxgpmo_close_pmo(r->fd, c.amo_id) == -EBUSY)
+			sched_yield();
+		while (dxgpmo_destroy_pmo(r->fd, c.pmo_id, 0) == -EBUSY)
+			sched_yield();
+		r->ops[0]++;
+	}
+	return NULL;
+}
+
+static void *race_adl(void *arg)
+{
+	struct racer *r = arg;
+
+	while (!r->stop) {
+		struct dxgpmo_allocate_adl a = {
+			.amo_id = r->last_amo, .length = 4 * PAGE,
+		};
+
+		if (!dxgpmo_allocate_adl(r->fd, &a))
+			dxgpmo_free_adl(r->fd, a.adl_id);
+		r->ops[1]++;
+	}
+	return NULL;
+}
+
+static void *race_map(void *arg)
+{
+	struct racer *r = arg;
+
+	while (!r->stop) {
+		struct dxgpmo_map m = {
+			.pmo_id = r->last_pmo, .length = 4 * PAGE,
+			.access_mode = r->ops[2] & 1,
+		};
+
+		if (!dxgpmo_map(r->fd, &m)) {
+			if (m.access_mode == DXGPMO_ACCESS_USER)
+				((volatile uint8_t *)(uintptr_t)m.address)[0] = 1;
+			dxgpmo_unmap(r->fd, m.pmo_id, m.address, m.length);
+		}
+		r->ops[2]++;
+	}
+	return NULL;
+}
+
+static void *race_export(void *arg)
+{
+	struct racer *r = arg;
+
+	while (!r->stop) {
+		struct dxgpmo_export_dmabuf x = {
+			.size = sizeof(x), .pmo_id = r->last_pmo,
+		};
+
+		if (!dxgpmo_ioctl(r->fd, DXGPMO_IOC_EXPORT_DMABUF, &x)) {
+			void *p = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, x.fd,
+				       0);
+
+			if (p != MAP_FAILED)
+				munmap(p, PAGE);
+			close(x.fd);
+		}
+		r->ops[3]++;
+	}
+	return NULL;
+}
+
+TEST_F_TIMEOUT(hardening, threads_race_one_file, 60)
+{
+	void *(*fns[])(void *) = {
+		race_create_destroy, race_adl, race_map, race_export,
+	};
+	pthread_t t[4];
+	struct racer r = { .fd = self->fd };
+	unsigned int i;
+
+	r.adapter = self->ad.any->adapter_id;
+	for (i = 0; i < 4; i++)
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, fns[i], &r));
+	sleep(3);
+	r.stop = 1;
+	for (i = 0; i < 4; i++)
+		ASSERT_EQ(0, pthread_join(t[i], NULL));
+	TH_LOG("create/destroy %lu, adl %lu, map %lu, export %lu", r.ops[0],
+	       r.ops[1], r.ops[2], r.ops[3]);
+	EXPECT_LT(10, r.ops[0]);
+}
+
+/* Closing the fd while another thread sits in a slow ioctl is safe. */
+static void *slow_dma(void *arg)
+{
+	struct racer *r = arg;
+	uint8_t buf[4096];
+
+	/* Two 2 KiB chunks, ~400 ms in the edu engine. */
+	dxgpmo_adapter_dma(r->fd, r->adapter, 0, r->addr, buf, sizeof(buf));
+	return NULL;
+}
+
+TEST_F_TIMEOUT(hardening, close_during_ioctl, 30)
+{
+	struct dxgpmo_create_pmo c = { .length = PAGE };
+	struct dxgpmo_allocate_adl a = { .length = PAGE };
+	struct racer r;
+	struct dxgpmo_stats st;
+	pthread_t t;
+	int fd2;
+
+	if (!self->ad.edu)
+		SKIP(return, "needs an adapter with a DMA engine");
+	fd2 = dxgpmo_open();
+	ASSERT_LE(0, fd2);
+	c.adapter_id = self->ad.edu->adapter_id;
+	ASSERT_EQ(0, dxgpmo_create_pmo(fd2, &c));
+	a.amo_id = c.amo_id;
+	ASSERT_EQ(0, dxgpmo_allocate_adl(fd2, &a));
+	r = (struct racer){ .fd = fd2, .adapter = self->ad.edu->adapter_id,
+			    .addr = a.base_page * PAGE };
+	ASSERT_EQ(0, pthread_create(&t, NULL, slow_dma, &r));
+	usleep(100000);
+	EXPECT_EQ(0, close(fd2));	/* the ioctl holds the file */
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &st));
+	EXPECT_EQ(0, dxgpmo_counters_live(&st.global));
+}
+
+TEST_HARNESS_MAIN
