@@ -262,27 +262,31 @@ int dxgpmo_ioctl_allocate_adl(struct dxgpmo_ucmd *ucmd)
 	if (ret)
 		return ret;
 	nr = cmd->length >> PAGE_SHIFT;
-	if (cmd->pages && cmd->pages_capacity < nr) {
-		/* Tell the caller how much room it needs; nothing is made. */
-		cmd->page_count = nr;
-		ret = dxgpmo_ucmd_respond(ucmd, sizeof(*cmd));
-		return ret ? ret : -ENOSPC;
-	}
-	if (dxgpmo_should_fail(file))
-		return -ENOMEM;
-	logical = kvmalloc_array(nr, sizeof(*logical), GFP_KERNEL_ACCOUNT);
-	if (!logical)
-		return -ENOMEM;
-
 	mutex_lock(&file->lock);
 	amo = dxgpmo_amo_find(file, cmd->amo_id);
+	logical = NULL;
 	ret = -ENOENT;
 	if (!amo)
 		goto out_unlock;
+	/* Before sizing anything by the length: it must fit the object. */
 	ret = -EINVAL;
 	if (cmd->offset + cmd->length >
 	    (u64)amo->pmo->backing->nr_pages << PAGE_SHIFT)
 		goto out_unlock;
+	if (cmd->pages && cmd->pages_capacity < nr) {
+		/* Tell the caller how much room it needs; nothing is made. */
+		mutex_unlock(&file->lock);
+		cmd->page_count = nr;
+		ret = dxgpmo_ucmd_respond(ucmd, sizeof(*cmd));
+		return ret ? ret : -ENOSPC;
+	}
+	ret = -ENOMEM;
+	if (dxgpmo_should_fail(file))
+		goto out_unlock;
+	logical = kvmalloc_array(nr, sizeof(*logical), GFP_KERNEL_ACCOUNT);
+	if (!logical)
+		goto out_unlock;
+	ret = -EINVAL;
 	type = amo->pmo->backing->type;
 	if ((cmd->flags & DXGPMO_ADL_REQUIRE_CONTIGUOUS) &&
 	    type != DXGPMO_PMO_TYPE_CONTIGUOUS &&

@@ -343,6 +343,15 @@ TEST_F(adl, bad_args)
 				    &adl));
 	EXPECT_EQ(-EINVAL, adl_make(self->fd, amo, UINT64_MAX & ~4095ULL,
 				    2 * PAGE, 0, NULL, &adl));
+	/*
+	 * Found by the fuzzer: a huge length must be refused as outside the
+	 * object, not by allocating a page list for it first (which WARNed
+	 * in kvmalloc).
+	 */
+	EXPECT_EQ(-EINVAL, adl_make(self->fd, amo, 0, 1ULL << 62, 0, NULL,
+				    &adl));
+	EXPECT_EQ(-EINVAL, adl_make(self->fd, amo, 0, UINT64_MAX & ~4095ULL,
+				    0, NULL, &adl));
 	EXPECT_EQ(-EINVAL, adl_make(self->fd, amo, 0, PAGE, 1U << 2, NULL,
 				    &adl));
 	EXPECT_EQ(-EINVAL, adl_make(self->fd, amo, 0, PAGE, 1U << 31, NULL,
