@@ -25,7 +25,7 @@ LIB_SRCS := userspace-tools/libdxgpmo.c
 LIB_HDRS := userspace-tools/libdxgpmo.h uapi/dxgpmo.h uapi/dxgpmo_test.h
 
 .PHONY: all module tools selftests deps check demo clean kselftest-headers lint \
-	man install uninstall dkms-check
+	man install uninstall dkms-check fuzz
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -110,6 +110,11 @@ deps:
 
 check:
 	scripts/check.sh
+
+# The whole suite with a longer fuzzer run: make fuzz SECONDS=600
+SECONDS ?= 600
+fuzz:
+	DXGPMO_FUZZ_SECONDS=$(SECONDS) DXGPMO_FUZZ_OPS=1000000000 scripts/check.sh
 
 demo:
 	scripts/demo.sh

@@ -8,7 +8,9 @@
 # kernel log line outside the regions tests mark as expected.  Guest logs
 # stay in build/<kernel>/<boot>.log.
 #
-# DXGPMO_KERNELS="6.1.0-28-amd64 ..." overrides the kernels tested.
+# DXGPMO_KERNELS="6.1.0-28-amd64 ..." overrides the kernels tested;
+# DXGPMO_FUZZ_SECONDS / _OPS / _SEED set the fuzzer's budget and seed
+# (make fuzz SECONDS=n runs it longer).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -122,6 +124,14 @@ for kver in $kernels; do
 		-- vgem
 	boot "$kver" bug "$top/scripts/guest/bug-job.sh" "$out/dxgpmo.ko" \
 		"$top/selftests/dxgpmo_bug_test"
+	{
+		echo "export DXGPMO_FUZZ_SECONDS=${DXGPMO_FUZZ_SECONDS:-150}"
+		echo "export DXGPMO_FUZZ_OPS=${DXGPMO_FUZZ_OPS:-200000}"
+		[ -z "${DXGPMO_FUZZ_SEED:-}" ] ||
+			echo "export DXGPMO_FUZZ_SEED=$DXGPMO_FUZZ_SEED"
+	} > "$out/fuzz.env"
+	boot "$kver" fuzz "$top/scripts/guest/fuzz-job.sh" "$out/dxgpmo.ko" \
+		"$top/selftests/dxgpmo_fuzz" "$out/fuzz.env"
 done
 
 if [ "$skipped" -gt 0 ]; then

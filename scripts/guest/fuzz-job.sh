@@ -1,0 +1,21 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The ioctl fuzzer in a VM boot of its own (adl_leak=warn, set by the
+# fuzzer).  fuzz.env, when present, sets DXGPMO_FUZZ_SECONDS/OPS/SEED.
+[ -f ./fuzz.env ] && . ./fuzz.env
+if insmod ./dxgpmo.ko; then
+	echo "dxgpmo-check: PASS insmod"
+else
+	echo "dxgpmo-check: FAIL insmod"
+	exit 1
+fi
+./dxgpmo_fuzz
+echo "dxgpmo-vm: dxgpmo_fuzz exit $?"
+if rmmod dxgpmo; then
+	echo "dxgpmo-check: PASS rmmod_after_fuzz"
+else
+	echo "dxgpmo-check: FAIL rmmod_after_fuzz"
+fi
+echo "dxgpmo-vm: dmesg begin"
+dmesg
+echo "dxgpmo-vm: dmesg end"
