@@ -25,7 +25,7 @@ LIB_SRCS := userspace-tools/libdxgpmo.c
 LIB_HDRS := userspace-tools/libdxgpmo.h uapi/dxgpmo.h uapi/dxgpmo_test.h
 
 .PHONY: all module tools selftests deps check demo clean kselftest-headers lint \
-	man install uninstall dkms-check fuzz
+	man install uninstall dkms-check fuzz check-debug
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -110,6 +110,10 @@ deps:
 
 check:
 	scripts/check.sh
+
+# The suite and the fuzzer on a KASAN/lockdep/kmemleak kernel (built once).
+check-debug:
+	scripts/check-debug.sh
 
 # The whole suite with a longer fuzzer run: make fuzz SECONDS=600
 SECONDS ?= 600

@@ -37,7 +37,11 @@ else
 fi
 
 # DKMS packaging builds for every test kernel (on the host, no VM).
-"$top/scripts/dkms-check.sh" > "$build/dkms.log" 2>&1 || true
+if [ -n "${DXGPMO_KERNEL_BUILD:-}" ]; then
+	: > "$build/dkms.log"	# a kernel that is not installed: no dkms
+else
+	"$top/scripts/dkms-check.sh" > "$build/dkms.log" 2>&1 || true
+fi
 cat "$build/dkms.log"
 passed=$((passed + $(grep -c '^dkms: PASS' "$build/dkms.log" || true)))
 failed=$((failed + $(grep -c '^dkms: FAIL' "$build/dkms.log" || true)))
@@ -121,7 +125,7 @@ for kver in $kernels; do
 		"$top/selftests/dxgpmo_dmabuf_test" \
 		"$top/selftests/dxgpmo_hardening_test" \
 		"$top/userspace-tools/dxgpmoctl" "$top/selftests/dxgpmoctl_test.sh" \
-		-- vgem
+		-- ${DXGPMO_KERNEL_BUILD:+--none} vgem
 	boot "$kver" bug "$top/scripts/guest/bug-job.sh" "$out/dxgpmo.ko" \
 		"$top/selftests/dxgpmo_bug_test"
 	{

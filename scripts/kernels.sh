@@ -19,7 +19,8 @@ build_module() {
 	src=$2/src
 	mkdir -p "$src"
 	cp -r "$top/Kbuild" "$top/module" "$top/uapi" "$src/"
-	make -C "/lib/modules/$1/build" M="$src" W=1 C=1 modules > "$2/kbuild.log" 2>&1 ||
+	make -C "${DXGPMO_KERNEL_BUILD:-/lib/modules/$1/build}" M="$src" W=1 C=1 \
+		modules > "$2/kbuild.log" 2>&1 ||
 		{ cat "$2/kbuild.log"; return 1; }
 	cat "$2/kbuild.log"
 	if grep -E 'warning:|error:' "$2/kbuild.log"; then

@@ -43,6 +43,8 @@ done
 
 : > "$root/kmods/order"
 for kmod; do
+	# "--none": the kernel is not installed; its drivers are built in
+	[ "$kmod" = --none ] && break
 	modprobe -S "$kver" --show-depends "$kmod" | while read -r cmd path _; do
 		[ "$cmd" = insmod ] || continue
 		name=$(basename "$path")

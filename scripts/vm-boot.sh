@@ -15,6 +15,8 @@
 set -eu
 
 kver=$1 initrd=$2 log=$3
+# DXGPMO_KERNEL_IMAGE boots a kernel that is not installed (the debug one).
+image=${DXGPMO_KERNEL_IMAGE:-/boot/vmlinuz-$kver}
 extra=${4:-}
 timeout_s=${DXGPMO_VM_TIMEOUT:-900}
 mem=${DXGPMO_VM_MEM:-3G}
@@ -25,7 +27,7 @@ exec timeout --foreground -k 10 "$timeout_s" \
 	-machine q35,kernel-irqchip=split \
 	-device intel-iommu,intremap=on,caching-mode=on \
 	-device edu -device edu \
-	-kernel "/boot/vmlinuz-$kver" -initrd "$initrd" \
+	-kernel "$image" -initrd "$initrd" \
 	-append "console=ttyS0 intel_iommu=on iommu.strict=1 tsc=unstable panic=-1 quiet loglevel=5 $extra" \
 	-display none -monitor none -serial "file:$log" -no-reboot \
 	2> "${log%.log}.qemu.log"
