@@ -34,6 +34,8 @@ KVER ?= $(shell uname -r)
 all: module tools selftests man
 
 module:
+	@test -d $(KDIR) || { echo "no kernel build tree at $(KDIR):" \
+		"install linux-headers-$$(uname -r) or pass KDIR=" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 tools: $(TOOLS)
