@@ -297,6 +297,77 @@ TEST_F_TIMEOUT(hardening, fail_nth_sweep, 300)
 	EXPECT_LT(20, total);
 }
 
+/*
+ * On a kernel with CONFIG_FAULT_INJECTION (make check-debug), the kernel's
+ * own failslab / fail_page_alloc make the N-th allocation of this thread
+ * fail, through /proc/self/task/<tid>/fail-nth, as in iommufd's fail_nth
+ * test: every allocation inside the module and the kernel code it calls.
+ */
+static int kfail_nth_path(char *buf, size_t len)
+{
+	return snprintf(buf, len, "/proc/self/task/%d/fail-nth",
+			(int)gettid());
+}
+
+static void kfail_setup(void)
+{
+	static const char *const knobs[] = {
+		"/sys/kernel/debug/failslab/ignore-gfp-wait",
+		"/sys/kernel/debug/fail_page_alloc/ignore-gfp-wait",
+		"/sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem",
+		"/sys/kernel/debug/failslab/verbose",
+		"/sys/kernel/debug/fail_page_alloc/verbose",
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
+		write_sysfs(knobs[i], "0");
+}
+
+TEST_F_TIMEOUT(hardening, kernel_fail_nth_sweep, 600)
+{
+	unsigned int i, total = 0;
+	char path[64];
+
+	kfail_nth_path(path, sizeof(path));
+	if (access(path, W_OK))
+		SKIP(return, "kernel without CONFIG_FAULT_INJECTION (make check-debug runs this)");
+	kfail_setup();
+	for (i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++) {
+		unsigned int nth;
+
+		for (nth = 1; nth < 400; nth++) {
+			struct expect e = { 0 };
+			struct dxgpmo_stats st;
+			char num[16], left[16] = "";
+			int fd = dxgpmo_open(), pfd;
+
+			ASSERT_LE(0, fd);
+			snprintf(num, sizeof(num), "%u", nth);
+			ASSERT_EQ(0, write_sysfs(path, num));
+			scenarios[i].run(fd, &self->ad, &e);
+			pfd = open(path, O_RDWR);
+			ASSERT_LE(0, pfd);
+			ASSERT_LT(0, read(pfd, left, sizeof(left) - 1));
+			/* disarm before anything else allocates */
+			ASSERT_EQ(2, write(pfd, "0\n", 2));
+			close(pfd);
+			close(fd);
+			ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &st));
+			ASSERT_EQ(0, dxgpmo_counters_live(&st.global)) {
+				TH_LOG("%s, kernel point %u leaked",
+				       scenarios[i].name, nth);
+			}
+			if (atoi(left) > 0)
+				break;	/* the nth allocation never came */
+		}
+		TH_LOG("%s: %u kernel allocation points", scenarios[i].name,
+		       nth - 1);
+		total += nth - 1;
+	}
+	TH_LOG("%u kernel allocation points swept", total);
+}
+
 #define MAX_PINNED "/sys/module/dxgpmo/parameters/max_pinned_mb"
 
 /* One file may hold at most max_pinned_mb of object memory. */
