@@ -207,6 +207,29 @@ static int sc_export(int fd, const struct adapters *ad, struct expect *e)
 	return 0;
 }
 
+static int sc_adapter_dma(int fd, const struct adapters *ad,
+			  struct expect *e)
+{
+	struct dxgpmo_create_pmo c = { .length = PAGE };
+	struct dxgpmo_allocate_adl adl = { .length = PAGE };
+	uint8_t buf[16];
+
+	if (!ad->edu)
+		return 0;	/* no engine: nothing to sweep */
+	c.adapter_id = ad->edu->adapter_id;
+	STEP(dxgpmo_create_pmo(fd, &c), .pmos = 1, .amos = 1);
+	adl.amo_id = c.amo_id;
+	STEP(dxgpmo_allocate_adl(fd, &adl), .pmos = 1, .amos = 1, .adls = 1);
+	STEP(dxgpmo_adapter_dma(fd, ad->edu->adapter_id, 0,
+				adl.base_page * PAGE, buf, sizeof(buf)),
+	     .pmos = 1, .amos = 1, .adls = 1);
+	STEP(dxgpmo_adapter_dma(fd, ad->edu->adapter_id, DXGPMO_DMA_TO_MEMORY,
+				ad->edu->segment_device_address + 8 * PAGE,
+				buf, sizeof(buf)),
+	     .pmos = 1, .amos = 1, .adls = 1);
+	return 0;
+}
+
 static const struct scenario scenarios[] = {
 	{ "create_mdl_with_adapter", sc_create_mdl },
 	{ "create_contiguous", sc_create_contig },
@@ -216,6 +239,7 @@ static const struct scenario scenarios[] = {
 	{ "map_user_kernel", sc_maps },
 	{ "basis_track_query", sc_basis },
 	{ "export_dmabuf", sc_export },
+	{ "adapter_dma", sc_adapter_dma },
 };
 
 FIXTURE(hardening) {
