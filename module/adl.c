@@ -122,9 +122,19 @@ static int dxgpmo_adl_map_pages(struct dxgpmo_file *file,
 	ret = -ENOMEM;
 	if (dxgpmo_should_fail(file))
 		goto err_sgt;
-	ret = dma_map_sgtable(adapter->dev, &adl->sgt, DMA_BIDIRECTIONAL, 0);
+	/*
+	 * ADLs of one object may overlap (the contract allows it), and the
+	 * DMA API cannot do cache maintenance for overlapping mappings of a
+	 * cacheline (DMA-API debugging says so).  The ADL takes ownership of
+	 * the sync instead: once for the device here, once for the CPU when
+	 * the ADL is freed.
+	 */
+	ret = dma_map_sgtable(adapter->dev, &adl->sgt, DMA_BIDIRECTIONAL,
+			      DMA_ATTR_SKIP_CPU_SYNC);
 	if (ret)
 		goto err_sgt;
+	dma_sync_sgtable_for_device(adapter->dev, &adl->sgt,
+				    DMA_BIDIRECTIONAL);
 	ret = dxgpmo_adl_check_reachable(adapter, &adl->sgt, true);
 	if (ret)
 		goto err_unmap;
@@ -140,7 +150,8 @@ static int dxgpmo_adl_map_pages(struct dxgpmo_file *file,
 	return 0;
 
 err_unmap:
-	dma_unmap_sgtable(adapter->dev, &adl->sgt, DMA_BIDIRECTIONAL, 0);
+	dma_unmap_sgtable(adapter->dev, &adl->sgt, DMA_BIDIRECTIONAL,
+			  DMA_ATTR_SKIP_CPU_SYNC);
 err_sgt:
 	sg_free_table(&adl->sgt);
 err_put:
@@ -161,7 +172,9 @@ static void dxgpmo_adl_unmap(struct dxgpmo_adl *adl,
 				   DMA_BIDIRECTIONAL, 0);
 		return;
 	}
-	dma_unmap_sgtable(adapter->dev, &adl->sgt, DMA_BIDIRECTIONAL, 0);
+	dma_sync_sgtable_for_cpu(adapter->dev, &adl->sgt, DMA_BIDIRECTIONAL);
+	dma_unmap_sgtable(adapter->dev, &adl->sgt, DMA_BIDIRECTIONAL,
+			  DMA_ATTR_SKIP_CPU_SYNC);
 	sg_free_table(&adl->sgt);
 	if (adl->pinned) {
 		dxgpmo_backing_put_pages(adl->backing, adl->pinned,

@@ -352,11 +352,15 @@ TEST_F_TIMEOUT(hardening, kernel_fail_nth_sweep, 600)
 {
 	unsigned int i, total = 0;
 	char path[64];
+	int pfd;
 
 	kfail_nth_path(path, sizeof(path));
 	if (access(path, W_OK))
 		SKIP(return, "kernel without CONFIG_FAULT_INJECTION (make check-debug runs this)");
 	kfail_setup();
+	/* Opened before arming: opening it would allocate, and fail. */
+	pfd = open(path, O_RDWR);
+	ASSERT_LE(0, pfd);
 	for (i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++) {
 		unsigned int nth;
 
@@ -364,18 +368,15 @@ TEST_F_TIMEOUT(hardening, kernel_fail_nth_sweep, 600)
 			struct expect e = { 0 };
 			struct dxgpmo_stats st;
 			char num[16], left[16] = "";
-			int fd = dxgpmo_open(), pfd;
+			int fd = dxgpmo_open(), n;
 
 			ASSERT_LE(0, fd);
-			snprintf(num, sizeof(num), "%u", nth);
-			ASSERT_EQ(0, write_sysfs(path, num));
+			n = snprintf(num, sizeof(num), "%u", nth);
+			ASSERT_EQ(n, pwrite(pfd, num, n, 0));
 			scenarios[i].run(fd, &self->ad, &e);
-			pfd = open(path, O_RDWR);
-			ASSERT_LE(0, pfd);
-			ASSERT_LT(0, read(pfd, left, sizeof(left) - 1));
+			ASSERT_LT(0, pread(pfd, left, sizeof(left) - 1, 0));
 			/* disarm before anything else allocates */
-			ASSERT_EQ(2, write(pfd, "0\n", 2));
-			close(pfd);
+			ASSERT_EQ(1, pwrite(pfd, "0", 1, 0));
 			close(fd);
 			ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &st));
 			ASSERT_EQ(0, dxgpmo_counters_live(&st.global)) {
@@ -390,6 +391,7 @@ TEST_F_TIMEOUT(hardening, kernel_fail_nth_sweep, 600)
 		total += nth - 1;
 	}
 	TH_LOG("%u kernel allocation points swept", total);
+	close(pfd);
 }
 
 #define MAX_PINNED "/sys/module/dxgpmo/parameters/max_pinned_mb"
