@@ -206,21 +206,13 @@ static int dxgpmo_dmabuf_mmap(struct dma_buf *dmabuf,
 {
 	struct dxgpmo_export *exp = dmabuf->priv;
 	struct dxgpmo_backing *backing = exp->backing;
+	int ret;
 
 	if (!(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
-	if (backing->readonly) {
-		if (vma->vm_flags & VM_WRITE)
-			return -EACCES;
-		dxgpmo_vm_flags_clear(vma, VM_MAYWRITE);
-	}
-	if (backing->shmem)
-		dxgpmo_vm_flags_set(vma, VM_DONTEXPAND);
-	else
-		dxgpmo_vm_flags_set(vma, VM_PFNMAP | VM_DONTEXPAND |
-				    VM_DONTDUMP);
-	vma->vm_page_prot = dxgpmo_cache_pgprot(backing->cache_type,
-						vm_get_page_prot(vma->vm_flags));
+	ret = dxgpmo_vma_setup(vma, backing);
+	if (ret)
+		return ret;
 	kref_get(&backing->kref);
 	vma->vm_private_data = backing;
 	vma->vm_ops = &dxgpmo_dmabuf_vm_ops;

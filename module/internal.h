@@ -330,6 +330,8 @@ int dxgpmo_ioctl_query_adapters(struct dxgpmo_ucmd *ucmd);
 /* mapping.c */
 extern const struct vm_operations_struct dxgpmo_vm_ops;
 pgprot_t dxgpmo_cache_pgprot(u32 cache_type, pgprot_t prot);
+int dxgpmo_vma_setup(struct vm_area_struct *vma,
+		     struct dxgpmo_backing *backing);
 vm_fault_t dxgpmo_backing_fault(struct dxgpmo_backing *backing,
 				struct vm_fault *vmf, unsigned long index);
 struct dxgpmo_window *dxgpmo_window_create(struct dxgpmo_file *file,

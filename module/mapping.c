@@ -160,6 +160,29 @@ pgprot_t dxgpmo_cache_pgprot(u32 cache_type, pgprot_t prot)
 }
 
 /*
+ * Flags and protection of a VMA mapping a RAM object (a window or a
+ * dma-buf): no writable view of a read-only section, PFN map for MDL and
+ * CONTIGUOUS, page-backed for SECTION, the object's cache type.
+ */
+int dxgpmo_vma_setup(struct vm_area_struct *vma,
+		     struct dxgpmo_backing *backing)
+{
+	if (backing->readonly) {
+		if (vma->vm_flags & VM_WRITE)
+			return -EACCES;
+		dxgpmo_vm_flags_clear(vma, VM_MAYWRITE);
+	}
+	if (backing->shmem)
+		dxgpmo_vm_flags_set(vma, VM_DONTEXPAND);
+	else
+		dxgpmo_vm_flags_set(vma, VM_PFNMAP | VM_DONTEXPAND |
+				    VM_DONTDUMP);
+	vma->vm_page_prot = dxgpmo_cache_pgprot(backing->cache_type,
+						vm_get_page_prot(vma->vm_flags));
+	return 0;
+}
+
+/*
  * mmap(2) of the device: only inside one of this file's object windows,
  * shared, never an IO_SPACE object, never writable for a read-only section.
  * Called with the mmap lock held: takes no file lock.
@@ -170,6 +193,7 @@ int dxgpmo_fops_mmap(struct file *filp, struct vm_area_struct *vma)
 	unsigned long last = vma->vm_pgoff + vma_pages(vma) - 1;
 	struct dxgpmo_window *window;
 	struct dxgpmo_backing *backing;
+	int ret;
 
 	if (!(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
@@ -187,24 +211,13 @@ int dxgpmo_fops_mmap(struct file *filp, struct vm_area_struct *vma)
 		return -EINVAL;
 
 	backing = window->backing;
-	if (backing->type == DXGPMO_PMO_TYPE_IO_SPACE) {
+	ret = -EINVAL;
+	if (backing->type != DXGPMO_PMO_TYPE_IO_SPACE)
+		ret = dxgpmo_vma_setup(vma, backing);
+	if (ret) {
 		dxgpmo_window_put(window);
-		return -EINVAL;
+		return ret;
 	}
-	if (backing->readonly) {
-		if (vma->vm_flags & VM_WRITE) {
-			dxgpmo_window_put(window);
-			return -EACCES;
-		}
-		dxgpmo_vm_flags_clear(vma, VM_MAYWRITE);
-	}
-	if (backing->shmem)
-		dxgpmo_vm_flags_set(vma, VM_DONTEXPAND);
-	else
-		dxgpmo_vm_flags_set(vma, VM_PFNMAP | VM_DONTEXPAND |
-				    VM_DONTDUMP);
-	vma->vm_page_prot = dxgpmo_cache_pgprot(backing->cache_type,
-						vm_get_page_prot(vma->vm_flags));
 	vma->vm_private_data = window;
 	vma->vm_ops = &dxgpmo_vm_ops;
 	return 0;
