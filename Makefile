@@ -16,7 +16,7 @@ USER_LIBS := $(shell pkg-config --libs libdrm 2>/dev/null || echo -ldrm)
 KSELFTEST_DIR := $(BUILD)/kselftest
 LINUX_SOURCE_TAR = $(lastword $(sort $(wildcard /usr/src/linux-source-6.*.tar.xz)))
 
-TOOLS := userspace-tools/dxgpmoctl
+TOOLS := userspace-tools/dxgpmoctl userspace-tools/dxgpmo-bench
 SELFTESTS := selftests/dxgpmo_test selftests/dxgpmo_adl_test \
 	selftests/dxgpmo_map_test selftests/dxgpmo_dirty_test \
 	selftests/dxgpmo_dmabuf_test selftests/dxgpmo_hardening_test \
@@ -25,7 +25,7 @@ LIB_SRCS := userspace-tools/libdxgpmo.c
 LIB_HDRS := userspace-tools/libdxgpmo.h uapi/dxgpmo.h uapi/dxgpmo_test.h
 
 .PHONY: all module tools selftests deps check demo clean kselftest-headers lint \
-	man install uninstall dkms-check fuzz check-debug
+	man install uninstall dkms-check fuzz check-debug bench
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -43,6 +43,9 @@ selftests: $(SELFTESTS)
 
 userspace-tools/dxgpmoctl: userspace-tools/dxgpmoctl.c $(LIB_SRCS) $(LIB_HDRS)
 	$(CC) $(USER_CFLAGS) -o $@ $< $(LIB_SRCS) $(USER_LIBS)
+
+userspace-tools/dxgpmo-bench: userspace-tools/dxgpmo-bench.c $(LIB_SRCS) $(LIB_HDRS)
+	$(CC) $(USER_CFLAGS) -o $@ $< $(LIB_SRCS) $(USER_LIBS) -lpthread
 
 # kselftest_harness.h is taken from Debian's linux-source package at build
 # time and kept in the build cache, never in the tree.
@@ -112,6 +115,10 @@ deps:
 
 check:
 	scripts/check.sh
+
+# Benchmarks in the VM, ratios against same-boot baselines; JSON in build/.
+bench:
+	scripts/bench.sh
 
 # The suite and the fuzzer on a KASAN/lockdep/kmemleak kernel (built once).
 check-debug:

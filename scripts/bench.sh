@@ -1,0 +1,33 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench: boot each test kernel and run dxgpmo-bench; print its table
+# and keep the JSON in build/bench-<kernel>.json.  Only ratios measured in
+# the same boot mean anything under TCG.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD:-$top/build}
+cd "$top"
+"$top/scripts/deps.sh"
+. "$top/scripts/kernels.sh"
+make -s tools
+for kver in ${DXGPMO_KERNELS:-$(default_test_kernels)}; do
+	out=$build/bench-$kver
+	rm -rf "$out"
+	mkdir -p "$out"
+	build_module "$kver" "$out" > "$out/build.log" 2>&1 ||
+		{ cat "$out/build.log"; exit 1; }
+	"$top/scripts/mkinitramfs.sh" "$kver" "$out/bench.cpio.gz" \
+		"$top/scripts/guest/bench-job.sh" "$out/dxgpmo.ko" \
+		"$top/userspace-tools/dxgpmo-bench"
+	DXGPMO_VM_MEM=${DXGPMO_VM_MEM:-4G} \
+		"$top/scripts/vm-boot.sh" "$kver" "$out/bench.cpio.gz" \
+		"$out/guest.log" || true
+	echo "== $kver"
+	sed -n '/^SCENARIO/,/^dxgpmo-bench: json begin/p' "$out/guest.log" |
+		grep -v '^dxgpmo-bench:' | grep -v '^\['
+	sed -n '/^dxgpmo-bench: json begin/,/^dxgpmo-bench: json end/p' \
+		"$out/guest.log" | grep '^{' > "$build/bench-$kver.json" || true
+	echo "JSON: ${build#"$top"/}/bench-$kver.json ($(wc -l < "$build/bench-$kver.json") measurements)"
+done

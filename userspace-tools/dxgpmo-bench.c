@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dxgpmo-bench: costs of dxgpmo calls as ratios against a baseline measured
+ * in the same run (TCG times mean nothing on their own).  Prints a table and,
+ * with --json, one JSON object per measurement.
+ *
+ * Scenarios (issue 9): 1 create+destroy vs anonymous mmap(MAP_POPULATE);
+ * 3 user MAP + touch vs anonymous mmap + touch; 4 tracked segment writes +
+ * query vs untracked writes vs soft-dirty; 5 create/destroy throughput with
+ * threads, and per-object cost up to 100,000 live objects.  Scenario 2
+ * (ADL vs a per-page dma_map_page loop) needs the in-module timing command,
+ * which does not exist yet.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "libdxgpmo.h"
+
+#define PAGE 4096UL
+
+static int json;
+static int dev;
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void report(const char *scenario, const char *what, size_t size,
+		   double t, const char *base, double tb)
+{
+	if (json)
+		printf("{\"scenario\":\"%s\",\"what\":\"%s\",\"size\":%zu,"
+		       "\"seconds\":%.9f,\"baseline\":\"%s\","
+		       "\"baseline_seconds\":%.9f,\"ratio\":%.3f}\n",
+		       scenario, what, size, t, base, tb, tb > 0 ? t / tb : 0);
+	else if (!strcmp(scenario, "scale"))	/* size is a count here */
+		printf("%-10s %-28s %14zu %10.1f us %-22s %10.1f us %7.2fx\n",
+		       scenario, what, size, t * 1e6, base, tb * 1e6,
+		       tb > 0 ? t / tb : 0);
+	else
+		printf("%-10s %-28s %10zu KiB %10.1f us %-22s %10.1f us %7.2fx\n",
+		       scenario, what, size >> 10, t * 1e6, base, tb * 1e6,
+		       tb > 0 ? t / tb : 0);
+	fflush(stdout);
+}
+
+static unsigned int reps_for(size_t size)
+{
+	return size >= (64 << 20) ? 3 : size >= (1 << 20) ? 10 : 50;
+}
+
+static void touch(volatile uint8_t *p, size_t size)
+{
+	size_t i;
+
+	for (i = 0; i < size; i += PAGE)
+		p[i] = (uint8_t)i;
+}
+
+static double anon_populate(size_t size)
+{
+	double t = now();
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+	if (p == MAP_FAILED)
+		return -1;
+	munmap(p, size);
+	return now() - t;
+}
+
+static double create_destroy(size_t size, uint32_t cache)
+{
+	struct dxgpmo_create_pmo c = { .length = size, .cache_type = cache };
+	double t = now();
+
+	if (dxgpmo_create_pmo(dev, &c))
+		return -1;
+	dxgpmo_destroy_pmo(dev, c.pmo_id, 0);
+	return now() - t;
+}
+
+static double best(double (*fn)(size_t, uint32_t), size_t size,
+		   uint32_t arg, unsigned int reps)
+{
+	double b = 1e9, t;
+	unsigned int i;
+
+	for (i = 0; i < reps; i++) {
+		t = fn(size, arg);
+		if (t >= 0 && t < b)
+			b = t;
+	}
+	return b;
+}
+
+static double anon_populate2(size_t size, uint32_t unused)
+{
+	return anon_populate(size);
+}
+
+static double anon_touch(size_t size, uint32_t unused)
+{
+	double t = now();
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return -1;
+	touch(p, size);
+	munmap(p, size);
+	return now() - t;
+}
+
+static double map_touch(size_t size, uint32_t pmo)
+{
+	struct dxgpmo_map m = {
+		.pmo_id = pmo, .access_mode = DXGPMO_ACCESS_USER,
+		.length = size,
+	};
+	double t = now();
+
+	if (dxgpmo_map(dev, &m))
+		return -1;
+	touch((void *)(uintptr_t)m.address, size);
+	dxgpmo_unmap(dev, pmo, m.address, m.length);
+	return now() - t;
+}
+
+static uint64_t window_offset;
+
+static double mmap_touch(size_t size, uint32_t unused)
+{
+	double t = now();
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, dev,
+		       window_offset);
+
+	if (p == MAP_FAILED)
+		return -1;
+	touch(p, size);
+	munmap(p, size);
+	return now() - t;
+}
+
+static void scenario_create(void)
+{
+	size_t size;
+
+	for (size = 4096; size <= (256UL << 20); size <<= 2) {
+		double base = best(anon_populate2, size, 0, reps_for(size));
+
+		report("create", "create+destroy (cached)", size,
+		       best(create_destroy, size, DXGPMO_CACHE_CACHED,
+			    reps_for(size)), "anon mmap+populate", base);
+		report("create", "create+destroy (wc)", size,
+		       best(create_destroy, size, DXGPMO_CACHE_WRITE_COMBINED,
+			    reps_for(size)), "anon mmap+populate", base);
+	}
+}
+
+static void scenario_map(void)
+{
+	size_t size;
+
+	for (size = 4096; size <= (256UL << 20); size <<= 2) {
+		struct dxgpmo_create_pmo c = { .length = size,
+					       .cache_type = DXGPMO_CACHE_CACHED };
+		double base = best(anon_touch, size, 0, reps_for(size));
+
+		if (dxgpmo_create_pmo(dev, &c))
+			continue;
+		window_offset = c.mmap_offset;
+		report("map", "MAP user+touch+UNMAP", size,
+		       best(map_touch, size, c.pmo_id, reps_for(size)),
+		       "anon mmap+touch", base);
+		report("map", "mmap(2) window+touch", size,
+		       best(mmap_touch, size, 0, reps_for(size)),
+		       "anon mmap+touch", base);
+		dxgpmo_destroy_pmo(dev, c.pmo_id, 0);
+	}
+}
+
+/* Soft-dirty on anonymous memory: clear_refs 4, writes, pagemap scan. */
+static double soft_dirty(size_t size)
+{
+	volatile uint8_t *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
+				   -1, 0);
+	uint64_t *pm = malloc(size / PAGE * 8);
+	int cr = open("/proc/self/clear_refs", O_WRONLY);
+	int pmfd = open("/proc/self/pagemap", O_RDONLY);
+	double t = -1;
+	size_t i, dirty = 0;
+
+	if (p == MAP_FAILED || !pm || cr < 0 || pmfd < 0)
+		goto out;
+	t = now();
+	if (write(cr, "4", 1) != 1)
+		goto out;
+	touch(p, size);
+	if (pread(pmfd, pm, size / PAGE * 8,
+		  (uintptr_t)p / PAGE * 8) != (ssize_t)(size / PAGE * 8)) {
+		t = -1;
+		goto out;
+	}
+	for (i = 0; i < size / PAGE; i++)
+		dirty += (pm[i] >> 55) & 1;
+	t = now() - t;
+	if (dirty != size / PAGE)
+		fprintf(stderr, "soft-dirty: %zu of %zu pages\n", dirty,
+			size / PAGE);
+out:
+	if (p != MAP_FAILED)
+		munmap((void *)p, size);
+	free(pm);
+	if (cr >= 0)
+		close(cr);
+	if (pmfd >= 0)
+		close(pmfd);
+	return t;
+}
+
+static void scenario_dirty(void)
+{
+	struct dxgpmo_adapter_info info[DXGPMO_MAX_ADAPTERS];
+	struct dxgpmo_memory_range r = { 0 };
+	uint32_t total, basis;
+	uint8_t *bits;
+	size_t size;
+	uint8_t *seg;
+
+	if (dxgpmo_query_adapters(dev, info, DXGPMO_MAX_ADAPTERS, &total) ||
+	    !total)
+		return;
+	seg = mmap(NULL, info[0].segment_size, PROT_READ | PROT_WRITE,
+		   MAP_SHARED, dev, info[0].segment_mmap_offset);
+	if (seg == MAP_FAILED)
+		return;
+	bits = calloc(1, info[0].segment_size / PAGE / 8 + 1);
+	for (size = 64 * 1024; size <= info[0].segment_size; size <<= 2) {
+		double t0, tracked, untracked;
+
+		r.length = size;
+		touch(seg, size);	/* allocate the segment pages */
+		if (dxgpmo_create_memory_basis(dev, info[0].adapter_id, 1, &r,
+					       1, &basis))
+			break;
+		dxgpmo_start_dirty_tracking(dev, basis);
+		t0 = now();
+		touch(seg, size);
+		dxgpmo_query_dirty_bits(dev, basis, DXGPMO_DIRTY_CLEAR_DATA, 0,
+					0, 0, bits, size / PAGE / 8 + 1);
+		tracked = now() - t0;
+		dxgpmo_stop_dirty_tracking(dev, basis);
+		dxgpmo_destroy_memory_basis(dev, basis);
+		t0 = now();
+		touch(seg, size);
+		untracked = now() - t0;
+		report("dirty", "tracked writes+query", size, tracked,
+		       "untracked writes", untracked);
+		report("dirty", "tracked writes+query", size, tracked,
+		       "soft-dirty anon", soft_dirty(size));
+	}
+	munmap(seg, info[0].segment_size);
+	free(bits);
+}
+
+struct thr {
+	int fd;
+	unsigned int n;
+};
+
+static void *create_loop(void *arg)
+{
+	struct thr *t = arg;
+	unsigned int i;
+
+	for (i = 0; i < t->n; i++) {
+		struct dxgpmo_create_pmo c = { .length = PAGE };
+
+		if (!dxgpmo_create_pmo(t->fd, &c))
+			dxgpmo_destroy_pmo(t->fd, c.pmo_id, 0);
+	}
+	return NULL;
+}
+
+static void scenario_scale(void)
+{
+	unsigned int threads, i, n = 2000;
+	double base = 0;
+
+	for (threads = 1; threads <= 4; threads <<= 1) {
+		int shared;
+
+		for (shared = 1; shared >= 0; shared--) {
+			pthread_t tid[4];
+			struct thr t[4];
+			double t0 = now(), el;
+
+			for (i = 0; i < threads; i++) {
+				t[i].fd = shared ? dev : dxgpmo_open();
+				t[i].n = n;
+				pthread_create(&tid[i], NULL, create_loop, &t[i]);
+			}
+			for (i = 0; i < threads; i++) {
+				pthread_join(tid[i], NULL);
+				if (!shared)
+					close(t[i].fd);
+			}
+			el = (now() - t0) / (threads * n);
+			if (!base)
+				base = el;
+			report("scale", shared ? "create/destroy, one file" :
+				       "create/destroy, own files",
+			       threads, el, "1 thread, one file", base);
+		}
+	}
+	/* Per-object cost from 1 to 100,000 live objects. */
+	{
+		uint32_t *ids = calloc(100000, sizeof(*ids));
+		unsigned int block = 10000, live = 0;
+		double first = 0;
+
+		while (ids && live < 100000) {
+			double t0 = now(), el;
+
+			for (i = 0; i < block; i++) {
+				struct dxgpmo_create_pmo c = { .length = PAGE };
+
+				if (dxgpmo_create_pmo(dev, &c))
+					break;
+				ids[live++] = c.pmo_id;
+			}
+			el = (now() - t0) / block;
+			if (!first)
+				first = el;
+			report("scale", "create with N live objects", live, el,
+			       "first 10,000", first);
+		}
+		while (live)
+			dxgpmo_destroy_pmo(dev, ids[--live], 0);
+		free(ids);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--json"))
+			json = 1;
+	dev = dxgpmo_open();
+	if (dev < 0) {
+		fprintf(stderr, "dxgpmo-bench: %s: %s\n", DXGPMO_DEV_PATH,
+			strerror(-dev));
+		return 1;
+	}
+	if (!json)
+		printf("%-10s %-28s %14s %13s %-22s %13s %8s\n", "SCENARIO",
+		       "MEASURED", "SIZE", "TIME", "BASELINE", "TIME", "RATIO");
+	scenario_create();
+	scenario_map();
+	scenario_dirty();
+	scenario_scale();
+	return 0;
+}
