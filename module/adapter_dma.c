@@ -21,36 +21,35 @@
 #define DXGPMO_DMA_MAX_LENGTH	(64 << 10)
 
 /*
- * The adapter's own local memory: any file may let the adapter touch its
- * segment (the segment is the adapter's, like VRAM), so there is no ADL
- * check; RAW means nothing here.
+ * Device addresses from DXGPMO_SEGMENT_DEVICE_BASE name the adapter's own
+ * local memory: any file may let the adapter touch its segment (it is the
+ * adapter's, like VRAM), so there is no ADL check, and RAW means nothing.
+ * Elsewhere the range must lie in this file's ADLs on the adapter, unless
+ * RAW.  Which kind of address it is was checked by the caller.
  */
-static int dxgpmo_adapter_dma_segment(struct dxgpmo_file *file,
-				      struct dxgpmo_adapter_dma *cmd,
-				      struct dxgpmo_adapter *adapter)
+static int dxgpmo_adapter_dma_move(struct dxgpmo_file *file,
+				   struct dxgpmo_adapter *adapter,
+				   const struct dxgpmo_adapter_dma *cmd,
+				   void *kbuf)
 {
-	void __user *ubuf = u64_to_user_ptr(cmd->buffer);
 	bool to_memory = cmd->flags & DXGPMO_DMA_TO_MEMORY;
-	void *kbuf;
 	int ret;
 
-	if (cmd->flags & DXGPMO_DMA_RAW)
-		return -EINVAL;
-	if (dxgpmo_should_fail(file))
-		return -ENOMEM;
-	kbuf = kvzalloc(cmd->length, GFP_KERNEL_ACCOUNT);
-	if (!kbuf)
-		return -ENOMEM;
-	ret = -EFAULT;
-	if (to_memory && copy_from_user(kbuf, ubuf, cmd->length))
-		goto out;
-	ret = dxgpmo_segment_dma(adapter, to_memory,
-				 cmd->device_address - DXGPMO_SEGMENT_DEVICE_BASE,
-				 kbuf, cmd->length);
-	if (!ret && !to_memory && copy_to_user(ubuf, kbuf, cmd->length))
-		ret = -EFAULT;
-out:
-	kvfree(kbuf);
+	if (cmd->device_address >= DXGPMO_SEGMENT_DEVICE_BASE)
+		return dxgpmo_segment_dma(adapter, to_memory,
+					  cmd->device_address -
+					  DXGPMO_SEGMENT_DEVICE_BASE,
+					  kbuf, cmd->length);
+	mutex_lock(&file->lock);
+	if (!(cmd->flags & DXGPMO_DMA_RAW) &&
+	    !dxgpmo_adl_covers(file, adapter, cmd->device_address,
+			       cmd->length))
+		ret = -EACCES;
+	else
+		ret = dxgpmo_edu_transfer(adapter->edu, to_memory,
+					  cmd->device_address, kbuf,
+					  cmd->length);
+	mutex_unlock(&file->lock);
 	return ret;
 }
 
@@ -80,17 +79,19 @@ int dxgpmo_ioctl_adapter_dma(struct dxgpmo_ucmd *ucmd)
 	if (!adapter->edu)
 		goto out_put;
 	if (cmd->device_address >= DXGPMO_SEGMENT_DEVICE_BASE) {
-		ret = dxgpmo_adapter_dma_segment(file, cmd, adapter);
-		goto out_put;
+		ret = -EINVAL;
+		if (raw)
+			goto out_put;
+	} else {
+		/* The engine would truncate the address and hit another page. */
+		ret = -EINVAL;
+		if (cmd->device_address + cmd->length - 1 > adapter->dma_mask)
+			goto out_put;
+		ret = -EPERM;
+		if (raw && (!(adapter->caps & DXGPMO_ADAPTER_CAP_IOMMU) ||
+			    !capable(CAP_SYS_RAWIO)))
+			goto out_put;
 	}
-	/* The engine would truncate the address and hit another page. */
-	ret = -EINVAL;
-	if (cmd->device_address + cmd->length - 1 > adapter->dma_mask)
-		goto out_put;
-	ret = -EPERM;
-	if (raw && (!(adapter->caps & DXGPMO_ADAPTER_CAP_IOMMU) ||
-		    !capable(CAP_SYS_RAWIO)))
-		goto out_put;
 
 	ret = -ENOMEM;
 	if (dxgpmo_should_fail(file))
@@ -101,17 +102,7 @@ int dxgpmo_ioctl_adapter_dma(struct dxgpmo_ucmd *ucmd)
 	ret = -EFAULT;
 	if (to_memory && copy_from_user(kbuf, ubuf, cmd->length))
 		goto out_free;
-
-	mutex_lock(&file->lock);
-	if (!raw && !dxgpmo_adl_covers(file, adapter, cmd->device_address,
-				       cmd->length))
-		ret = -EACCES;
-	else
-		ret = dxgpmo_edu_transfer(adapter->edu, to_memory,
-					  cmd->device_address, kbuf,
-					  cmd->length);
-	mutex_unlock(&file->lock);
-
+	ret = dxgpmo_adapter_dma_move(file, adapter, cmd, kbuf);
 	if (!ret && !to_memory && copy_to_user(ubuf, kbuf, cmd->length))
 		ret = -EFAULT;
 out_free:

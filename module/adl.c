@@ -98,24 +98,11 @@ static int dxgpmo_adl_map_pages(struct dxgpmo_file *file,
 	struct sg_dma_page_iter iter;
 	int ret;
 
-	if (backing->shmem) {
-		/* The ADL keeps the section's pages resident. */
-		adl->pinned = kvmalloc_array(nr, sizeof(*adl->pinned),
-					     GFP_KERNEL_ACCOUNT);
-		if (!adl->pinned)
-			return -ENOMEM;
-		ret = dxgpmo_backing_get_pages(backing, first, nr, adl->pinned);
-		if (ret)
-			goto err_pinned;
-		ret = sg_alloc_table_from_pages(&adl->sgt, adl->pinned, nr, 0,
-						cmd->length, GFP_KERNEL_ACCOUNT);
-		if (ret)
-			goto err_put;
-	} else {
-		ret = dxgpmo_backing_build_sgt(backing, first, nr, &adl->sgt);
-		if (ret)
-			return ret;
-	}
+	/* For a SECTION, the ADL keeps the pages resident. */
+	ret = dxgpmo_backing_sgt(backing, first, nr, &adl->sgt, &adl->pinned,
+				 GFP_KERNEL_ACCOUNT);
+	if (ret)
+		return ret;
 	ret = dxgpmo_adl_check_reachable(adapter, &adl->sgt, false);
 	if (ret)
 		goto err_sgt;
@@ -153,12 +140,7 @@ err_unmap:
 	dma_unmap_sgtable(adapter->dev, &adl->sgt, DMA_BIDIRECTIONAL,
 			  DMA_ATTR_SKIP_CPU_SYNC);
 err_sgt:
-	sg_free_table(&adl->sgt);
-err_put:
-	if (adl->pinned)
-		dxgpmo_backing_put_pages(backing, adl->pinned, nr);
-err_pinned:
-	kvfree(adl->pinned);
+	dxgpmo_backing_free_sgt(backing, &adl->sgt, adl->pinned, nr);
 	adl->pinned = NULL;
 	return ret;
 }
@@ -175,12 +157,8 @@ static void dxgpmo_adl_unmap(struct dxgpmo_adl *adl,
 	dma_sync_sgtable_for_cpu(adapter->dev, &adl->sgt, DMA_BIDIRECTIONAL);
 	dma_unmap_sgtable(adapter->dev, &adl->sgt, DMA_BIDIRECTIONAL,
 			  DMA_ATTR_SKIP_CPU_SYNC);
-	sg_free_table(&adl->sgt);
-	if (adl->pinned) {
-		dxgpmo_backing_put_pages(adl->backing, adl->pinned,
-					 adl->nr_pages);
-		kvfree(adl->pinned);
-	}
+	dxgpmo_backing_free_sgt(adl->backing, &adl->sgt, adl->pinned,
+				adl->nr_pages);
 }
 
 /*

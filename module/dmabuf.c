@@ -41,34 +41,6 @@ struct dxgpmo_attachment {
 	bool mapped;
 };
 
-static int dxgpmo_export_sgt(struct dxgpmo_backing *backing,
-			     struct dxgpmo_attachment *a)
-{
-	unsigned long nr = backing->nr_pages;
-	int ret;
-
-	if (!backing->shmem)
-		return dxgpmo_backing_build_sgt(backing, 0, nr, &a->sgt);
-	a->pinned = kvmalloc_array(nr, sizeof(*a->pinned), GFP_KERNEL);
-	if (!a->pinned)
-		return -ENOMEM;
-	ret = dxgpmo_backing_get_pages(backing, 0, nr, a->pinned);
-	if (ret)
-		goto err_free;
-	ret = sg_alloc_table_from_pages(&a->sgt, a->pinned, nr, 0,
-					nr << PAGE_SHIFT, GFP_KERNEL);
-	if (ret)
-		goto err_put;
-	return 0;
-
-err_put:
-	dxgpmo_backing_put_pages(backing, a->pinned, nr);
-err_free:
-	kvfree(a->pinned);
-	a->pinned = NULL;
-	return ret;
-}
-
 static int dxgpmo_dmabuf_attach(struct dma_buf *dmabuf,
 				struct dma_buf_attachment *attach)
 {
@@ -79,7 +51,8 @@ static int dxgpmo_dmabuf_attach(struct dma_buf *dmabuf,
 	a = kzalloc(sizeof(*a), GFP_KERNEL);
 	if (!a)
 		return -ENOMEM;
-	ret = dxgpmo_export_sgt(exp->backing, a);
+	ret = dxgpmo_backing_sgt(exp->backing, 0, exp->backing->nr_pages,
+				 &a->sgt, &a->pinned, GFP_KERNEL);
 	if (ret) {
 		kfree(a);
 		return ret;
@@ -101,12 +74,8 @@ static void dxgpmo_dmabuf_detach(struct dma_buf *dmabuf,
 	mutex_lock(&exp->lock);
 	list_del(&a->node);
 	mutex_unlock(&exp->lock);
-	sg_free_table(&a->sgt);
-	if (a->pinned) {
-		dxgpmo_backing_put_pages(exp->backing, a->pinned,
-					 exp->backing->nr_pages);
-		kvfree(a->pinned);
-	}
+	dxgpmo_backing_free_sgt(exp->backing, &a->sgt, a->pinned,
+				exp->backing->nr_pages);
 	kfree(a);
 }
 
@@ -223,38 +192,22 @@ static int dxgpmo_dmabuf_vmap(struct dma_buf *dmabuf, struct iosys_map *map)
 {
 	struct dxgpmo_export *exp = dmabuf->priv;
 	struct dxgpmo_backing *backing = exp->backing;
-	unsigned long nr = backing->nr_pages;
-	int ret = 0;
+	void *vaddr;
 
 	mutex_lock(&exp->lock);
 	if (!exp->vmap_count) {
-		exp->vmap_pages = kvmalloc_array(nr, sizeof(*exp->vmap_pages),
-						 GFP_KERNEL);
-		ret = -ENOMEM;
-		if (!exp->vmap_pages)
-			goto out;
-		ret = dxgpmo_backing_get_pages(backing, 0, nr,
-					       exp->vmap_pages);
-		if (ret) {
-			kvfree(exp->vmap_pages);
-			goto out;
+		vaddr = dxgpmo_backing_vmap(backing, 0, backing->nr_pages,
+					    &exp->vmap_pages, GFP_KERNEL);
+		if (IS_ERR(vaddr)) {
+			mutex_unlock(&exp->lock);
+			return PTR_ERR(vaddr);
 		}
-		exp->vaddr = vmap(exp->vmap_pages, nr, VM_MAP,
-				  dxgpmo_cache_pgprot(backing->cache_type,
-						      PAGE_KERNEL));
-		if (!exp->vaddr) {
-			dxgpmo_backing_put_pages(backing, exp->vmap_pages, nr);
-			kvfree(exp->vmap_pages);
-			ret = -ENOMEM;
-			goto out;
-		}
-		ret = 0;
+		exp->vaddr = vaddr;
 	}
 	exp->vmap_count++;
 	iosys_map_set_vaddr(map, exp->vaddr);
-out:
 	mutex_unlock(&exp->lock);
-	return ret;
+	return 0;
 }
 
 static void dxgpmo_dmabuf_vunmap(struct dma_buf *dmabuf,
@@ -264,10 +217,8 @@ static void dxgpmo_dmabuf_vunmap(struct dma_buf *dmabuf,
 
 	mutex_lock(&exp->lock);
 	if (!--exp->vmap_count) {
-		vunmap(exp->vaddr);
-		dxgpmo_backing_put_pages(exp->backing, exp->vmap_pages,
-					 exp->backing->nr_pages);
-		kvfree(exp->vmap_pages);
+		dxgpmo_backing_vunmap(exp->backing, exp->vaddr, exp->vmap_pages,
+				      exp->backing->nr_pages);
 		exp->vaddr = NULL;
 	}
 	mutex_unlock(&exp->lock);

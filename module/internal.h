@@ -332,6 +332,10 @@ extern const struct vm_operations_struct dxgpmo_vm_ops;
 pgprot_t dxgpmo_cache_pgprot(u32 cache_type, pgprot_t prot);
 int dxgpmo_vma_setup(struct vm_area_struct *vma,
 		     struct dxgpmo_backing *backing);
+void *dxgpmo_backing_vmap(struct dxgpmo_backing *backing, unsigned long first,
+			  unsigned long nr, struct page ***pinned, gfp_t gfp);
+void dxgpmo_backing_vunmap(struct dxgpmo_backing *backing, void *vaddr,
+			   struct page **pinned, unsigned long nr);
 vm_fault_t dxgpmo_backing_fault(struct dxgpmo_backing *backing,
 				struct vm_fault *vmf, unsigned long index);
 struct dxgpmo_window *dxgpmo_window_create(struct dxgpmo_file *file,
@@ -402,6 +406,12 @@ struct dxgpmo_alloc_request {
 	struct dxgpmo_adapter *io_adapter;	/* reference passed in */
 };
 
+/* RAM an object of that type holds: IO_SPACE objects hold none. */
+static inline unsigned long dxgpmo_ram_pages(u32 type, unsigned long nr_pages)
+{
+	return type == DXGPMO_PMO_TYPE_IO_SPACE ? 0 : nr_pages;
+}
+
 struct dxgpmo_backing *dxgpmo_backing_alloc(struct dxgpmo_file *file,
 					    const struct dxgpmo_alloc_request *req);
 void dxgpmo_backing_put(struct dxgpmo_backing *backing);
@@ -412,6 +422,12 @@ struct page *dxgpmo_section_page(struct dxgpmo_backing *backing,
 int dxgpmo_backing_build_sgt(struct dxgpmo_backing *backing,
 			     unsigned long first, unsigned long nr,
 			     struct sg_table *sgt);
+int dxgpmo_backing_sgt(struct dxgpmo_backing *backing, unsigned long first,
+		       unsigned long nr, struct sg_table *sgt,
+		       struct page ***pinned, gfp_t gfp);
+void dxgpmo_backing_free_sgt(struct dxgpmo_backing *backing,
+			     struct sg_table *sgt, struct page **pinned,
+			     unsigned long nr);
 int dxgpmo_backing_get_pages(struct dxgpmo_backing *backing,
 			     unsigned long first, unsigned long nr,
 			     struct page **pages);

@@ -223,22 +223,62 @@ int dxgpmo_fops_mmap(struct file *filp, struct vm_area_struct *vma)
 	return 0;
 }
 
-static void dxgpmo_map_unpin(struct dxgpmo_cpu_map *map)
+/*
+ * A kernel vmap of pages [first, first + nr) of a RAM object with its cache
+ * type.  The pages are held (SECTION pages stay resident) in *pinned until
+ * dxgpmo_backing_vunmap().
+ */
+void *dxgpmo_backing_vmap(struct dxgpmo_backing *backing, unsigned long first,
+			  unsigned long nr, struct page ***pinned, gfp_t gfp)
 {
-	if (map->pinned) {
-		dxgpmo_backing_put_pages(map->pmo->backing, map->pinned,
-					 map->nr_pages);
-		kvfree(map->pinned);
-		map->pinned = NULL;
+	struct page **pages;
+	void *vaddr;
+	int ret;
+
+	pages = kvmalloc_array(nr, sizeof(*pages), gfp);
+	if (!pages)
+		return ERR_PTR(-ENOMEM);
+	ret = dxgpmo_backing_get_pages(backing, first, nr, pages);
+	if (ret) {
+		kvfree(pages);
+		return ERR_PTR(ret);
 	}
+	vaddr = vmap(pages, nr, VM_MAP,
+		     dxgpmo_cache_pgprot(backing->cache_type, PAGE_KERNEL));
+	if (!vaddr) {
+		dxgpmo_backing_put_pages(backing, pages, nr);
+		kvfree(pages);
+		return ERR_PTR(-ENOMEM);
+	}
+	*pinned = pages;
+	return vaddr;
+}
+
+void dxgpmo_backing_vunmap(struct dxgpmo_backing *backing, void *vaddr,
+			   struct page **pinned, unsigned long nr)
+{
+	vunmap(vaddr);
+	dxgpmo_backing_put_pages(backing, pinned, nr);
+	kvfree(pinned);
+}
+
+/* Drop what a map holds besides its user VMA: kernel view, mm. */
+static void dxgpmo_map_release(struct dxgpmo_cpu_map *map)
+{
+	if (map->vaddr)
+		dxgpmo_backing_vunmap(map->pmo->backing, map->vaddr,
+				      map->pinned, map->nr_pages);
+	if (map->io)
+		iounmap(map->io);
+	if (map->mm)
+		mmdrop(map->mm);
 }
 
 /* A kernel view: vmap of the pages, or ioremap of the BAR range. */
 static int dxgpmo_map_kernel(struct dxgpmo_cpu_map *map)
 {
 	struct dxgpmo_backing *backing = map->pmo->backing;
-	unsigned long first = map->view_offset >> PAGE_SHIFT;
-	int ret;
+	void *vaddr;
 
 	if (backing->type == DXGPMO_PMO_TYPE_IO_SPACE) {
 		phys_addr_t phys = backing->io_base + map->view_offset;
@@ -249,24 +289,12 @@ static int dxgpmo_map_kernel(struct dxgpmo_cpu_map *map)
 			map->io = ioremap(phys, map->length);
 		return map->io ? 0 : -ENOMEM;
 	}
-	map->pinned = kvmalloc_array(map->nr_pages, sizeof(*map->pinned),
-				     GFP_KERNEL_ACCOUNT);
-	if (!map->pinned)
-		return -ENOMEM;
-	ret = dxgpmo_backing_get_pages(backing, first, map->nr_pages,
-				       map->pinned);
-	if (ret) {
-		kvfree(map->pinned);
-		map->pinned = NULL;
-		return ret;
-	}
-	map->vaddr = vmap(map->pinned, map->nr_pages, VM_MAP,
-			  dxgpmo_cache_pgprot(backing->cache_type,
-					      PAGE_KERNEL));
-	if (!map->vaddr) {
-		dxgpmo_map_unpin(map);
-		return -ENOMEM;
-	}
+	vaddr = dxgpmo_backing_vmap(backing, map->view_offset >> PAGE_SHIFT,
+				    map->nr_pages, &map->pinned,
+				    GFP_KERNEL_ACCOUNT);
+	if (IS_ERR(vaddr))
+		return PTR_ERR(vaddr);
+	map->vaddr = vaddr;
 	return 0;
 }
 
@@ -292,13 +320,7 @@ static bool dxgpmo_user_view_intact(struct dxgpmo_cpu_map *map)
 void dxgpmo_map_free(struct dxgpmo_file *file, struct dxgpmo_cpu_map *map)
 {
 	list_del(&map->pmo_node);
-	if (map->vaddr)
-		vunmap(map->vaddr);
-	if (map->io)
-		iounmap(map->io);
-	dxgpmo_map_unpin(map);
-	if (map->mm)
-		mmdrop(map->mm);
+	dxgpmo_map_release(map);
 	dxgpmo_count(file, DXGPMO_CNT_MAPS, -1);
 	kfree(map);
 }
@@ -389,16 +411,9 @@ int dxgpmo_ioctl_map(struct dxgpmo_ucmd *ucmd)
 	return dxgpmo_ucmd_respond(ucmd, sizeof(*cmd));
 
 err_unmap:
-	if (map->mm) {
+	if (map->mm)
 		vm_munmap(map->address, map->length);
-		mmdrop(map->mm);
-		map->mm = NULL;
-	}
-	if (map->vaddr)
-		vunmap(map->vaddr);
-	if (map->io)
-		iounmap(map->io);
-	dxgpmo_map_unpin(map);
+	dxgpmo_map_release(map);
 err_free:
 	kfree(map);
 out_unlock:

@@ -78,12 +78,6 @@ static void dxgpmo_free_block_list(struct list_head *list)
 	}
 }
 
-/* IO_SPACE objects hold no RAM; the page counters ignore them. */
-static unsigned long dxgpmo_backing_ram_pages(struct dxgpmo_backing *backing)
-{
-	return backing->type == DXGPMO_PMO_TYPE_IO_SPACE ? 0 : backing->nr_pages;
-}
-
 static void dxgpmo_chunk_free(struct dxgpmo_chunk *chunk)
 {
 	unsigned int i;
@@ -338,6 +332,53 @@ int dxgpmo_backing_build_sgt(struct dxgpmo_backing *backing,
 	return 0;
 }
 
+/*
+ * An sg_table for pages [first, first + nr) of a RAM object.  SECTION pages
+ * are referenced for as long as the table lives (that is what keeps them
+ * resident); *pinned returns them, NULL for MDL and CONTIGUOUS objects.
+ * Undone by dxgpmo_backing_free_sgt().
+ */
+int dxgpmo_backing_sgt(struct dxgpmo_backing *backing, unsigned long first,
+		       unsigned long nr, struct sg_table *sgt,
+		       struct page ***pinned, gfp_t gfp)
+{
+	struct page **pages;
+	int ret;
+
+	*pinned = NULL;
+	if (!backing->shmem)
+		return dxgpmo_backing_build_sgt(backing, first, nr, sgt);
+	pages = kvmalloc_array(nr, sizeof(*pages), gfp);
+	if (!pages)
+		return -ENOMEM;
+	ret = dxgpmo_backing_get_pages(backing, first, nr, pages);
+	if (ret)
+		goto err_free;
+	ret = sg_alloc_table_from_pages(sgt, pages, nr, 0,
+					(unsigned long)nr << PAGE_SHIFT, gfp);
+	if (ret)
+		goto err_put;
+	*pinned = pages;
+	return 0;
+
+err_put:
+	dxgpmo_backing_put_pages(backing, pages, nr);
+err_free:
+	kvfree(pages);
+	return ret;
+}
+
+void dxgpmo_backing_free_sgt(struct dxgpmo_backing *backing,
+			     struct sg_table *sgt, struct page **pinned,
+			     unsigned long nr)
+{
+	sg_free_table(sgt);
+	if (pinned) {
+		dxgpmo_backing_put_pages(backing, pinned, nr);
+		kvfree(pinned);
+	}
+}
+
 /* Page index of a SECTION object, read in (zeroed) if new, referenced. */
 struct page *dxgpmo_section_page(struct dxgpmo_backing *backing,
 				 unsigned long index)
@@ -444,7 +485,8 @@ struct dxgpmo_backing *dxgpmo_backing_alloc(struct dxgpmo_file *file,
 	}
 	if (IS_ERR(backing))
 		return backing;
-	dxgpmo_count_global(DXGPMO_CNT_PAGES, dxgpmo_backing_ram_pages(backing));
+	dxgpmo_count_global(DXGPMO_CNT_PAGES,
+			    dxgpmo_ram_pages(backing->type, backing->nr_pages));
 	if (dxgpmo_should_fail(file) || dxgpmo_backing_set_alias(backing, true)) {
 		dxgpmo_backing_put(backing);
 		return ERR_PTR(-ENOMEM);
@@ -471,7 +513,8 @@ static void dxgpmo_backing_release(struct kref *kref)
 	if (backing->io_adapter)
 		dxgpmo_adapter_put(backing->io_adapter);
 	dxgpmo_count_global(DXGPMO_CNT_PAGES,
-			    -(s64)dxgpmo_backing_ram_pages(backing));
+			    -(s64)dxgpmo_ram_pages(backing->type,
+						   backing->nr_pages));
 	kvfree(backing);
 }
 

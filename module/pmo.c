@@ -72,7 +72,7 @@ static int dxgpmo_check_create(const struct dxgpmo_create_pmo *cmd,
 	if (req->boundary && req->boundary < pages << PAGE_SHIFT)
 		return -EINVAL;
 	/* More than the machine has can never succeed. */
-	if (cmd->type != DXGPMO_PMO_TYPE_IO_SPACE && pages > totalram_pages())
+	if (dxgpmo_ram_pages(cmd->type, pages) > totalram_pages())
 		return -ENOMEM;
 	return 0;
 }
@@ -111,18 +111,13 @@ static void dxgpmo_amo_free(struct dxgpmo_file *file, struct dxgpmo_amo *amo)
 	dxgpmo_count(file, DXGPMO_CNT_AMOS, -1);
 }
 
-static unsigned long dxgpmo_pmo_ram_pages(struct dxgpmo_pmo *pmo)
-{
-	return pmo->backing->type == DXGPMO_PMO_TYPE_IO_SPACE ? 0 :
-	       pmo->backing->nr_pages;
-}
-
 /* Revokes direct mmaps of the window; the caller removed the id. */
 static void dxgpmo_pmo_free(struct dxgpmo_file *file, struct dxgpmo_pmo *pmo)
 {
 	dxgpmo_count(file, DXGPMO_CNT_PMOS, -1);
 	dxgpmo_count_file(file, DXGPMO_CNT_PAGES,
-			  -(s64)dxgpmo_pmo_ram_pages(pmo));
+			  -(s64)dxgpmo_ram_pages(pmo->backing->type,
+						   pmo->backing->nr_pages));
 	dxgpmo_window_revoke(file, pmo->window);
 	dxgpmo_backing_put(pmo->backing);
 	kfree(pmo);
@@ -156,7 +151,7 @@ int dxgpmo_ioctl_create_pmo(struct dxgpmo_ucmd *ucmd)
 			goto err_adapter;
 	}
 	/* Charge the file's cap up front so concurrent creates respect it. */
-	ram = req.type == DXGPMO_PMO_TYPE_IO_SPACE ? 0 : req.nr_pages;
+	ram = dxgpmo_ram_pages(req.type, req.nr_pages);
 	ret = -ENOMEM;
 	if (atomic64_add_return(ram, &file->counters[DXGPMO_CNT_PAGES]) >
 	    (s64)dxgpmo_max_pinned_mb << (20 - PAGE_SHIFT))
