@@ -164,19 +164,33 @@ int dxgpmo_ioctl_destroy_memory_basis(struct dxgpmo_ucmd *ucmd)
 }
 
 /*
- * Walk the tracking pages of [first, first + count) bits of the basis:
- * segment offset of each bit, for collection.
+ * Bring the CPU writes to the segment pages behind bits [first, first +
+ * count) into the bitmaps (segment.c), one collection per range spanned.
  */
-static u64 dxgpmo_basis_bit_offset(struct dxgpmo_basis *basis,
-				   unsigned long bit)
+static int dxgpmo_basis_collect(struct dxgpmo_basis *basis,
+				unsigned long first, unsigned long count)
 {
+	u64 ps = dxgpmo_dirty_page_size;
+	unsigned long end = first + count;
 	u32 i;
+	int ret;
 
-	for (i = basis->nr_ranges; i-- > 0;)
-		if (bit >= basis->ranges[i].first_bit)
-			break;
-	return basis->ranges[i].offset +
-	       (u64)(bit - basis->ranges[i].first_bit) * dxgpmo_dirty_page_size;
+	for (i = 0; i < basis->nr_ranges; i++) {
+		const struct dxgpmo_basis_range *r = &basis->ranges[i];
+		unsigned long from = max(first, r->first_bit);
+		unsigned long to = min_t(unsigned long, end,
+					 r->first_bit + r->length / ps);
+
+		if (from >= to)
+			continue;
+		ret = dxgpmo_segment_collect(basis->adapter->segment,
+					     r->offset + (from - r->first_bit) * ps,
+					     (to - from) * ps);
+		if (ret)
+			return ret;
+		cond_resched();
+	}
+	return 0;
 }
 
 int dxgpmo_ioctl_start_dirty_tracking(struct dxgpmo_ucmd *ucmd)
@@ -185,8 +199,8 @@ int dxgpmo_ioctl_start_dirty_tracking(struct dxgpmo_ucmd *ucmd)
 	struct dxgpmo_file *file = ucmd->file;
 	struct dxgpmo_segment *segment;
 	struct dxgpmo_basis *basis;
-	unsigned long bit;
 	bool first;
+	int ret = 0;
 
 	if (cmd->flags || cmd->__reserved)
 		return -EINVAL;
@@ -199,22 +213,22 @@ int dxgpmo_ioctl_start_dirty_tracking(struct dxgpmo_ucmd *ucmd)
 	segment = basis->adapter->segment;
 	mutex_lock(&segment->lock);
 	first = !basis->track_count++;
-	if (first)
-		bitmap_zero(basis->bitmap, basis->nr_bits);
 	mutex_unlock(&segment->lock);
 	/*
-	 * Write-protect every page so the next write is caught, and drop bits
-	 * that writes racing with this START may have set meanwhile: right
-	 * after START the bits read zero.
+	 * Clean every PTE so the next write is seen, then drop what writes
+	 * before this START left in the bits: right after START they read 0.
 	 */
-	for (bit = 0; first && bit < basis->nr_bits; bit++) {
-		dxgpmo_segment_collect(segment, basis, bit,
-				       dxgpmo_basis_bit_offset(basis, bit),
-				       true);
-		cond_resched();
+	if (first) {
+		ret = dxgpmo_basis_collect(basis, 0, basis->nr_bits);
+		mutex_lock(&segment->lock);
+		if (ret)
+			basis->track_count--;
+		else
+			bitmap_zero(basis->bitmap, basis->nr_bits);
+		mutex_unlock(&segment->lock);
 	}
 	mutex_unlock(&file->lock);
-	return 0;
+	return ret;
 }
 
 int dxgpmo_ioctl_stop_dirty_tracking(struct dxgpmo_ucmd *ucmd)
@@ -299,22 +313,16 @@ int dxgpmo_ioctl_query_dirty_bits(struct dxgpmo_ucmd *ucmd)
 		goto out_unlock;
 
 	segment = basis->adapter->segment;
-	for (i = 0; i < count; i++) {
-		bool dirty;
-
-		if (clear) {
-			dirty = dxgpmo_segment_collect(segment, basis,
-						       first + i,
-						       dxgpmo_basis_bit_offset(basis,
-									       first + i),
-						       true);
-			cond_resched();
-		} else {
-			dirty = test_bit(first + i, basis->bitmap);
-		}
-		if (dirty)
+	ret = dxgpmo_basis_collect(basis, first, count);
+	if (ret)
+		goto out_unlock;
+	mutex_lock(&segment->lock);
+	for (i = 0; i < count; i++)
+		if (test_bit(first + i, basis->bitmap))
 			out[i / BITS_PER_BYTE] |= BIT(i % BITS_PER_BYTE);
-	}
+	if (clear)
+		bitmap_clear(basis->bitmap, first, count);
+	mutex_unlock(&segment->lock);
 	mutex_unlock(&file->lock);
 	ret = copy_to_user(u64_to_user_ptr(cmd->buffer), out, nbytes) ?
 	      -EFAULT : 0;
@@ -323,5 +331,6 @@ int dxgpmo_ioctl_query_dirty_bits(struct dxgpmo_ucmd *ucmd)
 
 out_unlock:
 	mutex_unlock(&file->lock);
+	kvfree(out);
 	return ret;
 }

@@ -358,9 +358,8 @@ struct page *dxgpmo_segment_page(struct dxgpmo_segment *segment,
 				 unsigned long index);
 void dxgpmo_segment_mark_dirty(struct dxgpmo_segment *segment, u64 offset,
 			       u64 length);
-bool dxgpmo_segment_collect(struct dxgpmo_segment *segment,
-			    struct dxgpmo_basis *basis, unsigned long bit,
-			    u64 offset, bool clear);
+int dxgpmo_segment_collect(struct dxgpmo_segment *segment, u64 offset,
+			   u64 length);
 int dxgpmo_segment_dma(struct dxgpmo_adapter *adapter, bool to_memory,
 		       u64 offset, void *buf, size_t len);
 extern struct address_space *dxgpmo_shared_mapping;

@@ -5,12 +5,14 @@
  * shared by every file (it is the adapter's memory, not a file's).
  *
  * The CPU reaches a segment by mmap(2) of /dev/dxgpmo at adapter_id << 36.
- * Those mappings are page-backed with a page_mkwrite handler, so the kernel
- * keeps their PTEs write-protected (vma_wants_writenotify) and the first
- * write to a page faults here: that is where dirty bits are set.  To re-arm,
- * a page's PTEs are zapped under the page lock; the write fault holds the
- * same lock from page_mkwrite until the writable PTE is installed, so a
- * write can never slip between "re-armed" and "bit read".
+ * Those mappings are page-backed and writable from the first fault: CPU
+ * writes are tracked by the MMU's own dirty bit in the PTEs, not by write
+ * faults.  Collecting them (a query, a START) walks every PTE that maps the
+ * range, in every process, through the segment's address_space, records and
+ * cleans the dirty ones with one ranged TLB flush per mapping - the helper
+ * vmwgfx uses for the same job.  A write costs nothing while tracking is on;
+ * a write-fault scheme costs a fault per page per query period plus a zap
+ * per page to re-arm, which made tracked writes 20x slower than soft-dirty.
  *
  * The adapter reaches its segment with ADAPTER_DMA at device addresses from
  * DXGPMO_SEGMENT_DEVICE_BASE: each page is mapped for the device with the
@@ -126,45 +128,50 @@ void dxgpmo_segment_mark_dirty(struct dxgpmo_segment *segment, u64 offset,
 }
 
 /*
- * Re-arm one tracking page of a basis and read its bit, clearing it if
- * asked: the pages' PTEs are zapped and the bit read and cleared while the
- * pages are locked, so a concurrent write either happened before (its bit
- * is read now) or faults again after (its bit is set for the next query).
- * A bit whose pages are not all allocated is read but never cleared: such a
- * page has no PTE to zap, so a first write racing with us might be lost;
- * it is reported again instead.  Must hold neither the segment lock nor a
- * page lock.
+ * Move the CPU writes to [offset, offset + length) of the segment from the
+ * PTEs (and from pages whose PTEs are gone) into the bits of every tracked
+ * basis.  The helper guarantees that a PTE dirty when it starts is recorded
+ * and that one dirtied meanwhile is recorded or stays dirty, so no write is
+ * ever lost, only possibly reported by the next collection too.  Offset and
+ * length are page aligned.
  */
-bool dxgpmo_segment_collect(struct dxgpmo_segment *segment,
-			    struct dxgpmo_basis *basis, unsigned long bit,
-			    u64 offset, bool clear)
+int dxgpmo_segment_collect(struct dxgpmo_segment *segment, u64 offset,
+			   u64 length)
 {
-	unsigned int n = dxgpmo_dirty_page_size >> PAGE_SHIFT, i, locked = 0;
-	struct page *pages[16];	/* see the dirty_page_size limit */
-	bool dirty, complete = true;
+	pgoff_t first = (segment->mmap_base + offset) >> PAGE_SHIFT;
+	pgoff_t nr = length >> PAGE_SHIFT, start = 0, end = 0;
+	unsigned long *dirty, index;
+	unsigned long b, e;
+	struct page *page;
 
-	for (i = 0; i < n; i++) {
-		pages[i] = xa_load(&segment->pages, (offset >> PAGE_SHIFT) + i);
-		if (!pages[i]) {
-			complete = false;
-			break;
+	dirty = bitmap_zalloc(nr, GFP_KERNEL);
+	if (!dirty)
+		return -ENOMEM;
+	clean_record_shared_mapping_range(dxgpmo_shared_mapping, first, nr,
+					  first, dirty, &start, &end);
+	/*
+	 * A dirty PTE zapped since (munmap, exit) left its bit on the page
+	 * instead: the core marks the page dirty when it drops the PTE.
+	 */
+	index = offset >> PAGE_SHIFT;
+	xa_for_each_range(&segment->pages, index, page, offset >> PAGE_SHIFT,
+			  (offset >> PAGE_SHIFT) + nr - 1) {
+		if (TestClearPageDirty(page)) {
+			__set_bit(index - (offset >> PAGE_SHIFT), dirty);
+			start = 0;
+			end = nr;
 		}
-		lock_page(pages[i]);
-		locked++;
 	}
-	if (locked)
-		unmap_mapping_range(dxgpmo_shared_mapping,
-				    segment->mmap_base + offset,
-				    (loff_t)locked << PAGE_SHIFT, 0);
-	mutex_lock(&segment->lock);
-	if (clear && complete)
-		dirty = test_and_clear_bit(bit, basis->bitmap);
-	else
-		dirty = test_bit(bit, basis->bitmap);
-	mutex_unlock(&segment->lock);
-	while (locked)
-		unlock_page(pages[--locked]);
-	return dirty;
+	if (start < end) {
+		mutex_lock(&segment->lock);
+		for_each_set_bitrange(b, e, dirty, nr)
+			dxgpmo_segment_mark_locked(segment,
+						   offset + ((u64)b << PAGE_SHIFT),
+						   (u64)(e - b) << PAGE_SHIFT);
+		mutex_unlock(&segment->lock);
+	}
+	bitmap_free(dirty);
+	return 0;
 }
 
 static struct dxgpmo_adapter *dxgpmo_segment_adapter(struct vm_area_struct *vma)
@@ -200,28 +207,10 @@ static vm_fault_t dxgpmo_seg_vm_fault(struct vm_fault *vmf)
 	return 0;
 }
 
-/*
- * The first write to a page since it was (re-)armed.  The page stays locked
- * until the core has made the PTE writable (VM_FAULT_LOCKED); returning
- * without the lock would make the core retry forever, since segment pages
- * have no ->mapping.
- */
-static vm_fault_t dxgpmo_seg_vm_page_mkwrite(struct vm_fault *vmf)
-{
-	struct dxgpmo_segment *segment =
-		dxgpmo_segment_adapter(vmf->vma)->segment;
-	u64 offset = ((u64)vmf->pgoff << PAGE_SHIFT) - segment->mmap_base;
-
-	lock_page(vmf->page);
-	dxgpmo_segment_mark_dirty(segment, offset, PAGE_SIZE);
-	return VM_FAULT_LOCKED;
-}
-
 static const struct vm_operations_struct dxgpmo_seg_vm_ops = {
 	.open = dxgpmo_seg_vm_open,
 	.close = dxgpmo_seg_vm_close,
 	.fault = dxgpmo_seg_vm_fault,
-	.page_mkwrite = dxgpmo_seg_vm_page_mkwrite,
 };
 
 /* mmap(2) of a segment window: offset adapter_id << DXGPMO_SEGMENT_SHIFT. */

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -140,11 +141,56 @@ TEST_F(dirty, every_other_page_cpu)
 	EXPECT_EQ(0, dxgpmo_destroy_memory_basis(self->fd, id));
 }
 
+/*
+ * CPU writes are found in the PTEs' dirty bits at query time; writes whose
+ * PTEs are gone by then (munmap, MADV_DONTNEED, the writer exited) must be
+ * reported all the same, exactly once.
+ */
+TEST_F(dirty, writes_through_vanished_mappings)
+{
+	struct seg other = { 0 };
+	uint8_t a[2];
+	uint32_t id;
+	pid_t pid;
+	int status;
+
+	ASSERT_EQ(0, basis_of(self->fd, self->cpu_adapter, 0, 16 * PAGE, &id));
+	ASSERT_EQ(0, dxgpmo_start_dirty_tracking(self->fd, id));
+	/* Another mapping, written then unmapped: page 1. */
+	ASSERT_EQ(0, seg_map(self->fd, self->cpu_adapter, &other));
+	other.cpu[1 * PAGE] = 1;
+	ASSERT_EQ(0, munmap((void *)other.cpu, other.size));
+	/* Written then dropped with MADV_DONTNEED: page 3. */
+	self->seg.cpu[3 * PAGE + 9] = 3;
+	ASSERT_EQ(0, madvise((void *)(self->seg.cpu + 3 * PAGE), PAGE,
+			     MADV_DONTNEED));
+	/* A child that writes page 10 and exits. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		self->seg.cpu[10 * PAGE] = 10;
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, status);
+	ASSERT_EQ(0, query(self->fd, id, DXGPMO_DIRTY_CLEAR_DATA, a,
+			   sizeof(a)));
+	EXPECT_EQ(0x0a, a[0]);
+	EXPECT_EQ(0x04, a[1]);
+	/* Reported once: the next query reads zero. */
+	ASSERT_EQ(0, query(self->fd, id, DXGPMO_DIRTY_CLEAR_DATA, a,
+			   sizeof(a)));
+	EXPECT_EQ(0, a[0]);
+	EXPECT_EQ(0, a[1]);
+	EXPECT_EQ(0, dxgpmo_stop_dirty_tracking(self->fd, id));
+	EXPECT_EQ(0, dxgpmo_destroy_memory_basis(self->fd, id));
+}
+
 /* Device writes through the adapter's engine mark pages; reads do not. */
 TEST_F_TIMEOUT(dirty, every_other_page_dma, 60)
 {
 	uint8_t bits[2], data[16], back[16];
-	struct seg s;
+	struct seg s = { 0 };
 	uint32_t id;
 	unsigned int i;
 
