@@ -165,10 +165,10 @@ static void dxgpmo_adl_unmap(struct dxgpmo_adl *adl,
  * Map the range and fill the logical page list.  Called with the file lock
  * held; the AMO and its PMO stay alive.
  */
-static struct dxgpmo_adl *dxgpmo_adl_create(struct dxgpmo_file *file,
-					    struct dxgpmo_amo *amo,
-					    const struct dxgpmo_allocate_adl *cmd,
-					    u64 *logical)
+struct dxgpmo_adl *dxgpmo_adl_create(struct dxgpmo_file *file,
+				     struct dxgpmo_amo *amo,
+				     const struct dxgpmo_allocate_adl *cmd,
+				     u64 *logical)
 {
 	struct dxgpmo_adapter *adapter = amo->adapter;
 	struct dxgpmo_backing *backing = amo->pmo->backing;

@@ -388,6 +388,10 @@ int dxgpmo_ioctl_adapter_dma(struct dxgpmo_ucmd *ucmd);
 /* adl.c */
 int dxgpmo_ioctl_allocate_adl(struct dxgpmo_ucmd *ucmd);
 int dxgpmo_ioctl_free_adl(struct dxgpmo_ucmd *ucmd);
+struct dxgpmo_adl *dxgpmo_adl_create(struct dxgpmo_file *file,
+				     struct dxgpmo_amo *amo,
+				     const struct dxgpmo_allocate_adl *cmd,
+				     u64 *logical);
 void dxgpmo_adl_free(struct dxgpmo_file *file, struct dxgpmo_adl *adl);
 bool dxgpmo_adl_covers(struct dxgpmo_file *file,
 		       struct dxgpmo_adapter *adapter, u64 addr, u64 len);
@@ -442,5 +446,10 @@ int dxgpmo_ioctl_destroy_pmo(struct dxgpmo_ucmd *ucmd);
 int dxgpmo_ioctl_open_pmo(struct dxgpmo_ucmd *ucmd);
 int dxgpmo_ioctl_close_pmo(struct dxgpmo_ucmd *ucmd);
 void dxgpmo_object_release(struct dxgpmo_file *file, struct dxgpmo_object *obj);
+
+/* bench.c, behind DXGPMO_IOC_TEST */
+struct dxgpmo_test_cmd;
+int dxgpmo_bench_adl(struct dxgpmo_file *file, struct dxgpmo_test_cmd *cmd);
+int dxgpmo_bench_chunks(struct dxgpmo_file *file, struct dxgpmo_test_cmd *cmd);
 
 #endif /* _DXGPMO_INTERNAL_H */

@@ -105,6 +105,48 @@ static void dxgpmo_vm_close(struct vm_area_struct *vma)
 }
 
 /*
+ * Pages mapped by one fault of a RAM object's PFN map, as TTM prefaults
+ * buffer objects: objects are mostly touched whole, and one fault costs
+ * more than the PTEs it saves filling in.  64 KiB, aligned.
+ */
+#define DXGPMO_FAULT_AROUND_PAGES	16
+
+static vm_fault_t dxgpmo_insert_page(struct dxgpmo_backing *backing,
+				     struct vm_area_struct *vma,
+				     unsigned long addr, unsigned long index)
+{
+	return vmf_insert_pfn_prot(vma, addr,
+				   page_to_pfn(dxgpmo_backing_page(backing,
+								   index)),
+				   vma->vm_page_prot);
+}
+
+/* The faulting page is mapped: fill its aligned block around it. */
+static void dxgpmo_fault_around(struct dxgpmo_backing *backing,
+				struct vm_fault *vmf, unsigned long index)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	unsigned long block = DXGPMO_FAULT_AROUND_PAGES << PAGE_SHIFT;
+	unsigned long start = max(ALIGN_DOWN(vmf->address, block),
+				  vma->vm_start);
+	unsigned long end = min(ALIGN_DOWN(vmf->address, block) + block,
+				vma->vm_end);
+	unsigned long addr, i;
+
+	for (addr = start; addr < end; addr += PAGE_SIZE) {
+		if (addr == vmf->address)
+			continue;
+		/* The VMA starts inside the window: i never underflows. */
+		i = index + ((long)(addr - vmf->address) >> PAGE_SHIFT);
+		if (i >= backing->nr_pages)
+			break;
+		if (dxgpmo_insert_page(backing, vma, addr, i) !=
+		    VM_FAULT_NOPAGE)
+			break;
+	}
+}
+
+/*
  * Map page index of the object at the faulting address: SECTION pages are
  * handed to the core (page-backed), RAM objects' pages inserted as PFNs
  * with the VMA's cache-type protection.
@@ -113,6 +155,7 @@ vm_fault_t dxgpmo_backing_fault(struct dxgpmo_backing *backing,
 				struct vm_fault *vmf, unsigned long index)
 {
 	struct page *page;
+	vm_fault_t ret;
 
 	if (index >= backing->nr_pages)
 		return VM_FAULT_SIGBUS;
@@ -123,9 +166,11 @@ vm_fault_t dxgpmo_backing_fault(struct dxgpmo_backing *backing,
 		vmf->page = page;	/* the reference goes to the fault */
 		return 0;
 	}
-	page = dxgpmo_backing_page(backing, index);
-	return vmf_insert_pfn_prot(vmf->vma, vmf->address, page_to_pfn(page),
-				   vmf->vma->vm_page_prot);
+	ret = dxgpmo_insert_page(backing, vmf->vma, vmf->address, index);
+	if (ret != VM_FAULT_NOPAGE)
+		return ret;
+	dxgpmo_fault_around(backing, vmf, index);
+	return VM_FAULT_NOPAGE;
 }
 
 static vm_fault_t dxgpmo_vm_fault(struct vm_fault *vmf)

@@ -140,7 +140,8 @@ int dxgpmo_segment_collect(struct dxgpmo_segment *segment, u64 offset,
 {
 	pgoff_t first = (segment->mmap_base + offset) >> PAGE_SHIFT;
 	pgoff_t nr = length >> PAGE_SHIFT, start = 0, end = 0;
-	unsigned long *dirty, index;
+	XA_STATE(xas, &segment->pages, offset >> PAGE_SHIFT);
+	unsigned long *dirty;
 	unsigned long b, e;
 	struct page *page;
 
@@ -152,16 +153,19 @@ int dxgpmo_segment_collect(struct dxgpmo_segment *segment, u64 offset,
 	/*
 	 * A dirty PTE zapped since (munmap, exit) left its bit on the page
 	 * instead: the core marks the page dirty when it drops the PTE.
+	 * Segment pages live as long as the adapter, so RCU is enough.
 	 */
-	index = offset >> PAGE_SHIFT;
-	xa_for_each_range(&segment->pages, index, page, offset >> PAGE_SHIFT,
-			  (offset >> PAGE_SHIFT) + nr - 1) {
-		if (TestClearPageDirty(page)) {
-			__set_bit(index - (offset >> PAGE_SHIFT), dirty);
+	rcu_read_lock();
+	xas_for_each(&xas, page, (offset >> PAGE_SHIFT) + nr - 1) {
+		if (xas_retry(&xas, page))
+			continue;
+		if (PageDirty(page) && TestClearPageDirty(page)) {
+			__set_bit(xas.xa_index - (offset >> PAGE_SHIFT), dirty);
 			start = 0;
 			end = nr;
 		}
 	}
+	rcu_read_unlock();
 	if (start < end) {
 		mutex_lock(&segment->lock);
 		for_each_set_bitrange(b, e, dirty, nr)

@@ -144,7 +144,8 @@ int dxgpmo_ioctl_test(struct dxgpmo_ucmd *ucmd)
 
 	if (!dxgpmo_debug_ioctls)
 		return -ENOTTY;
-	if (cmd->flags || cmd->__reserved || cmd->__reserved2)
+	if (cmd->flags || cmd->__reserved || cmd->__reserved2 ||
+	    cmd->__reserved3)
 		return -EINVAL;
 	switch (cmd->op) {
 	case DXGPMO_TEST_OP_MEMTYPE:
@@ -156,6 +157,12 @@ int dxgpmo_ioctl_test(struct dxgpmo_ucmd *ucmd)
 		cmd->fail_nth = atomic_xchg(&ucmd->file->fail_nth,
 					    cmd->fail_nth);
 		ret = 0;
+		break;
+	case DXGPMO_TEST_OP_BENCH_ADL:
+		ret = dxgpmo_bench_adl(ucmd->file, cmd);
+		break;
+	case DXGPMO_TEST_OP_CHUNKS:
+		ret = dxgpmo_bench_chunks(ucmd->file, cmd);
 		break;
 	default:
 		return -EINVAL;

@@ -455,6 +455,47 @@ TEST_F(map, direct_mmap)
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c2.pmo_id, 0));
 }
 
+/*
+ * A fault maps its aligned 64 KiB block at once: views starting and ending
+ * anywhere, faulted from the middle or the end first, still show each page
+ * of the object at its own place.
+ */
+TEST_F(map, views_at_every_offset)
+{
+	static const struct { unsigned int first, nr, touch_first; } views[] = {
+		{ 0, 40, 39 }, { 1, 9, 8 }, { 15, 2, 1 }, { 17, 15, 7 },
+		{ 31, 9, 0 }, { 39, 1, 0 }, { 5, 30, 20 },
+	};
+	struct dxgpmo_create_pmo c;
+	volatile uint8_t *p;
+	unsigned int i, v;
+
+	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_MDL, DXGPMO_CACHE_CACHED,
+			    40 * PAGE, 0, &c));
+	p = mmap(NULL, 40 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 self->fd, c.mmap_offset);
+	ASSERT_NE(MAP_FAILED, p);
+	for (i = 0; i < 40; i++) {
+		p[i * PAGE] = i;
+		p[i * PAGE + PAGE - 1] = ~i;
+	}
+	ASSERT_EQ(0, munmap((void *)p, 40 * PAGE));
+	for (v = 0; v < ARRAY_SIZE(views); v++) {
+		p = mmap(NULL, views[v].nr * PAGE, PROT_READ, MAP_SHARED,
+			 self->fd, c.mmap_offset + views[v].first * PAGE);
+		ASSERT_NE(MAP_FAILED, p);
+		EXPECT_EQ((uint8_t)(views[v].first + views[v].touch_first),
+			  p[views[v].touch_first * PAGE]);
+		for (i = 0; i < views[v].nr; i++) {
+			EXPECT_EQ((uint8_t)(views[v].first + i), p[i * PAGE]);
+			EXPECT_EQ((uint8_t)~(views[v].first + i),
+				  p[i * PAGE + PAGE - 1]);
+		}
+		ASSERT_EQ(0, munmap((void *)p, views[v].nr * PAGE));
+	}
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+}
+
 /* The process unmapped the view itself: UNMAP is an error, not a crash. */
 TEST_F(map, unmap_after_munmap)
 {

@@ -23,6 +23,16 @@ enum dxgpmo_test_op {
 	 * countdown (non-zero: it was never reached).
 	 */
 	DXGPMO_TEST_OP_FAIL_NTH,
+	/*
+	 * In-module timing (dxgpmo-bench): @loops times ALLOCATE_ADL +
+	 * FREE_ADL of the first @length bytes of AMO @id, then the same pages
+	 * mapped and unmapped one 4 KiB page at a time with dma_map_page() on
+	 * the same device; times in ns, and how many runs of consecutive
+	 * device addresses each produced.
+	 */
+	DXGPMO_TEST_OP_BENCH_ADL,
+	/* How PMO @id's memory was allocated: chunks per buddy order. */
+	DXGPMO_TEST_OP_CHUNKS,
 };
 
 /* What DXGPMO_TEST_OP_MEMTYPE looks at. */
@@ -55,6 +65,13 @@ enum dxgpmo_test_memtype {
  * @pte_bits: out: the PTE's raw cache bits (4 KiB encoding)
  * @__reserved2: zero
  * @fail_nth: FAIL_NTH: in: the countdown; out: what was left of the old one
+ * @length: BENCH_ADL: bytes from offset 0 of the AMO's object
+ * @loops: BENCH_ADL: repetitions, 1 to 1000
+ * @adl_runs: BENCH_ADL: out: runs of consecutive device addresses of the ADL
+ * @page_loop_runs: BENCH_ADL: out: the same for the per-page mappings
+ * @adl_ns: BENCH_ADL: out: time of @loops ADL allocate + free
+ * @page_loop_ns: BENCH_ADL: out: time of @loops per-page map + unmap
+ * @chunks_of_order: CHUNKS: out: physically contiguous chunks of 2^i pages
  */
 struct dxgpmo_test_cmd {
 	__u32 size;
@@ -70,6 +87,14 @@ struct dxgpmo_test_cmd {
 	__aligned_u64 pte_bits;
 	__aligned_u64 __reserved2;
 	__aligned_u64 fail_nth;
+	__aligned_u64 length;
+	__u32 loops;
+	__u32 adl_runs;
+	__u32 page_loop_runs;
+	__u32 __reserved3;
+	__aligned_u64 adl_ns;
+	__aligned_u64 page_loop_ns;
+	__u32 chunks_of_order[16];
 };
 
 #endif

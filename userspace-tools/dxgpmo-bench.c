@@ -4,12 +4,17 @@
  * in the same run (TCG times mean nothing on their own).  Prints a table and,
  * with --json, one JSON object per measurement.
  *
- * Scenarios (issue 9): 1 create+destroy vs anonymous mmap(MAP_POPULATE);
- * 3 user MAP + touch vs anonymous mmap + touch; 4 tracked segment writes +
- * query vs untracked writes vs soft-dirty; 5 create/destroy throughput with
- * threads, and per-object cost up to 100,000 live objects.  Scenario 2
- * (ADL vs a per-page dma_map_page loop) needs the in-module timing command,
- * which does not exist yet.
+ * Scenarios (issue 9): 1 create+destroy vs anonymous mmap(MAP_POPULATE),
+ * with the buddy orders the objects got; 2 ALLOCATE_ADL + FREE_ADL vs a
+ * per-page dma_map_page() loop on the same device, both timed inside the
+ * module (DXGPMO_IOC_TEST, so the module must be loaded with
+ * debug_ioctls=1; without it scenario 2 and the orders are skipped, saying
+ * so); 3 user MAP + touch vs anonymous mmap + touch; 4 tracked segment
+ * writes + query vs untracked writes vs soft-dirty; 5 create/destroy
+ * throughput with threads, and per-object cost up to 100,000 live objects.
+ * 1 GiB sizes run when the machine has the memory for them.
+ *
+ * Usage: dxgpmo-bench [--json FILE]
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -24,11 +29,14 @@
 #include <unistd.h>
 
 #include "libdxgpmo.h"
+#include "dxgpmo_test.h"
 
 #define PAGE 4096UL
 
-static int json;
+static FILE *json;
 static int dev;
+static size_t max_size = 256UL << 20;
+static int have_test_cmd = 1;
 
 static double now(void)
 {
@@ -38,23 +46,48 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* One measurement: a table row, and a JSON line when asked (extra: more
+ * JSON members, each starting with a comma). */
+static void report_extra(const char *scenario, const char *what, size_t size,
+			 double t, const char *base, double tb,
+			 const char *extra)
+{
+	double ratio = tb > 0 && t >= 0 ? t / tb : 0;
+
+	if (json)
+		fprintf(json, "{\"scenario\":\"%s\",\"what\":\"%s\","
+			"\"size\":%zu,\"seconds\":%.9f,\"baseline\":\"%s\","
+			"\"baseline_seconds\":%.9f,\"ratio\":%.3f%s}\n",
+			scenario, what, size, t, base, tb, ratio, extra);
+	if (!strcmp(scenario, "scale"))	/* size is a count here */
+		printf("%-10s %-30s %14zu %11.1f us %-24s %11.1f us %7.2fx\n",
+		       scenario, what, size, t * 1e6, base, tb * 1e6, ratio);
+	else
+		printf("%-10s %-30s %10zu KiB %11.1f us %-24s %11.1f us %7.2fx\n",
+		       scenario, what, size >> 10, t * 1e6, base, tb * 1e6,
+		       ratio);
+	fflush(stdout);
+}
+
 static void report(const char *scenario, const char *what, size_t size,
 		   double t, const char *base, double tb)
 {
-	if (json)
-		printf("{\"scenario\":\"%s\",\"what\":\"%s\",\"size\":%zu,"
-		       "\"seconds\":%.9f,\"baseline\":\"%s\","
-		       "\"baseline_seconds\":%.9f,\"ratio\":%.3f}\n",
-		       scenario, what, size, t, base, tb, tb > 0 ? t / tb : 0);
-	else if (!strcmp(scenario, "scale"))	/* size is a count here */
-		printf("%-10s %-28s %14zu %10.1f us %-22s %10.1f us %7.2fx\n",
-		       scenario, what, size, t * 1e6, base, tb * 1e6,
-		       tb > 0 ? t / tb : 0);
-	else
-		printf("%-10s %-28s %10zu KiB %10.1f us %-22s %10.1f us %7.2fx\n",
-		       scenario, what, size >> 10, t * 1e6, base, tb * 1e6,
-		       tb > 0 ? t / tb : 0);
-	fflush(stdout);
+	report_extra(scenario, what, size, t, base, tb, "");
+}
+
+static int test_cmd(struct dxgpmo_test_cmd *t)
+{
+	t->size = sizeof(*t);
+	return dxgpmo_ioctl(dev, DXGPMO_IOC_TEST, t);
+}
+
+static void no_test_cmd(const char *what)
+{
+	if (have_test_cmd) {
+		printf("# %s skipped: DXGPMO_IOC_TEST refused (load the module with debug_ioctls=1)\n",
+		       what);
+		have_test_cmd = 0;
+	}
 }
 
 static unsigned int reps_for(size_t size)
@@ -155,11 +188,49 @@ static double mmap_touch(size_t size, uint32_t unused)
 	return now() - t;
 }
 
+/* Buddy orders of one object's chunks, as "order:count" pairs. */
+static void report_orders(size_t size)
+{
+	struct dxgpmo_create_pmo c = { .length = size,
+				       .cache_type = DXGPMO_CACHE_CACHED };
+	struct dxgpmo_test_cmd t = { .op = DXGPMO_TEST_OP_CHUNKS };
+	char text[160] = "", js[200] = "";
+	unsigned int o, chunks = 0;
+	size_t n = 0, m = 0;
+
+	if (!have_test_cmd || dxgpmo_create_pmo(dev, &c))
+		return;
+	t.id = c.pmo_id;
+	if (test_cmd(&t)) {
+		no_test_cmd("allocation orders");
+		dxgpmo_destroy_pmo(dev, c.pmo_id, 0);
+		return;
+	}
+	dxgpmo_destroy_pmo(dev, c.pmo_id, 0);
+	m += snprintf(js + m, sizeof(js) - m, ",\"chunks_of_order\":{");
+	for (o = 16; o-- > 0;) {
+		if (!t.chunks_of_order[o])
+			continue;
+		chunks += t.chunks_of_order[o];
+		n += snprintf(text + n, sizeof(text) - n, " order %u: %u", o,
+			      t.chunks_of_order[o]);
+		m += snprintf(js + m, sizeof(js) - m, "%s\"%u\":%u",
+			      js[m - 1] == '{' ? "" : ",", o,
+			      t.chunks_of_order[o]);
+	}
+	snprintf(js + m, sizeof(js) - m, "}");
+	printf("%-10s %-30s %10zu KiB %u chunks:%s\n", "create",
+	       "allocation orders", size >> 10, chunks, text);
+	if (json)
+		fprintf(json, "{\"scenario\":\"create\",\"what\":\"allocation orders\","
+			"\"size\":%zu,\"chunks\":%u%s}\n", size, chunks, js);
+}
+
 static void scenario_create(void)
 {
 	size_t size;
 
-	for (size = 4096; size <= (256UL << 20); size <<= 2) {
+	for (size = 4096; size <= max_size; size <<= 2) {
 		double base = best(anon_populate2, size, 0, reps_for(size));
 
 		report("create", "create+destroy (cached)", size,
@@ -168,6 +239,89 @@ static void scenario_create(void)
 		report("create", "create+destroy (wc)", size,
 		       best(create_destroy, size, DXGPMO_CACHE_WRITE_COMBINED,
 			    reps_for(size)), "anon mmap+populate", base);
+		report_orders(size);
+	}
+}
+
+static uint32_t adl_amo;
+
+static double adl_ioctls(size_t size, uint32_t unused)
+{
+	struct dxgpmo_allocate_adl a = { .amo_id = adl_amo, .length = size };
+	double t = now();
+
+	if (dxgpmo_allocate_adl(dev, &a))
+		return -1;
+	dxgpmo_free_adl(dev, a.adl_id);
+	return now() - t;
+}
+
+/*
+ * Scenario 2 on one adapter: the in-module ADL against the in-module
+ * per-page loop (kernel time only), and the ioctl pair from user space
+ * against the same loop.
+ */
+static void adl_on(const struct dxgpmo_adapter_info *a, size_t size)
+{
+	struct dxgpmo_create_pmo c = { .length = size,
+				       .cache_type = DXGPMO_CACHE_CACHED };
+	struct dxgpmo_test_cmd t = { .op = DXGPMO_TEST_OP_BENCH_ADL };
+	char what[64], extra[96];
+	double adl, loop;
+	int ret;
+
+	if (dxgpmo_create_pmo(dev, &c))
+		return;
+	if (dxgpmo_open_pmo(dev, c.pmo_id, a->adapter_id, &adl_amo))
+		goto out;
+	t.id = adl_amo;
+	t.length = size;
+	t.loops = 1;		/* warm caches and the IOVA allocator */
+	ret = test_cmd(&t);
+	t.loops = size >= (64 << 20) ? 1 : size >= (1 << 20) ? 3 : 20;
+	if (!ret)
+		ret = test_cmd(&t);
+	if (ret == -ENOTTY || ret == -EINVAL) {
+		no_test_cmd("scenario 2 (ADL)");
+		goto out;
+	}
+	if (ret) {
+		printf("%-10s %s %zu KiB: %s (%s)\n", "adl", a->name,
+		       size >> 10, strerror(-ret),
+		       "does not fit the adapter's DMA addressing");
+		goto out;
+	}
+	adl = t.adl_ns / 1e9 / t.loops;
+	loop = t.page_loop_ns / 1e9 / t.loops;
+	snprintf(extra, sizeof(extra),
+		 ",\"adapter\":\"%s\",\"adl_runs\":%u,\"page_loop_runs\":%u",
+		 a->name, t.adl_runs, t.page_loop_runs);
+	snprintf(what, sizeof(what), "ADL in-module %s (%u run%s)", a->name,
+		 t.adl_runs, t.adl_runs == 1 ? "" : "s");
+	report_extra("adl", what, size, adl, "per-page dma_map_page", loop,
+		     extra);
+	snprintf(what, sizeof(what), "ALLOCATE+FREE_ADL %s", a->name);
+	report_extra("adl", what, size, best(adl_ioctls, size, 0, t.loops),
+		     "per-page dma_map_page", loop, extra);
+out:
+	dxgpmo_destroy_pmo(dev, c.pmo_id, adl_amo);
+	adl_amo = 0;
+}
+
+static void scenario_adl(void)
+{
+	struct dxgpmo_adapter_info info[DXGPMO_MAX_ADAPTERS];
+	uint32_t total, i;
+	size_t size;
+
+	if (dxgpmo_query_adapters(dev, info, DXGPMO_MAX_ADAPTERS, &total))
+		return;
+	for (i = 0; i < total && i < DXGPMO_MAX_ADAPTERS; i++) {
+		/* One edu (IOMMU) and the virtual adapter are enough. */
+		if (i && !strcmp(info[i].name, "edu1"))
+			continue;
+		for (size = 4096; size <= max_size && have_test_cmd; size <<= 2)
+			adl_on(&info[i], size);
 	}
 }
 
@@ -175,7 +329,7 @@ static void scenario_map(void)
 {
 	size_t size;
 
-	for (size = 4096; size <= (256UL << 20); size <<= 2) {
+	for (size = 4096; size <= max_size; size <<= 2) {
 		struct dxgpmo_create_pmo c = { .length = size,
 					       .cache_type = DXGPMO_CACHE_CACHED };
 		double base = best(anon_touch, size, 0, reps_for(size));
@@ -328,11 +482,15 @@ static void scenario_scale(void)
 			       threads, el, "1 thread, one file", base);
 		}
 	}
-	/* Per-object cost from 1 to 100,000 live objects. */
+	/*
+	 * Per-object cost from 1 to 100,000 live objects: creating the next
+	 * block (the memory in use grows with it), and create+destroy pairs
+	 * at that count (only the bookkeeping sees the live objects).
+	 */
 	{
 		uint32_t *ids = calloc(100000, sizeof(*ids));
 		unsigned int block = 10000, live = 0;
-		double first = 0;
+		double first = 0, first_pair = 0;
 
 		while (ids && live < 100000) {
 			double t0 = now(), el;
@@ -349,6 +507,13 @@ static void scenario_scale(void)
 				first = el;
 			report("scale", "create with N live objects", live, el,
 			       "first 10,000", first);
+			t0 = now();
+			create_loop(&(struct thr){ .fd = dev, .n = 2000 });
+			el = (now() - t0) / 2000;
+			if (!first_pair)
+				first_pair = el;
+			report("scale", "create+destroy at N live", live, el,
+			       "at 10,000 live", first_pair);
 		}
 		while (live)
 			dxgpmo_destroy_pmo(dev, ids[--live], 0);
@@ -356,25 +521,52 @@ static void scenario_scale(void)
 	}
 }
 
+/* 1 GiB objects when there is room for one plus its anonymous baseline. */
+static void pick_max_size(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	unsigned long kb;
+	char line[128];
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %lu kB", &kb) == 1 &&
+		    kb >= 2600UL * 1024)
+			max_size = 1UL << 30;
+	if (f)
+		fclose(f);
+}
+
 int main(int argc, char **argv)
 {
 	int i;
 
-	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--json"))
-			json = 1;
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json") && i + 1 < argc) {
+			json = fopen(argv[++i], "w");
+			if (!json) {
+				perror(argv[i]);
+				return 1;
+			}
+		} else {
+			fprintf(stderr, "usage: dxgpmo-bench [--json FILE]\n");
+			return 2;
+		}
+	}
 	dev = dxgpmo_open();
 	if (dev < 0) {
 		fprintf(stderr, "dxgpmo-bench: %s: %s\n", DXGPMO_DEV_PATH,
 			strerror(-dev));
 		return 1;
 	}
-	if (!json)
-		printf("%-10s %-28s %14s %13s %-22s %13s %8s\n", "SCENARIO",
-		       "MEASURED", "SIZE", "TIME", "BASELINE", "TIME", "RATIO");
+	pick_max_size();
+	printf("%-10s %-30s %14s %14s %-24s %14s %8s\n", "SCENARIO",
+	       "MEASURED", "SIZE", "TIME", "BASELINE", "TIME", "RATIO");
 	scenario_create();
+	scenario_adl();
 	scenario_map();
 	scenario_dirty();
 	scenario_scale();
+	if (json)
+		fclose(json);
 	return 0;
 }

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * In-module timing for dxgpmo-bench, reached through DXGPMO_IOC_TEST (so
+ * only with debug_ioctls=1), in the manner of kernel/dma/map_benchmark.c:
+ * kernel-side costs measured without a syscall around each call, against
+ * a baseline run on the same device in the same call.
+ */
+#include <linux/dma-mapping.h>
+#include <linux/ktime.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+
+#include "internal.h"
+#include "dxgpmo_test.h"
+
+#define DXGPMO_BENCH_MAX_LOOPS	1000
+
+static u32 dxgpmo_runs_of(const u64 *addr, unsigned long nr, unsigned int step)
+{
+	unsigned long i;
+	u32 runs = nr ? 1 : 0;
+
+	for (i = 1; i < nr; i++)
+		if (addr[i] != addr[i - 1] + step)
+			runs++;
+	return runs;
+}
+
+/*
+ * What a driver does without ADLs: every page mapped on its own, all
+ * mapped before any is unmapped (the object is in use as a whole).
+ */
+static int dxgpmo_bench_page_loop(struct device *dev,
+				  struct dxgpmo_backing *backing,
+				  unsigned long nr, u64 *dma)
+{
+	unsigned long i;
+	int ret = 0;
+
+	for (i = 0; i < nr; i++) {
+		dma[i] = dma_map_page(dev, dxgpmo_backing_page(backing, i), 0,
+				      PAGE_SIZE, DMA_BIDIRECTIONAL);
+		if (dma_mapping_error(dev, dma[i])) {
+			ret = -ENOMEM;
+			break;
+		}
+	}
+	while (i--)
+		dma_unmap_page(dev, dma[i], PAGE_SIZE, DMA_BIDIRECTIONAL);
+	return ret;
+}
+
+static int dxgpmo_bench_adl_locked(struct dxgpmo_file *file,
+				   struct dxgpmo_amo *amo,
+				   struct dxgpmo_test_cmd *cmd, u64 *addr)
+{
+	struct dxgpmo_allocate_adl adl_cmd = {
+		.amo_id = cmd->id, .length = cmd->length,
+	};
+	unsigned long nr = cmd->length >> PAGE_SHIFT;
+	struct dxgpmo_adl *adl;
+	u32 loop;
+	u64 t0;
+	int ret;
+
+	t0 = ktime_get_ns();
+	for (loop = 0; loop < cmd->loops; loop++) {
+		adl = dxgpmo_adl_create(file, amo, &adl_cmd, addr);
+		if (IS_ERR(adl))
+			return PTR_ERR(adl);
+		dxgpmo_object_remove(file, &adl->obj);
+		dxgpmo_adl_free(file, adl);
+	}
+	cmd->adl_ns = ktime_get_ns() - t0;
+	cmd->adl_runs = dxgpmo_runs_of(addr, nr, 1);
+
+	t0 = ktime_get_ns();
+	for (loop = 0; loop < cmd->loops; loop++) {
+		ret = dxgpmo_bench_page_loop(amo->adapter->dev,
+					     amo->pmo->backing, nr, addr);
+		if (ret)
+			return ret;
+		cond_resched();
+	}
+	cmd->page_loop_ns = ktime_get_ns() - t0;
+	cmd->page_loop_runs = dxgpmo_runs_of(addr, nr, PAGE_SIZE);
+	return 0;
+}
+
+int dxgpmo_bench_adl(struct dxgpmo_file *file, struct dxgpmo_test_cmd *cmd)
+{
+	struct dxgpmo_amo *amo;
+	u64 *addr = NULL;
+	int ret = -EINVAL;
+
+	if (!cmd->loops || cmd->loops > DXGPMO_BENCH_MAX_LOOPS ||
+	    !cmd->length || !PAGE_ALIGNED(cmd->length))
+		return -EINVAL;
+	mutex_lock(&file->lock);
+	amo = dxgpmo_amo_find(file, cmd->id);
+	if (!amo || !amo->pmo->backing->nr_chunks ||
+	    cmd->length > (u64)amo->pmo->backing->nr_pages << PAGE_SHIFT)
+		goto out;
+	ret = -ENOMEM;
+	addr = kvmalloc_array(cmd->length >> PAGE_SHIFT, sizeof(*addr),
+			      GFP_KERNEL);
+	if (addr)
+		ret = dxgpmo_bench_adl_locked(file, amo, cmd, addr);
+out:
+	mutex_unlock(&file->lock);
+	kvfree(addr);
+	return ret;
+}
+
+int dxgpmo_bench_chunks(struct dxgpmo_file *file, struct dxgpmo_test_cmd *cmd)
+{
+	struct dxgpmo_backing *backing;
+	struct dxgpmo_pmo *pmo;
+	unsigned int i, order;
+	int ret = 0;
+
+	mutex_lock(&file->lock);
+	pmo = dxgpmo_pmo_find(file, cmd->id);
+	if (!pmo) {
+		ret = -ENOENT;
+		goto out;
+	}
+	backing = pmo->backing;
+	memset(cmd->chunks_of_order, 0, sizeof(cmd->chunks_of_order));
+	for (i = 0; i < backing->nr_chunks; i++) {
+		order = ilog2(backing->chunks[i].nr_pages);
+		cmd->chunks_of_order[min_t(unsigned int, order,
+			ARRAY_SIZE(cmd->chunks_of_order) - 1)]++;
+	}
+out:
+	mutex_unlock(&file->lock);
+	return ret;
+}
