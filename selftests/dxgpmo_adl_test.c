@@ -22,6 +22,7 @@
 
 #include "kselftest_harness.h"
 #include "dxgpmo_test_utils.h"
+#include "dxgpmo_test.h"
 
 #define PAGE 4096ULL
 #define BELOW_4G ((1ULL << 32) - 1)
@@ -813,6 +814,80 @@ TEST_F_TIMEOUT(adl, dma_access_rules, 60)
 
 	EXPECT_EQ(0, dxgpmo_free_adl(self->fd, other_adl));
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, pmo, amo));
+}
+
+static int bench_cmd(int fd, struct dxgpmo_test_cmd *t)
+{
+	t->size = sizeof(*t);
+	return dxgpmo_ioctl(fd, DXGPMO_IOC_TEST, t);
+}
+
+/*
+ * The in-module timing command of dxgpmo-bench: both loops run and leave
+ * nothing behind, an ADL is one run of device addresses behind an IOMMU,
+ * the chunk histogram accounts for every page, bad arguments are refused.
+ */
+TEST_F(adl, timing_command)
+{
+	const uint64_t length = (2 << 20) + PAGE;
+	struct dxgpmo_create_pmo c = {
+		.length = length, .cache_type = DXGPMO_CACHE_CACHED,
+	};
+	struct dxgpmo_test_cmd t;
+	uint64_t pages = 0;
+	unsigned int i, o;
+	uint32_t amo;
+
+	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+	memset(&t, 0, sizeof(t));
+	t.op = DXGPMO_TEST_OP_CHUNKS;
+	t.id = c.pmo_id;
+	ASSERT_EQ(0, bench_cmd(self->fd, &t));
+	for (o = 0; o < 16; o++)
+		pages += (uint64_t)t.chunks_of_order[o] << o;
+	EXPECT_EQ(length / PAGE, pages);
+	t.id = 0xfffff;
+	EXPECT_EQ(-ENOENT, bench_cmd(self->fd, &t));
+
+	for (i = 0; i < self->a.nr; i++) {
+		const struct dxgpmo_adapter_info *a = &self->a.all[i];
+
+		ASSERT_EQ(0, dxgpmo_open_pmo(self->fd, c.pmo_id, a->adapter_id,
+					     &amo));
+		memset(&t, 0, sizeof(t));
+		t.op = DXGPMO_TEST_OP_BENCH_ADL;
+		t.id = amo;
+		t.length = length;
+		t.loops = 2;
+		ASSERT_EQ(0, bench_cmd(self->fd, &t));
+		EXPECT_LT(0, t.adl_ns);
+		EXPECT_LT(0, t.page_loop_ns);
+		EXPECT_LE(1, t.adl_runs);
+		EXPECT_LE(t.adl_runs, t.page_loop_runs);
+		if (a->caps & DXGPMO_ADAPTER_CAP_IOMMU)
+			EXPECT_EQ(1, t.adl_runs);
+		/* Refused: each of these alone. */
+		t.loops = 0;
+		EXPECT_EQ(-EINVAL, bench_cmd(self->fd, &t));
+		t.loops = 1001;
+		EXPECT_EQ(-EINVAL, bench_cmd(self->fd, &t));
+		t.loops = 1;
+		t.length = length + PAGE;
+		EXPECT_EQ(-EINVAL, bench_cmd(self->fd, &t));
+		t.length = PAGE + 1;
+		EXPECT_EQ(-EINVAL, bench_cmd(self->fd, &t));
+		t.length = 0;
+		EXPECT_EQ(-EINVAL, bench_cmd(self->fd, &t));
+		t.length = PAGE;
+		t.__reserved3 = 1;
+		EXPECT_EQ(-EINVAL, bench_cmd(self->fd, &t));
+		t.__reserved3 = 0;
+		t.id = 0xfffff;
+		EXPECT_EQ(-EINVAL, bench_cmd(self->fd, &t));
+		/* No ADL was left behind: the AMO closes. */
+		EXPECT_EQ(0, dxgpmo_close_pmo(self->fd, amo));
+	}
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
 }
 
 TEST_HARNESS_MAIN
