@@ -16,6 +16,15 @@
 #define DXGPMO_MAX_ORDER	(MAX_ORDER - 1)
 #endif
 
+/*
+ * Dirty tracking walks PTEs with clean_record_shared_mapping_range(), which
+ * exists only when something selects it (DRM_VMWGFX does; every Debian,
+ * Ubuntu and Fedora x86 kernel has it).  Say so instead of failing to link.
+ */
+#ifndef CONFIG_MAPPING_DIRTY_HELPERS
+#error "dxgpmo needs CONFIG_MAPPING_DIRTY_HELPERS (selected by DRM_VMWGFX)"
+#endif
+
 /* 6.8 renamed PCI_IRQ_LEGACY; 6.12 no longer has the old name. */
 #ifndef PCI_IRQ_INTX
 #define PCI_IRQ_INTX		PCI_IRQ_LEGACY
