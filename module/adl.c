@@ -228,14 +228,16 @@ void dxgpmo_adl_free(struct dxgpmo_file *file, struct dxgpmo_adl *adl)
 	kfree(adl);
 }
 
-static bool dxgpmo_logical_contiguous(const u64 *logical, unsigned long nr)
+/* Runs of consecutive addresses, step apart, in addr[0..nr). */
+u32 dxgpmo_address_runs(const u64 *addr, unsigned long nr, u64 step)
 {
 	unsigned long i;
+	u32 runs = nr ? 1 : 0;
 
 	for (i = 1; i < nr; i++)
-		if (logical[i] != logical[0] + i)
-			return false;
-	return true;
+		if (addr[i] != addr[i - 1] + step)
+			runs++;
+	return runs;
 }
 
 int dxgpmo_ioctl_allocate_adl(struct dxgpmo_ucmd *ucmd)
@@ -294,7 +296,7 @@ int dxgpmo_ioctl_allocate_adl(struct dxgpmo_ucmd *ucmd)
 	}
 	cmd->adl_id = adl->obj.id;
 	cmd->page_count = nr;
-	if (dxgpmo_logical_contiguous(logical, nr)) {
+	if (dxgpmo_address_runs(logical, nr, 1) == 1) {
 		cmd->adl_flags = DXGPMO_ADL_CONTIGUOUS;
 		cmd->base_page = logical[0];
 	} else if (cmd->flags & DXGPMO_ADL_REQUIRE_CONTIGUOUS) {

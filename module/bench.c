@@ -16,17 +16,6 @@
 
 #define DXGPMO_BENCH_MAX_LOOPS	1000
 
-static u32 dxgpmo_runs_of(const u64 *addr, unsigned long nr, unsigned int step)
-{
-	unsigned long i;
-	u32 runs = nr ? 1 : 0;
-
-	for (i = 1; i < nr; i++)
-		if (addr[i] != addr[i - 1] + step)
-			runs++;
-	return runs;
-}
-
 /*
  * What a driver does without ADLs: every page mapped on its own, all
  * mapped before any is unmapped (the object is in use as a whole).
@@ -73,7 +62,7 @@ static int dxgpmo_bench_adl_locked(struct dxgpmo_file *file,
 		dxgpmo_adl_free(file, adl);
 	}
 	cmd->adl_ns = ktime_get_ns() - t0;
-	cmd->adl_runs = dxgpmo_runs_of(addr, nr, 1);
+	cmd->adl_runs = dxgpmo_address_runs(addr, nr, 1);
 
 	t0 = ktime_get_ns();
 	for (loop = 0; loop < cmd->loops; loop++) {
@@ -84,7 +73,7 @@ static int dxgpmo_bench_adl_locked(struct dxgpmo_file *file,
 		cond_resched();
 	}
 	cmd->page_loop_ns = ktime_get_ns() - t0;
-	cmd->page_loop_runs = dxgpmo_runs_of(addr, nr, PAGE_SIZE);
+	cmd->page_loop_runs = dxgpmo_address_runs(addr, nr, PAGE_SIZE);
 	return 0;
 }
 

@@ -393,6 +393,7 @@ struct dxgpmo_adl *dxgpmo_adl_create(struct dxgpmo_file *file,
 				     const struct dxgpmo_allocate_adl *cmd,
 				     u64 *logical);
 void dxgpmo_adl_free(struct dxgpmo_file *file, struct dxgpmo_adl *adl);
+u32 dxgpmo_address_runs(const u64 *addr, unsigned long nr, u64 step);
 bool dxgpmo_adl_covers(struct dxgpmo_file *file,
 		       struct dxgpmo_adapter *adapter, u64 addr, u64 len);
 

@@ -139,7 +139,8 @@ int dxgpmo_segment_collect(struct dxgpmo_segment *segment, u64 offset,
 			   u64 length)
 {
 	pgoff_t first = (segment->mmap_base + offset) >> PAGE_SHIFT;
-	pgoff_t nr = length >> PAGE_SHIFT, start = 0, end = 0;
+	pgoff_t nr = length >> PAGE_SHIFT;
+	pgoff_t start = 0, end = 0;	/* the helper's range of set bits */
 	XA_STATE(xas, &segment->pages, offset >> PAGE_SHIFT);
 	unsigned long *dirty;
 	unsigned long b, e;
@@ -159,14 +160,11 @@ int dxgpmo_segment_collect(struct dxgpmo_segment *segment, u64 offset,
 	xas_for_each(&xas, page, (offset >> PAGE_SHIFT) + nr - 1) {
 		if (xas_retry(&xas, page))
 			continue;
-		if (PageDirty(page) && TestClearPageDirty(page)) {
+		if (PageDirty(page) && TestClearPageDirty(page))
 			__set_bit(xas.xa_index - (offset >> PAGE_SHIFT), dirty);
-			start = 0;
-			end = nr;
-		}
 	}
 	rcu_read_unlock();
-	if (start < end) {
+	if (!bitmap_empty(dirty, nr)) {
 		mutex_lock(&segment->lock);
 		for_each_set_bitrange(b, e, dirty, nr)
 			dxgpmo_segment_mark_locked(segment,
