@@ -6,7 +6,14 @@
  * engine; behind an IOMMU its DMA addresses are IOVAs in its own domain.
  * A virtual adapter is a platform device without an IOMMU: the DMA
  * API hands out physical addresses, so logical pages equal physical pages.
- * Adapter ids are global (all files see the same adapters) and not reused.
+ * Adapter ids are global (all files see the same adapters) and not reused
+ * until the 8-bit space wraps.
+ *
+ * Removal (unbind, hot-unplug) revokes everything that lets the device reach
+ * memory before the device goes: ADLs are unmapped, BAR views stop working,
+ * ADAPTER_DMA fails.  The adapter itself stays, flagged removed (calls that
+ * name it get -ENODEV), until the last object or mapping that refers to it
+ * lets go.
  */
 #include <linux/dma-mapping.h>
 #include <linux/iommu.h>
@@ -28,7 +35,12 @@ static void dxgpmo_adapter_release(struct kref *kref)
 	struct dxgpmo_adapter *adapter =
 		container_of(kref, struct dxgpmo_adapter, kref);
 
-	dxgpmo_segment_destroy(adapter);
+	/* QUERY_ADAPTERS and the BAR lookup read adapters under the lock. */
+	mutex_lock(&dxgpmo_adapters_lock);
+	xa_erase(&dxgpmo_adapters, adapter->id);
+	mutex_unlock(&dxgpmo_adapters_lock);
+	WARN_ON(!list_empty(&adapter->adls));
+	dxgpmo_segment_destroy(adapter->segment);
 	put_device(adapter->dev);
 	kfree(adapter->edu);
 	kfree(adapter);
@@ -39,18 +51,38 @@ void dxgpmo_adapter_put(struct dxgpmo_adapter *adapter)
 	kref_put(&adapter->kref, dxgpmo_adapter_release);
 }
 
+/* -ENOENT for an unknown id, -ENODEV for an adapter that was removed. */
 struct dxgpmo_adapter *dxgpmo_adapter_get(u32 id)
 {
 	struct dxgpmo_adapter *adapter;
 
 	if (!id)
-		return NULL;
+		return ERR_PTR(-ENOENT);
 	xa_lock(&dxgpmo_adapters);
 	adapter = xa_load(&dxgpmo_adapters, id);
-	if (adapter && !kref_get_unless_zero(&adapter->kref))
-		adapter = NULL;
+	if (!adapter || !kref_get_unless_zero(&adapter->kref))
+		adapter = ERR_PTR(-ENOENT);
 	xa_unlock(&dxgpmo_adapters);
+	if (!IS_ERR(adapter) && READ_ONCE(adapter->removed)) {
+		dxgpmo_adapter_put(adapter);
+		adapter = ERR_PTR(-ENODEV);
+	}
 	return adapter;
+}
+
+/* The device is there, and stays until dxgpmo_adapter_end_access(). */
+bool dxgpmo_adapter_begin_access(struct dxgpmo_adapter *adapter)
+{
+	down_read(&adapter->access_lock);
+	if (!adapter->removed)
+		return true;
+	up_read(&adapter->access_lock);
+	return false;
+}
+
+void dxgpmo_adapter_end_access(struct dxgpmo_adapter *adapter)
+{
+	up_read(&adapter->access_lock);
 }
 
 /*
@@ -107,6 +139,9 @@ struct dxgpmo_adapter *dxgpmo_adapter_register(struct device *dev,
 	if (!adapter)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&adapter->kref);
+	init_rwsem(&adapter->access_lock);
+	mutex_init(&adapter->adls_lock);
+	INIT_LIST_HEAD(&adapter->adls);
 	adapter->dev = get_device(dev);
 	adapter->pdev = dev_is_pci(dev) ? to_pci_dev(dev) : NULL;
 	adapter->edu = edu;
@@ -116,34 +151,45 @@ struct dxgpmo_adapter *dxgpmo_adapter_register(struct device *dev,
 		adapter->caps |= DXGPMO_ADAPTER_CAP_IOMMU;
 	snprintf(adapter->name, sizeof(adapter->name), "%s%u", prefix, index);
 
+	/* Reserved until the segment exists: lookups see nothing before. */
 	mutex_lock(&dxgpmo_adapters_lock);
-	ret = xa_alloc_cyclic(&dxgpmo_adapters, &adapter->id, adapter,
+	ret = xa_alloc_cyclic(&dxgpmo_adapters, &adapter->id, XA_ZERO_ENTRY,
 			      XA_LIMIT(1, 255), &dxgpmo_next_adapter_id,
 			      GFP_KERNEL);
-	if (ret >= 0) {
-		ret = dxgpmo_segment_create(adapter);
-		if (ret)
-			xa_erase(&dxgpmo_adapters, adapter->id);
-	}
 	mutex_unlock(&dxgpmo_adapters_lock);
-	if (ret < 0) {
-		adapter->edu = NULL;	/* still the caller's */
-		dxgpmo_adapter_put(adapter);
-		return ERR_PTR(ret);
+	if (ret < 0)
+		goto err_free;
+	adapter->segment = dxgpmo_segment_create(adapter->id);
+	if (IS_ERR(adapter->segment)) {
+		ret = PTR_ERR(adapter->segment);
+		xa_erase(&dxgpmo_adapters, adapter->id);
+		goto err_free;
 	}
+	xa_store(&dxgpmo_adapters, adapter->id, adapter, GFP_KERNEL);
 	dev_info(dev, "dxgpmo adapter %u (%s)%s\n", adapter->id, adapter->name,
 		 adapter->caps & DXGPMO_ADAPTER_CAP_IOMMU ? ", behind an IOMMU" :
 		 "");
 	return adapter;
+
+err_free:
+	put_device(adapter->dev);
+	kfree(adapter);
+	return ERR_PTR(ret);
 }
 
+/*
+ * The device is leaving: wait for whoever is using it, then revoke what
+ * lets it reach memory while it is still there to unmap it for.
+ */
 void dxgpmo_adapter_unregister(struct dxgpmo_adapter *adapter)
 {
-	/* QUERY_ADAPTERS reads adapters under the lock without a reference. */
+	down_write(&adapter->access_lock);
 	mutex_lock(&dxgpmo_adapters_lock);
-	xa_erase(&dxgpmo_adapters, adapter->id);
-	adapter->removed = true;
+	WRITE_ONCE(adapter->removed, true);
 	mutex_unlock(&dxgpmo_adapters_lock);
+	dxgpmo_adl_revoke_adapter(adapter);
+	up_write(&adapter->access_lock);
+	dev_info(adapter->dev, "dxgpmo adapter %u removed\n", adapter->id);
 	dxgpmo_adapter_put(adapter);
 }
 
@@ -191,38 +237,32 @@ static void dxgpmo_virtual_remove_all(void)
 	kfree(dxgpmo_virtual_pdevs);
 }
 
-int dxgpmo_adapters_init(void)
+int dxgpmo_virtual_adapters_init(void)
 {
 	unsigned int i;
 	int ret;
 
 	if (dxgpmo_virtual_adapters > 16)
 		return -EINVAL;
-	ret = dxgpmo_edu_init();
-	if (ret)
-		return ret;
 	dxgpmo_virtual_pdevs = kcalloc(dxgpmo_virtual_adapters,
 				       sizeof(*dxgpmo_virtual_pdevs),
 				       GFP_KERNEL);
-	if (!dxgpmo_virtual_pdevs && dxgpmo_virtual_adapters) {
-		dxgpmo_edu_exit();
+	if (!dxgpmo_virtual_pdevs && dxgpmo_virtual_adapters)
 		return -ENOMEM;
-	}
 	for (i = 0; i < dxgpmo_virtual_adapters; i++) {
 		ret = dxgpmo_virtual_add(i);
 		if (ret) {
-			dxgpmo_adapters_exit();
+			dxgpmo_virtual_adapters_exit();
 			return ret;
 		}
 	}
 	return 0;
 }
 
-void dxgpmo_adapters_exit(void)
+void dxgpmo_virtual_adapters_exit(void)
 {
 	dxgpmo_virtual_remove_all();
 	dxgpmo_virtual_pdevs = NULL;
-	dxgpmo_edu_exit();
 }
 
 static void dxgpmo_adapter_fill_info(const struct dxgpmo_adapter *adapter,
@@ -244,39 +284,49 @@ static void dxgpmo_adapter_fill_info(const struct dxgpmo_adapter *adapter,
 	strscpy(info->name, adapter->name, sizeof(info->name));
 }
 
+/*
+ * The entries are filled under the lock and copied after it: a caller whose
+ * buffer faults slowly must not hold up probe, removal or module exit.
+ */
 int dxgpmo_ioctl_query_adapters(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_query_adapters *cmd = ucmd->cmd;
 	u8 __user *entries = u64_to_user_ptr(cmd->entries);
-	struct dxgpmo_adapter_info info;
+	struct dxgpmo_adapter_info *infos;
 	struct dxgpmo_adapter *adapter;
 	size_t copy_len;
 	unsigned long index;
-	u32 total = 0;
+	u32 total = 0, i;
 	int ret = 0;
 
 	if (cmd->flags)
 		return -EINVAL;
-	if (cmd->count && cmd->entry_size < offsetofend(typeof(info), name))
+	if (cmd->count && cmd->entry_size < offsetofend(typeof(*infos), name))
 		return -EINVAL;
-	copy_len = min_t(size_t, cmd->entry_size, sizeof(info));
+	copy_len = min_t(size_t, cmd->entry_size, sizeof(*infos));
+	/* Ids are 8 bits: never more adapters than that. */
+	infos = kcalloc(256, sizeof(*infos), GFP_KERNEL_ACCOUNT);
+	if (!infos)
+		return -ENOMEM;
 
 	mutex_lock(&dxgpmo_adapters_lock);
 	xa_for_each(&dxgpmo_adapters, index, adapter) {
-		if (total < cmd->count) {
-			u8 __user *dst = entries + (size_t)total * cmd->entry_size;
-
-			dxgpmo_adapter_fill_info(adapter, &info);
-			if (copy_to_user(dst, &info, copy_len) ||
-			    clear_user(dst + copy_len,
-				       cmd->entry_size - copy_len)) {
-				ret = -EFAULT;
-				break;
-			}
-		}
-		total++;
+		if (adapter->removed || total >= 256)
+			continue;
+		dxgpmo_adapter_fill_info(adapter, &infos[total++]);
 	}
 	mutex_unlock(&dxgpmo_adapters_lock);
+
+	for (i = 0; i < total && i < cmd->count; i++) {
+		u8 __user *dst = entries + (size_t)i * cmd->entry_size;
+
+		if (copy_to_user(dst, &infos[i], copy_len) ||
+		    clear_user(dst + copy_len, cmd->entry_size - copy_len)) {
+			ret = -EFAULT;
+			break;
+		}
+	}
+	kfree(infos);
 	if (ret)
 		return ret;
 	cmd->count = total;

@@ -7,8 +7,10 @@
  * that adapter (-EACCES otherwise).  DXGPMO_DMA_RAW skips that check so tests
  * can provoke IOMMU faults; it needs CAP_SYS_RAWIO and an adapter behind an
  * IOMMU, because on a physically addressed adapter a raw address is any page
- * of the machine (-EPERM).  The whole transfer holds the file lock, so no
- * ADL it relies on can be freed under it.
+ * of the machine (-EPERM).  The transfer holds references on the ADLs it
+ * relies on (FREE_ADL of one of them is -EBUSY meanwhile) and the adapter's
+ * access lock (removal waits for it); no lock of the file, so the file's
+ * other threads go on while the engine works.
  */
 #include <linux/capability.h>
 #include <linux/mm.h>
@@ -33,23 +35,31 @@ static int dxgpmo_adapter_dma_move(struct dxgpmo_file *file,
 				   void *kbuf)
 {
 	bool to_memory = cmd->flags & DXGPMO_DMA_TO_MEMORY;
-	int ret;
+	struct dxgpmo_adl *held[DXGPMO_DMA_MAX_ADLS];
+	int nr = 0, ret;
 
-	if (cmd->device_address >= DXGPMO_SEGMENT_DEVICE_BASE)
-		return dxgpmo_segment_dma(adapter, to_memory,
-					  cmd->device_address -
-					  DXGPMO_SEGMENT_DEVICE_BASE,
-					  kbuf, cmd->length);
-	mutex_lock(&file->lock);
-	if (!(cmd->flags & DXGPMO_DMA_RAW) &&
-	    !dxgpmo_adl_covers(file, adapter, cmd->device_address,
-			       cmd->length))
-		ret = -EACCES;
-	else
-		ret = dxgpmo_edu_transfer(adapter->edu, to_memory,
-					  cmd->device_address, kbuf,
-					  cmd->length);
-	mutex_unlock(&file->lock);
+	if (!dxgpmo_adapter_begin_access(adapter))
+		return -ENODEV;
+	if (cmd->device_address >= DXGPMO_SEGMENT_DEVICE_BASE) {
+		ret = dxgpmo_segment_dma(adapter, to_memory,
+					 cmd->device_address -
+					 DXGPMO_SEGMENT_DEVICE_BASE,
+					 kbuf, cmd->length);
+		goto out;
+	}
+	if (!(cmd->flags & DXGPMO_DMA_RAW)) {
+		nr = dxgpmo_adl_hold_range(file, adapter, cmd->device_address,
+					   cmd->length, held);
+		if (nr < 0) {
+			ret = nr;
+			goto out;
+		}
+	}
+	ret = dxgpmo_edu_transfer(adapter->edu, to_memory, cmd->device_address,
+				  kbuf, cmd->length);
+	dxgpmo_adl_release_held(held, nr);
+out:
+	dxgpmo_adapter_end_access(adapter);
 	return ret;
 }
 
@@ -73,8 +83,8 @@ int dxgpmo_ioctl_adapter_dma(struct dxgpmo_ucmd *ucmd)
 	if (cmd->length > DXGPMO_DMA_MAX_LENGTH)
 		return -E2BIG;
 	adapter = dxgpmo_adapter_get(cmd->adapter_id);
-	if (!adapter)
-		return -ENOENT;
+	if (IS_ERR(adapter))
+		return PTR_ERR(adapter);
 	ret = -EOPNOTSUPP;
 	if (!adapter->edu)
 		goto out_put;

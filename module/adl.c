@@ -13,6 +13,11 @@
  * adapter's DMA mask dma-direct would bounce it through swiotlb, and an ADL
  * that names a bounce buffer describes other memory than the object.  Such
  * ADLs are refused (-EOPNOTSUPP) instead.
+ *
+ * Every ADL is on its adapter's list.  When the adapter is removed, the
+ * list is walked and every mapping revoked while the device is still there;
+ * FREE_ADL later only releases what is left.  ADAPTER_DMA holds references
+ * on the ADLs it relies on, so FREE_ADL of one in use is -EBUSY.
  */
 #include <linux/dma-mapping.h>
 #include <linux/mm.h>
@@ -21,28 +26,6 @@
 #include <linux/uaccess.h>
 
 #include "internal.h"
-
-/* dma-direct must hand out the pages themselves, never bounce buffers. */
-static int dxgpmo_adl_check_reachable(struct dxgpmo_adapter *adapter,
-				      struct sg_table *sgt, bool mapped)
-{
-	struct scatterlist *sg;
-	unsigned int i;
-
-	if (adapter->caps & DXGPMO_ADAPTER_CAP_IOMMU)
-		return 0;
-	if (!mapped) {
-		for_each_sgtable_sg(sgt, sg, i)
-			if (page_to_phys(sg_page(sg)) + sg->length - 1 >
-			    adapter->dma_mask)
-				return -EOPNOTSUPP;
-		return 0;
-	}
-	for_each_sgtable_dma_sg(sgt, sg, i)
-		if (sg_dma_address(sg) != page_to_phys(sg_page(sg)))
-			return -EOPNOTSUPP;
-	return 0;
-}
 
 static int dxgpmo_adl_check(const struct dxgpmo_allocate_adl *cmd)
 {
@@ -61,109 +44,98 @@ static int dxgpmo_adl_check(const struct dxgpmo_allocate_adl *cmd)
 	return 0;
 }
 
-/*
- * Map the range and fill the logical page list.  Called with the file lock
- * held; the AMO and its PMO stay alive.
- */
-/* IO_SPACE: the BAR range mapped for the device as one resource. */
-static int dxgpmo_adl_map_resource(struct dxgpmo_adl *adl,
-				   struct dxgpmo_adapter *adapter,
-				   struct dxgpmo_backing *backing,
-				   const struct dxgpmo_allocate_adl *cmd,
-				   u64 *logical)
+static struct dxgpmo_backing *dxgpmo_adl_backing(struct dxgpmo_adl *adl)
 {
-	unsigned long i;
-	dma_addr_t dma;
-
-	dma = dma_map_resource(adapter->dev, backing->io_base + cmd->offset,
-			       cmd->length, DMA_BIDIRECTIONAL, 0);
-	if (dma_mapping_error(adapter->dev, dma))
-		return -ENOMEM;
-	adl->resource_dma = dma;
-	for (i = 0; i < cmd->length >> PAGE_SHIFT; i++)
-		logical[i] = (dma >> PAGE_SHIFT) + i;
-	return 0;
+	return adl->amo->pmo->backing;
 }
 
-/* RAM objects: an sg_table of the pages, mapped with dma_map_sgtable(). */
-static int dxgpmo_adl_map_pages(struct dxgpmo_file *file,
-				struct dxgpmo_adl *adl,
-				struct dxgpmo_adapter *adapter,
-				struct dxgpmo_backing *backing,
-				const struct dxgpmo_allocate_adl *cmd,
-				u64 *logical)
+/* Called with the adapter's adls_lock held. */
+static void dxgpmo_adl_unmap_locked(struct dxgpmo_adl *adl)
 {
-	unsigned long first = cmd->offset >> PAGE_SHIFT;
-	unsigned long nr = cmd->length >> PAGE_SHIFT, i = 0;
+	struct dxgpmo_backing *backing = dxgpmo_adl_backing(adl);
+
+	lockdep_assert_held(&adl->amo->adapter->adls_lock);
+	if (!adl->dma.mapped)
+		return;
+	backing->ops->dma_unmap(backing, &adl->dma);
+	dxgpmo_count(adl->file, DXGPMO_CNT_DMA_MAPPED_PAGES,
+		     -(s64)adl->dma.nr_pages);
+}
+
+static void dxgpmo_adl_destroy(struct dxgpmo_file *file,
+			       struct dxgpmo_object *obj)
+{
+	struct dxgpmo_adl *adl = container_of(obj, struct dxgpmo_adl, obj);
+	struct dxgpmo_adapter *adapter = adl->amo->adapter;
+
+	mutex_lock(&adapter->adls_lock);
+	list_del(&adl->adapter_node);
+	dxgpmo_adl_unmap_locked(adl);
+	mutex_unlock(&adapter->adls_lock);
+	dxgpmo_backing_sgt_free(dxgpmo_adl_backing(adl), &adl->dma);
+	atomic_dec(&adl->amo->pmo->nr_adls);
+	dxgpmo_object_put(&adl->amo->obj);
+}
+
+static const struct dxgpmo_object_ops dxgpmo_adl_ops = {
+	.destroy = dxgpmo_adl_destroy,
+	.counter = DXGPMO_CNT_ADLS,
+	.leak_is_adl = true,
+};
+
+/* Every mapping of the adapter goes while the device is still there. */
+void dxgpmo_adl_revoke_adapter(struct dxgpmo_adapter *adapter)
+{
+	struct dxgpmo_adl *adl;
+
+	mutex_lock(&adapter->adls_lock);
+	list_for_each_entry(adl, &adapter->adls, adapter_node)
+		dxgpmo_adl_unmap_locked(adl);
+	mutex_unlock(&adapter->adls_lock);
+}
+
+/* The pages mapped for the device, and the logical page list. */
+static int dxgpmo_adl_map(struct dxgpmo_file *file, struct dxgpmo_adl *adl,
+			  struct dxgpmo_adapter *adapter,
+			  struct dxgpmo_backing *backing, u64 *logical)
+{
 	struct sg_dma_page_iter iter;
+	unsigned long i = 0;
 	int ret;
 
 	/* For a SECTION, the ADL keeps the pages resident. */
-	ret = dxgpmo_backing_sgt(backing, first, nr, &adl->sgt, &adl->pinned,
-				 GFP_KERNEL_ACCOUNT);
-	if (ret)
-		return ret;
-	ret = dxgpmo_adl_check_reachable(adapter, &adl->sgt, false);
-	if (ret)
-		goto err_sgt;
+	if (backing->ops->sgt) {
+		ret = backing->ops->sgt(backing, &adl->dma, GFP_KERNEL_ACCOUNT);
+		if (ret)
+			return ret;
+	}
 	ret = -ENOMEM;
 	if (dxgpmo_should_fail(file))
 		goto err_sgt;
-	/*
-	 * ADLs of one object may overlap (the contract allows it), and the
-	 * DMA API cannot do cache maintenance for overlapping mappings of a
-	 * cacheline (DMA-API debugging says so).  The ADL takes ownership of
-	 * the sync instead: once for the device here, once for the CPU when
-	 * the ADL is freed.
-	 */
-	ret = dma_map_sgtable(adapter->dev, &adl->sgt, DMA_BIDIRECTIONAL,
-			      DMA_ATTR_SKIP_CPU_SYNC);
+	ret = backing->ops->dma_map(backing, &adl->dma,
+				    adapter->caps & DXGPMO_ADAPTER_CAP_IOMMU);
 	if (ret)
 		goto err_sgt;
-	dma_sync_sgtable_for_device(adapter->dev, &adl->sgt,
-				    DMA_BIDIRECTIONAL);
-	ret = dxgpmo_adl_check_reachable(adapter, &adl->sgt, true);
-	if (ret)
-		goto err_unmap;
-
-	for_each_sgtable_dma_page(&adl->sgt, &iter, 0) {
-		if (WARN_ON_ONCE(i >= nr))
+	for_each_sgtable_dma_page(&adl->dma.sgt, &iter, 0) {
+		if (WARN_ON_ONCE(i >= adl->dma.nr_pages))
 			break;
 		logical[i++] = sg_page_iter_dma_address(&iter) >> PAGE_SHIFT;
 	}
 	ret = -EIO;
-	if (WARN_ON_ONCE(i != nr))
+	if (WARN_ON_ONCE(i != adl->dma.nr_pages))
 		goto err_unmap;
 	return 0;
 
 err_unmap:
-	dma_unmap_sgtable(adapter->dev, &adl->sgt, DMA_BIDIRECTIONAL,
-			  DMA_ATTR_SKIP_CPU_SYNC);
+	backing->ops->dma_unmap(backing, &adl->dma);
 err_sgt:
-	dxgpmo_backing_free_sgt(backing, &adl->sgt, adl->pinned, nr);
-	adl->pinned = NULL;
+	dxgpmo_backing_sgt_free(backing, &adl->dma);
 	return ret;
 }
 
-static void dxgpmo_adl_unmap(struct dxgpmo_adl *adl,
-			     struct dxgpmo_adapter *adapter)
-{
-	if (adl->backing->type == DXGPMO_PMO_TYPE_IO_SPACE) {
-		dma_unmap_resource(adapter->dev, adl->resource_dma,
-				   adl->nr_pages << PAGE_SHIFT,
-				   DMA_BIDIRECTIONAL, 0);
-		return;
-	}
-	dma_sync_sgtable_for_cpu(adapter->dev, &adl->sgt, DMA_BIDIRECTIONAL);
-	dma_unmap_sgtable(adapter->dev, &adl->sgt, DMA_BIDIRECTIONAL,
-			  DMA_ATTR_SKIP_CPU_SYNC);
-	dxgpmo_backing_free_sgt(adl->backing, &adl->sgt, adl->pinned,
-				adl->nr_pages);
-}
-
 /*
- * Map the range and fill the logical page list.  Called with the file lock
- * held; the AMO and its PMO stay alive.
+ * Map the range and fill the logical page list.  The ADL is not visible
+ * yet: the caller finalizes it, or aborts and destroys it.
  */
 struct dxgpmo_adl *dxgpmo_adl_create(struct dxgpmo_file *file,
 				     struct dxgpmo_amo *amo,
@@ -172,60 +144,39 @@ struct dxgpmo_adl *dxgpmo_adl_create(struct dxgpmo_file *file,
 {
 	struct dxgpmo_adapter *adapter = amo->adapter;
 	struct dxgpmo_backing *backing = amo->pmo->backing;
-	unsigned long nr = cmd->length >> PAGE_SHIFT;
 	struct dxgpmo_adl *adl;
 	int ret;
 
-	if (dxgpmo_should_fail(file))
-		return ERR_PTR(-ENOMEM);
-	adl = kzalloc(sizeof(*adl), GFP_KERNEL_ACCOUNT);
-	if (!adl)
-		return ERR_PTR(-ENOMEM);
-	adl->backing = backing;
-	adl->nr_pages = nr;
-	ret = -ENOMEM;
-	if (dxgpmo_should_fail(file))
-		goto err_free;
-	if (backing->type == DXGPMO_PMO_TYPE_IO_SPACE)
-		ret = dxgpmo_adl_map_resource(adl, adapter, backing, cmd,
-					      logical);
-	else
-		ret = dxgpmo_adl_map_pages(file, adl, adapter, backing, cmd,
-					   logical);
-	if (ret)
-		goto err_free;
+	adl = dxgpmo_object_alloc(file, struct dxgpmo_adl, DXGPMO_OBJ_ADL, &dxgpmo_adl_ops);
+	if (IS_ERR(adl))
+		return adl;
+	adl->file = file;
+	adl->dma.dev = adapter->dev;
+	adl->dma.first = cmd->offset >> PAGE_SHIFT;
+	adl->dma.nr_pages = cmd->length >> PAGE_SHIFT;
 
-	ret = dxgpmo_object_insert(file, &adl->obj, DXGPMO_OBJ_ADL);
-	if (ret)
-		goto err_unmap;
+	/* Mapped and listed in one step against the adapter's removal. */
+	ret = -ENODEV;
+	if (!dxgpmo_adapter_begin_access(adapter))
+		goto err_abort;
+	ret = dxgpmo_adl_map(file, adl, adapter, backing, logical);
+	if (ret) {
+		dxgpmo_adapter_end_access(adapter);
+		goto err_abort;
+	}
+	dxgpmo_object_hold(&amo->obj);
 	adl->amo = amo;
-	kref_get(&backing->kref);
-	amo->nr_adls++;
-	amo->pmo->nr_adls++;
-	list_add_tail(&adl->file_node, &file->adls);
-	dxgpmo_count(file, DXGPMO_CNT_ADLS, 1);
-	dxgpmo_count(file, DXGPMO_CNT_DMA_MAPPED_PAGES, nr);
+	atomic_inc(&amo->pmo->nr_adls);
+	dxgpmo_count(file, DXGPMO_CNT_DMA_MAPPED_PAGES, adl->dma.nr_pages);
+	mutex_lock(&adapter->adls_lock);
+	list_add_tail(&adl->adapter_node, &adapter->adls);
+	mutex_unlock(&adapter->adls_lock);
+	dxgpmo_adapter_end_access(adapter);
 	return adl;
 
-err_unmap:
-	dxgpmo_adl_unmap(adl, adapter);
-err_free:
-	kfree(adl);
+err_abort:
+	dxgpmo_object_abort(file, &adl->obj);
 	return ERR_PTR(ret);
-}
-
-void dxgpmo_adl_free(struct dxgpmo_file *file, struct dxgpmo_adl *adl)
-{
-	struct dxgpmo_amo *amo = adl->amo;
-
-	list_del(&adl->file_node);
-	dxgpmo_adl_unmap(adl, amo->adapter);
-	amo->nr_adls--;
-	amo->pmo->nr_adls--;
-	dxgpmo_backing_put(adl->backing);
-	dxgpmo_count(file, DXGPMO_CNT_ADLS, -1);
-	dxgpmo_count(file, DXGPMO_CNT_DMA_MAPPED_PAGES, -(s64)adl->nr_pages);
-	kfree(adl);
 }
 
 /* Runs of consecutive addresses, step apart, in addr[0..nr). */
@@ -244,89 +195,72 @@ int dxgpmo_ioctl_allocate_adl(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_allocate_adl *cmd = ucmd->cmd;
 	struct dxgpmo_file *file = ucmd->file;
-	unsigned long nr;
+	u64 *logical = NULL;
 	struct dxgpmo_amo *amo;
 	struct dxgpmo_adl *adl;
-	u64 *logical;
-	u32 type;
+	unsigned long nr;
 	int ret;
 
 	ret = dxgpmo_adl_check(cmd);
 	if (ret)
 		return ret;
 	nr = cmd->length >> PAGE_SHIFT;
-	mutex_lock(&file->lock);
-	amo = dxgpmo_amo_find(file, cmd->amo_id);
-	logical = NULL;
-	ret = -ENOENT;
-	if (!amo)
-		goto out_unlock;
+	amo = dxgpmo_amo_get(file, cmd->amo_id);
+	if (IS_ERR(amo))
+		return PTR_ERR(amo);
 	/* Before sizing anything by the length: it must fit the object. */
 	ret = -EINVAL;
 	if (cmd->offset + cmd->length >
 	    (u64)amo->pmo->backing->nr_pages << PAGE_SHIFT)
-		goto out_unlock;
+		goto out_put;
 	if (cmd->pages && cmd->pages_capacity < nr) {
 		/* Tell the caller how much room it needs; nothing is made. */
-		mutex_unlock(&file->lock);
 		cmd->page_count = nr;
 		ret = dxgpmo_ucmd_respond(ucmd, sizeof(*cmd));
-		return ret ? ret : -ENOSPC;
+		ret = ret ? ret : -ENOSPC;
+		goto out_put;
 	}
+	ret = -EINVAL;
+	if ((cmd->flags & DXGPMO_ADL_REQUIRE_CONTIGUOUS) &&
+	    !amo->pmo->backing->ops->contiguous)
+		goto out_put;
+	ret = -ENODEV;
+	if (READ_ONCE(amo->adapter->removed))
+		goto out_put;
 	ret = -ENOMEM;
 	if (dxgpmo_should_fail(file))
-		goto out_unlock;
+		goto out_put;
 	logical = kvmalloc_array(nr, sizeof(*logical), GFP_KERNEL_ACCOUNT);
 	if (!logical)
-		goto out_unlock;
-	ret = -EINVAL;
-	type = amo->pmo->backing->type;
-	if ((cmd->flags & DXGPMO_ADL_REQUIRE_CONTIGUOUS) &&
-	    type != DXGPMO_PMO_TYPE_CONTIGUOUS &&
-	    type != DXGPMO_PMO_TYPE_IO_SPACE)
-		goto out_unlock;
-	ret = -ENODEV;
-	if (amo->adapter->removed)
-		goto out_unlock;
+		goto out_put;
 
 	adl = dxgpmo_adl_create(file, amo, cmd, logical);
 	if (IS_ERR(adl)) {
 		ret = PTR_ERR(adl);
-		goto out_unlock;
+		goto out_put;
 	}
 	cmd->adl_id = adl->obj.id;
 	cmd->page_count = nr;
+	ret = 0;
 	if (dxgpmo_address_runs(logical, nr, 1) == 1) {
 		cmd->adl_flags = DXGPMO_ADL_CONTIGUOUS;
 		cmd->base_page = logical[0];
 	} else if (cmd->flags & DXGPMO_ADL_REQUIRE_CONTIGUOUS) {
-		dxgpmo_object_remove(file, &adl->obj);
-		dxgpmo_adl_free(file, adl);
 		ret = -ENOMEM;
-		goto out_unlock;
 	}
-	mutex_unlock(&file->lock);
-
-	ret = 0;
-	if (cmd->pages && copy_to_user(u64_to_user_ptr(cmd->pages), logical,
-				       nr * sizeof(*logical)))
+	/* The caller must learn the ADL, or it is not made. */
+	if (!ret && cmd->pages &&
+	    copy_to_user(u64_to_user_ptr(cmd->pages), logical,
+			 nr * sizeof(*logical)))
 		ret = -EFAULT;
 	if (!ret)
 		ret = dxgpmo_ucmd_respond(ucmd, sizeof(*cmd));
-	if (ret) {
-		/* The caller cannot learn the ADL: take it back. */
-		mutex_lock(&file->lock);
-		if (dxgpmo_adl_find(file, cmd->adl_id) == adl) {
-			dxgpmo_object_remove(file, &adl->obj);
-			dxgpmo_adl_free(file, adl);
-		}
-		mutex_unlock(&file->lock);
-	}
-	kvfree(logical);
-	return ret;
-
-out_unlock:
-	mutex_unlock(&file->lock);
+	if (ret)
+		dxgpmo_object_abort_and_destroy(file, &adl->obj);
+	else
+		dxgpmo_object_finalize(file, &adl->obj);
+out_put:
+	dxgpmo_object_put(&amo->obj);
 	kvfree(logical);
 	return ret;
 }
@@ -334,65 +268,73 @@ out_unlock:
 int dxgpmo_ioctl_free_adl(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_free_adl *cmd = ucmd->cmd;
-	struct dxgpmo_file *file = ucmd->file;
-	struct dxgpmo_adl *adl;
-	int ret = 0;
 
 	if (cmd->flags || cmd->__reserved)
 		return -EINVAL;
-	mutex_lock(&file->lock);
-	adl = dxgpmo_adl_find(file, cmd->adl_id);
-	if (adl) {
-		dxgpmo_object_remove(file, &adl->obj);
-		dxgpmo_adl_free(file, adl);
-	} else {
-		ret = -ENOENT;
-	}
-	mutex_unlock(&file->lock);
-	return ret;
+	return dxgpmo_object_destroy(ucmd->file, cmd->adl_id, DXGPMO_OBJ_ADL);
 }
 
-/* Whether [addr, addr + len) lies in this file's live ADLs on the adapter. */
-bool dxgpmo_adl_covers(struct dxgpmo_file *file,
-		       struct dxgpmo_adapter *adapter, u64 addr, u64 len)
+static bool dxgpmo_adl_contains(struct dxgpmo_adl *adl, u64 addr, u64 len)
 {
 	struct scatterlist *sg;
-	struct dxgpmo_adl *adl;
 	unsigned int i;
 
-	lockdep_assert_held(&file->lock);
+	for_each_sgtable_dma_sg(&adl->dma.sgt, sg, i)
+		if (addr >= sg_dma_address(sg) &&
+		    addr + len <= sg_dma_address(sg) + sg_dma_len(sg))
+			return true;
+	return false;
+}
+
+void dxgpmo_adl_release_held(struct dxgpmo_adl **held, int nr)
+{
+	while (nr--)
+		dxgpmo_object_put(&held[nr]->obj);
+}
+
+/*
+ * Whether [addr, addr + len) lies in this file's live ADLs on the adapter;
+ * if so the ADLs it touches are referenced in held[] (their number is
+ * returned) so none is freed while the device uses it.  -EACCES if not.
+ */
+int dxgpmo_adl_hold_range(struct dxgpmo_file *file,
+			  struct dxgpmo_adapter *adapter, u64 addr, u64 len,
+			  struct dxgpmo_adl **held)
+{
+	struct dxgpmo_object *obj;
+	struct dxgpmo_adl *adl;
+	int nr = 0, i;
+
+	mutex_lock(&adapter->adls_lock);
 	while (len) {
 		u64 piece = min_t(u64, len, PAGE_SIZE - (addr & ~PAGE_MASK));
 		bool found = false;
 
-		list_for_each_entry(adl, &file->adls, file_node) {
-			if (adl->amo->adapter != adapter)
-				continue;
-			if (adl->backing->type == DXGPMO_PMO_TYPE_IO_SPACE) {
-				u64 start = adl->resource_dma;
-
-				found = addr >= start && addr + piece <=
-					start + (adl->nr_pages << PAGE_SHIFT);
-				if (found)
-					break;
-				continue;
-			}
-			for_each_sgtable_dma_sg(&adl->sgt, sg, i) {
-				u64 start = sg_dma_address(sg);
-
-				if (addr >= start &&
-				    addr + piece <= start + sg_dma_len(sg)) {
-					found = true;
-					break;
-				}
-			}
+		for (i = 0; i < nr && !found; i++)
+			found = dxgpmo_adl_contains(held[i], addr, piece);
+		list_for_each_entry(adl, &adapter->adls, adapter_node) {
 			if (found)
 				break;
+			if (adl->file != file || !adl->dma.mapped ||
+			    !dxgpmo_adl_contains(adl, addr, piece) ||
+			    nr == DXGPMO_DMA_MAX_ADLS)
+				continue;
+			/* Only a finalized ADL, by the rules of lookups. */
+			obj = dxgpmo_object_get(file, adl->obj.id,
+						DXGPMO_OBJ_ADL);
+			if (IS_ERR(obj))
+				continue;
+			held[nr++] = adl;
+			found = true;
 		}
-		if (!found)
-			return false;
+		if (!found) {
+			mutex_unlock(&adapter->adls_lock);
+			dxgpmo_adl_release_held(held, nr);
+			return -EACCES;
+		}
 		addr += piece;
 		len -= piece;
 	}
-	return true;
+	mutex_unlock(&adapter->adls_lock);
+	return nr;
 }

@@ -10,12 +10,108 @@
  * mapping or from the adapter's engine, sets the bit in every tracked basis
  * that covers it, so overlapping bases each see their writes.  STARTs are
  * counted; the first one re-arms the pages and clears the bits.
+ *
+ * CPU writes reach the bits when someone collects them (a query, a START):
+ * the PTEs that map the range are cleaned and what they said is merged into
+ * every tracked basis, under the segment's collect_lock, so that a query of
+ * one basis never sees a page already cleaned by another file's query
+ * before that query has set its bits.  Device writes set the bits directly.
+ * Faults take no lock at all.
  */
 #include <linux/bitmap.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
 #include "internal.h"
+
+/*
+ * Set the bits of every tracked basis for [offset, offset + length) of the
+ * segment.  Called with the segment lock held.
+ */
+static void dxgpmo_segment_mark_locked(struct dxgpmo_segment *segment,
+				       u64 offset, u64 length)
+{
+	u64 ps = dxgpmo_dirty_page_size, last = offset + length - 1;
+	struct dxgpmo_basis *basis;
+	u32 i;
+
+	lockdep_assert_held(&segment->lock);
+	list_for_each_entry(basis, &segment->bases, segment_node) {
+		if (!basis->track_count)
+			continue;
+		for (i = 0; i < basis->nr_ranges; i++) {
+			const struct dxgpmo_basis_range *r = &basis->ranges[i];
+			u64 from = max(offset, r->offset);
+			u64 to = min(last, r->offset + r->length - 1);
+			u64 t;
+
+			if (from > to)
+				continue;
+			for (t = div64_u64(from - r->offset, ps);
+			     t <= div64_u64(to - r->offset, ps); t++)
+				set_bit(r->first_bit + t, basis->bitmap);
+		}
+	}
+}
+
+void dxgpmo_basis_mark_dirty(struct dxgpmo_segment *segment, u64 offset,
+			     u64 length)
+{
+	mutex_lock(&segment->lock);
+	dxgpmo_segment_mark_locked(segment, offset, length);
+	mutex_unlock(&segment->lock);
+}
+
+/*
+ * Move the CPU writes to [offset, offset + length) of the segment from the
+ * PTEs (and from pages whose PTEs are gone) into the bits of every tracked
+ * basis.  The helper guarantees that a PTE dirty when it starts is recorded
+ * and that one dirtied meanwhile is recorded or stays dirty, so no write is
+ * ever lost, only possibly reported by the next collection too.  Offset and
+ * length are page aligned.  The caller holds the segment's collect_lock.
+ */
+static int dxgpmo_segment_collect(struct dxgpmo_segment *segment, u64 offset,
+				  u64 length)
+{
+	pgoff_t first = (segment->mmap_base + offset) >> PAGE_SHIFT;
+	pgoff_t nr = length >> PAGE_SHIFT;
+	pgoff_t start = 0, end = 0;	/* the helper's range of set bits */
+	XA_STATE(xas, &segment->pages, offset >> PAGE_SHIFT);
+	unsigned long *dirty;
+	unsigned long b, e;
+	struct page *page;
+
+	lockdep_assert_held(&segment->collect_lock);
+	dirty = bitmap_zalloc(nr, GFP_KERNEL);
+	if (!dirty)
+		return -ENOMEM;
+	clean_record_shared_mapping_range(dxgpmo_shared_mapping, first, nr,
+					  first, dirty, &start, &end);
+	/*
+	 * A dirty PTE zapped since (munmap, exit) left its bit on the page
+	 * instead: the core marks the page dirty when it drops the PTE.
+	 * Segment pages live as long as the adapter, so RCU is enough.
+	 */
+	rcu_read_lock();
+	xas_for_each(&xas, page, (offset >> PAGE_SHIFT) + nr - 1) {
+		if (xas_retry(&xas, page))
+			continue;
+		if (PageDirty(page) && TestClearPageDirty(page))
+			__set_bit(xas.xa_index - (offset >> PAGE_SHIFT), dirty);
+	}
+	rcu_read_unlock();
+	if (!bitmap_empty(dirty, nr)) {
+		mutex_lock(&segment->lock);
+		for_each_set_bitrange(b, e, dirty, nr)
+			dxgpmo_segment_mark_locked(segment,
+						   offset + ((u64)b << PAGE_SHIFT),
+						   (u64)(e - b) << PAGE_SHIFT);
+		mutex_unlock(&segment->lock);
+	}
+	bitmap_free(dirty);
+	return 0;
+}
 
 #define DXGPMO_BASIS_MAX_RANGES	4096
 
@@ -48,15 +144,52 @@ static int dxgpmo_basis_check_ranges(struct dxgpmo_basis *basis, u64 size)
 	return 0;
 }
 
+/* Tracking stops first; the handle is gone. */
+static void dxgpmo_basis_destroy(struct dxgpmo_file *file,
+				 struct dxgpmo_object *obj)
+{
+	struct dxgpmo_basis *basis = container_of(obj, struct dxgpmo_basis, obj);
+
+	if (!basis->adapter)
+		return;
+	mutex_lock(&basis->adapter->segment->lock);
+	basis->track_count = 0;
+	list_del(&basis->segment_node);
+	mutex_unlock(&basis->adapter->segment->lock);
+	bitmap_free(basis->bitmap);
+	dxgpmo_adapter_put(basis->adapter);
+}
+
+static const struct dxgpmo_object_ops dxgpmo_basis_ops = {
+	.destroy = dxgpmo_basis_destroy,
+	.counter = DXGPMO_CNT_BASES,
+};
+
+static int dxgpmo_basis_read_ranges(struct dxgpmo_basis *basis,
+				    const struct dxgpmo_create_memory_basis *cmd)
+{
+	struct dxgpmo_memory_range __user *uranges =
+		u64_to_user_ptr(cmd->ranges);
+	u32 i;
+
+	for (i = 0; i < cmd->range_count; i++) {
+		struct dxgpmo_memory_range r;
+
+		if (copy_from_user(&r, &uranges[i], sizeof(r)))
+			return -EFAULT;
+		basis->ranges[i].offset = r.segment_offset;
+		basis->ranges[i].length = r.length;
+	}
+	return 0;
+}
+
 int dxgpmo_ioctl_create_memory_basis(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_create_memory_basis *cmd = ucmd->cmd;
 	struct dxgpmo_file *file = ucmd->file;
-	struct dxgpmo_memory_range __user *uranges =
-		u64_to_user_ptr(cmd->ranges);
 	struct dxgpmo_adapter *adapter;
+	struct dxgpmo_object *obj;
 	struct dxgpmo_basis *basis;
-	u32 i;
 	int ret;
 
 	if (cmd->flags || cmd->basis_id)
@@ -66,76 +199,52 @@ int dxgpmo_ioctl_create_memory_basis(struct dxgpmo_ucmd *ucmd)
 	if (cmd->range_count > DXGPMO_BASIS_MAX_RANGES)
 		return -E2BIG;
 	adapter = dxgpmo_adapter_get(cmd->adapter_id);
-	if (!adapter)
-		return -ENOENT;
+	if (IS_ERR(adapter))
+		return PTR_ERR(adapter);
 	ret = -EINVAL;
 	if (cmd->segment_id != 1)
 		goto err_adapter;
 
-	ret = -ENOMEM;
-	if (dxgpmo_should_fail(file))
+	obj = __dxgpmo_object_alloc(file, struct_size(basis, ranges,
+						      cmd->range_count),
+				    DXGPMO_OBJ_BASIS, &dxgpmo_basis_ops);
+	if (IS_ERR(obj)) {
+		ret = PTR_ERR(obj);
 		goto err_adapter;
-	basis = kvzalloc(struct_size(basis, ranges, cmd->range_count),
-			 GFP_KERNEL_ACCOUNT);
-	if (!basis)
-		goto err_adapter;
-	basis->nr_ranges = cmd->range_count;
-	for (i = 0; i < cmd->range_count; i++) {
-		struct dxgpmo_memory_range r;
-
-		ret = -EFAULT;
-		if (copy_from_user(&r, &uranges[i], sizeof(r)))
-			goto err_basis;
-		basis->ranges[i].offset = r.segment_offset;
-		basis->ranges[i].length = r.length;
 	}
+	basis = container_of(obj, struct dxgpmo_basis, obj);
+	basis->nr_ranges = cmd->range_count;
+	ret = dxgpmo_basis_read_ranges(basis, cmd);
+	if (ret)
+		goto err_abort;
 	ret = dxgpmo_basis_check_ranges(basis, adapter->segment->size);
 	if (ret)
-		goto err_basis;
+		goto err_abort;
 	ret = -ENOMEM;
 	if (dxgpmo_should_fail(file))
-		goto err_basis;
+		goto err_abort;
 	basis->bitmap = bitmap_zalloc(basis->nr_bits, GFP_KERNEL_ACCOUNT);
 	if (!basis->bitmap)
-		goto err_basis;
+		goto err_abort;
 	basis->adapter = adapter;
-
-	mutex_lock(&file->lock);
-	ret = dxgpmo_object_insert(file, &basis->obj, DXGPMO_OBJ_BASIS);
-	if (ret) {
-		mutex_unlock(&file->lock);
-		goto err_bitmap;
-	}
 	mutex_lock(&adapter->segment->lock);
 	list_add_tail(&basis->segment_node, &adapter->segment->bases);
 	mutex_unlock(&adapter->segment->lock);
-	dxgpmo_count(file, DXGPMO_CNT_BASES, 1);
-	cmd->basis_id = basis->obj.id;
-	mutex_unlock(&file->lock);
-	return dxgpmo_ucmd_respond(ucmd, sizeof(*cmd));
 
-err_bitmap:
-	bitmap_free(basis->bitmap);
-err_basis:
-	kvfree(basis);
+	cmd->basis_id = basis->obj.id;
+	ret = dxgpmo_ucmd_respond(ucmd, sizeof(*cmd));
+	if (ret) {
+		dxgpmo_object_abort_and_destroy(file, &basis->obj);
+		return ret;
+	}
+	dxgpmo_object_finalize(file, &basis->obj);
+	return 0;
+
+err_abort:
+	dxgpmo_object_abort(file, &basis->obj);
 err_adapter:
 	dxgpmo_adapter_put(adapter);
 	return ret;
-}
-
-/* Tracking stops first; the caller removed the id and holds the file lock. */
-void dxgpmo_basis_free(struct dxgpmo_file *file, struct dxgpmo_basis *basis)
-{
-	struct dxgpmo_segment *segment = basis->adapter->segment;
-
-	mutex_lock(&segment->lock);
-	basis->track_count = 0;
-	list_del(&basis->segment_node);
-	mutex_unlock(&segment->lock);
-	dxgpmo_adapter_put(basis->adapter);
-	bitmap_free(basis->bitmap);
-	kvfree(basis);
-	dxgpmo_count(file, DXGPMO_CNT_BASES, -1);
 }
 
 /*
@@ -145,22 +254,11 @@ void dxgpmo_basis_free(struct dxgpmo_file *file, struct dxgpmo_basis *basis)
 int dxgpmo_ioctl_destroy_memory_basis(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_destroy_memory_basis *cmd = ucmd->cmd;
-	struct dxgpmo_file *file = ucmd->file;
-	struct dxgpmo_basis *basis;
-	int ret = 0;
 
 	if (cmd->flags || cmd->__reserved)
 		return -EINVAL;
-	mutex_lock(&file->lock);
-	basis = dxgpmo_basis_find(file, cmd->basis_id);
-	if (basis) {
-		dxgpmo_object_remove(file, &basis->obj);
-		dxgpmo_basis_free(file, basis);
-	} else {
-		ret = -ENOENT;
-	}
-	mutex_unlock(&file->lock);
-	return ret;
+	return dxgpmo_object_destroy(ucmd->file, cmd->basis_id,
+				     DXGPMO_OBJ_BASIS);
 }
 
 /*
@@ -196,7 +294,6 @@ static int dxgpmo_basis_collect(struct dxgpmo_basis *basis,
 int dxgpmo_ioctl_start_dirty_tracking(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_dirty_tracking *cmd = ucmd->cmd;
-	struct dxgpmo_file *file = ucmd->file;
 	struct dxgpmo_segment *segment;
 	struct dxgpmo_basis *basis;
 	bool first;
@@ -204,13 +301,11 @@ int dxgpmo_ioctl_start_dirty_tracking(struct dxgpmo_ucmd *ucmd)
 
 	if (cmd->flags || cmd->__reserved)
 		return -EINVAL;
-	mutex_lock(&file->lock);
-	basis = dxgpmo_basis_find(file, cmd->basis_id);
-	if (!basis) {
-		mutex_unlock(&file->lock);
-		return -ENOENT;
-	}
+	basis = dxgpmo_basis_get(ucmd->file, cmd->basis_id);
+	if (IS_ERR(basis))
+		return PTR_ERR(basis);
 	segment = basis->adapter->segment;
+	mutex_lock(&segment->collect_lock);
 	mutex_lock(&segment->lock);
 	first = !basis->track_count++;
 	mutex_unlock(&segment->lock);
@@ -227,26 +322,23 @@ int dxgpmo_ioctl_start_dirty_tracking(struct dxgpmo_ucmd *ucmd)
 			bitmap_zero(basis->bitmap, basis->nr_bits);
 		mutex_unlock(&segment->lock);
 	}
-	mutex_unlock(&file->lock);
+	mutex_unlock(&segment->collect_lock);
+	dxgpmo_object_put(&basis->obj);
 	return ret;
 }
 
 int dxgpmo_ioctl_stop_dirty_tracking(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_dirty_tracking *cmd = ucmd->cmd;
-	struct dxgpmo_file *file = ucmd->file;
 	struct dxgpmo_segment *segment;
 	struct dxgpmo_basis *basis;
 	int ret = 0;
 
 	if (cmd->flags || cmd->__reserved)
 		return -EINVAL;
-	mutex_lock(&file->lock);
-	basis = dxgpmo_basis_find(file, cmd->basis_id);
-	if (!basis) {
-		ret = -ENOENT;
-		goto out;
-	}
+	basis = dxgpmo_basis_get(ucmd->file, cmd->basis_id);
+	if (IS_ERR(basis))
+		return PTR_ERR(basis);
 	segment = basis->adapter->segment;
 	mutex_lock(&segment->lock);
 	if (basis->track_count)
@@ -254,16 +346,43 @@ int dxgpmo_ioctl_stop_dirty_tracking(struct dxgpmo_ucmd *ucmd)
 	else
 		ret = -EINVAL;
 	mutex_unlock(&segment->lock);
-out:
-	mutex_unlock(&file->lock);
+	dxgpmo_object_put(&basis->obj);
 	return ret;
+}
+
+/* The bits [first, first + count) asked for; whole basis if no subrange. */
+static int dxgpmo_query_span(const struct dxgpmo_basis *basis,
+			     const struct dxgpmo_query_dirty_bits *cmd,
+			     unsigned long *first, unsigned long *count)
+{
+	u64 ps = dxgpmo_dirty_page_size;
+	const struct dxgpmo_basis_range *r;
+
+	if (!cmd->subrange_length) {
+		/* The whole basis; the other subrange fields must be 0. */
+		if (cmd->subrange_index || cmd->subrange_offset)
+			return -EINVAL;
+		*first = 0;
+		*count = basis->nr_bits;
+		return 0;
+	}
+	if (cmd->subrange_index >= basis->nr_ranges)
+		return -EINVAL;
+	r = &basis->ranges[cmd->subrange_index];
+	if (!IS_ALIGNED(cmd->subrange_offset, ps) ||
+	    !IS_ALIGNED(cmd->subrange_length, ps) ||
+	    cmd->subrange_offset >= r->length ||
+	    cmd->subrange_length > r->length - cmd->subrange_offset)
+		return -EINVAL;
+	*first = r->first_bit + cmd->subrange_offset / ps;
+	*count = cmd->subrange_length / ps;
+	return 0;
 }
 
 int dxgpmo_ioctl_query_dirty_bits(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_query_dirty_bits *cmd = ucmd->cmd;
 	struct dxgpmo_file *file = ucmd->file;
-	u64 ps = dxgpmo_dirty_page_size;
 	bool clear = cmd->flags & DXGPMO_DIRTY_CLEAR_DATA;
 	unsigned long first, count, i, nbytes;
 	struct dxgpmo_segment *segment;
@@ -273,64 +392,43 @@ int dxgpmo_ioctl_query_dirty_bits(struct dxgpmo_ucmd *ucmd)
 
 	if ((cmd->flags & ~DXGPMO_DIRTY_CLEAR_DATA) || cmd->__reserved)
 		return -EINVAL;
-	mutex_lock(&file->lock);
-	basis = dxgpmo_basis_find(file, cmd->basis_id);
-	ret = -ENOENT;
-	if (!basis)
-		goto out_unlock;
+	basis = dxgpmo_basis_get(file, cmd->basis_id);
+	if (IS_ERR(basis))
+		return PTR_ERR(basis);
+	segment = basis->adapter->segment;
 	ret = -EINVAL;
-	if (!basis->track_count)
-		goto out_unlock;
-	if (!cmd->subrange_length) {
-		/* The whole basis; the other subrange fields must be 0. */
-		if (cmd->subrange_index || cmd->subrange_offset)
-			goto out_unlock;
-		first = 0;
-		count = basis->nr_bits;
-	} else {
-		const struct dxgpmo_basis_range *r;
-
-		if (cmd->subrange_index >= basis->nr_ranges)
-			goto out_unlock;
-		r = &basis->ranges[cmd->subrange_index];
-		if (!IS_ALIGNED(cmd->subrange_offset, ps) ||
-		    !IS_ALIGNED(cmd->subrange_length, ps) ||
-		    cmd->subrange_offset >= r->length ||
-		    cmd->subrange_length > r->length - cmd->subrange_offset)
-			goto out_unlock;
-		first = r->first_bit + cmd->subrange_offset / ps;
-		count = cmd->subrange_length / ps;
-	}
+	if (!READ_ONCE(basis->track_count))
+		goto out_put;
+	ret = dxgpmo_query_span(basis, cmd, &first, &count);
+	if (ret)
+		goto out_put;
 	nbytes = DIV_ROUND_UP(count, BITS_PER_BYTE);
 	ret = -ENOSPC;
 	if (cmd->buffer_size < nbytes)
-		goto out_unlock;
+		goto out_put;
 	ret = -ENOMEM;
 	if (dxgpmo_should_fail(file))
-		goto out_unlock;
+		goto out_put;
 	out = kvzalloc(nbytes, GFP_KERNEL_ACCOUNT);
 	if (!out)
-		goto out_unlock;
+		goto out_put;
 
-	segment = basis->adapter->segment;
+	mutex_lock(&segment->collect_lock);
 	ret = dxgpmo_basis_collect(basis, first, count);
-	if (ret)
-		goto out_unlock;
-	mutex_lock(&segment->lock);
-	for (i = 0; i < count; i++)
-		if (test_bit(first + i, basis->bitmap))
-			out[i / BITS_PER_BYTE] |= BIT(i % BITS_PER_BYTE);
-	if (clear)
-		bitmap_clear(basis->bitmap, first, count);
-	mutex_unlock(&segment->lock);
-	mutex_unlock(&file->lock);
-	ret = copy_to_user(u64_to_user_ptr(cmd->buffer), out, nbytes) ?
-	      -EFAULT : 0;
-	kvfree(out);
-	return ret;
-
-out_unlock:
-	mutex_unlock(&file->lock);
+	if (!ret) {
+		mutex_lock(&segment->lock);
+		for (i = 0; i < count; i++)
+			if (test_bit(first + i, basis->bitmap))
+				out[i / BITS_PER_BYTE] |= BIT(i % BITS_PER_BYTE);
+		if (clear)
+			bitmap_clear(basis->bitmap, first, count);
+		mutex_unlock(&segment->lock);
+	}
+	mutex_unlock(&segment->collect_lock);
+	if (!ret && copy_to_user(u64_to_user_ptr(cmd->buffer), out, nbytes))
+		ret = -EFAULT;
+out_put:
+	dxgpmo_object_put(&basis->obj);
 	kvfree(out);
 	return ret;
 }

@@ -28,7 +28,7 @@ static int dxgpmo_bench_page_loop(struct device *dev,
 	int ret = 0;
 
 	for (i = 0; i < nr; i++) {
-		dma[i] = dma_map_page(dev, dxgpmo_backing_page(backing, i), 0,
+		dma[i] = dma_map_page(dev, backing->ops->page(backing, i), 0,
 				      PAGE_SIZE, DMA_BIDIRECTIONAL);
 		if (dma_mapping_error(dev, dma[i])) {
 			ret = -ENOMEM;
@@ -40,9 +40,9 @@ static int dxgpmo_bench_page_loop(struct device *dev,
 	return ret;
 }
 
-static int dxgpmo_bench_adl_locked(struct dxgpmo_file *file,
-				   struct dxgpmo_amo *amo,
-				   struct dxgpmo_test_cmd *cmd, u64 *addr)
+static int dxgpmo_bench_adl_loops(struct dxgpmo_file *file,
+				  struct dxgpmo_amo *amo,
+				  struct dxgpmo_test_cmd *cmd, u64 *addr)
 {
 	struct dxgpmo_allocate_adl adl_cmd = {
 		.amo_id = cmd->id, .length = cmd->length,
@@ -58,8 +58,7 @@ static int dxgpmo_bench_adl_locked(struct dxgpmo_file *file,
 		adl = dxgpmo_adl_create(file, amo, &adl_cmd, addr);
 		if (IS_ERR(adl))
 			return PTR_ERR(adl);
-		dxgpmo_object_remove(file, &adl->obj);
-		dxgpmo_adl_free(file, adl);
+		dxgpmo_object_abort_and_destroy(file, &adl->obj);
 	}
 	cmd->adl_ns = ktime_get_ns() - t0;
 	cmd->adl_runs = dxgpmo_address_runs(addr, nr, 1);
@@ -86,18 +85,19 @@ int dxgpmo_bench_adl(struct dxgpmo_file *file, struct dxgpmo_test_cmd *cmd)
 	if (!cmd->loops || cmd->loops > DXGPMO_BENCH_MAX_LOOPS ||
 	    !cmd->length || !PAGE_ALIGNED(cmd->length))
 		return -EINVAL;
-	mutex_lock(&file->lock);
-	amo = dxgpmo_amo_find(file, cmd->id);
-	if (!amo || !amo->pmo->backing->nr_chunks ||
+	amo = dxgpmo_amo_get(file, cmd->id);
+	if (IS_ERR(amo))
+		return -EINVAL;
+	if (!amo->pmo->backing->ops->page ||
 	    cmd->length > (u64)amo->pmo->backing->nr_pages << PAGE_SHIFT)
 		goto out;
 	ret = -ENOMEM;
 	addr = kvmalloc_array(cmd->length >> PAGE_SHIFT, sizeof(*addr),
 			      GFP_KERNEL);
 	if (addr)
-		ret = dxgpmo_bench_adl_locked(file, amo, cmd, addr);
+		ret = dxgpmo_bench_adl_loops(file, amo, cmd, addr);
 out:
-	mutex_unlock(&file->lock);
+	dxgpmo_object_put(&amo->obj);
 	kvfree(addr);
 	return ret;
 }
@@ -109,12 +109,9 @@ int dxgpmo_bench_chunks(struct dxgpmo_file *file, struct dxgpmo_test_cmd *cmd)
 	unsigned int i, order;
 	int ret = 0;
 
-	mutex_lock(&file->lock);
-	pmo = dxgpmo_pmo_find(file, cmd->id);
-	if (!pmo) {
-		ret = -ENOENT;
-		goto out;
-	}
+	pmo = dxgpmo_pmo_get(file, cmd->id);
+	if (IS_ERR(pmo))
+		return PTR_ERR(pmo);
 	backing = pmo->backing;
 	memset(cmd->chunks_of_order, 0, sizeof(cmd->chunks_of_order));
 	for (i = 0; i < backing->nr_chunks; i++) {
@@ -122,7 +119,6 @@ int dxgpmo_bench_chunks(struct dxgpmo_file *file, struct dxgpmo_test_cmd *cmd)
 		cmd->chunks_of_order[min_t(unsigned int, order,
 			ARRAY_SIZE(cmd->chunks_of_order) - 1)]++;
 	}
-out:
-	mutex_unlock(&file->lock);
+	dxgpmo_object_put(&pmo->obj);
 	return ret;
 }

@@ -28,17 +28,13 @@ struct dxgpmo_export {
 	struct dxgpmo_backing *backing;
 	struct mutex lock;		/* attachments, vmap */
 	struct list_head attachments;
-	void *vaddr;
+	struct dxgpmo_kview vmap;
 	unsigned int vmap_count;
-	struct page **vmap_pages;
 };
 
 struct dxgpmo_attachment {
 	struct list_head node;
-	struct device *dev;
-	struct sg_table sgt;
-	struct page **pinned;		/* SECTION pages */
-	bool mapped;
+	struct dxgpmo_dma_map dma;	/* mapped by the importer's calls */
 };
 
 static int dxgpmo_dmabuf_attach(struct dma_buf *dmabuf,
@@ -51,13 +47,13 @@ static int dxgpmo_dmabuf_attach(struct dma_buf *dmabuf,
 	a = kzalloc(sizeof(*a), GFP_KERNEL);
 	if (!a)
 		return -ENOMEM;
-	ret = dxgpmo_backing_sgt(exp->backing, 0, exp->backing->nr_pages,
-				 &a->sgt, &a->pinned, GFP_KERNEL);
+	a->dma.dev = attach->dev;
+	a->dma.nr_pages = exp->backing->nr_pages;
+	ret = dxgpmo_backing_sgt(exp->backing, &a->dma, GFP_KERNEL);
 	if (ret) {
 		kfree(a);
 		return ret;
 	}
-	a->dev = attach->dev;
 	attach->priv = a;
 	mutex_lock(&exp->lock);
 	list_add(&a->node, &exp->attachments);
@@ -74,8 +70,7 @@ static void dxgpmo_dmabuf_detach(struct dma_buf *dmabuf,
 	mutex_lock(&exp->lock);
 	list_del(&a->node);
 	mutex_unlock(&exp->lock);
-	dxgpmo_backing_free_sgt(exp->backing, &a->sgt, a->pinned,
-				exp->backing->nr_pages);
+	dxgpmo_backing_sgt_free(exp->backing, &a->dma);
 	kfree(a);
 }
 
@@ -85,11 +80,11 @@ static struct sg_table *dxgpmo_dmabuf_map(struct dma_buf_attachment *attach,
 	struct dxgpmo_attachment *a = attach->priv;
 	int ret;
 
-	ret = dma_map_sgtable(attach->dev, &a->sgt, dir, 0);
+	ret = dma_map_sgtable(attach->dev, &a->dma.sgt, dir, 0);
 	if (ret)
 		return ERR_PTR(ret);
-	a->mapped = true;
-	return &a->sgt;
+	a->dma.mapped = true;
+	return &a->dma.sgt;
 }
 
 static void dxgpmo_dmabuf_unmap(struct dma_buf_attachment *attach,
@@ -98,7 +93,7 @@ static void dxgpmo_dmabuf_unmap(struct dma_buf_attachment *attach,
 {
 	struct dxgpmo_attachment *a = attach->priv;
 
-	a->mapped = false;
+	a->dma.mapped = false;
 	dma_unmap_sgtable(attach->dev, sgt, dir, 0);
 }
 
@@ -119,11 +114,11 @@ static int dxgpmo_dmabuf_begin_cpu(struct dma_buf *dmabuf,
 
 	mutex_lock(&exp->lock);
 	if (exp->vmap_count)
-		invalidate_kernel_vmap_range(exp->vaddr,
+		invalidate_kernel_vmap_range(exp->vmap.vaddr,
 					     exp->backing->nr_pages << PAGE_SHIFT);
 	list_for_each_entry(a, &exp->attachments, node)
-		if (a->mapped)
-			dma_sync_sgtable_for_cpu(a->dev, &a->sgt, dir);
+		if (a->dma.mapped)
+			dma_sync_sgtable_for_cpu(a->dma.dev, &a->dma.sgt, dir);
 	mutex_unlock(&exp->lock);
 	return 0;
 }
@@ -136,20 +131,19 @@ static int dxgpmo_dmabuf_end_cpu(struct dma_buf *dmabuf,
 
 	mutex_lock(&exp->lock);
 	if (exp->vmap_count)
-		flush_kernel_vmap_range(exp->vaddr,
+		flush_kernel_vmap_range(exp->vmap.vaddr,
 					exp->backing->nr_pages << PAGE_SHIFT);
 	list_for_each_entry(a, &exp->attachments, node)
-		if (a->mapped)
-			dma_sync_sgtable_for_device(a->dev, &a->sgt, dir);
+		if (a->dma.mapped)
+			dma_sync_sgtable_for_device(a->dma.dev, &a->dma.sgt,
+						    dir);
 	mutex_unlock(&exp->lock);
 	return 0;
 }
 
 static void dxgpmo_dmabuf_vm_open(struct vm_area_struct *vma)
 {
-	struct dxgpmo_backing *backing = vma->vm_private_data;
-
-	kref_get(&backing->kref);
+	dxgpmo_backing_get(vma->vm_private_data);
 }
 
 static void dxgpmo_dmabuf_vm_close(struct vm_area_struct *vma)
@@ -179,10 +173,10 @@ static int dxgpmo_dmabuf_mmap(struct dma_buf *dmabuf,
 
 	if (!(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
-	ret = dxgpmo_vma_setup(vma, backing);
+	ret = dxgpmo_backing_vma_setup(backing, vma);
 	if (ret)
 		return ret;
-	kref_get(&backing->kref);
+	dxgpmo_backing_get(backing);
 	vma->vm_private_data = backing;
 	vma->vm_ops = &dxgpmo_dmabuf_vm_ops;
 	return 0;
@@ -192,20 +186,19 @@ static int dxgpmo_dmabuf_vmap(struct dma_buf *dmabuf, struct iosys_map *map)
 {
 	struct dxgpmo_export *exp = dmabuf->priv;
 	struct dxgpmo_backing *backing = exp->backing;
-	void *vaddr;
+	int ret;
 
 	mutex_lock(&exp->lock);
 	if (!exp->vmap_count) {
-		vaddr = dxgpmo_backing_vmap(backing, 0, backing->nr_pages,
-					    &exp->vmap_pages, GFP_KERNEL);
-		if (IS_ERR(vaddr)) {
+		exp->vmap.nr_pages = backing->nr_pages;
+		ret = backing->ops->map_kernel(backing, &exp->vmap);
+		if (ret) {
 			mutex_unlock(&exp->lock);
-			return PTR_ERR(vaddr);
+			return ret;
 		}
-		exp->vaddr = vaddr;
 	}
 	exp->vmap_count++;
-	iosys_map_set_vaddr(map, exp->vaddr);
+	iosys_map_set_vaddr(map, exp->vmap.vaddr);
 	mutex_unlock(&exp->lock);
 	return 0;
 }
@@ -216,11 +209,8 @@ static void dxgpmo_dmabuf_vunmap(struct dma_buf *dmabuf,
 	struct dxgpmo_export *exp = dmabuf->priv;
 
 	mutex_lock(&exp->lock);
-	if (!--exp->vmap_count) {
-		dxgpmo_backing_vunmap(exp->backing, exp->vaddr, exp->vmap_pages,
-				      exp->backing->nr_pages);
-		exp->vaddr = NULL;
-	}
+	if (!--exp->vmap_count)
+		exp->backing->ops->unmap_kernel(exp->backing, &exp->vmap);
 	mutex_unlock(&exp->lock);
 	iosys_map_clear(map);
 }
@@ -261,18 +251,21 @@ int dxgpmo_ioctl_export_dmabuf(struct dxgpmo_ucmd *ucmd)
 	mutex_init(&exp->lock);
 	INIT_LIST_HEAD(&exp->attachments);
 
-	mutex_lock(&file->lock);
-	pmo = dxgpmo_pmo_find(file, cmd->pmo_id);
-	ret = -ENOENT;
-	if (!pmo)
-		goto err_unlock;
+	pmo = dxgpmo_pmo_get(file, cmd->pmo_id);
+	if (IS_ERR(pmo)) {
+		ret = PTR_ERR(pmo);
+		goto err_free;
+	}
 	/* BAR ranges are not pages: no peer-to-peer dma-bufs. */
 	ret = -EOPNOTSUPP;
-	if (pmo->backing->type == DXGPMO_PMO_TYPE_IO_SPACE)
-		goto err_unlock;
-	exp->backing = pmo->backing;
-	kref_get(&exp->backing->kref);
-	mutex_unlock(&file->lock);
+	if (pmo->backing->ops->sgt) {
+		exp->backing = pmo->backing;
+		dxgpmo_backing_get(exp->backing);
+		ret = 0;
+	}
+	dxgpmo_object_put(&pmo->obj);
+	if (ret)
+		goto err_free;
 
 	exp_info.ops = &dxgpmo_dmabuf_ops;
 	exp_info.size = exp->backing->nr_pages << PAGE_SHIFT;
@@ -303,8 +296,7 @@ int dxgpmo_ioctl_export_dmabuf(struct dxgpmo_ucmd *ucmd)
 	fd_install(fd, dmabuf->file);
 	return 0;
 
-err_unlock:
-	mutex_unlock(&file->lock);
+err_free:
 	mutex_destroy(&exp->lock);
 	kfree(exp);
 	return ret;

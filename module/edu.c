@@ -162,6 +162,7 @@ static int dxgpmo_edu_probe(struct pci_dev *pdev,
 		kfree(edu);
 		return PTR_ERR(adapter);
 	}
+	/* Freed with the adapter, which outlives the device if referenced. */
 	edu->adapter = adapter;
 	pci_set_drvdata(pdev, edu);
 	return 0;
@@ -171,7 +172,12 @@ static void dxgpmo_edu_remove(struct pci_dev *pdev)
 {
 	struct dxgpmo_edu *edu = pci_get_drvdata(pdev);
 
-	/* The engine's memory goes with the device: no transfer after this. */
+	/*
+	 * The engine's memory goes with the device: no transfer after this
+	 * (one in flight finishes first).  Then unregister waits for every
+	 * other user of the device and revokes every ADL while the device is
+	 * still bound; the adapter, and edu with it, may be freed in there.
+	 */
 	mutex_lock(&edu->engine_lock);
 	edu->dead = true;
 	mutex_unlock(&edu->engine_lock);

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dxgpmo: module init/exit, the /dev/dxgpmo misc device and the lifetime of
- * one open file (one emulated kernel-mode driver instance).
+ * dxgpmo: module init/exit, the drivers and devices it registers (edu PCI
+ * adapters, virtual adapters, the /dev/dxgpmo misc device) and the lifetime
+ * of one open file (one emulated kernel-mode driver instance).
  */
 #include <linux/fs.h>
+#include <linux/mount.h>
+#include <linux/pseudo_fs.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -60,29 +63,55 @@ MODULE_PARM_DESC(adl_leak,
 		 "DESTROY_PMO with live ADLs: bug (default, BUG() like the Windows bugcheck) or warn (WARN and -EBUSY)");
 
 /*
- * All files share one address_space (that of the first inode opened, kept
- * until unload), as DRM does: segment windows are shared between files, and
- * re-arming dirty tracking zaps them in one place whichever device node a
- * file was opened through.
+ * All files share one address_space, that of a private inode on an
+ * internal mount, as DRM does (drm_fs_inode_new): segment windows are
+ * shared between files, and re-arming dirty tracking zaps them in one place
+ * whichever device node a file was opened through.  Borrowing the inode of
+ * the node that was opened first would tie every later mapping to that
+ * node's filesystem, which may be a container's /dev, long unmounted.
  */
+#define DXGPMO_FS_MAGIC	0x64786770	/* "dxgp" */
+
+static int dxgpmo_fs_init_fs_context(struct fs_context *fc)
+{
+	return init_pseudo(fc, DXGPMO_FS_MAGIC) ? 0 : -ENOMEM;
+}
+
+static struct file_system_type dxgpmo_fs_type = {
+	.name = "dxgpmo",
+	.owner = THIS_MODULE,
+	.init_fs_context = dxgpmo_fs_init_fs_context,
+	.kill_sb = kill_anon_super,
+};
+
+static struct vfsmount *dxgpmo_fs_mnt;
 static struct inode *dxgpmo_mapping_inode;
-static DEFINE_MUTEX(dxgpmo_mapping_lock);
+
+static int dxgpmo_mapping_init(void)
+{
+	dxgpmo_fs_mnt = kern_mount(&dxgpmo_fs_type);
+	if (IS_ERR(dxgpmo_fs_mnt))
+		return PTR_ERR(dxgpmo_fs_mnt);
+	dxgpmo_mapping_inode = alloc_anon_inode(dxgpmo_fs_mnt->mnt_sb);
+	if (IS_ERR(dxgpmo_mapping_inode)) {
+		kern_unmount(dxgpmo_fs_mnt);
+		return PTR_ERR(dxgpmo_mapping_inode);
+	}
+	dxgpmo_shared_mapping = dxgpmo_mapping_inode->i_mapping;
+	return 0;
+}
+
+static void dxgpmo_mapping_exit(void)
+{
+	iput(dxgpmo_mapping_inode);
+	kern_unmount(dxgpmo_fs_mnt);
+}
 
 static int dxgpmo_fops_open(struct inode *inode, struct file *filp)
 {
 	struct dxgpmo_file *file;
 
-	mutex_lock(&dxgpmo_mapping_lock);
-	if (!dxgpmo_mapping_inode) {
-		dxgpmo_mapping_inode = igrab(inode);
-		if (dxgpmo_mapping_inode)
-			dxgpmo_shared_mapping = dxgpmo_mapping_inode->i_mapping;
-	}
-	mutex_unlock(&dxgpmo_mapping_lock);
-	if (!dxgpmo_mapping_inode)
-		return -ENODEV;
 	filp->f_mapping = dxgpmo_shared_mapping;
-
 	file = dxgpmo_file_alloc();
 	if (!file)
 		return -ENOMEM;
@@ -132,25 +161,37 @@ static int __init dxgpmo_init(void)
 		return -EINVAL;
 	}
 
-	ret = dxgpmo_adapters_init();
+	ret = dxgpmo_mapping_init();
 	if (ret)
 		return ret;
+	ret = dxgpmo_edu_init();
+	if (ret)
+		goto err_mapping;
+	ret = dxgpmo_virtual_adapters_init();
+	if (ret)
+		goto err_edu;
 	ret = misc_register(&dxgpmo_misc);
-	if (ret) {
-		dxgpmo_adapters_exit();
-		return ret;
-	}
+	if (ret)
+		goto err_virtual;
 	dxgpmo_debugfs_init();
 	return 0;
+
+err_virtual:
+	dxgpmo_virtual_adapters_exit();
+err_edu:
+	dxgpmo_edu_exit();
+err_mapping:
+	dxgpmo_mapping_exit();
+	return ret;
 }
 
 static void __exit dxgpmo_exit(void)
 {
 	dxgpmo_debugfs_exit();
 	misc_deregister(&dxgpmo_misc);
-	dxgpmo_adapters_exit();
-	if (dxgpmo_mapping_inode)
-		iput(dxgpmo_mapping_inode);
+	dxgpmo_virtual_adapters_exit();
+	dxgpmo_edu_exit();
+	dxgpmo_mapping_exit();
 }
 
 module_init(dxgpmo_init);

@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Per-file object table, counters and the should-fail hook.
- *
- * Objects of one file live in an xarray under ids allocated cyclically, so a
- * stale id of a destroyed object does not name a new object until the 32-bit
- * space wraps.  Closing the file tears down what the "driver" left behind, in
- * dependency order, and counts it as leaked.
+ * The object table of a file, in the manner of iommufd: ids reserved at
+ * alloc and filled in at finalize, so a half-made object is never found;
+ * lookups take a reference under the xarray lock; destroying a handle
+ * needs its users count to be exactly one.  Ids are allocated cyclically,
+ * so a stale id of a destroyed object does not name a new object until the
+ * 32-bit space wraps.
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
-#include <linux/uaccess.h>
 
 #include "internal.h"
 
@@ -60,79 +59,184 @@ struct dxgpmo_file *dxgpmo_file_alloc(void)
 
 	if (!file)
 		return NULL;
-	mutex_init(&file->lock);
 	xa_init_flags(&file->objects, XA_FLAGS_ALLOC1);
-	INIT_LIST_HEAD(&file->adls);
 	mt_init(&file->windows);
 	return file;
 }
 
-int dxgpmo_object_insert(struct dxgpmo_file *file, struct dxgpmo_object *obj,
-			 enum dxgpmo_obj_type type)
-{
-	int ret;
-
-	lockdep_assert_held(&file->lock);
-	if (dxgpmo_should_fail(file))
-		return -ENOMEM;
-	obj->type = type;
-	ret = xa_alloc_cyclic(&file->objects, &obj->id, obj, xa_limit_32b,
-			      &file->next_id, GFP_KERNEL_ACCOUNT);
-	return ret < 0 ? ret : 0;
-}
-
-void dxgpmo_object_remove(struct dxgpmo_file *file, struct dxgpmo_object *obj)
-{
-	lockdep_assert_held(&file->lock);
-	xa_erase(&file->objects, obj->id);
-}
-
-struct dxgpmo_object *dxgpmo_object_find(struct dxgpmo_file *file, u32 id,
-					 enum dxgpmo_obj_type type)
+struct dxgpmo_object *
+__dxgpmo_object_alloc(struct dxgpmo_file *file, size_t size,
+		      enum dxgpmo_obj_type type,
+		      const struct dxgpmo_object_ops *ops)
 {
 	struct dxgpmo_object *obj;
+	int ret;
 
-	lockdep_assert_held(&file->lock);
-	if (!id)
-		return NULL;
-	obj = xa_load(&file->objects, id);
-	if (!obj || obj->type != type)
-		return NULL;
+	if (dxgpmo_should_fail(file))
+		return ERR_PTR(-ENOMEM);
+	obj = kvzalloc(size, GFP_KERNEL_ACCOUNT);
+	if (!obj)
+		return ERR_PTR(-ENOMEM);
+	refcount_set(&obj->users, 1);
+	obj->type = type;
+	obj->ops = ops;
+	/* Reserved: lookups see nothing at this id until finalize. */
+	ret = xa_alloc_cyclic(&file->objects, &obj->id, XA_ZERO_ENTRY,
+			      xa_limit_32b, &file->next_id, GFP_KERNEL_ACCOUNT);
+	if (ret < 0) {
+		kvfree(obj);
+		return ERR_PTR(ret);
+	}
 	return obj;
 }
 
-/* Teardown order: what depends on an object goes before the object. */
-static const enum dxgpmo_obj_type dxgpmo_teardown_order[] = {
-	DXGPMO_OBJ_MAP,
-	DXGPMO_OBJ_ADL,
-	DXGPMO_OBJ_AMO,
-	DXGPMO_OBJ_PMO,
-	DXGPMO_OBJ_BASIS,
-};
+void dxgpmo_object_finalize(struct dxgpmo_file *file,
+			    struct dxgpmo_object *obj)
+{
+	void *old;
 
+	old = xa_cmpxchg(&file->objects, obj->id, XA_ZERO_ENTRY, obj,
+			 GFP_KERNEL);
+	WARN_ON(old != XA_ZERO_ENTRY);
+	dxgpmo_count(file, obj->ops->counter, 1);
+}
+
+/* An object that never became visible: only its memory and id to undo. */
+void dxgpmo_object_abort(struct dxgpmo_file *file, struct dxgpmo_object *obj)
+{
+	xa_erase(&file->objects, obj->id);
+	kvfree(obj);
+}
+
+void dxgpmo_object_abort_and_destroy(struct dxgpmo_file *file,
+				     struct dxgpmo_object *obj)
+{
+	obj->ops->destroy(file, obj);
+	dxgpmo_object_abort(file, obj);
+}
+
+struct dxgpmo_object *dxgpmo_object_get(struct dxgpmo_file *file, u32 id,
+					enum dxgpmo_obj_type type)
+{
+	struct dxgpmo_object *obj;
+
+	if (!id)
+		return ERR_PTR(-ENOENT);
+	xa_lock(&file->objects);
+	obj = xa_load(&file->objects, id);
+	if (!obj || obj->type != type || !refcount_inc_not_zero(&obj->users))
+		obj = ERR_PTR(-ENOENT);
+	xa_unlock(&file->objects);
+	return obj;
+}
+
+/* The id is gone and nobody else holds the object: tear it down. */
+static void dxgpmo_object_free(struct dxgpmo_file *file,
+			       struct dxgpmo_object *obj)
+{
+	obj->ops->destroy(file, obj);
+	dxgpmo_count(file, obj->ops->counter, -1);
+	kvfree(obj);
+}
+
+/*
+ * The handle's reference is the last one: anybody else (a child, a call
+ * in flight) would hold one too, and new references are taken only under
+ * the xarray lock or from an existing holder, so the count cannot grow
+ * while we look at it.
+ */
+static bool dxgpmo_object_take_locked(struct dxgpmo_file *file,
+				      struct dxgpmo_object *obj,
+				      unsigned int holders)
+{
+	lockdep_assert_held(&file->objects.xa_lock);
+	if (refcount_read(&obj->users) != holders)
+		return false;
+	__xa_erase(&file->objects, obj->id);
+	return true;
+}
+
+/* DESTROY / CLOSE / FREE of one handle. */
+int dxgpmo_object_destroy(struct dxgpmo_file *file, u32 id,
+			  enum dxgpmo_obj_type type)
+{
+	struct dxgpmo_object *obj;
+	int ret = 0;
+
+	if (!id)
+		return -ENOENT;
+	xa_lock(&file->objects);
+	obj = xa_load(&file->objects, id);
+	if (!obj || obj->type != type)
+		ret = -ENOENT;
+	else if (!dxgpmo_object_take_locked(file, obj, 1))
+		ret = -EBUSY;
+	xa_unlock(&file->objects);
+	if (!ret)
+		dxgpmo_object_free(file, obj);
+	return ret;
+}
+
+/*
+ * A child and its parent in one step, or neither: the parent's users are
+ * its handle and this child.  The caller holds no reference on either.
+ */
+int dxgpmo_object_destroy_pair(struct dxgpmo_file *file,
+			       struct dxgpmo_object *child,
+			       struct dxgpmo_object *parent)
+{
+	int ret = -EBUSY;
+
+	xa_lock(&file->objects);
+	if (xa_load(&file->objects, child->id) != child ||
+	    xa_load(&file->objects, parent->id) != parent) {
+		ret = -ENOENT;
+	} else if (refcount_read(&parent->users) == 2 &&
+		   dxgpmo_object_take_locked(file, child, 1)) {
+		/* The child is ours now: its reference on the parent stays. */
+		__xa_erase(&file->objects, parent->id);
+		ret = 0;
+	}
+	xa_unlock(&file->objects);
+	if (ret)
+		return ret;
+	dxgpmo_object_free(file, child);
+	dxgpmo_object_free(file, parent);
+	return 0;
+}
+
+/*
+ * Close: whatever the driver left behind is destroyed leaves first, as
+ * the references dictate (an object is taken once only its handle holds
+ * it), and counted as leaked.  No call is in flight any more.
+ */
 void dxgpmo_file_destroy(struct dxgpmo_file *file)
 {
 	struct dxgpmo_object *obj;
 	unsigned long index;
-	unsigned int i;
+	bool progress = true;
 
-	mutex_lock(&file->lock);
-	for (i = 0; i < ARRAY_SIZE(dxgpmo_teardown_order); i++) {
+	while (!xa_empty(&file->objects) && progress) {
+		progress = false;
 		xa_for_each(&file->objects, index, obj) {
-			if (obj->type != dxgpmo_teardown_order[i])
+			bool taken;
+
+			xa_lock(&file->objects);
+			taken = dxgpmo_object_take_locked(file, obj, 1);
+			xa_unlock(&file->objects);
+			if (!taken)
 				continue;
 			dxgpmo_count_global(DXGPMO_CNT_LEAKED_OBJECTS, 1);
-			if (obj->type == DXGPMO_OBJ_ADL)
+			if (obj->ops->leak_is_adl)
 				dxgpmo_count_global(DXGPMO_CNT_LEAKED_ADLS, 1);
-			dxgpmo_object_remove(file, obj);
-			dxgpmo_object_release(file, obj);
+			dxgpmo_object_free(file, obj);
+			progress = true;
 		}
 	}
-	mutex_unlock(&file->lock);
-	WARN_ON(!xa_empty(&file->objects));
+	WARN(!xa_empty(&file->objects),
+	     "dxgpmo: objects still referenced at close\n");
 	xa_destroy(&file->objects);
 	mtree_destroy(&file->windows);
-	mutex_destroy(&file->lock);
 	kfree(file);
 }
 

@@ -4,10 +4,11 @@
  * DxgkCbCreate/Destroy/Open/ClosePhysicalMemoryObject.
  *
  * A PMO is the memory; an AMO is that memory opened for one adapter, the
- * handle ADLs are made from.  A PMO has at most one AMO at a time.  DESTROY
- * may close the AMO in the same call (and then the AMO id is gone); DESTROY
- * of a PMO whose AMO is still open and not named is refused with -EBUSY
- * rather than leaving the AMO dangling.
+ * handle ADLs are made from.  A PMO has at most one AMO at a time.  An AMO
+ * holds a reference on its PMO and every ADL one on its AMO, so DESTROY of
+ * a PMO whose AMO is open, or CLOSE of an AMO with ADLs, is -EBUSY from
+ * the reference count.  DESTROY may close the AMO in the same call: both go,
+ * or neither.  The one exception is the ADL-leak rule below.
  */
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -72,55 +73,77 @@ static int dxgpmo_check_create(const struct dxgpmo_create_pmo *cmd,
 	if (req->boundary && req->boundary < pages << PAGE_SHIFT)
 		return -EINVAL;
 	/* More than the machine has can never succeed. */
-	if (dxgpmo_ram_pages(cmd->type, pages) > totalram_pages())
+	if (cmd->type != DXGPMO_PMO_TYPE_IO_SPACE && pages > totalram_pages())
 		return -ENOMEM;
 	return 0;
 }
 
-static struct dxgpmo_amo *dxgpmo_amo_create(struct dxgpmo_file *file,
-					    struct dxgpmo_pmo *pmo,
-					    struct dxgpmo_adapter *adapter)
+static void dxgpmo_pmo_destroy(struct dxgpmo_file *file,
+			       struct dxgpmo_object *obj)
+{
+	struct dxgpmo_pmo *pmo = container_of(obj, struct dxgpmo_pmo, obj);
+
+	if (pmo->window)
+		dxgpmo_window_revoke(file, pmo->window);
+	if (pmo->backing) {
+		dxgpmo_count_file(file, DXGPMO_CNT_PAGES,
+				  -(s64)dxgpmo_backing_ram(pmo->backing));
+		dxgpmo_backing_put(pmo->backing);
+	}
+}
+
+static const struct dxgpmo_object_ops dxgpmo_pmo_ops = {
+	.destroy = dxgpmo_pmo_destroy,
+	.counter = DXGPMO_CNT_PMOS,
+};
+
+static void dxgpmo_amo_destroy(struct dxgpmo_file *file,
+			       struct dxgpmo_object *obj)
+{
+	struct dxgpmo_amo *amo = container_of(obj, struct dxgpmo_amo, obj);
+
+	if (amo->pmo) {
+		spin_lock(&amo->pmo->lock);
+		amo->pmo->amo = NULL;
+		spin_unlock(&amo->pmo->lock);
+		dxgpmo_object_put(&amo->pmo->obj);
+	}
+	if (amo->adapter)
+		dxgpmo_adapter_put(amo->adapter);
+}
+
+static const struct dxgpmo_object_ops dxgpmo_amo_ops = {
+	.destroy = dxgpmo_amo_destroy,
+	.counter = DXGPMO_CNT_AMOS,
+};
+
+/*
+ * A new AMO of pmo for adapter, not yet visible; takes the caller's adapter
+ * reference.  The PMO's one association is claimed here.
+ */
+static struct dxgpmo_amo *dxgpmo_amo_alloc(struct dxgpmo_file *file,
+					   struct dxgpmo_pmo *pmo,
+					   struct dxgpmo_adapter *adapter)
 {
 	struct dxgpmo_amo *amo;
-	int ret;
 
-	lockdep_assert_held(&file->lock);
-	if (dxgpmo_should_fail(file))
-		return ERR_PTR(-ENOMEM);
-	amo = kzalloc(sizeof(*amo), GFP_KERNEL_ACCOUNT);
-	if (!amo)
-		return ERR_PTR(-ENOMEM);
-	ret = dxgpmo_object_insert(file, &amo->obj, DXGPMO_OBJ_AMO);
-	if (ret) {
-		kfree(amo);
-		return ERR_PTR(ret);
+	amo = dxgpmo_object_alloc(file, struct dxgpmo_amo, DXGPMO_OBJ_AMO, &dxgpmo_amo_ops);
+	if (IS_ERR(amo)) {
+		dxgpmo_adapter_put(adapter);
+		return amo;
 	}
-	amo->pmo = pmo;
 	amo->adapter = adapter;
+	spin_lock(&pmo->lock);
+	if (pmo->amo) {
+		spin_unlock(&pmo->lock);
+		dxgpmo_object_abort_and_destroy(file, &amo->obj);
+		return ERR_PTR(-EBUSY);
+	}
 	pmo->amo = amo;
-	dxgpmo_count(file, DXGPMO_CNT_AMOS, 1);
+	spin_unlock(&pmo->lock);
+	dxgpmo_object_hold(&pmo->obj);
+	amo->pmo = pmo;
 	return amo;
-}
-
-/* Drops the AMO's adapter reference; the caller has removed its id. */
-static void dxgpmo_amo_free(struct dxgpmo_file *file, struct dxgpmo_amo *amo)
-{
-	amo->pmo->amo = NULL;
-	dxgpmo_adapter_put(amo->adapter);
-	kfree(amo);
-	dxgpmo_count(file, DXGPMO_CNT_AMOS, -1);
-}
-
-/* Revokes direct mmaps of the window; the caller removed the id. */
-static void dxgpmo_pmo_free(struct dxgpmo_file *file, struct dxgpmo_pmo *pmo)
-{
-	dxgpmo_count(file, DXGPMO_CNT_PMOS, -1);
-	dxgpmo_count_file(file, DXGPMO_CNT_PAGES,
-			  -(s64)dxgpmo_ram_pages(pmo->backing->type,
-						   pmo->backing->nr_pages));
-	dxgpmo_window_revoke(file, pmo->window);
-	dxgpmo_backing_put(pmo->backing);
-	kfree(pmo);
 }
 
 int dxgpmo_ioctl_create_pmo(struct dxgpmo_ucmd *ucmd)
@@ -131,116 +154,109 @@ int dxgpmo_ioctl_create_pmo(struct dxgpmo_ucmd *ucmd)
 	struct dxgpmo_alloc_request req;
 	struct dxgpmo_amo *amo = NULL;
 	struct dxgpmo_pmo *pmo;
-	unsigned long ram = 0;
+	unsigned long ram;
 	int ret;
 
 	memset(&req, 0, sizeof(req));
 	ret = dxgpmo_check_create(cmd, &req);
 	if (ret)
 		return ret;
+	if (cmd->adapter_id) {
+		adapter = dxgpmo_adapter_get(cmd->adapter_id);
+		if (IS_ERR(adapter))
+			return PTR_ERR(adapter);
+	}
 	if (req.type == DXGPMO_PMO_TYPE_IO_SPACE) {
 		req.io_adapter = dxgpmo_adapter_get_by_bar(req.io_base,
 							   req.nr_pages << PAGE_SHIFT);
+		ret = -EPERM;
 		if (!req.io_adapter)
-			return -EPERM;
-	}
-	if (cmd->adapter_id) {
-		adapter = dxgpmo_adapter_get(cmd->adapter_id);
-		ret = -ENOENT;
-		if (!adapter)
 			goto err_adapter;
 	}
 	/* Charge the file's cap up front so concurrent creates respect it. */
-	ram = dxgpmo_ram_pages(req.type, req.nr_pages);
+	ram = req.type == DXGPMO_PMO_TYPE_IO_SPACE ? 0 : req.nr_pages;
 	ret = -ENOMEM;
 	if (atomic64_add_return(ram, &file->counters[DXGPMO_CNT_PAGES]) >
 	    (s64)dxgpmo_max_pinned_mb << (20 - PAGE_SHIFT))
 		goto err_reserved;
 
-	if (dxgpmo_should_fail(file))
+	pmo = dxgpmo_object_alloc(file, struct dxgpmo_pmo, DXGPMO_OBJ_PMO, &dxgpmo_pmo_ops);
+	if (IS_ERR(pmo)) {
+		ret = PTR_ERR(pmo);
 		goto err_reserved;
-	pmo = kzalloc(sizeof(*pmo), GFP_KERNEL_ACCOUNT);
-	if (!pmo)
-		goto err_reserved;
+	}
+	spin_lock_init(&pmo->lock);
+	INIT_LIST_HEAD(&pmo->maps);
 	pmo->length = cmd->length;
 	pmo->context = cmd->context;
-	INIT_LIST_HEAD(&pmo->maps);
-	/* The slow part, outside the file lock. */
 	pmo->backing = dxgpmo_backing_alloc(file, &req);
-	req.io_adapter = NULL;		/* the backing owns it now */
 	if (IS_ERR(pmo->backing)) {
 		ret = PTR_ERR(pmo->backing);
-		goto err_pmo;
+		pmo->backing = NULL;
+		goto err_abort_pmo;
 	}
+	req.io_adapter = NULL;		/* the backing owns it now */
+	ram = 0;			/* and the PMO the file's charge */
 	pmo->window = dxgpmo_window_create(file, pmo->backing);
 	if (IS_ERR(pmo->window)) {
 		ret = PTR_ERR(pmo->window);
-		dxgpmo_backing_put(pmo->backing);
-		goto err_pmo;
-	}
-
-	mutex_lock(&file->lock);
-	ret = dxgpmo_object_insert(file, &pmo->obj, DXGPMO_OBJ_PMO);
-	if (ret)
-		goto err_unlock;
-	dxgpmo_count(file, DXGPMO_CNT_PMOS, 1);
-	if (adapter) {
-		amo = dxgpmo_amo_create(file, pmo, adapter);
-		if (IS_ERR(amo)) {
-			ret = PTR_ERR(amo);
-			dxgpmo_object_remove(file, &pmo->obj);
-			mutex_unlock(&file->lock);
-			dxgpmo_pmo_free(file, pmo);
-			goto err_adapter;
-		}
+		pmo->window = NULL;
+		goto err_destroy_pmo;
 	}
 	pmo->mmap_offset = (u64)pmo->window->pgoff << PAGE_SHIFT;
+	if (adapter) {
+		amo = dxgpmo_amo_alloc(file, pmo, adapter);
+		adapter = NULL;
+		if (IS_ERR(amo)) {
+			ret = PTR_ERR(amo);
+			goto err_destroy_pmo;
+		}
+	}
+
 	cmd->pmo_id = pmo->obj.id;
 	cmd->amo_id = amo ? amo->obj.id : 0;
 	cmd->mmap_offset = pmo->mmap_offset;
-	mutex_unlock(&file->lock);
+	ret = dxgpmo_ucmd_respond(ucmd, sizeof(*cmd));
+	if (ret) {
+		/* The caller cannot learn the ids: nothing was made. */
+		if (amo)
+			dxgpmo_object_abort_and_destroy(file, &amo->obj);
+		goto err_destroy_pmo;
+	}
+	dxgpmo_object_finalize(file, &pmo->obj);
+	if (amo)
+		dxgpmo_object_finalize(file, &amo->obj);
+	return 0;
 
-	/*
-	 * A caller that cannot learn the ids cannot free the object; it stays
-	 * until the file is closed, which is safe.
-	 */
-	return dxgpmo_ucmd_respond(ucmd, sizeof(*cmd));
-
-err_unlock:
-	mutex_unlock(&file->lock);
-	dxgpmo_window_revoke(file, pmo->window);
-	dxgpmo_backing_put(pmo->backing);
-err_pmo:
-	kfree(pmo);
+err_destroy_pmo:
+	dxgpmo_object_abort_and_destroy(file, &pmo->obj);
+	return ret;
+err_abort_pmo:
+	dxgpmo_object_abort(file, &pmo->obj);
 err_reserved:
 	dxgpmo_count_file(file, DXGPMO_CNT_PAGES, -(s64)ram);
+	if (req.io_adapter)
+		dxgpmo_adapter_put(req.io_adapter);
 err_adapter:
 	if (adapter)
 		dxgpmo_adapter_put(adapter);
-	if (req.io_adapter)
-		dxgpmo_adapter_put(req.io_adapter);
 	return ret;
 }
 
 /*
  * Destroying a PMO that still has ADLs is the driver leaking locked pages;
- * Windows bugchecks.  With adl_leak=bug so do we, but only after the file
- * lock is dropped so the oops leaves the machine usable: the task dies, its
- * file is closed and releases everything.  With adl_leak=warn the call
- * fails and nothing changes.  Called with the file lock held.
+ * Windows bugchecks.  With adl_leak=bug so do we, holding no lock and no
+ * reference, so the oops leaves the machine usable: the task dies, its file
+ * is closed and releases everything.  With adl_leak=warn the call fails and
+ * nothing changes.
  */
-static int dxgpmo_pmo_adl_leak(struct dxgpmo_file *file,
-			       struct dxgpmo_pmo *pmo)
+static int dxgpmo_pmo_adl_leak(u32 id, unsigned int nr)
 {
-	u32 id = pmo->obj.id;
-	unsigned int nr = pmo->nr_adls;
-
 	if (!READ_ONCE(dxgpmo_adl_leak_bug)) {
 		WARN(1, "dxgpmo: DESTROY_PMO of object %u with %u live ADL(s): the driver leaks locked pages\n",
 		     id, nr);
 		return -EBUSY;
 	}
-	mutex_unlock(&file->lock);
 	pr_emerg("dxgpmo: DESTROY_PMO of object %u with %u live ADL(s): the driver leaks locked pages (adl_leak=bug)\n",
 		 id, nr);
 	BUG();
@@ -252,53 +268,41 @@ int dxgpmo_ioctl_destroy_pmo(struct dxgpmo_ucmd *ucmd)
 	struct dxgpmo_file *file = ucmd->file;
 	struct dxgpmo_amo *amo = NULL;
 	struct dxgpmo_pmo *pmo;
+	unsigned int nr_adls;
 	int ret = 0;
 
 	if (cmd->flags)
 		return -EINVAL;
-
-	mutex_lock(&file->lock);
-	pmo = dxgpmo_pmo_find(file, cmd->pmo_id);
-	if (!pmo) {
-		ret = -ENOENT;
-		goto out_unlock;
-	}
+	pmo = dxgpmo_pmo_get(file, cmd->pmo_id);
+	if (IS_ERR(pmo))
+		return PTR_ERR(pmo);
 	if (cmd->amo_id) {
-		amo = dxgpmo_amo_find(file, cmd->amo_id);
-		if (!amo) {
-			ret = -ENOENT;
-			goto out_unlock;
-		}
-		if (amo->pmo != pmo) {
+		amo = dxgpmo_amo_get(file, cmd->amo_id);
+		if (IS_ERR(amo)) {
+			ret = PTR_ERR(amo);
+			amo = NULL;
+		} else if (amo->pmo != pmo) {
 			ret = -EINVAL;
-			goto out_unlock;
 		}
-	} else if (pmo->amo) {
-		ret = -EBUSY;
-		goto out_unlock;
+	} else {
+		/* An open AMO not named stays: no ADL check for it. */
+		spin_lock(&pmo->lock);
+		if (pmo->amo)
+			ret = -EBUSY;
+		spin_unlock(&pmo->lock);
 	}
-	if (pmo->nr_adls) {
-		ret = dxgpmo_pmo_adl_leak(file, pmo);
-		goto out_unlock;
-	}
-	/* MAP views must be unmapped first (UNMAP names the object). */
-	if (!list_empty(&pmo->maps)) {
-		ret = -EBUSY;
-		goto out_unlock;
-	}
-
-	if (amo) {
-		dxgpmo_object_remove(file, &amo->obj);
-		dxgpmo_amo_free(file, amo);
-	}
-	dxgpmo_object_remove(file, &pmo->obj);
-	mutex_unlock(&file->lock);
-	dxgpmo_pmo_free(file, pmo);
-	return 0;
-
-out_unlock:
-	mutex_unlock(&file->lock);
-	return ret;
+	nr_adls = atomic_read(&pmo->nr_adls);
+	if (amo)
+		dxgpmo_object_put(&amo->obj);
+	dxgpmo_object_put(&pmo->obj);
+	if (ret)
+		return ret;
+	if (nr_adls)
+		return dxgpmo_pmo_adl_leak(cmd->pmo_id, nr_adls);
+	/* Anything else still using it (an AMO not named, a map): -EBUSY. */
+	if (amo)
+		return dxgpmo_object_destroy_pair(file, &amo->obj, &pmo->obj);
+	return dxgpmo_object_destroy(file, cmd->pmo_id, DXGPMO_OBJ_PMO);
 }
 
 int dxgpmo_ioctl_open_pmo(struct dxgpmo_ucmd *ucmd)
@@ -313,78 +317,32 @@ int dxgpmo_ioctl_open_pmo(struct dxgpmo_ucmd *ucmd)
 	if (cmd->flags || cmd->amo_id || cmd->__reserved)
 		return -EINVAL;
 	adapter = dxgpmo_adapter_get(cmd->adapter_id);
-	if (!adapter)
-		return -ENOENT;
-
-	mutex_lock(&file->lock);
-	pmo = dxgpmo_pmo_find(file, cmd->pmo_id);
-	if (!pmo) {
-		ret = -ENOENT;
-		goto err_unlock;
+	if (IS_ERR(adapter))
+		return PTR_ERR(adapter);
+	pmo = dxgpmo_pmo_get(file, cmd->pmo_id);
+	if (IS_ERR(pmo)) {
+		dxgpmo_adapter_put(adapter);
+		return PTR_ERR(pmo);
 	}
-	if (pmo->amo) {
-		ret = -EBUSY;
-		goto err_unlock;
-	}
-	amo = dxgpmo_amo_create(file, pmo, adapter);
-	if (IS_ERR(amo)) {
-		ret = PTR_ERR(amo);
-		goto err_unlock;
-	}
+	amo = dxgpmo_amo_alloc(file, pmo, adapter);
+	dxgpmo_object_put(&pmo->obj);
+	if (IS_ERR(amo))
+		return PTR_ERR(amo);
 	cmd->amo_id = amo->obj.id;
-	mutex_unlock(&file->lock);
-	return dxgpmo_ucmd_respond(ucmd, sizeof(*cmd));
-
-err_unlock:
-	mutex_unlock(&file->lock);
-	dxgpmo_adapter_put(adapter);
-	return ret;
+	ret = dxgpmo_ucmd_respond(ucmd, sizeof(*cmd));
+	if (ret) {
+		dxgpmo_object_abort_and_destroy(file, &amo->obj);
+		return ret;
+	}
+	dxgpmo_object_finalize(file, &amo->obj);
+	return 0;
 }
 
 int dxgpmo_ioctl_close_pmo(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_close_pmo *cmd = ucmd->cmd;
-	struct dxgpmo_file *file = ucmd->file;
-	struct dxgpmo_amo *amo;
-	int ret = 0;
 
 	if (cmd->flags || cmd->__reserved)
 		return -EINVAL;
-	mutex_lock(&file->lock);
-	amo = dxgpmo_amo_find(file, cmd->amo_id);
-	if (!amo) {
-		ret = -ENOENT;
-	} else if (amo->nr_adls) {
-		ret = -EBUSY;
-	} else {
-		dxgpmo_object_remove(file, &amo->obj);
-		dxgpmo_amo_free(file, amo);
-	}
-	mutex_unlock(&file->lock);
-	return ret;
-}
-
-/* File teardown: the object's id is already gone; dependents went first. */
-void dxgpmo_object_release(struct dxgpmo_file *file, struct dxgpmo_object *obj)
-{
-	switch (obj->type) {
-	case DXGPMO_OBJ_PMO:
-		dxgpmo_pmo_free(file, container_of(obj, struct dxgpmo_pmo, obj));
-		break;
-	case DXGPMO_OBJ_AMO:
-		dxgpmo_amo_free(file, container_of(obj, struct dxgpmo_amo, obj));
-		break;
-	case DXGPMO_OBJ_ADL:
-		dxgpmo_adl_free(file, container_of(obj, struct dxgpmo_adl, obj));
-		break;
-	case DXGPMO_OBJ_MAP:
-		dxgpmo_map_free(file, container_of(obj, struct dxgpmo_cpu_map, obj));
-		break;
-	case DXGPMO_OBJ_BASIS:
-		dxgpmo_basis_free(file, container_of(obj, struct dxgpmo_basis, obj));
-		break;
-	default:
-		WARN_ONCE(1, "dxgpmo: object type %d has no release\n",
-			  obj->type);
-	}
+	return dxgpmo_object_destroy(ucmd->file, cmd->amo_id, DXGPMO_OBJ_AMO);
 }

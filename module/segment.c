@@ -29,44 +29,42 @@
 
 struct address_space *dxgpmo_shared_mapping;
 
-int dxgpmo_segment_create(struct dxgpmo_adapter *adapter)
+struct dxgpmo_segment *dxgpmo_segment_create(u32 adapter_id)
 {
 	struct dxgpmo_segment *segment;
 
 	segment = kzalloc(sizeof(*segment), GFP_KERNEL);
 	if (!segment)
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	mutex_init(&segment->lock);
+	mutex_init(&segment->collect_lock);
 	xa_init(&segment->pages);
 	INIT_LIST_HEAD(&segment->bases);
 	segment->size = (u64)dxgpmo_segment_mb << 20;
-	segment->mmap_base = (u64)adapter->id << DXGPMO_SEGMENT_SHIFT;
-	adapter->segment = segment;
-	return 0;
+	segment->mmap_base = (u64)adapter_id << DXGPMO_SEGMENT_SHIFT;
+	return segment;
 }
 
 /* The adapter is gone: no mapping, basis or DMA refers to it any more. */
-void dxgpmo_segment_destroy(struct dxgpmo_adapter *adapter)
+void dxgpmo_segment_destroy(struct dxgpmo_segment *segment)
 {
-	struct dxgpmo_segment *segment = adapter->segment;
 	struct page *page;
 	unsigned long index;
 
-	if (!segment)
-		return;
 	WARN_ON(!list_empty(&segment->bases));
 	xa_for_each(&segment->pages, index, page) {
 		__free_page(page);
 		dxgpmo_count_global(DXGPMO_CNT_SEGMENT_PAGES, -1);
 	}
 	xa_destroy(&segment->pages);
+	mutex_destroy(&segment->collect_lock);
 	mutex_destroy(&segment->lock);
 	kfree(segment);
 }
 
 /* The page at index, allocated zeroed on first touch. */
-struct page *dxgpmo_segment_page(struct dxgpmo_segment *segment,
-				 unsigned long index)
+static struct page *dxgpmo_segment_page(struct dxgpmo_segment *segment,
+					unsigned long index)
 {
 	struct page *page, *old;
 
@@ -87,93 +85,6 @@ struct page *dxgpmo_segment_page(struct dxgpmo_segment *segment,
 	}
 	dxgpmo_count_global(DXGPMO_CNT_SEGMENT_PAGES, 1);
 	return page;
-}
-
-/*
- * Set the bits of every tracked basis for [offset, offset + length) of the
- * segment.  Called with the segment lock held.
- */
-static void dxgpmo_segment_mark_locked(struct dxgpmo_segment *segment,
-				       u64 offset, u64 length)
-{
-	u64 ps = dxgpmo_dirty_page_size, last = offset + length - 1;
-	struct dxgpmo_basis *basis;
-	u32 i;
-
-	lockdep_assert_held(&segment->lock);
-	list_for_each_entry(basis, &segment->bases, segment_node) {
-		if (!basis->track_count)
-			continue;
-		for (i = 0; i < basis->nr_ranges; i++) {
-			const struct dxgpmo_basis_range *r = &basis->ranges[i];
-			u64 from = max(offset, r->offset);
-			u64 to = min(last, r->offset + r->length - 1);
-			u64 t;
-
-			if (from > to)
-				continue;
-			for (t = div64_u64(from - r->offset, ps);
-			     t <= div64_u64(to - r->offset, ps); t++)
-				set_bit(r->first_bit + t, basis->bitmap);
-		}
-	}
-}
-
-void dxgpmo_segment_mark_dirty(struct dxgpmo_segment *segment, u64 offset,
-			       u64 length)
-{
-	mutex_lock(&segment->lock);
-	dxgpmo_segment_mark_locked(segment, offset, length);
-	mutex_unlock(&segment->lock);
-}
-
-/*
- * Move the CPU writes to [offset, offset + length) of the segment from the
- * PTEs (and from pages whose PTEs are gone) into the bits of every tracked
- * basis.  The helper guarantees that a PTE dirty when it starts is recorded
- * and that one dirtied meanwhile is recorded or stays dirty, so no write is
- * ever lost, only possibly reported by the next collection too.  Offset and
- * length are page aligned.
- */
-int dxgpmo_segment_collect(struct dxgpmo_segment *segment, u64 offset,
-			   u64 length)
-{
-	pgoff_t first = (segment->mmap_base + offset) >> PAGE_SHIFT;
-	pgoff_t nr = length >> PAGE_SHIFT;
-	pgoff_t start = 0, end = 0;	/* the helper's range of set bits */
-	XA_STATE(xas, &segment->pages, offset >> PAGE_SHIFT);
-	unsigned long *dirty;
-	unsigned long b, e;
-	struct page *page;
-
-	dirty = bitmap_zalloc(nr, GFP_KERNEL);
-	if (!dirty)
-		return -ENOMEM;
-	clean_record_shared_mapping_range(dxgpmo_shared_mapping, first, nr,
-					  first, dirty, &start, &end);
-	/*
-	 * A dirty PTE zapped since (munmap, exit) left its bit on the page
-	 * instead: the core marks the page dirty when it drops the PTE.
-	 * Segment pages live as long as the adapter, so RCU is enough.
-	 */
-	rcu_read_lock();
-	xas_for_each(&xas, page, (offset >> PAGE_SHIFT) + nr - 1) {
-		if (xas_retry(&xas, page))
-			continue;
-		if (PageDirty(page) && TestClearPageDirty(page))
-			__set_bit(xas.xa_index - (offset >> PAGE_SHIFT), dirty);
-	}
-	rcu_read_unlock();
-	if (!bitmap_empty(dirty, nr)) {
-		mutex_lock(&segment->lock);
-		for_each_set_bitrange(b, e, dirty, nr)
-			dxgpmo_segment_mark_locked(segment,
-						   offset + ((u64)b << PAGE_SHIFT),
-						   (u64)(e - b) << PAGE_SHIFT);
-		mutex_unlock(&segment->lock);
-	}
-	bitmap_free(dirty);
-	return 0;
 }
 
 static struct dxgpmo_adapter *dxgpmo_segment_adapter(struct vm_area_struct *vma)
@@ -226,7 +137,7 @@ int dxgpmo_segment_mmap(struct file *filp, struct vm_area_struct *vma)
 	if (!(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
 	adapter = dxgpmo_adapter_get(id);
-	if (!adapter)
+	if (IS_ERR(adapter))
 		return -EINVAL;
 	start = offset - adapter->segment->mmap_base;
 	if (start + len < start || start + len > adapter->segment->size) {
@@ -273,7 +184,7 @@ int dxgpmo_segment_dma(struct dxgpmo_adapter *adapter, bool to_memory,
 		if (ret)
 			return ret;
 		if (to_memory)
-			dxgpmo_segment_mark_dirty(segment, off, n);
+			dxgpmo_basis_mark_dirty(segment, off, n);
 		done += n;
 	}
 	return 0;

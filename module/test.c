@@ -78,6 +78,7 @@ static int dxgpmo_kernel_pte_bits(unsigned long addr, pteval_t *bits)
 static int dxgpmo_test_memtype(struct dxgpmo_file *file,
 			       struct dxgpmo_test_cmd *cmd)
 {
+	struct dxgpmo_backing *backing;
 	struct vm_area_struct *vma;
 	struct dxgpmo_cpu_map *map;
 	struct dxgpmo_pmo *pmo;
@@ -98,33 +99,34 @@ static int dxgpmo_test_memtype(struct dxgpmo_file *file,
 			return ret;
 		break;
 	case DXGPMO_TEST_MEMTYPE_OF_KMAP:
-		mutex_lock(&file->lock);
-		map = dxgpmo_map_find(file, cmd->id);
-		if (!map || map->access_mode != DXGPMO_ACCESS_KERNEL ||
-		    cmd->index >= map->nr_pages)
+		map = dxgpmo_map_get(file, cmd->id);
+		if (IS_ERR(map))
+			return -EINVAL;
+		if (map->access_mode != DXGPMO_ACCESS_KERNEL ||
+		    cmd->index >= map->kview.nr_pages)
 			ret = -EINVAL;
 		else
-			ret = dxgpmo_kernel_pte_bits((unsigned long)(map->vaddr ?
-							(void *)map->vaddr :
-							(void __force *)map->io) +
-						     cmd->index * PAGE_SIZE,
-						     &bits);
-		mutex_unlock(&file->lock);
+			ret = dxgpmo_kernel_pte_bits((unsigned long)
+				(map->kview.vaddr ? map->kview.vaddr :
+				 (void __force *)map->kview.io) +
+				cmd->index * PAGE_SIZE, &bits);
+		dxgpmo_object_put(&map->obj);
 		if (ret)
 			return ret;
 		break;
 	case DXGPMO_TEST_MEMTYPE_OF_LINEAR:
-		mutex_lock(&file->lock);
-		pmo = dxgpmo_pmo_find(file, cmd->id);
-		if (!pmo || !pmo->backing->nr_chunks ||
-		    cmd->index >= pmo->backing->nr_pages)
+		pmo = dxgpmo_pmo_get(file, cmd->id);
+		if (IS_ERR(pmo))
+			return -EINVAL;
+		backing = pmo->backing;
+		if (!backing->ops->page || cmd->index >= backing->nr_pages)
 			ret = -EINVAL;
 		else
 			ret = dxgpmo_kernel_pte_bits((unsigned long)
-				page_address(dxgpmo_backing_page(pmo->backing,
-								 cmd->index)),
+				page_address(backing->ops->page(backing,
+								cmd->index)),
 				&bits);
-		mutex_unlock(&file->lock);
+		dxgpmo_object_put(&pmo->obj);
 		if (ret)
 			return ret;
 		break;

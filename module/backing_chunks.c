@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Pages for physical memory objects.
+ * MDL and CONTIGUOUS objects: pages from the buddy allocator held in
+ * chunks, mapped to user space as PFNs with the object's cache type.
  *
  * MDL objects (MmAllocatePagesForMdlEx): any pages inside [low, high].  The
  * largest orders are tried first without reclaim, like the dma-buf system
@@ -19,7 +20,10 @@
  * they are not handed back to us, up to a bound, then -ENOMEM.
  *
  * Always zeroed, charged to the caller's memory cgroup, and never reclaiming
- * so hard that the OOM killer runs on behalf of a user request.
+ * so hard that the OOM killer runs on behalf of a user request.  A
+ * non-cached or write-combined object's pages do not stay write-back in the
+ * kernel's linear map: two mappings with different memory types are
+ * undefined on x86 (PAT).
  */
 #include <linux/dma-mapping.h>
 #include <linux/gfp.h>
@@ -27,11 +31,12 @@
 #include <linux/mm.h>
 #include <linux/scatterlist.h>
 #include <linux/sched/signal.h>
-#include <linux/shmem_fs.h>
 #include <linux/slab.h>
 #include <asm/set_memory.h>
 
 #include "internal.h"
+
+static void dxgpmo_chunks_release(struct dxgpmo_backing *backing);
 
 #define DXGPMO_GFP_BASE		(GFP_USER | __GFP_ZERO | __GFP_ACCOUNT | \
 				 __GFP_NOWARN)
@@ -90,26 +95,8 @@ static void dxgpmo_chunk_free(struct dxgpmo_chunk *chunk)
 		__free_page(chunk->page + i);
 }
 
-static struct dxgpmo_backing *dxgpmo_backing_new(unsigned int nr_chunks,
-						 const struct dxgpmo_alloc_request *req)
-{
-	struct dxgpmo_backing *backing;
-
-	backing = kvzalloc(struct_size(backing, chunks, nr_chunks),
-			   GFP_KERNEL_ACCOUNT);
-	if (!backing)
-		return NULL;
-	kref_init(&backing->kref);
-	backing->nr_pages = req->nr_pages;
-	backing->nr_chunks = nr_chunks;
-	backing->type = req->type;
-	backing->cache_type = req->cache_type;
-	return backing;
-}
-
 static struct dxgpmo_backing *
-dxgpmo_alloc_mdl(struct dxgpmo_file *file,
-		 const struct dxgpmo_alloc_request *req)
+dxgpmo_alloc_mdl(const struct dxgpmo_alloc_request *req)
 {
 	gfp_t zone = dxgpmo_window_zone(req->high);
 	unsigned long remaining = req->nr_pages;
@@ -158,7 +145,7 @@ dxgpmo_alloc_mdl(struct dxgpmo_file *file,
 	}
 	dxgpmo_free_block_list(&rejected);
 
-	backing = dxgpmo_backing_new(nr_chunks, req);
+	backing = dxgpmo_backing_new(nr_chunks, req, &dxgpmo_mdl_backing_ops);
 	if (!backing)
 		goto err_free;
 	i = 0;
@@ -191,8 +178,7 @@ static void dxgpmo_free_blocks_of_order(struct list_head *list,
 }
 
 static struct dxgpmo_backing *
-dxgpmo_alloc_contiguous(struct dxgpmo_file *file,
-			const struct dxgpmo_alloc_request *req)
+dxgpmo_alloc_contiguous(const struct dxgpmo_alloc_request *req)
 {
 	unsigned int order = get_order(req->nr_pages << PAGE_SHIFT);
 	gfp_t gfp = dxgpmo_window_zone(req->high) | DXGPMO_GFP_LOW_ORDER;
@@ -204,7 +190,7 @@ dxgpmo_alloc_contiguous(struct dxgpmo_file *file,
 
 	if (order > DXGPMO_MAX_ORDER)
 		return ERR_PTR(-ENOMEM);
-	backing = dxgpmo_backing_new(1, req);
+	backing = dxgpmo_backing_new(1, req, &dxgpmo_contiguous_backing_ops);
 	if (!backing)
 		return ERR_PTR(-ENOMEM);
 
@@ -234,48 +220,9 @@ dxgpmo_alloc_contiguous(struct dxgpmo_file *file,
 	return backing;
 }
 
-/*
- * SECTION (ZwCreateSection, SEC_COMMIT): a shmem file of the object's size,
- * its memory committed (accounted) now, its pages allocated zeroed on first
- * use and pageable except while an ADL or kernel map holds them.
- */
-static struct dxgpmo_backing *
-dxgpmo_alloc_section(struct dxgpmo_file *file,
-		     const struct dxgpmo_alloc_request *req)
-{
-	struct dxgpmo_backing *backing = dxgpmo_backing_new(0, req);
-	struct file *shmem;
-
-	if (!backing)
-		return ERR_PTR(-ENOMEM);
-	shmem = shmem_file_setup("dxgpmo-section",
-				 (loff_t)req->nr_pages << PAGE_SHIFT, 0);
-	if (IS_ERR(shmem)) {
-		kvfree(backing);
-		return ERR_CAST(shmem);
-	}
-	backing->shmem = shmem;
-	backing->readonly = req->readonly;
-	return backing;
-}
-
-/* IO_SPACE: nothing is allocated; the range of a BAR is described. */
-static struct dxgpmo_backing *
-dxgpmo_alloc_io_space(struct dxgpmo_file *file,
-		      const struct dxgpmo_alloc_request *req)
-{
-	struct dxgpmo_backing *backing = dxgpmo_backing_new(0, req);
-
-	if (!backing)
-		return ERR_PTR(-ENOMEM);
-	backing->io_base = req->io_base;
-	backing->io_adapter = req->io_adapter;
-	return backing;
-}
-
 /* The page at index of an MDL or CONTIGUOUS object. */
-struct page *dxgpmo_backing_page(struct dxgpmo_backing *backing,
-				 unsigned long index)
+static struct page *dxgpmo_chunks_page(struct dxgpmo_backing *backing,
+				       unsigned long index)
 {
 	unsigned int lo = 0, hi = backing->nr_chunks;
 
@@ -295,10 +242,11 @@ struct page *dxgpmo_backing_page(struct dxgpmo_backing *backing,
  * An sg_table for pages [first, first + nr) of an MDL or CONTIGUOUS object,
  * one entry per physically contiguous chunk.
  */
-int dxgpmo_backing_build_sgt(struct dxgpmo_backing *backing,
-			     unsigned long first, unsigned long nr,
-			     struct sg_table *sgt)
+static int dxgpmo_chunks_sgt(struct dxgpmo_backing *backing,
+			     struct dxgpmo_dma_map *m, gfp_t gfp)
 {
+	unsigned long first = m->first, nr = m->nr_pages;
+	struct sg_table *sgt = &m->sgt;
 	unsigned long start = 0, end = first + nr;
 	struct scatterlist *sg;
 	unsigned int i, nents = 0;
@@ -311,7 +259,7 @@ int dxgpmo_backing_build_sgt(struct dxgpmo_backing *backing,
 			nents++;
 		start = cend;
 	}
-	ret = sg_alloc_table(sgt, nents, GFP_KERNEL_ACCOUNT);
+	ret = sg_alloc_table(sgt, nents, gfp);
 	if (ret)
 		return ret;
 
@@ -333,101 +281,6 @@ int dxgpmo_backing_build_sgt(struct dxgpmo_backing *backing,
 }
 
 /*
- * An sg_table for pages [first, first + nr) of a RAM object.  SECTION pages
- * are referenced for as long as the table lives (that is what keeps them
- * resident); *pinned returns them, NULL for MDL and CONTIGUOUS objects.
- * Undone by dxgpmo_backing_free_sgt().
- */
-int dxgpmo_backing_sgt(struct dxgpmo_backing *backing, unsigned long first,
-		       unsigned long nr, struct sg_table *sgt,
-		       struct page ***pinned, gfp_t gfp)
-{
-	struct page **pages;
-	int ret;
-
-	*pinned = NULL;
-	if (!backing->shmem)
-		return dxgpmo_backing_build_sgt(backing, first, nr, sgt);
-	pages = kvmalloc_array(nr, sizeof(*pages), gfp);
-	if (!pages)
-		return -ENOMEM;
-	ret = dxgpmo_backing_get_pages(backing, first, nr, pages);
-	if (ret)
-		goto err_free;
-	ret = sg_alloc_table_from_pages(sgt, pages, nr, 0,
-					(unsigned long)nr << PAGE_SHIFT, gfp);
-	if (ret)
-		goto err_put;
-	*pinned = pages;
-	return 0;
-
-err_put:
-	dxgpmo_backing_put_pages(backing, pages, nr);
-err_free:
-	kvfree(pages);
-	return ret;
-}
-
-void dxgpmo_backing_free_sgt(struct dxgpmo_backing *backing,
-			     struct sg_table *sgt, struct page **pinned,
-			     unsigned long nr)
-{
-	sg_free_table(sgt);
-	if (pinned) {
-		dxgpmo_backing_put_pages(backing, pinned, nr);
-		kvfree(pinned);
-	}
-}
-
-/* Page index of a SECTION object, read in (zeroed) if new, referenced. */
-struct page *dxgpmo_section_page(struct dxgpmo_backing *backing,
-				 unsigned long index)
-{
-	struct address_space *mapping = backing->shmem->f_mapping;
-
-	return shmem_read_mapping_page_gfp(mapping, index,
-					   mapping_gfp_mask(mapping));
-}
-
-/*
- * Pages [first, first + nr) of a RAM object, each with a reference the
- * caller drops with dxgpmo_backing_put_pages(); for SECTION objects this is
- * what keeps them resident.
- */
-int dxgpmo_backing_get_pages(struct dxgpmo_backing *backing,
-			     unsigned long first, unsigned long nr,
-			     struct page **pages)
-{
-	unsigned long i;
-
-	for (i = 0; i < nr; i++) {
-		struct page *page;
-
-		if (backing->shmem) {
-			page = dxgpmo_section_page(backing, first + i);
-			if (IS_ERR(page)) {
-				dxgpmo_backing_put_pages(backing, pages, i);
-				return PTR_ERR(page);
-			}
-		} else {
-			page = dxgpmo_backing_page(backing, first + i);
-			get_page(page);
-		}
-		pages[i] = page;
-	}
-	return 0;
-}
-
-void dxgpmo_backing_put_pages(struct dxgpmo_backing *backing,
-			      struct page **pages, unsigned long nr)
-{
-	unsigned long i;
-
-	for (i = 0; i < nr; i++)
-		put_page(pages[i]);
-}
-
-/*
  * A non-cached or write-combined object's pages must not stay write-back
  * in the kernel's linear map: two mappings with different memory types are
  * undefined on x86 (PAT).  Switched after allocation, restored before free.
@@ -438,9 +291,6 @@ static int dxgpmo_backing_set_alias(struct dxgpmo_backing *backing, bool set)
 	unsigned long i;
 	int ret;
 
-	if (backing->type != DXGPMO_PMO_TYPE_MDL &&
-	    backing->type != DXGPMO_PMO_TYPE_CONTIGUOUS)
-		return 0;
 	if (backing->cache_type == DXGPMO_CACHE_CACHED)
 		return 0;
 	if (!set && !backing->alias_changed)
@@ -449,7 +299,7 @@ static int dxgpmo_backing_set_alias(struct dxgpmo_backing *backing, bool set)
 	if (!pages)
 		return -ENOMEM;
 	for (i = 0; i < backing->nr_pages; i++)
-		pages[i] = dxgpmo_backing_page(backing, i);
+		pages[i] = dxgpmo_chunks_page(backing, i);
 	if (!set)
 		ret = set_pages_array_wb(pages, backing->nr_pages);
 	else if (backing->cache_type == DXGPMO_CACHE_WRITE_COMBINED)
@@ -462,63 +312,139 @@ static int dxgpmo_backing_set_alias(struct dxgpmo_backing *backing, bool set)
 	return ret;
 }
 
-struct dxgpmo_backing *dxgpmo_backing_alloc(struct dxgpmo_file *file,
-					    const struct dxgpmo_alloc_request *req)
-{
-	struct dxgpmo_backing *backing;
+/*
+ * Pages mapped by one fault of a RAM object's PFN map, as TTM prefaults
+ * buffer objects: objects are mostly touched whole, and one fault costs
+ * more than the PTEs it saves filling in.  64 KiB, aligned.
+ */
+#define DXGPMO_FAULT_AROUND_PAGES	16
 
-	if (dxgpmo_should_fail(file))
-		return ERR_PTR(-ENOMEM);
-	switch (req->type) {
-	case DXGPMO_PMO_TYPE_MDL:
-		backing = dxgpmo_alloc_mdl(file, req);
-		break;
-	case DXGPMO_PMO_TYPE_CONTIGUOUS:
-		backing = dxgpmo_alloc_contiguous(file, req);
-		break;
-	case DXGPMO_PMO_TYPE_SECTION:
-		backing = dxgpmo_alloc_section(file, req);
-		break;
-	default:
-		backing = dxgpmo_alloc_io_space(file, req);
-		break;
+static vm_fault_t dxgpmo_insert_page(struct dxgpmo_backing *backing,
+				     struct vm_area_struct *vma,
+				     unsigned long addr, unsigned long index)
+{
+	return vmf_insert_pfn_prot(vma, addr,
+				   page_to_pfn(dxgpmo_chunks_page(backing, index)),
+				   vma->vm_page_prot);
+}
+
+/* The faulting page is mapped: fill its aligned block around it. */
+static void dxgpmo_fault_around(struct dxgpmo_backing *backing,
+				struct vm_fault *vmf, unsigned long index)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	unsigned long block = DXGPMO_FAULT_AROUND_PAGES << PAGE_SHIFT;
+	unsigned long start = max(ALIGN_DOWN(vmf->address, block),
+				  vma->vm_start);
+	unsigned long end = min(ALIGN_DOWN(vmf->address, block) + block,
+				vma->vm_end);
+	unsigned long addr, i;
+
+	for (addr = start; addr < end; addr += PAGE_SIZE) {
+		if (addr == vmf->address)
+			continue;
+		/* The VMA starts inside the window: i never underflows. */
+		i = index + ((long)(addr - vmf->address) >> PAGE_SHIFT);
+		if (i >= backing->nr_pages)
+			break;
+		if (dxgpmo_insert_page(backing, vma, addr, i) !=
+		    VM_FAULT_NOPAGE)
+			break;
 	}
+}
+
+/* Faults map PFNs with the VMA's (the object's) cache type. */
+static vm_fault_t dxgpmo_chunks_fault(struct dxgpmo_backing *backing,
+				      struct vm_fault *vmf, unsigned long index)
+{
+	vm_fault_t ret;
+
+	ret = dxgpmo_insert_page(backing, vmf->vma, vmf->address, index);
+	if (ret != VM_FAULT_NOPAGE)
+		return ret;
+	dxgpmo_fault_around(backing, vmf, index);
+	return VM_FAULT_NOPAGE;
+}
+
+/* The pages are the object's, never the VMA's. */
+static int dxgpmo_chunks_vma_setup(struct dxgpmo_backing *backing,
+				   struct vm_area_struct *vma)
+{
+	dxgpmo_vm_flags_set(vma, VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP);
+	return 0;
+}
+
+static int dxgpmo_chunks_pin(struct dxgpmo_backing *backing,
+			     unsigned long first, unsigned long nr,
+			     struct page **pages)
+{
+	unsigned long i;
+
+	for (i = 0; i < nr; i++) {
+		pages[i] = dxgpmo_chunks_page(backing, first + i);
+		get_page(pages[i]);
+	}
+	return 0;
+}
+
+static struct dxgpmo_backing *
+dxgpmo_chunks_finish(struct dxgpmo_backing *backing)
+{
 	if (IS_ERR(backing))
 		return backing;
-	dxgpmo_count_global(DXGPMO_CNT_PAGES,
-			    dxgpmo_ram_pages(backing->type, backing->nr_pages));
-	if (dxgpmo_should_fail(file) || dxgpmo_backing_set_alias(backing, true)) {
-		dxgpmo_backing_put(backing);
+	if (dxgpmo_backing_set_alias(backing, true)) {
+		dxgpmo_chunks_release(backing);
+		kvfree(backing);
 		return ERR_PTR(-ENOMEM);
 	}
 	return backing;
 }
 
-static void dxgpmo_backing_release(struct kref *kref)
+static struct dxgpmo_backing *
+dxgpmo_mdl_alloc(const struct dxgpmo_alloc_request *req)
 {
-	struct dxgpmo_backing *backing =
-		container_of(kref, struct dxgpmo_backing, kref);
+	return dxgpmo_chunks_finish(dxgpmo_alloc_mdl(req));
+}
+
+static struct dxgpmo_backing *
+dxgpmo_contiguous_alloc(const struct dxgpmo_alloc_request *req)
+{
+	return dxgpmo_chunks_finish(dxgpmo_alloc_contiguous(req));
+}
+
+/* Pages go back to the allocator write-back, or not at all. */
+static void dxgpmo_chunks_release(struct dxgpmo_backing *backing)
+{
 	unsigned int i;
 
-	/* Pages go back to the allocator write-back, or not at all. */
 	if (dxgpmo_backing_set_alias(backing, false)) {
 		pr_err("dxgpmo: cannot restore the linear map of %lu pages; leaking them\n",
 		       backing->nr_pages);
-		backing->nr_chunks = 0;
+		return;
 	}
 	for (i = 0; i < backing->nr_chunks; i++)
 		dxgpmo_chunk_free(&backing->chunks[i]);
-	if (backing->shmem)
-		fput(backing->shmem);
-	if (backing->io_adapter)
-		dxgpmo_adapter_put(backing->io_adapter);
-	dxgpmo_count_global(DXGPMO_CNT_PAGES,
-			    -(s64)dxgpmo_ram_pages(backing->type,
-						   backing->nr_pages));
-	kvfree(backing);
 }
 
-void dxgpmo_backing_put(struct dxgpmo_backing *backing)
-{
-	kref_put(&backing->kref, dxgpmo_backing_release);
-}
+#define DXGPMO_CHUNKS_OPS(_alloc, _contiguous)			\
+	{							\
+		.alloc = _alloc,				\
+		.release = dxgpmo_chunks_release,		\
+		.page = dxgpmo_chunks_page,			\
+		.pin = dxgpmo_chunks_pin,			\
+		.sgt = dxgpmo_chunks_sgt,			\
+		.dma_map = dxgpmo_ram_dma_map,			\
+		.dma_unmap = dxgpmo_ram_dma_unmap,		\
+		.vma_setup = dxgpmo_chunks_vma_setup,		\
+		.fault = dxgpmo_chunks_fault,			\
+		.map_kernel = dxgpmo_ram_kmap,			\
+		.unmap_kernel = dxgpmo_ram_kunmap,		\
+		.kview_rw = dxgpmo_ram_kview_rw,		\
+		.holds_ram = true,				\
+		.contiguous = _contiguous,			\
+	}
+
+const struct dxgpmo_backing_ops dxgpmo_mdl_backing_ops =
+	DXGPMO_CHUNKS_OPS(dxgpmo_mdl_alloc, false);
+const struct dxgpmo_backing_ops dxgpmo_contiguous_backing_ops =
+	DXGPMO_CHUNKS_OPS(dxgpmo_contiguous_alloc, true);

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What every kind of object memory shares: choosing the type's ops,
+ * reference counting and accounting, and the parts the RAM types (MDL,
+ * CONTIGUOUS, SECTION) do alike: DMA mapping an sg_table as an ADL, kernel
+ * vmaps with the object's cache type, user copies through such a vmap.
+ */
+#include <linux/dma-mapping.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+#include "internal.h"
+
+static const struct dxgpmo_backing_ops *const dxgpmo_backing_types[] = {
+	[DXGPMO_PMO_TYPE_MDL] = &dxgpmo_mdl_backing_ops,
+	[DXGPMO_PMO_TYPE_CONTIGUOUS] = &dxgpmo_contiguous_backing_ops,
+	[DXGPMO_PMO_TYPE_SECTION] = &dxgpmo_section_backing_ops,
+	[DXGPMO_PMO_TYPE_IO_SPACE] = &dxgpmo_io_backing_ops,
+};
+
+struct dxgpmo_backing *dxgpmo_backing_new(size_t nr_chunks,
+					  const struct dxgpmo_alloc_request *req,
+					  const struct dxgpmo_backing_ops *ops)
+{
+	struct dxgpmo_backing *backing;
+
+	backing = kvzalloc(struct_size(backing, chunks, nr_chunks),
+			   GFP_KERNEL_ACCOUNT);
+	if (!backing)
+		return NULL;
+	kref_init(&backing->kref);
+	backing->ops = ops;
+	backing->nr_pages = req->nr_pages;
+	backing->nr_chunks = nr_chunks;
+	backing->type = req->type;
+	backing->cache_type = req->cache_type;
+	return backing;
+}
+
+struct dxgpmo_backing *dxgpmo_backing_alloc(struct dxgpmo_file *file,
+					    const struct dxgpmo_alloc_request *req)
+{
+	const struct dxgpmo_backing_ops *ops;
+	struct dxgpmo_backing *backing;
+
+	if (req->type >= ARRAY_SIZE(dxgpmo_backing_types) ||
+	    !dxgpmo_backing_types[req->type])
+		return ERR_PTR(-EINVAL);
+	ops = dxgpmo_backing_types[req->type];
+	if (dxgpmo_should_fail(file))
+		return ERR_PTR(-ENOMEM);
+	backing = ops->alloc(req);
+	if (IS_ERR(backing))
+		return backing;
+	dxgpmo_count_global(DXGPMO_CNT_PAGES, dxgpmo_backing_ram(backing));
+	return backing;
+}
+
+void dxgpmo_backing_get(struct dxgpmo_backing *backing)
+{
+	kref_get(&backing->kref);
+}
+
+static void dxgpmo_backing_release(struct kref *kref)
+{
+	struct dxgpmo_backing *backing =
+		container_of(kref, struct dxgpmo_backing, kref);
+
+	dxgpmo_count_global(DXGPMO_CNT_PAGES, -(s64)dxgpmo_backing_ram(backing));
+	backing->ops->release(backing);
+	kvfree(backing);
+}
+
+void dxgpmo_backing_put(struct dxgpmo_backing *backing)
+{
+	kref_put(&backing->kref, dxgpmo_backing_release);
+}
+
+void dxgpmo_backing_unpin(struct page **pages, unsigned long nr)
+{
+	unsigned long i;
+
+	for (i = 0; i < nr; i++)
+		put_page(pages[i]);
+}
+
+pgprot_t dxgpmo_cache_pgprot(u32 cache_type, pgprot_t prot)
+{
+	switch (cache_type) {
+	case DXGPMO_CACHE_WRITE_COMBINED:
+		return pgprot_writecombine(prot);
+	case DXGPMO_CACHE_NON_CACHED:
+		return pgprot_noncached(prot);
+	default:
+		return prot;
+	}
+}
+
+/*
+ * Flags and protection of a VMA mapping an object (a window or a
+ * dma-buf): never a writable view of a read-only section, the object's
+ * cache type, the rest as the type wants it.
+ */
+int dxgpmo_backing_vma_setup(struct dxgpmo_backing *backing,
+			     struct vm_area_struct *vma)
+{
+	int ret;
+
+	if (!backing->ops->vma_setup)
+		return -EINVAL;
+	if (backing->readonly) {
+		if (vma->vm_flags & VM_WRITE)
+			return -EACCES;
+		dxgpmo_vm_flags_clear(vma, VM_MAYWRITE);
+	}
+	ret = backing->ops->vma_setup(backing, vma);
+	if (ret)
+		return ret;
+	vma->vm_page_prot = dxgpmo_cache_pgprot(backing->cache_type,
+						vm_get_page_prot(vma->vm_flags));
+	return 0;
+}
+
+vm_fault_t dxgpmo_backing_fault(struct dxgpmo_backing *backing,
+				struct vm_fault *vmf, unsigned long index)
+{
+	if (index >= backing->nr_pages || !backing->ops->fault)
+		return VM_FAULT_SIGBUS;
+	return backing->ops->fault(backing, vmf, index);
+}
+
+/* An sg_table of m's pages, for a dma-buf attachment or an ADL. */
+int dxgpmo_backing_sgt(struct dxgpmo_backing *backing,
+		       struct dxgpmo_dma_map *m, gfp_t gfp)
+{
+	if (!backing->ops->sgt)
+		return -EOPNOTSUPP;
+	return backing->ops->sgt(backing, m, gfp);
+}
+
+void dxgpmo_backing_sgt_free(struct dxgpmo_backing *backing,
+			     struct dxgpmo_dma_map *m)
+{
+	sg_free_table(&m->sgt);
+	if (m->pinned) {
+		dxgpmo_backing_unpin(m->pinned, m->nr_pages);
+		kvfree(m->pinned);
+		m->pinned = NULL;
+	}
+}
+
+/* dma-direct must hand out the pages themselves, never bounce buffers. */
+static int dxgpmo_ram_check_direct(struct dxgpmo_dma_map *m, bool mapped)
+{
+	u64 mask = dma_get_mask(m->dev);
+	struct scatterlist *sg;
+	unsigned int i;
+
+	if (!mapped) {
+		for_each_sgtable_sg(&m->sgt, sg, i)
+			if (page_to_phys(sg_page(sg)) + sg->length - 1 > mask)
+				return -EOPNOTSUPP;
+		return 0;
+	}
+	for_each_sgtable_dma_sg(&m->sgt, sg, i)
+		if (sg_dma_address(sg) != page_to_phys(sg_page(sg)))
+			return -EOPNOTSUPP;
+	return 0;
+}
+
+/*
+ * ADLs of one object may overlap (the contract allows it), and the DMA API
+ * cannot do cache maintenance for overlapping mappings of a cacheline
+ * (DMA-API debugging says so).  The ADL owns the sync instead: once for the
+ * device here, once for the CPU at unmap.
+ */
+int dxgpmo_ram_dma_map(struct dxgpmo_backing *backing,
+		       struct dxgpmo_dma_map *m, bool behind_iommu)
+{
+	int ret;
+
+	if (!behind_iommu) {
+		ret = dxgpmo_ram_check_direct(m, false);
+		if (ret)
+			return ret;
+	}
+	ret = dma_map_sgtable(m->dev, &m->sgt, DMA_BIDIRECTIONAL,
+			      DMA_ATTR_SKIP_CPU_SYNC);
+	if (ret)
+		return ret;
+	dma_sync_sgtable_for_device(m->dev, &m->sgt, DMA_BIDIRECTIONAL);
+	if (!behind_iommu) {
+		ret = dxgpmo_ram_check_direct(m, true);
+		if (ret) {
+			dma_unmap_sgtable(m->dev, &m->sgt, DMA_BIDIRECTIONAL,
+					  DMA_ATTR_SKIP_CPU_SYNC);
+			return ret;
+		}
+	}
+	m->mapped = true;
+	return 0;
+}
+
+void dxgpmo_ram_dma_unmap(struct dxgpmo_backing *backing,
+			  struct dxgpmo_dma_map *m)
+{
+	dma_sync_sgtable_for_cpu(m->dev, &m->sgt, DMA_BIDIRECTIONAL);
+	dma_unmap_sgtable(m->dev, &m->sgt, DMA_BIDIRECTIONAL,
+			  DMA_ATTR_SKIP_CPU_SYNC);
+	m->mapped = false;
+}
+
+/* A vmap of the view's pages with the object's cache type; pins them. */
+int dxgpmo_ram_kmap(struct dxgpmo_backing *backing, struct dxgpmo_kview *view)
+{
+	struct page **pages;
+	void *vaddr;
+	int ret;
+
+	pages = kvmalloc_array(view->nr_pages, sizeof(*pages),
+			       GFP_KERNEL_ACCOUNT);
+	if (!pages)
+		return -ENOMEM;
+	ret = backing->ops->pin(backing, view->first, view->nr_pages, pages);
+	if (ret) {
+		kvfree(pages);
+		return ret;
+	}
+	vaddr = vmap(pages, view->nr_pages, VM_MAP,
+		     dxgpmo_cache_pgprot(backing->cache_type, PAGE_KERNEL));
+	if (!vaddr) {
+		dxgpmo_backing_unpin(pages, view->nr_pages);
+		kvfree(pages);
+		return -ENOMEM;
+	}
+	view->pinned = pages;
+	view->vaddr = vaddr;
+	return 0;
+}
+
+void dxgpmo_ram_kunmap(struct dxgpmo_backing *backing,
+		       struct dxgpmo_kview *view)
+{
+	vunmap(view->vaddr);
+	dxgpmo_backing_unpin(view->pinned, view->nr_pages);
+	kvfree(view->pinned);
+	view->vaddr = NULL;
+	view->pinned = NULL;
+}
+
+int dxgpmo_ram_kview_rw(struct dxgpmo_backing *backing,
+			struct dxgpmo_kview *view, bool write, u64 offset,
+			u64 length, void __user *ubuf)
+{
+	if (write)
+		return copy_from_user(view->vaddr + offset, ubuf, length) ?
+		       -EFAULT : 0;
+	return copy_to_user(ubuf, view->vaddr + offset, length) ? -EFAULT : 0;
+}

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The memory behind a physical memory object, whatever its type: one ops
+ * table per type (backing_chunks.c for MDL and CONTIGUOUS, backing_section.c
+ * for SECTION, backing_io.c for IO_SPACE), so that the code that maps,
+ * exports and DMA-maps an object never asks which type it is.
+ *
+ * A backing is refcounted apart from the object's handle: mmap windows,
+ * ADLs, kernel views and dma-bufs keep the pages after DESTROY.
+ */
+#ifndef _DXGPMO_BACKING_H
+#define _DXGPMO_BACKING_H
+
+#include <linux/kref.h>
+#include <linux/mm_types.h>
+#include <linux/scatterlist.h>
+#include <linux/types.h>
+
+struct device;
+struct dxgpmo_adapter;
+struct dxgpmo_backing;
+struct dxgpmo_file;
+struct vm_fault;
+struct vm_area_struct;
+
+struct dxgpmo_alloc_request {
+	unsigned long nr_pages;
+	u32 type;
+	u32 cache_type;
+	u64 low;
+	u64 high;
+	u64 boundary;
+	bool readonly;
+	u64 io_base;
+	struct dxgpmo_adapter *io_adapter;	/* reference passed in */
+};
+
+/* A kernel view of part of an object (MAP kernel mode, dma-buf vmap). */
+struct dxgpmo_kview {
+	void *vaddr;			/* RAM objects */
+	void __iomem *io;		/* IO_SPACE */
+	struct page **pinned;		/* the pages the vmap holds */
+	unsigned long first;
+	unsigned long nr_pages;
+};
+
+/* An object's pages [first, first + nr_pages) mapped for one device. */
+struct dxgpmo_dma_map {
+	struct device *dev;
+	struct sg_table sgt;		/* its DMA side names device addresses */
+	struct page **pinned;		/* pages held while it lives */
+	unsigned long first;
+	unsigned long nr_pages;
+	bool mapped;
+};
+
+struct dxgpmo_backing_ops {
+	struct dxgpmo_backing *(*alloc)(const struct dxgpmo_alloc_request *req);
+	void (*release)(struct dxgpmo_backing *backing);
+	/* The page at index, for objects whose pages sit still; else NULL. */
+	struct page *(*page)(struct dxgpmo_backing *backing,
+			     unsigned long index);
+	/* Pages [first, first + nr), each referenced (kept resident). */
+	int (*pin)(struct dxgpmo_backing *backing, unsigned long first,
+		   unsigned long nr, struct page **pages);
+	/* m->sgt for m's pages, pinning what must stay; NULL: no pages. */
+	int (*sgt)(struct dxgpmo_backing *backing, struct dxgpmo_dma_map *m,
+		   gfp_t gfp);
+	/*
+	 * Map m for m->dev as an ADL: one sync for the device now, one for
+	 * the CPU at unmap (ADLs may overlap, see adl.c).  behind_iommu false:
+	 * the device sees physical addresses and nothing may be bounced.
+	 */
+	int (*dma_map)(struct dxgpmo_backing *backing, struct dxgpmo_dma_map *m,
+		       bool behind_iommu);
+	void (*dma_unmap)(struct dxgpmo_backing *backing,
+			  struct dxgpmo_dma_map *m);
+	int (*vma_setup)(struct dxgpmo_backing *backing,
+			 struct vm_area_struct *vma);
+	vm_fault_t (*fault)(struct dxgpmo_backing *backing,
+			    struct vm_fault *vmf, unsigned long index);
+	int (*map_kernel)(struct dxgpmo_backing *backing,
+			  struct dxgpmo_kview *view);
+	void (*unmap_kernel)(struct dxgpmo_backing *backing,
+			     struct dxgpmo_kview *view);
+	int (*kview_rw)(struct dxgpmo_backing *backing,
+			struct dxgpmo_kview *view, bool write, u64 offset,
+			u64 length, void __user *ubuf);
+	bool holds_ram;		/* counts against memory caps */
+	bool contiguous;	/* always one run of device addresses */
+};
+
+/*
+ * A run of physically contiguous pages: a compound high-order page, a single
+ * page, or (CONTIGUOUS objects) split order-0 pages freed one by one.
+ */
+struct dxgpmo_chunk {
+	struct page *page;
+	unsigned long first;		/* index of its first page */
+	unsigned int nr_pages;
+	bool compound;
+};
+
+struct dxgpmo_backing {
+	struct kref kref;
+	const struct dxgpmo_backing_ops *ops;
+	unsigned long nr_pages;
+	u32 type;
+	u32 cache_type;
+	bool readonly;			/* SECTION with PAGE_READONLY */
+	bool alias_changed;		/* linear map switched to cache_type */
+	struct file *shmem;		/* SECTION */
+	phys_addr_t io_base;		/* IO_SPACE */
+	struct dxgpmo_adapter *io_adapter; /* IO_SPACE: whose BAR */
+	unsigned int nr_chunks;		/* MDL, CONTIGUOUS */
+	struct dxgpmo_chunk chunks[];
+};
+
+extern const struct dxgpmo_backing_ops dxgpmo_mdl_backing_ops;
+extern const struct dxgpmo_backing_ops dxgpmo_contiguous_backing_ops;
+extern const struct dxgpmo_backing_ops dxgpmo_section_backing_ops;
+extern const struct dxgpmo_backing_ops dxgpmo_io_backing_ops;
+
+struct dxgpmo_backing *dxgpmo_backing_alloc(struct dxgpmo_file *file,
+					    const struct dxgpmo_alloc_request *req);
+void dxgpmo_backing_get(struct dxgpmo_backing *backing);
+void dxgpmo_backing_put(struct dxgpmo_backing *backing);
+
+/* RAM an object of that type holds: IO_SPACE objects hold none. */
+static inline unsigned long dxgpmo_backing_ram(struct dxgpmo_backing *backing)
+{
+	return backing->ops->holds_ram ? backing->nr_pages : 0;
+}
+
+pgprot_t dxgpmo_cache_pgprot(u32 cache_type, pgprot_t prot);
+int dxgpmo_backing_vma_setup(struct dxgpmo_backing *backing,
+			     struct vm_area_struct *vma);
+vm_fault_t dxgpmo_backing_fault(struct dxgpmo_backing *backing,
+				struct vm_fault *vmf, unsigned long index);
+int dxgpmo_backing_sgt(struct dxgpmo_backing *backing,
+		       struct dxgpmo_dma_map *m, gfp_t gfp);
+void dxgpmo_backing_sgt_free(struct dxgpmo_backing *backing,
+			     struct dxgpmo_dma_map *m);
+
+/* Shared by the types (backing.c). */
+struct dxgpmo_backing *dxgpmo_backing_new(size_t nr_chunks,
+					  const struct dxgpmo_alloc_request *req,
+					  const struct dxgpmo_backing_ops *ops);
+void dxgpmo_backing_unpin(struct page **pages, unsigned long nr);
+int dxgpmo_ram_dma_map(struct dxgpmo_backing *backing,
+		       struct dxgpmo_dma_map *m, bool behind_iommu);
+void dxgpmo_ram_dma_unmap(struct dxgpmo_backing *backing,
+			  struct dxgpmo_dma_map *m);
+int dxgpmo_ram_kmap(struct dxgpmo_backing *backing, struct dxgpmo_kview *view);
+void dxgpmo_ram_kunmap(struct dxgpmo_backing *backing,
+		       struct dxgpmo_kview *view);
+int dxgpmo_ram_kview_rw(struct dxgpmo_backing *backing,
+			struct dxgpmo_kview *view, bool write, u64 offset,
+			u64 length, void __user *ubuf);
+
+#endif /* _DXGPMO_BACKING_H */

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * IO_SPACE objects: a range of a memory BAR of one of the module's own
+ * adapters.  Nothing is allocated and there are no pages: no user
+ * mappings, no dma-bufs; kernel views are ioremaps accessed 32 bits at a
+ * time, and an ADL maps the range for the adapter as one resource (a
+ * peer-to-peer address).  Both stop working when the adapter is removed.
+ */
+#include <linux/dma-mapping.h>
+#include <linux/io.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "internal.h"
+
+static struct dxgpmo_backing *
+dxgpmo_io_alloc(const struct dxgpmo_alloc_request *req)
+{
+	struct dxgpmo_backing *backing;
+
+	backing = dxgpmo_backing_new(0, req, &dxgpmo_io_backing_ops);
+	if (!backing)
+		return ERR_PTR(-ENOMEM);
+	backing->io_base = req->io_base;
+	backing->io_adapter = req->io_adapter;
+	return backing;
+}
+
+static void dxgpmo_io_release(struct dxgpmo_backing *backing)
+{
+	dxgpmo_adapter_put(backing->io_adapter);
+}
+
+/* One DMA segment naming the resource; no struct pages behind it. */
+static int dxgpmo_io_dma_map(struct dxgpmo_backing *backing,
+			     struct dxgpmo_dma_map *m, bool behind_iommu)
+{
+	size_t len = m->nr_pages << PAGE_SHIFT;
+	dma_addr_t dma;
+	int ret;
+
+	ret = sg_alloc_table(&m->sgt, 1, GFP_KERNEL_ACCOUNT);
+	if (ret)
+		return ret;
+	dma = dma_map_resource(m->dev,
+			       backing->io_base + (m->first << PAGE_SHIFT),
+			       len, DMA_BIDIRECTIONAL, 0);
+	if (dma_mapping_error(m->dev, dma)) {
+		sg_free_table(&m->sgt);
+		return -ENOMEM;
+	}
+	sg_dma_address(m->sgt.sgl) = dma;
+	sg_dma_len(m->sgt.sgl) = len;
+	m->sgt.nents = 1;
+	m->mapped = true;
+	return 0;
+}
+
+static void dxgpmo_io_dma_unmap(struct dxgpmo_backing *backing,
+				struct dxgpmo_dma_map *m)
+{
+	dma_unmap_resource(m->dev, sg_dma_address(m->sgt.sgl),
+			   m->nr_pages << PAGE_SHIFT, DMA_BIDIRECTIONAL, 0);
+	m->mapped = false;
+}
+
+static int dxgpmo_io_kmap(struct dxgpmo_backing *backing,
+			  struct dxgpmo_kview *view)
+{
+	phys_addr_t phys = backing->io_base + (view->first << PAGE_SHIFT);
+	size_t len = view->nr_pages << PAGE_SHIFT;
+
+	if (backing->cache_type == DXGPMO_CACHE_WRITE_COMBINED)
+		view->io = ioremap_wc(phys, len);
+	else
+		view->io = ioremap(phys, len);
+	return view->io ? 0 : -ENOMEM;
+}
+
+static void dxgpmo_io_kunmap(struct dxgpmo_backing *backing,
+			     struct dxgpmo_kview *view)
+{
+	iounmap(view->io);
+	view->io = NULL;
+}
+
+/*
+ * Registers: 32-bit accesses only (edu ignores anything else), and only
+ * while the adapter is there: a removed device's BAR decodes nothing, or
+ * something else.  User memory is copied outside that section, so a slow
+ * user page never holds up the adapter's removal.
+ */
+static int dxgpmo_io_kview_rw(struct dxgpmo_backing *backing,
+			      struct dxgpmo_kview *view, bool write,
+			      u64 offset, u64 length, void __user *ubuf)
+{
+	struct dxgpmo_adapter *adapter = backing->io_adapter;
+	u32 *buf;
+	u64 i;
+	int ret = 0;
+
+	if (!IS_ALIGNED(offset, 4) || !IS_ALIGNED(length, 4))
+		return -EINVAL;
+	buf = kvmalloc(length, GFP_KERNEL_ACCOUNT);
+	if (!buf)
+		return -ENOMEM;
+	if (write && copy_from_user(buf, ubuf, length)) {
+		ret = -EFAULT;
+		goto out;
+	}
+	if (!dxgpmo_adapter_begin_access(adapter)) {
+		ret = -ENODEV;
+		goto out;
+	}
+	for (i = 0; i < length / 4; i++) {
+		if (write)
+			writel(buf[i], view->io + offset + i * 4);
+		else
+			buf[i] = readl(view->io + offset + i * 4);
+	}
+	dxgpmo_adapter_end_access(adapter);
+	if (!write && copy_to_user(ubuf, buf, length))
+		ret = -EFAULT;
+out:
+	kvfree(buf);
+	return ret;
+}
+
+const struct dxgpmo_backing_ops dxgpmo_io_backing_ops = {
+	.alloc = dxgpmo_io_alloc,
+	.release = dxgpmo_io_release,
+	.dma_map = dxgpmo_io_dma_map,
+	.dma_unmap = dxgpmo_io_dma_unmap,
+	.map_kernel = dxgpmo_io_kmap,
+	.unmap_kernel = dxgpmo_io_kunmap,
+	.kview_rw = dxgpmo_io_kview_rw,
+	.contiguous = true,
+};

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The objects of one open file and how they live.
+ *
+ * Every handle a caller gets (PMO, AMO, ADL, CPU map, memory basis) is a
+ * struct dxgpmo_object in the file's xarray.  users counts the handle
+ * itself, every child that points at the object (ADL -> AMO -> PMO,
+ * map -> PMO) and every call that is using it right now.  Creation is
+ * alloc (the id is reserved, invisible), then either finalize (visible
+ * to lookups) or abort; a handle is destroyed only when its users count
+ * is exactly one, so DESTROY of an object that still has children or is
+ * busy in another thread is -EBUSY instead of a use-after-free.  No lock
+ * of the file is held while an object is used: the reference keeps it.
+ */
+#ifndef _DXGPMO_OBJECT_H
+#define _DXGPMO_OBJECT_H
+
+#include <linux/atomic.h>
+#include <linux/container_of.h>
+#include <linux/err.h>
+#include <linux/list.h>
+#include <linux/maple_tree.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/xarray.h>
+
+#include "dxgpmo.h"
+
+enum dxgpmo_counter {
+	DXGPMO_CNT_PMOS,
+	DXGPMO_CNT_AMOS,
+	DXGPMO_CNT_ADLS,
+	DXGPMO_CNT_MAPS,
+	DXGPMO_CNT_BASES,
+	DXGPMO_CNT_PAGES,
+	DXGPMO_CNT_DMA_MAPPED_PAGES,
+	DXGPMO_CNT_LEAKED_OBJECTS,
+	DXGPMO_CNT_LEAKED_ADLS,
+	DXGPMO_CNT_SEGMENT_PAGES,
+	DXGPMO_NR_COUNTERS,
+};
+
+/* One open file of /dev/dxgpmo: one "driver instance". */
+struct dxgpmo_file {
+	struct xarray objects;		/* id -> struct dxgpmo_object */
+	struct maple_tree windows;	/* mmap pgoff -> struct dxgpmo_window */
+	struct address_space *mapping;	/* shared by all files, for zapping */
+	u32 next_id;
+	atomic64_t counters[DXGPMO_NR_COUNTERS];
+	/* Countdown to the should-fail point that fails; 0 = off. */
+	atomic_t fail_nth;
+};
+
+enum dxgpmo_obj_type {
+	DXGPMO_OBJ_PMO = 1,
+	DXGPMO_OBJ_AMO,
+	DXGPMO_OBJ_ADL,
+	DXGPMO_OBJ_MAP,
+	DXGPMO_OBJ_BASIS,
+};
+
+struct dxgpmo_object;
+
+struct dxgpmo_object_ops {
+	/*
+	 * Undo whatever of the object was made, drop its references on
+	 * parents; never frees the object itself.  Must cope with an object
+	 * that was aborted half made.
+	 */
+	void (*destroy)(struct dxgpmo_file *file, struct dxgpmo_object *obj);
+	enum dxgpmo_counter counter;	/* live objects of the type */
+	bool leak_is_adl;		/* left at close: also a leaked ADL */
+};
+
+struct dxgpmo_object {
+	refcount_t users;
+	u32 id;
+	enum dxgpmo_obj_type type;
+	const struct dxgpmo_object_ops *ops;
+};
+
+/* container_of() that passes an ERR_PTR() through. */
+#define dxgpmo_container_of_err(ptr, type, member)			\
+	({								\
+		void *__ptr = (ptr);					\
+		IS_ERR(__ptr) ? ERR_CAST(__ptr) :			\
+				container_of(__ptr, type, member);	\
+	})
+
+struct dxgpmo_file *dxgpmo_file_alloc(void);
+void dxgpmo_file_destroy(struct dxgpmo_file *file);
+bool dxgpmo_should_fail(struct dxgpmo_file *file);
+
+struct dxgpmo_object *
+__dxgpmo_object_alloc(struct dxgpmo_file *file, size_t size,
+		      enum dxgpmo_obj_type type,
+		      const struct dxgpmo_object_ops *ops);
+/* The object header comes first: the table frees what it allocated. */
+#define dxgpmo_object_alloc(file, type, obj_type, ops)			\
+	dxgpmo_container_of_err(__dxgpmo_object_alloc(file, sizeof(type), \
+						      obj_type, ops),	\
+				type, obj)
+void dxgpmo_object_finalize(struct dxgpmo_file *file,
+			    struct dxgpmo_object *obj);
+void dxgpmo_object_abort(struct dxgpmo_file *file, struct dxgpmo_object *obj);
+void dxgpmo_object_abort_and_destroy(struct dxgpmo_file *file,
+				     struct dxgpmo_object *obj);
+
+struct dxgpmo_object *dxgpmo_object_get(struct dxgpmo_file *file, u32 id,
+					enum dxgpmo_obj_type type);
+/* A call's reference; the handle and children keep theirs. */
+static inline void dxgpmo_object_put(struct dxgpmo_object *obj)
+{
+	refcount_dec(&obj->users);
+}
+
+/* A child's reference on its parent, taken while the child is made. */
+static inline void dxgpmo_object_hold(struct dxgpmo_object *obj)
+{
+	refcount_inc(&obj->users);
+}
+
+int dxgpmo_object_destroy(struct dxgpmo_file *file, u32 id,
+			  enum dxgpmo_obj_type type);
+int dxgpmo_object_destroy_pair(struct dxgpmo_file *file,
+			       struct dxgpmo_object *child,
+			       struct dxgpmo_object *parent);
+
+void dxgpmo_count(struct dxgpmo_file *file, enum dxgpmo_counter counter,
+		  s64 delta);
+void dxgpmo_count_file(struct dxgpmo_file *file, enum dxgpmo_counter counter,
+		       s64 delta);
+void dxgpmo_count_global(enum dxgpmo_counter counter, s64 delta);
+u64 dxgpmo_global_counter(enum dxgpmo_counter counter);
+void dxgpmo_debugfs_init(void);
+void dxgpmo_debugfs_exit(void);
+
+#endif /* _DXGPMO_OBJECT_H */

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mmap(2) windows of objects.  Every object has a window in the mmap offset
+ * space of /dev/dxgpmo; window offsets are unique module-wide (never
+ * reused), so zapping a window in the shared address_space touches that
+ * object's mappings only.  The file's maple tree maps offsets to windows,
+ * so a file can map only its own objects.  DESTROY revokes the window:
+ * PTEs zapped, later faults SIGBUS, while the pages live on for whoever
+ * else holds them (ADLs, dma-bufs).
+ */
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+
+#include "internal.h"
+
+static atomic64_t dxgpmo_next_pgoff =
+	ATOMIC64_INIT(DXGPMO_OBJECT_MMAP_BASE >> PAGE_SHIFT);
+
+static void dxgpmo_window_release(struct kref *kref)
+{
+	struct dxgpmo_window *window =
+		container_of(kref, struct dxgpmo_window, kref);
+
+	dxgpmo_backing_put(window->backing);
+	kfree(window);
+}
+
+static void dxgpmo_window_put(struct dxgpmo_window *window)
+{
+	kref_put(&window->kref, dxgpmo_window_release);
+}
+
+struct dxgpmo_window *dxgpmo_window_create(struct dxgpmo_file *file,
+					   struct dxgpmo_backing *backing)
+{
+	struct dxgpmo_window *window;
+	int ret;
+
+	if (dxgpmo_should_fail(file))
+		return ERR_PTR(-ENOMEM);
+	window = kzalloc(sizeof(*window), GFP_KERNEL_ACCOUNT);
+	if (!window)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&window->kref);
+	init_rwsem(&window->lock);
+	dxgpmo_backing_get(backing);
+	window->backing = backing;
+	window->mapping = file->mapping;
+	window->nr_pages = backing->nr_pages;
+	window->pgoff = atomic64_fetch_add(backing->nr_pages, &dxgpmo_next_pgoff);
+	ret = mtree_insert_range(&file->windows, window->pgoff,
+				 window->pgoff + window->nr_pages - 1, window,
+				 GFP_KERNEL_ACCOUNT);
+	if (ret) {
+		dxgpmo_window_put(window);
+		return ERR_PTR(ret);
+	}
+	return window;
+}
+
+/*
+ * The object is going away: no new mmap finds the window, existing PTEs are
+ * zapped, and faults after this get SIGBUS.  Drops the object's reference.
+ */
+void dxgpmo_window_revoke(struct dxgpmo_file *file,
+			  struct dxgpmo_window *window)
+{
+	mtree_erase(&file->windows, window->pgoff);
+	down_write(&window->lock);
+	window->revoked = true;
+	unmap_mapping_range(window->mapping,
+			    (loff_t)window->pgoff << PAGE_SHIFT,
+			    (loff_t)window->nr_pages << PAGE_SHIFT, 1);
+	up_write(&window->lock);
+	dxgpmo_window_put(window);
+}
+
+static void dxgpmo_vm_open(struct vm_area_struct *vma)
+{
+	struct dxgpmo_window *window = vma->vm_private_data;
+
+	kref_get(&window->kref);
+}
+
+static void dxgpmo_vm_close(struct vm_area_struct *vma)
+{
+	dxgpmo_window_put(vma->vm_private_data);
+}
+
+static vm_fault_t dxgpmo_vm_fault(struct vm_fault *vmf)
+{
+	struct dxgpmo_window *window = vmf->vma->vm_private_data;
+	vm_fault_t ret = VM_FAULT_SIGBUS;
+
+	down_read(&window->lock);
+	if (!window->revoked)
+		ret = dxgpmo_backing_fault(window->backing, vmf,
+					   vmf->pgoff - window->pgoff);
+	up_read(&window->lock);
+	return ret;
+}
+
+const struct vm_operations_struct dxgpmo_vm_ops = {
+	.open = dxgpmo_vm_open,
+	.close = dxgpmo_vm_close,
+	.fault = dxgpmo_vm_fault,
+};
+
+/*
+ * mmap(2) of the device: only inside one of this file's object windows,
+ * shared, never an IO_SPACE object, never writable for a read-only section.
+ * Called with the mmap lock held: takes no file lock.
+ */
+int dxgpmo_fops_mmap(struct file *filp, struct vm_area_struct *vma)
+{
+	struct dxgpmo_file *file = filp->private_data;
+	unsigned long last = vma->vm_pgoff + vma_pages(vma) - 1;
+	struct dxgpmo_window *window;
+	struct dxgpmo_backing *backing;
+	int ret;
+
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	if (last < vma->vm_pgoff)
+		return -EINVAL;
+	if (vma->vm_pgoff < DXGPMO_OBJECT_MMAP_BASE >> PAGE_SHIFT)
+		return dxgpmo_segment_mmap(filp, vma);
+	/*
+	 * A window in the tree holds the object's reference, and revoke takes
+	 * it out of the tree before dropping that: under the tree's lock the
+	 * window cannot be freed between the load and the get.
+	 */
+	mtree_lock(&file->windows);
+	window = mtree_load(&file->windows, vma->vm_pgoff);
+	if (window && last < window->pgoff + window->nr_pages)
+		kref_get(&window->kref);
+	else
+		window = NULL;
+	mtree_unlock(&file->windows);
+	if (!window)
+		return -EINVAL;
+
+	backing = window->backing;
+	ret = dxgpmo_backing_vma_setup(backing, vma);
+	if (ret) {
+		dxgpmo_window_put(window);
+		return ret;
+	}
+	vma->vm_private_data = window;
+	vma->vm_ops = &dxgpmo_vm_ops;
+	return 0;
+}
+
