@@ -74,7 +74,7 @@ static void dxgpmo_adl_destroy(struct dxgpmo_file *file,
 	mutex_unlock(&adapter->adls_lock);
 	dxgpmo_backing_sgt_free(dxgpmo_adl_backing(adl), &adl->dma);
 	atomic_dec(&adl->amo->pmo->nr_adls);
-	dxgpmo_object_put(&adl->amo->obj);
+	dxgpmo_object_unhold(&adl->amo->obj);
 }
 
 static const struct dxgpmo_object_ops dxgpmo_adl_ops = {

@@ -79,7 +79,7 @@ static int dxgpmo_fs_init_fs_context(struct fs_context *fc)
 
 static struct file_system_type dxgpmo_fs_type = {
 	.name = "dxgpmo",
-	.owner = THIS_MODULE,
+	/* No owner: a mount held from load to unload must not pin us. */
 	.init_fs_context = dxgpmo_fs_init_fs_context,
 	.kill_sb = kill_anon_super,
 };

@@ -37,7 +37,7 @@ static void dxgpmo_map_destroy(struct dxgpmo_file *file,
 		backing->ops->unmap_kernel(backing, &map->kview);
 	if (map->mm)
 		mmdrop(map->mm);
-	dxgpmo_object_put(&map->pmo->obj);
+	dxgpmo_object_unhold(&map->pmo->obj);
 }
 
 static const struct dxgpmo_object_ops dxgpmo_map_ops = {

@@ -10,8 +10,12 @@
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/wait.h>
 
 #include "internal.h"
+
+/* How long DESTROY waits for calls in flight on the object, at most. */
+#define DXGPMO_DESTROY_WAIT	(30 * HZ)
 
 static atomic64_t dxgpmo_global_counters[DXGPMO_NR_COUNTERS];
 
@@ -78,6 +82,7 @@ __dxgpmo_object_alloc(struct dxgpmo_file *file, size_t size,
 	if (!obj)
 		return ERR_PTR(-ENOMEM);
 	refcount_set(&obj->users, 1);
+	refcount_set(&obj->shortterm_users, 1);
 	obj->type = type;
 	obj->ops = ops;
 	/* Reserved: lookups see nothing at this id until finalize. */
@@ -97,7 +102,8 @@ void dxgpmo_object_finalize(struct dxgpmo_file *file,
 
 	old = xa_cmpxchg(&file->objects, obj->id, XA_ZERO_ENTRY, obj,
 			 GFP_KERNEL);
-	WARN_ON(old != XA_ZERO_ENTRY);
+	/* A reserved entry reads back as NULL. */
+	WARN_ON(old);
 	dxgpmo_count(file, obj->ops->counter, 1);
 }
 
@@ -124,10 +130,27 @@ struct dxgpmo_object *dxgpmo_object_get(struct dxgpmo_file *file, u32 id,
 		return ERR_PTR(-ENOENT);
 	xa_lock(&file->objects);
 	obj = xa_load(&file->objects, id);
-	if (!obj || obj->type != type || !refcount_inc_not_zero(&obj->users))
+	if (!obj || obj->type != type || obj->destroying) {
 		obj = ERR_PTR(-ENOENT);
+	} else {
+		refcount_inc(&obj->users);
+		refcount_inc(&obj->shortterm_users);
+	}
 	xa_unlock(&file->objects);
 	return obj;
+}
+
+static DECLARE_WAIT_QUEUE_HEAD(dxgpmo_destroy_wait);
+
+/*
+ * Users first, then shortterm_users, so that a DESTROY that saw the calls
+ * drain never sees a count of users that is still about to drop.
+ */
+void dxgpmo_object_put(struct dxgpmo_object *obj)
+{
+	refcount_dec(&obj->users);
+	if (refcount_dec_and_test(&obj->shortterm_users))
+		wake_up_interruptible_all(&dxgpmo_destroy_wait);
 }
 
 /* The id is gone and nobody else holds the object: tear it down. */
@@ -156,50 +179,122 @@ static bool dxgpmo_object_take_locked(struct dxgpmo_file *file,
 	return true;
 }
 
+/*
+ * Claim the object for destruction (one DESTROY at a time; lookups fail
+ * from here on).  Only its destroyer frees it, so it stays valid.
+ */
+static struct dxgpmo_object *dxgpmo_object_claim(struct dxgpmo_file *file,
+						 u32 id,
+						 enum dxgpmo_obj_type type)
+{
+	struct dxgpmo_object *obj;
+
+	if (!id)
+		return ERR_PTR(-ENOENT);
+	xa_lock(&file->objects);
+	obj = xa_load(&file->objects, id);
+	if (!obj || obj->type != type)
+		obj = ERR_PTR(-ENOENT);
+	else if (obj->destroying)
+		obj = ERR_PTR(-EBUSY);
+	else
+		obj->destroying = true;
+	xa_unlock(&file->objects);
+	return obj;
+}
+
+static void dxgpmo_object_unclaim(struct dxgpmo_file *file,
+				  struct dxgpmo_object *obj)
+{
+	xa_lock(&file->objects);
+	/* Only our own count can be missing; nobody can add to zero. */
+	if (!refcount_inc_not_zero(&obj->shortterm_users))
+		refcount_set(&obj->shortterm_users, 1);
+	obj->destroying = false;
+	xa_unlock(&file->objects);
+}
+
+/*
+ * Wait for the calls in flight on a claimed object (an ADAPTER_DMA may
+ * hold an ADL for seconds); none can start any more.
+ */
+static int dxgpmo_object_drain(struct dxgpmo_object *obj)
+{
+	refcount_t *calls = &obj->shortterm_users;
+	long ret;
+
+	if (refcount_dec_and_test(calls))
+		return 0;
+	ret = wait_event_interruptible_timeout(dxgpmo_destroy_wait,
+					       refcount_read(calls) == 0,
+					       DXGPMO_DESTROY_WAIT);
+	if (ret > 0)
+		return 0;
+	return ret ? -EINTR : -EBUSY;
+}
+
 /* DESTROY / CLOSE / FREE of one handle. */
 int dxgpmo_object_destroy(struct dxgpmo_file *file, u32 id,
 			  enum dxgpmo_obj_type type)
 {
 	struct dxgpmo_object *obj;
-	int ret = 0;
+	int ret;
 
-	if (!id)
-		return -ENOENT;
-	xa_lock(&file->objects);
-	obj = xa_load(&file->objects, id);
-	if (!obj || obj->type != type)
-		ret = -ENOENT;
-	else if (!dxgpmo_object_take_locked(file, obj, 1))
-		ret = -EBUSY;
-	xa_unlock(&file->objects);
-	if (!ret)
-		dxgpmo_object_free(file, obj);
-	return ret;
+	obj = dxgpmo_object_claim(file, id, type);
+	if (IS_ERR(obj))
+		return PTR_ERR(obj);
+	ret = dxgpmo_object_drain(obj);
+	if (!ret) {
+		xa_lock(&file->objects);
+		if (!dxgpmo_object_take_locked(file, obj, 1))
+			ret = -EBUSY;
+		xa_unlock(&file->objects);
+	}
+	if (ret) {
+		dxgpmo_object_unclaim(file, obj);
+		return ret;
+	}
+	dxgpmo_object_free(file, obj);
+	return 0;
 }
 
 /*
  * A child and its parent in one step, or neither: the parent's users are
  * its handle and this child.  The caller holds no reference on either.
  */
-int dxgpmo_object_destroy_pair(struct dxgpmo_file *file,
-			       struct dxgpmo_object *child,
-			       struct dxgpmo_object *parent)
+int dxgpmo_object_destroy_pair(struct dxgpmo_file *file, u32 child_id,
+			       enum dxgpmo_obj_type child_type, u32 parent_id,
+			       enum dxgpmo_obj_type parent_type)
 {
-	int ret = -EBUSY;
+	struct dxgpmo_object *child, *parent;
+	int ret;
 
-	xa_lock(&file->objects);
-	if (xa_load(&file->objects, child->id) != child ||
-	    xa_load(&file->objects, parent->id) != parent) {
-		ret = -ENOENT;
-	} else if (refcount_read(&parent->users) == 2 &&
-		   dxgpmo_object_take_locked(file, child, 1)) {
-		/* The child is ours now: its reference on the parent stays. */
-		__xa_erase(&file->objects, parent->id);
-		ret = 0;
+	child = dxgpmo_object_claim(file, child_id, child_type);
+	if (IS_ERR(child))
+		return PTR_ERR(child);
+	parent = dxgpmo_object_claim(file, parent_id, parent_type);
+	if (IS_ERR(parent)) {
+		dxgpmo_object_unclaim(file, child);
+		return PTR_ERR(parent);
 	}
-	xa_unlock(&file->objects);
-	if (ret)
+	ret = dxgpmo_object_drain(child);
+	if (!ret)
+		ret = dxgpmo_object_drain(parent);
+	if (!ret) {
+		xa_lock(&file->objects);
+		if (refcount_read(&parent->users) == 2 &&
+		    dxgpmo_object_take_locked(file, child, 1))
+			/* The child is ours now: its hold on the parent stays. */
+			__xa_erase(&file->objects, parent->id);
+		else
+			ret = -EBUSY;
+		xa_unlock(&file->objects);
+	}
+	if (ret) {
+		dxgpmo_object_unclaim(file, child);
+		dxgpmo_object_unclaim(file, parent);
 		return ret;
+	}
 	dxgpmo_object_free(file, child);
 	dxgpmo_object_free(file, parent);
 	return 0;

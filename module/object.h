@@ -7,10 +7,11 @@
  * itself, every child that points at the object (ADL -> AMO -> PMO,
  * map -> PMO) and every call that is using it right now.  Creation is
  * alloc (the id is reserved, invisible), then either finalize (visible
- * to lookups) or abort; a handle is destroyed only when its users count
- * is exactly one, so DESTROY of an object that still has children or is
- * busy in another thread is -EBUSY instead of a use-after-free.  No lock
- * of the file is held while an object is used: the reference keeps it.
+ * to lookups) or abort.  DESTROY waits for the calls in flight on the
+ * object (shortterm_users) and then takes the handle only if its users
+ * count is exactly one: an object that still has children is -EBUSY, never
+ * a use-after-free.  No lock of the file is held while an object is used:
+ * the reference keeps it.
  */
 #ifndef _DXGPMO_OBJECT_H
 #define _DXGPMO_OBJECT_H
@@ -74,9 +75,13 @@ struct dxgpmo_object_ops {
 };
 
 struct dxgpmo_object {
+	/* The handle, every child, every call in flight. */
 	refcount_t users;
+	/* The object itself and every call in flight: what DESTROY waits for. */
+	refcount_t shortterm_users;
 	u32 id;
 	enum dxgpmo_obj_type type;
+	bool destroying;		/* under the xarray lock */
 	const struct dxgpmo_object_ops *ops;
 };
 
@@ -109,23 +114,27 @@ void dxgpmo_object_abort_and_destroy(struct dxgpmo_file *file,
 
 struct dxgpmo_object *dxgpmo_object_get(struct dxgpmo_file *file, u32 id,
 					enum dxgpmo_obj_type type);
-/* A call's reference; the handle and children keep theirs. */
-static inline void dxgpmo_object_put(struct dxgpmo_object *obj)
-{
-	refcount_dec(&obj->users);
-}
+void dxgpmo_object_put(struct dxgpmo_object *obj);
 
-/* A child's reference on its parent, taken while the child is made. */
+/*
+ * A child's reference on its parent, taken while the child is made (the
+ * caller holds a call's reference), dropped by the child's destroy.
+ */
 static inline void dxgpmo_object_hold(struct dxgpmo_object *obj)
 {
 	refcount_inc(&obj->users);
 }
 
+static inline void dxgpmo_object_unhold(struct dxgpmo_object *obj)
+{
+	refcount_dec(&obj->users);
+}
+
 int dxgpmo_object_destroy(struct dxgpmo_file *file, u32 id,
 			  enum dxgpmo_obj_type type);
-int dxgpmo_object_destroy_pair(struct dxgpmo_file *file,
-			       struct dxgpmo_object *child,
-			       struct dxgpmo_object *parent);
+int dxgpmo_object_destroy_pair(struct dxgpmo_file *file, u32 child_id,
+			       enum dxgpmo_obj_type child_type, u32 parent_id,
+			       enum dxgpmo_obj_type parent_type);
 
 void dxgpmo_count(struct dxgpmo_file *file, enum dxgpmo_counter counter,
 		  s64 delta);

@@ -106,7 +106,7 @@ static void dxgpmo_amo_destroy(struct dxgpmo_file *file,
 		spin_lock(&amo->pmo->lock);
 		amo->pmo->amo = NULL;
 		spin_unlock(&amo->pmo->lock);
-		dxgpmo_object_put(&amo->pmo->obj);
+		dxgpmo_object_unhold(&amo->pmo->obj);
 	}
 	if (amo->adapter)
 		dxgpmo_adapter_put(amo->adapter);
@@ -301,7 +301,9 @@ int dxgpmo_ioctl_destroy_pmo(struct dxgpmo_ucmd *ucmd)
 		return dxgpmo_pmo_adl_leak(cmd->pmo_id, nr_adls);
 	/* Anything else still using it (an AMO not named, a map): -EBUSY. */
 	if (amo)
-		return dxgpmo_object_destroy_pair(file, &amo->obj, &pmo->obj);
+		return dxgpmo_object_destroy_pair(file, cmd->amo_id,
+						  DXGPMO_OBJ_AMO, cmd->pmo_id,
+						  DXGPMO_OBJ_PMO);
 	return dxgpmo_object_destroy(file, cmd->pmo_id, DXGPMO_OBJ_PMO);
 }
 
