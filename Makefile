@@ -124,10 +124,16 @@ bench:
 check-debug:
 	scripts/check-debug.sh
 
-# The whole suite with a longer fuzzer run: make fuzz SECONDS=600
+# The whole suite with a longer fuzzer run: make fuzz SECONDS=600 fuzzes for
+# that long (a duration, not an assertion); make fuzz OPS=n runs exactly n
+# operations (its safety net, DXGPMO_FUZZ_SECONDS, scales with n).
 SECONDS ?= 600
 fuzz:
-	DXGPMO_FUZZ_SECONDS=$(SECONDS) DXGPMO_FUZZ_OPS=1000000000 scripts/check.sh
+ifdef OPS
+	DXGPMO_FUZZ_OPS=$(OPS) scripts/check.sh
+else
+	DXGPMO_FUZZ_DURATION=$(SECONDS) scripts/check.sh
+endif
 
 demo:
 	scripts/demo.sh

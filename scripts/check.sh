@@ -9,8 +9,9 @@
 # stay in build/<kernel>/<boot>.log.
 #
 # DXGPMO_KERNELS="6.1.0-28-amd64 ..." overrides the kernels tested;
-# DXGPMO_FUZZ_SECONDS / _OPS / _SEED set the fuzzer's budget and seed
-# (make fuzz SECONDS=n runs it longer).
+# DXGPMO_FUZZ_OPS / _SEED set the fuzzer's operation count and seed,
+# DXGPMO_FUZZ_SECONDS its safety net, DXGPMO_FUZZ_DURATION a run of that
+# many seconds instead of a count (make fuzz SECONDS=n or OPS=n).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,6 +23,31 @@ cd "$top"
 
 kernels=${DXGPMO_KERNELS:-$(default_test_kernels)}
 [ -n "$kernels" ] || { echo "check: no test kernels installed" >&2; exit 1; }
+
+# The fuzzer runs a fixed number of operations, DXGPMO_FUZZ_OPS (200,000:
+# 22-66 s under TCG on the 2-core machine, by its load).  DXGPMO_FUZZ_SECONDS
+# is only its safety net, which stops the run and fails it loudly with the
+# count reached: 300 s per 200,000 operations; per 200,000, 1200 s on a debug
+# kernel (check-debug), where KASAN and lockdep made it 885 ops/s (~230 s).
+# A duration run (DXGPMO_FUZZ_DURATION) gets 120 s past its duration.  The
+# VM timeout grows to outlive the net unless it was set.
+fuzz_ops=${DXGPMO_FUZZ_OPS:-200000}
+if [ -n "${DXGPMO_FUZZ_DURATION:-}" ]; then
+	fuzz_seconds=$((DXGPMO_FUZZ_DURATION + 120))
+else
+	fuzz_net=300
+	[ -z "${DXGPMO_KERNEL_BUILD:-}" ] || fuzz_net=1200
+	fuzz_seconds=$(((fuzz_ops + 199999) / 200000 * fuzz_net))
+	[ "$fuzz_seconds" -ge "$fuzz_net" ] || fuzz_seconds=$fuzz_net
+fi
+fuzz_seconds=${DXGPMO_FUZZ_SECONDS:-$fuzz_seconds}
+if [ -z "${DXGPMO_VM_TIMEOUT:-}" ] && [ $((fuzz_seconds + 300)) -gt 900 ]; then
+	export DXGPMO_VM_TIMEOUT=$((fuzz_seconds + 300))
+fi
+if [ $((fuzz_seconds + 180)) -gt "${DXGPMO_VM_TIMEOUT:-900}" ]; then
+	echo "check: the fuzzer's safety net ($fuzz_seconds s) does not fit in DXGPMO_VM_TIMEOUT=$DXGPMO_VM_TIMEOUT" >&2
+	exit 1
+fi
 
 make -s tools selftests
 mkdir -p "$build"
@@ -129,8 +155,10 @@ for kver in $kernels; do
 	boot "$kver" bug "$top/scripts/guest/bug-job.sh" "$out/dxgpmo.ko" \
 		"$top/selftests/dxgpmo_bug_test"
 	{
-		echo "export DXGPMO_FUZZ_SECONDS=${DXGPMO_FUZZ_SECONDS:-150}"
-		echo "export DXGPMO_FUZZ_OPS=${DXGPMO_FUZZ_OPS:-200000}"
+		echo "export DXGPMO_FUZZ_OPS=$fuzz_ops"
+		echo "export DXGPMO_FUZZ_SECONDS=$fuzz_seconds"
+		[ -z "${DXGPMO_FUZZ_DURATION:-}" ] ||
+			echo "export DXGPMO_FUZZ_DURATION=$DXGPMO_FUZZ_DURATION"
 		[ -z "${DXGPMO_FUZZ_SEED:-}" ] ||
 			echo "export DXGPMO_FUZZ_SEED=$DXGPMO_FUZZ_SEED"
 	} > "$out/fuzz.env"

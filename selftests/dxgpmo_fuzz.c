@@ -4,17 +4,35 @@
  * from several processes, some killed at random moments.  Random struct
  * sizes (short, long, huge), ids (valid, stale, of another type or file),
  * flags and reserved bits, offsets and lengths near overflow, user
- * pointers that are bad.  Pass: every counter of live things is back to
- * zero once all processes are gone, and the kernel log shows nothing but
- * the ADL-leak WARN of adl_leak=warn (checked here and by the host).
+ * pointers that are bad, and deliberate touches of views and windows that
+ * may fault.  Pass: exactly the asked number of operations ran, no worker
+ * died but of the fuzzer's own SIGKILL, every counter of live things is
+ * back to zero once all processes are gone, and the kernel log shows
+ * nothing but the ADL-leak WARN of adl_leak=warn (checked here and by the
+ * host).
  *
- * DXGPMO_FUZZ_SEED=n replays a run; DXGPMO_FUZZ_SECONDS and
- * DXGPMO_FUZZ_OPS bound it (defaults: 120 s, 200000 operations).
+ * DXGPMO_FUZZ_OPS=n: the number of operations (default 200000).
+ * DXGPMO_FUZZ_SECONDS=n: a safety net, not a budget: a run that has not
+ * done its operations n seconds after it started (default 300) is stopped
+ * and fails, saying how many it did.
+ * DXGPMO_FUZZ_DURATION=n: fuzz for n seconds instead of a number of
+ * operations (make fuzz SECONDS=n); the safety net is then n + 60 s
+ * unless DXGPMO_FUZZ_SECONDS says otherwise.
+ * DXGPMO_FUZZ_SEED=n replays a run (the workers' operations; when the
+ * random kills land depends on time).
+ *
+ * Deliberate touches (touch()): a write to a user view of a read-only
+ * object gets SIGSEGV, a read of an mmap(2) window whose object was
+ * destroyed gets SIGBUS (the window is revoked), a read of an address
+ * unmapped since gets SIGSEGV.  Workers catch these and count them; any
+ * other death of a worker fails the run.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <setjmp.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,9 +49,33 @@
 
 #define WORKERS		4
 #define POOL		32
+#define BUF_SIZE	8192
+/* Operations of one worker in one round: a run has many rounds of exits. */
+#define ROUND_OPS	5000
+#define DEFAULT_OPS	200000
+#define DEFAULT_SECONDS	300
+/* The safety net's SIGKILL must end a worker within this. */
+#define STUCK_SECONDS	30
+/*
+ * The harness's own timeout only backs up a parent that hangs itself: the
+ * fuzzer's safety net (DXGPMO_FUZZ_SECONDS) is the limit that matters, and
+ * the VM's timeout is below this anyway.
+ */
+#define HARNESS_SECONDS	(24 * 3600)
+
+/* What one worker process did; in shared memory, so kills lose nothing. */
+struct worker_stats {
+	unsigned long ops;
+	unsigned long touches;		/* deliberate touches */
+	unsigned long segv_ro;		/* SEGV_ACCERR: read-only view written */
+	unsigned long segv_unmapped;	/* SEGV_MAPERR: address unmapped since */
+	unsigned long bus;		/* SIGBUS: revoked window */
+	unsigned long fault_other;	/* caught, another si_code */
+};
 
 struct shared {
-	unsigned long ops[WORKERS];
+	int stop;			/* duration mode: time is up */
+	struct worker_stats w[WORKERS];
 };
 
 static uint64_t rng_state;
@@ -78,10 +120,16 @@ struct worker {
 	uint32_t ids[POOL];		/* every id seen, of any type */
 	uint32_t pmos[POOL], amos[POOL];
 	uint64_t offsets[POOL];		/* mmap offsets of objects */
-	struct { uint32_t pmo; uint64_t addr, len; } views[POOL];
+	struct { uint32_t pmo, user; uint64_t addr, len; } views[POOL];
 	void *mmaps[POOL];
 	size_t mmap_len[POOL];
-	uint8_t buf[8192];
+	uint64_t stale[POOL];		/* addresses unmapped since */
+	/*
+	 * BUF_SIZE bytes followed by a PROT_NONE page: the kernel's writes
+	 * past the end get -EFAULT instead of corrupting the worker.
+	 */
+	uint8_t *buf;
+	struct worker_stats *st;
 	uint32_t adapters[8];
 	uint32_t nr_adapters;
 	uint64_t seg_offset[8];
@@ -126,6 +174,70 @@ static int rnd_fd(struct worker *w)
 	return w->fd[pick(8) == 0];
 }
 
+static sigjmp_buf touch_env;
+static volatile sig_atomic_t touching;
+static volatile sig_atomic_t touch_code;
+
+/*
+ * SIGSEGV and SIGBUS: inside touch() the fault was asked for; anywhere else
+ * it was not, and the worker dies of it (a failure for the parent).
+ */
+static void touch_fault(int sig, siginfo_t *si, void *uc)
+{
+	if (!touching) {
+		signal(sig, SIG_DFL);	/* faults again, and kills */
+		return;
+	}
+	touching = 0;
+	touch_code = si->si_code;
+	siglongjmp(touch_env, sig);
+}
+
+/* Reads or writes one byte that may fault on purpose: 0 or the signal. */
+static int touch(struct worker *w, uint64_t addr, bool write)
+{
+	volatile uint8_t *p = (volatile uint8_t *)(uintptr_t)addr;
+	int sig;
+
+	w->st->touches++;
+	sig = sigsetjmp(touch_env, 1);
+	if (!sig) {
+		touching = 1;
+		if (write)
+			*p = 1;
+		else
+			(void)*p;
+		touching = 0;
+		return 0;
+	}
+	if (sig == SIGBUS)
+		w->st->bus++;
+	else if (touch_code == SEGV_ACCERR)
+		w->st->segv_ro++;
+	else if (touch_code == SEGV_MAPERR)
+		w->st->segv_unmapped++;
+	else
+		w->st->fault_other++;
+	return sig;
+}
+
+/* UNMAP of a remembered view; the address of a user view goes stale. */
+static void unmap_view(struct worker *w, int fd, unsigned int i)
+{
+	if (!dxgpmo_unmap(fd, w->views[i].pmo, w->views[i].addr,
+			  w->views[i].len) && w->views[i].user)
+		w->stale[pick(POOL)] = w->views[i].addr;
+	memset(&w->views[i], 0, sizeof(w->views[i]));
+}
+
+/* munmap(2) of a remembered window; its address goes stale. */
+static void unmap_window(struct worker *w, unsigned int i)
+{
+	munmap(w->mmaps[i], w->mmap_len[i]);
+	w->stale[pick(POOL)] = (uintptr_t)w->mmaps[i];
+	w->mmaps[i] = NULL;
+}
+
 /* One random operation. */
 static void fuzz_one(struct worker *w)
 {
@@ -155,7 +267,7 @@ static void fuzz_one(struct worker *w)
 	int ret;
 
 	memset(&a, 0, sizeof(a));
-	switch (pick(20)) {
+	switch (pick(21)) {
 	case 0: case 1: case 2:
 		a.c.type = pick(10) ? pick(3) : (uint32_t)rnd();
 		a.c.cache_type = pick(10) ? pick(3) : 7;
@@ -221,7 +333,7 @@ static void fuzz_one(struct worker *w)
 		a.a.flags = pick(4) ? 0 : (uint32_t)pick(8);
 		if (pick(2)) {
 			a.a.pages = (uintptr_t)rnd_ptr(w);
-			a.a.pages_capacity = pick(4) ? sizeof(w->buf) / 8 :
+			a.a.pages_capacity = pick(4) ? BUF_SIZE / 8 :
 						       rnd_len();
 		}
 		if (!dxgpmo_allocate_adl(fd, &a.a)) {
@@ -243,24 +355,22 @@ static void fuzz_one(struct worker *w)
 		if (!dxgpmo_map(fd, &a.m)) {
 			i = pick(POOL);
 			if (w->views[i].addr)	/* forget, or unmap, the old */
-				dxgpmo_unmap(fd, w->views[i].pmo,
-					     w->views[i].addr, w->views[i].len);
+				unmap_view(w, fd, i);
 			w->views[i].pmo = pmo;
+			w->views[i].user = a.m.access_mode == DXGPMO_ACCESS_USER;
 			w->views[i].addr = a.m.address;
 			w->views[i].len = a.m.length;
 			remember(w->ids, a.m.map_id);
-			if (a.m.access_mode == DXGPMO_ACCESS_USER && pick(2))
-				((volatile uint8_t *)(uintptr_t)a.m.address)
-					[pick(a.m.length)] = 1;
+			/* SIGSEGV if the object is read-only */
+			if (w->views[i].user && pick(2))
+				touch(w, a.m.address + pick(a.m.length), true);
 		}
 		break;
 	}
 	case 10:
 		i = pick(POOL);
 		if (pick(3)) {
-			dxgpmo_unmap(fd, w->views[i].pmo, w->views[i].addr,
-				     w->views[i].len);
-			memset(&w->views[i], 0, sizeof(w->views[i]));
+			unmap_view(w, fd, i);
 		} else {
 			dxgpmo_unmap(fd, rnd_id(w, w->pmos), rnd(), rnd_len());
 		}
@@ -352,7 +462,7 @@ static void fuzz_one(struct worker *w)
 		if (p != MAP_FAILED) {
 			i = pick(POOL);
 			if (w->mmaps[i])
-				munmap(w->mmaps[i], w->mmap_len[i]);
+				unmap_window(w, i);
 			w->mmaps[i] = p;
 			w->mmap_len[i] = len;
 		}
@@ -360,11 +470,8 @@ static void fuzz_one(struct worker *w)
 	}
 	case 17:
 		i = pick(POOL);
-		if (w->mmaps[i]) {
-			/* touching a revoked window may SIGBUS: read only */
-			munmap(w->mmaps[i], w->mmap_len[i]);
-			w->mmaps[i] = NULL;
-		}
+		if (w->mmaps[i])
+			unmap_window(w, i);
 		break;
 	case 18:
 		/* Any command with a random size and random bytes. */
@@ -387,6 +494,31 @@ static void fuzz_one(struct worker *w)
 		if (cmd != DXGPMO_IOC_TEST)
 			ioctl(fd, cmd, pick(16) ? (void *)a.raw : rnd_ptr(w));
 		break;
+	case 19:
+		/*
+		 * Touches that may fault, on purpose: a user view (written:
+		 * SIGSEGV if the object is read-only), an mmap(2) window (read
+		 * only, it may be registers: SIGBUS once the object is
+		 * destroyed), an address unmapped since (read only, it may be
+		 * in use again: SIGSEGV if not).
+		 */
+		i = pick(POOL);
+		switch (pick(3)) {
+		case 0:
+			if (w->views[i].user)
+				touch(w, w->views[i].addr +
+					 pick(w->views[i].len), pick(2));
+			break;
+		case 1:
+			if (w->mmaps[i])
+				touch(w, (uintptr_t)w->mmaps[i] +
+					 pick(w->mmap_len[i]), false);
+			break;
+		default:
+			if (w->stale[i])
+				touch(w, w->stale[i] + pick(4096), false);
+		}
+		break;
 	default:
 		a.st.size = sizeof(a.st);
 		ret = dxgpmo_ioctl(fd, DXGPMO_IOC_STATS, &a.st);
@@ -394,16 +526,26 @@ static void fuzz_one(struct worker *w)
 	}
 }
 
-static int run_worker(uint64_t seed, unsigned long budget, time_t end,
-		      unsigned long *ops)
+static int run_worker(uint64_t seed, unsigned long budget,
+		      struct worker_stats *st, int *stop)
 {
 	struct dxgpmo_adapter_info info[DXGPMO_MAX_ADAPTERS];
+	struct sigaction sa = {
+		.sa_sigaction = touch_fault,
+		.sa_flags = SA_SIGINFO,
+	};
 	struct worker *w = calloc(1, sizeof(*w));
 	uint32_t i, total;
 
 	if (!w)
 		return 1;
 	rng_state = seed ? seed : 1;
+	w->st = st;
+	w->buf = mmap(NULL, BUF_SIZE + 4096, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (w->buf == MAP_FAILED ||
+	    mprotect(w->buf + BUF_SIZE, 4096, PROT_NONE))
+		return 1;
 	w->fd[0] = dxgpmo_open();
 	w->fd[1] = dxgpmo_open();
 	if (w->fd[0] < 0 || w->fd[1] < 0 ||
@@ -414,11 +556,11 @@ static int run_worker(uint64_t seed, unsigned long budget, time_t end,
 		w->seg_offset[i] = info[i].segment_mmap_offset;
 	}
 	w->nr_adapters = i;
-	/* A SIGBUS from a revoked window is expected; end quietly. */
-	signal(SIGBUS, SIG_DFL);
-	while (*ops < budget && time(NULL) < end) {
+	if (sigaction(SIGSEGV, &sa, NULL) || sigaction(SIGBUS, &sa, NULL))
+		return 1;
+	while (st->ops < budget && !__atomic_load_n(stop, __ATOMIC_RELAXED)) {
 		fuzz_one(w);
-		(*ops)++;
+		st->ops++;
 	}
 	return 0;
 }
@@ -466,70 +608,296 @@ FIXTURE_TEARDOWN(fuzz)
 {
 }
 
-TEST_F_TIMEOUT(fuzz, random_sequences, 600)
+/* One worker position over all rounds. */
+struct slot {
+	struct worker_stats st;
+	unsigned long rounds;
+	unsigned long exits;		/* exit(0): ran its budget, or stopped */
+	unsigned long fuzz_kills;	/* SIGKILL of the random kill */
+	unsigned long net_kills;	/* SIGKILL of the safety net */
+	unsigned long fault_deaths;	/* SIGSEGV/SIGBUS outside touch() */
+	unsigned long other_deaths;	/* any other end */
+	unsigned long failed;		/* exit(1): could not start */
+};
+
+enum { NOT_KILLED, KILL_RANDOM, KILL_NET };
+
+struct fuzz {
+	uint64_t seed;
+	unsigned long ops;		/* operations to run; 0 in duration mode */
+	unsigned long duration;		/* seconds to fuzz; 0 in ops mode */
+	unsigned long seconds;		/* the safety net */
+	double deadline, stop_at;
+	struct shared *sh;
+	struct slot slot[WORKERS];
+	unsigned long total, rounds, stuck;
+	bool timed_out, setup_failed;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static unsigned long env_ulong(const char *name, unsigned long def)
+{
+	const char *s = getenv(name);
+
+	return s && *s ? strtoul(s, NULL, 0) : def;
+}
+
+static unsigned long long worker_seed(const struct fuzz *f, unsigned int i)
+{
+	return f->seed * 1000003 + f->rounds * WORKERS + i;
+}
+
+static void add_stats(struct worker_stats *sum, const struct worker_stats *st)
+{
+	sum->ops += st->ops;
+	sum->touches += st->touches;
+	sum->segv_ro += st->segv_ro;
+	sum->segv_unmapped += st->segv_unmapped;
+	sum->bus += st->bus;
+	sum->fault_other += st->fault_other;
+}
+
+/* How worker i ended, and what it did before. */
+static void reap(struct fuzz *f, unsigned int i, int status, int killed)
+{
+	struct slot *s = &f->slot[i];
+	int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+
+	if (WIFEXITED(status) && !WEXITSTATUS(status)) {
+		s->exits++;
+	} else if (WIFEXITED(status)) {
+		s->failed++;
+		f->setup_failed = true;
+		printf("# worker seed %llu could not start (exit %d)\n",
+		       worker_seed(f, i), WEXITSTATUS(status));
+	} else if (sig == SIGKILL && killed == KILL_RANDOM) {
+		s->fuzz_kills++;
+	} else if (sig == SIGKILL && killed == KILL_NET) {
+		s->net_kills++;
+	} else if (sig == SIGSEGV || sig == SIGBUS) {
+		s->fault_deaths++;
+		printf("# worker seed %llu died of %s outside a deliberate touch\n",
+		       worker_seed(f, i), strsignal(sig));
+	} else {
+		s->other_deaths++;
+		printf("# worker seed %llu ended unexpectedly (wait status %#x)\n",
+		       worker_seed(f, i), status);
+	}
+	s->rounds++;
+	add_stats(&s->st, &f->sh->w[i]);
+	f->total += f->sh->w[i].ops;
+}
+
+/*
+ * One round: WORKERS processes, one of them killed at a random moment in
+ * about half the rounds.  Returns once every worker is reaped; at the
+ * safety net's deadline it kills them all, and gives up on those still
+ * there STUCK_SECONDS later.
+ */
+static void run_round(struct fuzz *f)
+{
+	unsigned long remaining = f->ops - f->total, budget;
+	int killed[WORKERS] = { NOT_KILLED };
+	double kill_at = 0, net_at = 0, t;
+	unsigned int i, live = 0;
+	pid_t pid[WORKERS];
+	int victim = -1, status;
+
+	for (i = 0; i < WORKERS; i++) {
+		budget = ROUND_OPS;
+		if (!f->duration &&
+		    remaining / WORKERS + (i < remaining % WORKERS) < budget)
+			budget = remaining / WORKERS + (i < remaining % WORKERS);
+		memset(&f->sh->w[i], 0, sizeof(f->sh->w[i]));
+		pid[i] = fork();
+		if (!pid[i])
+			_exit(run_worker(worker_seed(f, i), budget,
+					 &f->sh->w[i], &f->sh->stop));
+		if (pid[i] < 0) {
+			printf("# fork: %s\n", strerror(errno));
+			f->setup_failed = true;
+			continue;
+		}
+		live++;
+	}
+	if (pick(2)) {
+		victim = pick(WORKERS);
+		kill_at = now() + pick(2000000) / 1e6;
+	}
+	while (live) {
+		for (i = 0; i < WORKERS; i++) {
+			if (pid[i] <= 0 ||
+			    waitpid(pid[i], &status, WNOHANG) != pid[i])
+				continue;
+			reap(f, i, status, killed[i]);
+			pid[i] = 0;
+			live--;
+		}
+		if (!live)
+			break;
+		t = now();
+		if (victim >= 0 && pid[victim] > 0 &&
+		    killed[victim] == NOT_KILLED && t >= kill_at) {
+			kill(pid[victim], SIGKILL);
+			killed[victim] = KILL_RANDOM;
+		}
+		if (f->duration && t >= f->stop_at)
+			__atomic_store_n(&f->sh->stop, 1, __ATOMIC_RELAXED);
+		if (t >= f->deadline && !net_at) {
+			f->timed_out = true;
+			net_at = t;
+			for (i = 0; i < WORKERS; i++) {
+				if (pid[i] <= 0)
+					continue;
+				kill(pid[i], SIGKILL);
+				killed[i] = KILL_NET;
+			}
+		}
+		if (net_at && t >= net_at + STUCK_SECONDS) {
+			for (i = 0; i < WORKERS; i++) {
+				if (pid[i] <= 0)
+					continue;
+				printf("# worker pid %d (seed %llu) stuck: ",
+				       pid[i], worker_seed(f, i));
+				printf("still there %d s after SIGKILL\n",
+				       STUCK_SECONDS);
+				f->stuck++;
+			}
+			break;
+		}
+		usleep(10000);
+	}
+	f->rounds++;
+}
+
+static bool run_more(const struct fuzz *f)
+{
+	if (f->timed_out || f->setup_failed)
+		return false;
+	if (f->duration)
+		return !f->sh->stop && now() < f->stop_at;
+	return f->total < f->ops;
+}
+
+static void print_touches(const struct worker_stats *st)
+{
+	printf("%lu touches caught SIGSEGV %lu (read-only) + %lu (unmapped), ",
+	       st->touches, st->segv_ro, st->segv_unmapped);
+	printf("SIGBUS %lu (revoked), other %lu\n", st->bus, st->fault_other);
+}
+
+static void print_counts(const struct fuzz *f, double elapsed)
+{
+	struct slot all = { 0 };
+	unsigned int i;
+
+	for (i = 0; i < WORKERS; i++) {
+		const struct slot *s = &f->slot[i];
+
+		printf("# worker %u: %lu ops in %lu rounds, ",
+		       i, s->st.ops, s->rounds);
+		print_touches(&s->st);
+		add_stats(&all.st, &s->st);
+		all.exits += s->exits;
+		all.fuzz_kills += s->fuzz_kills;
+		all.net_kills += s->net_kills;
+		all.fault_deaths += s->fault_deaths;
+		all.other_deaths += s->other_deaths;
+		all.failed += s->failed;
+	}
+	printf("# %lu operations in %.1f s: %.0f ops/s, %lu rounds of %d workers\n",
+	       f->total, elapsed, elapsed > 0 ? f->total / elapsed : 0.0,
+	       f->rounds, WORKERS);
+	printf("# all workers: ");
+	print_touches(&all.st);
+	printf("# worker ends: %lu exits, %lu killed by the fuzzer (SIGKILL), ",
+	       all.exits, all.fuzz_kills);
+	printf("%lu by the safety net (SIGKILL); unexpected: ", all.net_kills);
+	printf("%lu SIGSEGV/SIGBUS, %lu other, %lu could not start\n",
+	       all.fault_deaths, all.other_deaths, all.failed);
+}
+
+static unsigned long unexpected_deaths(const struct fuzz *f)
+{
+	unsigned long n = 0;
+	unsigned int i;
+
+	for (i = 0; i < WORKERS; i++)
+		n += f->slot[i].fault_deaths + f->slot[i].other_deaths;
+	return n;
+}
+
+TEST_F_TIMEOUT(fuzz, random_sequences, HARNESS_SECONDS)
 {
 	const char *s = getenv("DXGPMO_FUZZ_SEED");
-	uint64_t seed = s ? strtoull(s, NULL, 0) : (uint64_t)time(NULL);
-	unsigned long budget = getenv("DXGPMO_FUZZ_OPS") ?
-			       strtoul(getenv("DXGPMO_FUZZ_OPS"), NULL, 0) :
-			       200000;
-	time_t seconds = getenv("DXGPMO_FUZZ_SECONDS") ?
-			 strtol(getenv("DXGPMO_FUZZ_SECONDS"), NULL, 0) : 120;
-	time_t end = time(NULL) + seconds;
-	struct shared *sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
-				 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	unsigned long total = 0, kills = 0, per = budget / WORKERS + 1;
-	pid_t pid[WORKERS];
+	struct fuzz f = {
+		.seed = s ? strtoull(s, NULL, 0) : (uint64_t)time(NULL),
+		.duration = env_ulong("DXGPMO_FUZZ_DURATION", 0),
+	};
 	struct dxgpmo_stats st;
-	unsigned int i, warns;
-	int fd, kmsg, round = 0;
+	unsigned int warns;
+	double start, elapsed;
+	int fd, kmsg;
 
-	ASSERT_NE(MAP_FAILED, sh);
+	f.ops = f.duration ? 0 : env_ulong("DXGPMO_FUZZ_OPS", DEFAULT_OPS);
+	f.seconds = env_ulong("DXGPMO_FUZZ_SECONDS",
+			      f.duration ? f.duration + 60 : DEFAULT_SECONDS);
+	ASSERT_LT(f.duration, f.seconds) {
+		printf("# the safety net DXGPMO_FUZZ_SECONDS (%lu) must exceed ",
+		       f.seconds);
+		printf("DXGPMO_FUZZ_DURATION (%lu)\n", f.duration);
+	}
+	ASSERT_GT(HARNESS_SECONDS - STUCK_SECONDS - 60, f.seconds);
+	f.sh = mmap(NULL, sizeof(*f.sh), PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, f.sh);
 	printf("# fuzz seed %llu (replay: DXGPMO_FUZZ_SEED=%llu)\n",
-	       (unsigned long long)seed, (unsigned long long)seed);
+	       (unsigned long long)f.seed, (unsigned long long)f.seed);
+	if (f.duration)
+		printf("# fuzzing for %lu s (DXGPMO_FUZZ_DURATION), ", f.duration);
+	else
+		printf("# %lu operations (DXGPMO_FUZZ_OPS), ", f.ops);
+	printf("safety net %lu s (DXGPMO_FUZZ_SECONDS)\n", f.seconds);
 	ASSERT_EQ(0, write_sysfs(ADL_LEAK_PARAM, "warn"));
 	kmsg = kmsg_open_new();
 	ASSERT_LE(0, kmsg);
 	kmsg_write("dxgpmo-expect: begin fuzz\n");
-	rng_state = seed;
+	rng_state = f.seed ? f.seed : 1;
 
-	/* Rounds of workers; some are killed at a random moment. */
-	while (total < budget && time(NULL) < end) {
-		for (i = 0; i < WORKERS; i++) {
-			uint64_t wseed = seed * 1000003 + round * WORKERS + i;
+	start = now();
+	f.deadline = start + f.seconds;
+	f.stop_at = start + f.duration;
+	while (run_more(&f))
+		run_round(&f);
+	elapsed = now() - start;
 
-			sh->ops[i] = 0;
-			pid[i] = fork();
-			ASSERT_LE(0, pid[i]);
-			if (!pid[i])
-				_exit(run_worker(wseed, per, end, &sh->ops[i]));
-		}
-		if (pick(2)) {
-			usleep(pick(2000000));
-			i = pick(WORKERS);
-			kill(pid[i], SIGKILL);
-			kills++;
-		}
-		for (i = 0; i < WORKERS; i++) {
-			int status;
-
-			ASSERT_EQ(pid[i], waitpid(pid[i], &status, 0));
-			if (WIFEXITED(status))
-				EXPECT_EQ(0, WEXITSTATUS(status)) {
-					printf("# worker seed %llu failed\n",
-					       (unsigned long long)(seed * 1000003 +
-						round * WORKERS + i));
-				}
-			total += sh->ops[i];
-		}
-		round++;
-	}
 	kmsg_write("dxgpmo-expect: end fuzz\n");
 	ASSERT_EQ(0, write_sysfs(ADL_LEAK_PARAM, "bug"));
-	printf("# %lu operations in %d rounds, %lu workers killed\n", total,
-	       round, kills);
+	print_counts(&f, elapsed);
+	EXPECT_FALSE(f.timed_out) {
+		if (f.duration)
+			printf("# FAIL: safety net: a %lu s run not over after %lu s",
+			       f.duration, f.seconds);
+		else
+			printf("# FAIL: safety net: only %lu of %lu operations in %lu s",
+			       f.total, f.ops, f.seconds);
+		printf(" (DXGPMO_FUZZ_SECONDS=%lu): workers killed;", f.seconds);
+		printf(" a hang, or a kernel too slow for this net\n");
+	}
+	EXPECT_EQ(0, f.stuck);
+	EXPECT_FALSE(f.setup_failed);
+	EXPECT_EQ(0, unexpected_deaths(&f)) {
+		printf("# FAIL: workers died, not of the fuzzer's SIGKILL\n");
+	}
 	EXPECT_TRUE(log_is_clean(kmsg, &warns)) {
-		printf("# seed %llu\n", (unsigned long long)seed);
+		printf("# seed %llu\n", (unsigned long long)f.seed);
 	}
 	printf("# %u ADL-leak WARNs (adl_leak=warn)\n", warns);
 	close(kmsg);
@@ -537,10 +905,14 @@ TEST_F_TIMEOUT(fuzz, random_sequences, 600)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, dxgpmo_get_stats(fd, &st));
 	EXPECT_EQ(0, dxgpmo_counters_live(&st.global)) {
-		printf("# leak after seed %llu\n", (unsigned long long)seed);
+		printf("# leak after seed %llu\n", (unsigned long long)f.seed);
 	}
 	close(fd);
-	EXPECT_LE(budget, total);
+	/* Not a timed assertion: the safety net above is the only clock. */
+	if (f.duration)
+		EXPECT_LT(0, f.total);
+	if (!f.duration)
+		EXPECT_EQ(f.ops, f.total);
 }
 
 TEST_HARNESS_MAIN

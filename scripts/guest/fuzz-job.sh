@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # The ioctl fuzzer in a VM boot of its own (adl_leak=warn, set by the
-# fuzzer).  fuzz.env, when present, sets DXGPMO_FUZZ_SECONDS/OPS/SEED.
+# fuzzer).  fuzz.env, when present, sets DXGPMO_FUZZ_OPS/SEED, the safety
+# net DXGPMO_FUZZ_SECONDS and DXGPMO_FUZZ_DURATION (see dxgpmo_fuzz.c).
 [ -f ./fuzz.env ] && . ./fuzz.env
+env | grep '^DXGPMO_FUZZ_' | sort | sed 's/^/dxgpmo-vm: fuzz env /'
 if insmod ./dxgpmo.ko; then
 	echo "dxgpmo-check: PASS insmod"
 else
