@@ -130,7 +130,7 @@ struct dxgpmo_object *dxgpmo_object_get(struct dxgpmo_file *file, u32 id,
 		return ERR_PTR(-ENOENT);
 	xa_lock(&file->objects);
 	obj = xa_load(&file->objects, id);
-	if (!obj || obj->type != type || obj->destroying) {
+	if (!obj || obj->type != type) {
 		obj = ERR_PTR(-ENOENT);
 	} else {
 		refcount_inc(&obj->users);
@@ -143,14 +143,15 @@ struct dxgpmo_object *dxgpmo_object_get(struct dxgpmo_file *file, u32 id,
 static DECLARE_WAIT_QUEUE_HEAD(dxgpmo_destroy_wait);
 
 /*
- * Users first, then shortterm_users, so that a DESTROY that saw the calls
- * drain never sees a count of users that is still about to drop.
+ * Nothing of the object is touched after the decrements: a DESTROY that
+ * sees the calls gone frees it at once.
  */
 void dxgpmo_object_put(struct dxgpmo_object *obj)
 {
 	refcount_dec(&obj->users);
-	if (refcount_dec_and_test(&obj->shortterm_users))
-		wake_up_interruptible_all(&dxgpmo_destroy_wait);
+	refcount_dec(&obj->shortterm_users);
+	if (wq_has_sleeper(&dxgpmo_destroy_wait))
+		wake_up_all(&dxgpmo_destroy_wait);
 }
 
 /* The id is gone and nobody else holds the object: tear it down. */
@@ -163,25 +164,9 @@ static void dxgpmo_object_free(struct dxgpmo_file *file,
 }
 
 /*
- * The handle's reference is the last one: anybody else (a child, a call
- * in flight) would hold one too, and new references are taken only under
- * the xarray lock or from an existing holder, so the count cannot grow
- * while we look at it.
- */
-static bool dxgpmo_object_take_locked(struct dxgpmo_file *file,
-				      struct dxgpmo_object *obj,
-				      unsigned int holders)
-{
-	lockdep_assert_held(&file->objects.xa_lock);
-	if (refcount_read(&obj->users) != holders)
-		return false;
-	__xa_erase(&file->objects, obj->id);
-	return true;
-}
-
-/*
- * Claim the object for destruction (one DESTROY at a time; lookups fail
- * from here on).  Only its destroyer frees it, so it stays valid.
+ * Start destroying: one DESTROY at a time per object, holding a call's
+ * reference of its own so the object stays while it waits.  Only the
+ * destroyer frees the object, after taking it out of the table.
  */
 static struct dxgpmo_object *dxgpmo_object_claim(struct dxgpmo_file *file,
 						 u32 id,
@@ -193,47 +178,62 @@ static struct dxgpmo_object *dxgpmo_object_claim(struct dxgpmo_file *file,
 		return ERR_PTR(-ENOENT);
 	xa_lock(&file->objects);
 	obj = xa_load(&file->objects, id);
-	if (!obj || obj->type != type)
+	if (!obj || obj->type != type) {
 		obj = ERR_PTR(-ENOENT);
-	else if (obj->destroying)
+	} else if (obj->destroying) {
 		obj = ERR_PTR(-EBUSY);
-	else
+	} else {
 		obj->destroying = true;
+		refcount_inc(&obj->users);
+		refcount_inc(&obj->shortterm_users);
+	}
 	xa_unlock(&file->objects);
 	return obj;
 }
 
+/*
+ * Wait, at most DXGPMO_DESTROY_WAIT, for the other calls in flight on a
+ * claimed object (an ADAPTER_DMA may hold an ADL for seconds): its
+ * shortterm users are then its own count and the claim's.  Waiting never
+ * makes a lookup fail.
+ */
+static int dxgpmo_object_settle(struct dxgpmo_object *obj)
+{
+	refcount_t *calls = &obj->shortterm_users;
+	long left;
+
+	left = wait_event_interruptible_timeout(dxgpmo_destroy_wait,
+						refcount_read(calls) == 2,
+						DXGPMO_DESTROY_WAIT);
+	if (left > 0)
+		return 0;
+	return left < 0 ? -EINTR : -EBUSY;
+}
+
+/*
+ * Under the xarray lock: nothing holds the claimed object but its handle,
+ * the claim and @holds children the caller is taking along.
+ */
+static bool dxgpmo_object_idle_locked(struct dxgpmo_file *file,
+				      struct dxgpmo_object *obj,
+				      unsigned int holds)
+{
+	lockdep_assert_held(&file->objects.xa_lock);
+	return refcount_read(&obj->shortterm_users) == 2 &&
+	       refcount_read(&obj->users) == 2 + holds;
+}
+
+/* The claim ends; the object stays as it was. */
 static void dxgpmo_object_unclaim(struct dxgpmo_file *file,
 				  struct dxgpmo_object *obj)
 {
 	xa_lock(&file->objects);
-	/* Only our own count can be missing; nobody can add to zero. */
-	if (!refcount_inc_not_zero(&obj->shortterm_users))
-		refcount_set(&obj->shortterm_users, 1);
 	obj->destroying = false;
 	xa_unlock(&file->objects);
+	dxgpmo_object_put(obj);
 }
 
-/*
- * Wait for the calls in flight on a claimed object (an ADAPTER_DMA may
- * hold an ADL for seconds); none can start any more.
- */
-static int dxgpmo_object_drain(struct dxgpmo_object *obj)
-{
-	refcount_t *calls = &obj->shortterm_users;
-	long ret;
-
-	if (refcount_dec_and_test(calls))
-		return 0;
-	ret = wait_event_interruptible_timeout(dxgpmo_destroy_wait,
-					       refcount_read(calls) == 0,
-					       DXGPMO_DESTROY_WAIT);
-	if (ret > 0)
-		return 0;
-	return ret ? -EINTR : -EBUSY;
-}
-
-/* DESTROY / CLOSE / FREE of one handle. */
+/* DESTROY / CLOSE / FREE of one handle: -EBUSY while it has children. */
 int dxgpmo_object_destroy(struct dxgpmo_file *file, u32 id,
 			  enum dxgpmo_obj_type type)
 {
@@ -243,10 +243,12 @@ int dxgpmo_object_destroy(struct dxgpmo_file *file, u32 id,
 	obj = dxgpmo_object_claim(file, id, type);
 	if (IS_ERR(obj))
 		return PTR_ERR(obj);
-	ret = dxgpmo_object_drain(obj);
+	ret = dxgpmo_object_settle(obj);
 	if (!ret) {
 		xa_lock(&file->objects);
-		if (!dxgpmo_object_take_locked(file, obj, 1))
+		if (dxgpmo_object_idle_locked(file, obj, 0))
+			__xa_erase(&file->objects, obj->id);
+		else
 			ret = -EBUSY;
 		xa_unlock(&file->objects);
 	}
@@ -260,7 +262,7 @@ int dxgpmo_object_destroy(struct dxgpmo_file *file, u32 id,
 
 /*
  * A child and its parent in one step, or neither: the parent's users are
- * its handle and this child.  The caller holds no reference on either.
+ * its handle, the claim and this child's hold.
  */
 int dxgpmo_object_destroy_pair(struct dxgpmo_file *file, u32 child_id,
 			       enum dxgpmo_obj_type child_type, u32 parent_id,
@@ -269,25 +271,26 @@ int dxgpmo_object_destroy_pair(struct dxgpmo_file *file, u32 child_id,
 	struct dxgpmo_object *child, *parent;
 	int ret;
 
-	child = dxgpmo_object_claim(file, child_id, child_type);
-	if (IS_ERR(child))
-		return PTR_ERR(child);
 	parent = dxgpmo_object_claim(file, parent_id, parent_type);
-	if (IS_ERR(parent)) {
-		dxgpmo_object_unclaim(file, child);
+	if (IS_ERR(parent))
 		return PTR_ERR(parent);
+	child = dxgpmo_object_claim(file, child_id, child_type);
+	if (IS_ERR(child)) {
+		dxgpmo_object_unclaim(file, parent);
+		return PTR_ERR(child);
 	}
-	ret = dxgpmo_object_drain(child);
+	ret = dxgpmo_object_settle(child);
 	if (!ret)
-		ret = dxgpmo_object_drain(parent);
+		ret = dxgpmo_object_settle(parent);
 	if (!ret) {
 		xa_lock(&file->objects);
-		if (refcount_read(&parent->users) == 2 &&
-		    dxgpmo_object_take_locked(file, child, 1))
-			/* The child is ours now: its hold on the parent stays. */
+		if (dxgpmo_object_idle_locked(file, child, 0) &&
+		    dxgpmo_object_idle_locked(file, parent, 1)) {
+			__xa_erase(&file->objects, child->id);
 			__xa_erase(&file->objects, parent->id);
-		else
+		} else {
 			ret = -EBUSY;
+		}
 		xa_unlock(&file->objects);
 	}
 	if (ret) {
@@ -314,13 +317,10 @@ void dxgpmo_file_destroy(struct dxgpmo_file *file)
 	while (!xa_empty(&file->objects) && progress) {
 		progress = false;
 		xa_for_each(&file->objects, index, obj) {
-			bool taken;
-
-			xa_lock(&file->objects);
-			taken = dxgpmo_object_take_locked(file, obj, 1);
-			xa_unlock(&file->objects);
-			if (!taken)
+			/* Only children can hold it: no call is in flight. */
+			if (refcount_read(&obj->users) != 1)
 				continue;
+			xa_erase(&file->objects, index);
 			dxgpmo_count_global(DXGPMO_CNT_LEAKED_OBJECTS, 1);
 			if (obj->ops->leak_is_adl)
 				dxgpmo_count_global(DXGPMO_CNT_LEAKED_ADLS, 1);
