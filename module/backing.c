@@ -86,7 +86,7 @@ void dxgpmo_backing_unpin(struct page **pages, unsigned long nr)
 		put_page(pages[i]);
 }
 
-pgprot_t dxgpmo_cache_pgprot(u32 cache_type, pgprot_t prot)
+static pgprot_t dxgpmo_cache_pgprot(u32 cache_type, pgprot_t prot)
 {
 	switch (cache_type) {
 	case DXGPMO_CACHE_WRITE_COMBINED:

@@ -132,7 +132,6 @@ static inline unsigned long dxgpmo_backing_ram(struct dxgpmo_backing *backing)
 	return backing->ops->holds_ram ? backing->nr_pages : 0;
 }
 
-pgprot_t dxgpmo_cache_pgprot(u32 cache_type, pgprot_t prot);
 int dxgpmo_backing_vma_setup(struct dxgpmo_backing *backing,
 			     struct vm_area_struct *vma);
 vm_fault_t dxgpmo_backing_fault(struct dxgpmo_backing *backing,

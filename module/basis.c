@@ -165,6 +165,13 @@ static const struct dxgpmo_object_ops dxgpmo_basis_ops = {
 	.counter = DXGPMO_CNT_BASES,
 };
 
+static struct dxgpmo_basis *dxgpmo_basis_get(struct dxgpmo_file *file, u32 id)
+{
+	return dxgpmo_container_of_err(dxgpmo_object_get(file, id,
+							 DXGPMO_OBJ_BASIS),
+				       struct dxgpmo_basis, obj);
+}
+
 static int dxgpmo_basis_read_ranges(struct dxgpmo_basis *basis,
 				    const struct dxgpmo_create_memory_basis *cmd)
 {

@@ -142,13 +142,6 @@ static inline struct dxgpmo_cpu_map *dxgpmo_map_get(struct dxgpmo_file *file,
 				 struct dxgpmo_cpu_map, obj);
 }
 
-static inline struct dxgpmo_basis *dxgpmo_basis_get(struct dxgpmo_file *file,
-						    u32 id)
-{
-	return dxgpmo_container_of_err(dxgpmo_object_get(file, id, DXGPMO_OBJ_BASIS),
-				 struct dxgpmo_basis, obj);
-}
-
 /* ioctl.c */
 struct dxgpmo_ucmd {
 	struct dxgpmo_file *file;

@@ -37,7 +37,7 @@ void dxgpmo_count(struct dxgpmo_file *file, enum dxgpmo_counter counter,
 	dxgpmo_count_global(counter, delta);
 }
 
-u64 dxgpmo_global_counter(enum dxgpmo_counter counter)
+static u64 dxgpmo_global_counter(enum dxgpmo_counter counter)
 {
 	return atomic64_read(&dxgpmo_global_counters[counter]);
 }

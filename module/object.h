@@ -141,7 +141,6 @@ void dxgpmo_count(struct dxgpmo_file *file, enum dxgpmo_counter counter,
 void dxgpmo_count_file(struct dxgpmo_file *file, enum dxgpmo_counter counter,
 		       s64 delta);
 void dxgpmo_count_global(enum dxgpmo_counter counter, s64 delta);
-u64 dxgpmo_global_counter(enum dxgpmo_counter counter);
 void dxgpmo_debugfs_init(void);
 void dxgpmo_debugfs_exit(void);
 
