@@ -8,7 +8,7 @@
  * can provoke IOMMU faults; it needs CAP_SYS_RAWIO and an adapter behind an
  * IOMMU, because on a physically addressed adapter a raw address is any page
  * of the machine (-EPERM).  The transfer holds references on the ADLs it
- * relies on (FREE_ADL of one of them is -EBUSY meanwhile) and the adapter's
+ * relies on (FREE_ADL of one of them waits for it) and the adapter's
  * access lock (removal waits for it); no lock of the file, so the file's
  * other threads go on while the engine works.
  */

@@ -17,7 +17,7 @@
  * Every ADL is on its adapter's list.  When the adapter is removed, the
  * list is walked and every mapping revoked while the device is still there;
  * FREE_ADL later only releases what is left.  ADAPTER_DMA holds references
- * on the ADLs it relies on, so FREE_ADL of one in use is -EBUSY.
+ * on the ADLs it relies on, so FREE_ADL of one in use waits for it.
  */
 #include <linux/dma-mapping.h>
 #include <linux/mm.h>
@@ -224,6 +224,14 @@ int dxgpmo_ioctl_allocate_adl(struct dxgpmo_ucmd *ucmd)
 	if ((cmd->flags & DXGPMO_ADL_REQUIRE_CONTIGUOUS) &&
 	    !amo->pmo->backing->ops->contiguous)
 		goto out_put;
+	/*
+	 * A BAR is mapped only for its own adapter: a peer's mapping would
+	 * outlive the BAR's owner, which revokes only its own ADLs.
+	 */
+	ret = -EOPNOTSUPP;
+	if (amo->pmo->backing->io_adapter &&
+	    amo->pmo->backing->io_adapter != amo->adapter)
+		goto out_put;
 	ret = -ENODEV;
 	if (READ_ONCE(amo->adapter->removed))
 		goto out_put;
@@ -324,6 +332,10 @@ int dxgpmo_adl_hold_range(struct dxgpmo_file *file,
 						DXGPMO_OBJ_ADL);
 			if (IS_ERR(obj))
 				continue;
+			if (obj != &adl->obj) {
+				dxgpmo_object_put(obj);
+				continue;
+			}
 			held[nr++] = adl;
 			found = true;
 		}

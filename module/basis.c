@@ -314,21 +314,25 @@ int dxgpmo_ioctl_start_dirty_tracking(struct dxgpmo_ucmd *ucmd)
 	segment = basis->adapter->segment;
 	mutex_lock(&segment->collect_lock);
 	mutex_lock(&segment->lock);
-	first = !basis->track_count++;
+	first = !basis->track_count;
 	mutex_unlock(&segment->lock);
 	/*
 	 * Clean every PTE so the next write is seen, then drop what writes
 	 * before this START left in the bits: right after START they read 0.
+	 * The count goes up only once that worked (a STOP meanwhile finds
+	 * nothing to end).
 	 */
-	if (first) {
+	if (first)
 		ret = dxgpmo_basis_collect(basis, 0, basis->nr_bits);
-		mutex_lock(&segment->lock);
-		if (ret)
-			basis->track_count--;
-		else
+	mutex_lock(&segment->lock);
+	if (!ret && basis->track_count == UINT_MAX)
+		ret = -EOVERFLOW;
+	if (!ret) {
+		if (!basis->track_count)
 			bitmap_zero(basis->bitmap, basis->nr_bits);
-		mutex_unlock(&segment->lock);
+		basis->track_count++;
 	}
+	mutex_unlock(&segment->lock);
 	mutex_unlock(&segment->collect_lock);
 	dxgpmo_object_put(&basis->obj);
 	return ret;

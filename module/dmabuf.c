@@ -35,6 +35,7 @@ struct dxgpmo_export {
 struct dxgpmo_attachment {
 	struct list_head node;
 	struct dxgpmo_dma_map dma;	/* mapped by the importer's calls */
+	enum dma_data_direction dir;	/* as mapped */
 };
 
 static int dxgpmo_dmabuf_attach(struct dma_buf *dmabuf,
@@ -77,13 +78,23 @@ static void dxgpmo_dmabuf_detach(struct dma_buf *dmabuf,
 static struct sg_table *dxgpmo_dmabuf_map(struct dma_buf_attachment *attach,
 					  enum dma_data_direction dir)
 {
+	struct dxgpmo_export *exp = attach->dmabuf->priv;
 	struct dxgpmo_attachment *a = attach->priv;
 	int ret;
 
-	ret = dma_map_sgtable(attach->dev, &a->dma.sgt, dir, 0);
+	/*
+	 * ADLs of the same pages may be mapped too: the DMA API cannot do
+	 * cache maintenance for overlapping mappings, so the export does.
+	 */
+	ret = dma_map_sgtable(attach->dev, &a->dma.sgt, dir,
+			      DMA_ATTR_SKIP_CPU_SYNC);
 	if (ret)
 		return ERR_PTR(ret);
+	dma_sync_sgtable_for_device(attach->dev, &a->dma.sgt, dir);
+	mutex_lock(&exp->lock);
+	a->dir = dir;
 	a->dma.mapped = true;
+	mutex_unlock(&exp->lock);
 	return &a->dma.sgt;
 }
 
@@ -91,10 +102,14 @@ static void dxgpmo_dmabuf_unmap(struct dma_buf_attachment *attach,
 				struct sg_table *sgt,
 				enum dma_data_direction dir)
 {
+	struct dxgpmo_export *exp = attach->dmabuf->priv;
 	struct dxgpmo_attachment *a = attach->priv;
 
+	mutex_lock(&exp->lock);
 	a->dma.mapped = false;
-	dma_unmap_sgtable(attach->dev, sgt, dir, 0);
+	mutex_unlock(&exp->lock);
+	dma_sync_sgtable_for_cpu(attach->dev, sgt, dir);
+	dma_unmap_sgtable(attach->dev, sgt, dir, DMA_ATTR_SKIP_CPU_SYNC);
 }
 
 static void dxgpmo_dmabuf_release(struct dma_buf *dmabuf)
@@ -118,7 +133,8 @@ static int dxgpmo_dmabuf_begin_cpu(struct dma_buf *dmabuf,
 					     exp->backing->nr_pages << PAGE_SHIFT);
 	list_for_each_entry(a, &exp->attachments, node)
 		if (a->dma.mapped)
-			dma_sync_sgtable_for_cpu(a->dma.dev, &a->dma.sgt, dir);
+			dma_sync_sgtable_for_cpu(a->dma.dev, &a->dma.sgt,
+						 a->dir);
 	mutex_unlock(&exp->lock);
 	return 0;
 }
@@ -136,7 +152,7 @@ static int dxgpmo_dmabuf_end_cpu(struct dma_buf *dmabuf,
 	list_for_each_entry(a, &exp->attachments, node)
 		if (a->dma.mapped)
 			dma_sync_sgtable_for_device(a->dma.dev, &a->dma.sgt,
-						    dir);
+						    a->dir);
 	mutex_unlock(&exp->lock);
 	return 0;
 }

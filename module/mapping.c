@@ -155,7 +155,8 @@ int dxgpmo_ioctl_map(struct dxgpmo_ucmd *ucmd)
 	cmd->length = map->length;
 	ret = dxgpmo_ucmd_respond(ucmd, sizeof(*cmd));
 	if (ret) {
-		if (map->mm)
+		if (map->mm && dxgpmo_user_view_intact(pmo, map->address,
+						       map->length, start))
 			vm_munmap(map->address, map->length);
 		dxgpmo_object_abort_and_destroy(file, &map->obj);
 	} else {

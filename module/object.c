@@ -100,11 +100,15 @@ void dxgpmo_object_finalize(struct dxgpmo_file *file,
 {
 	void *old;
 
+	/*
+	 * Counted before it is published: once visible, another thread may
+	 * destroy and free it before we could look at it again.
+	 */
+	dxgpmo_count(file, obj->ops->counter, 1);
 	old = xa_cmpxchg(&file->objects, obj->id, XA_ZERO_ENTRY, obj,
 			 GFP_KERNEL);
 	/* A reserved entry reads back as NULL. */
 	WARN_ON(old);
-	dxgpmo_count(file, obj->ops->counter, 1);
 }
 
 /* An object that never became visible: only its memory and id to undo. */
@@ -207,7 +211,7 @@ static int dxgpmo_object_settle(struct dxgpmo_object *obj)
 						DXGPMO_DESTROY_WAIT);
 	if (left > 0)
 		return 0;
-	return left < 0 ? -EINTR : -EBUSY;
+	return left < 0 ? -ERESTARTSYS : -EBUSY;
 }
 
 /*
@@ -284,8 +288,11 @@ int dxgpmo_object_destroy_pair(struct dxgpmo_file *file, u32 child_id,
 		ret = dxgpmo_object_settle(parent);
 	if (!ret) {
 		xa_lock(&file->objects);
-		if (dxgpmo_object_idle_locked(file, child, 0) &&
-		    dxgpmo_object_idle_locked(file, parent, 1)) {
+		if (!child->ops->parent_of ||
+		    child->ops->parent_of(child) != parent) {
+			ret = -EINVAL;
+		} else if (dxgpmo_object_idle_locked(file, child, 0) &&
+			   dxgpmo_object_idle_locked(file, parent, 1)) {
 			__xa_erase(&file->objects, child->id);
 			__xa_erase(&file->objects, parent->id);
 		} else {

@@ -70,6 +70,8 @@ struct dxgpmo_object_ops {
 	 * that was aborted half made.
 	 */
 	void (*destroy)(struct dxgpmo_file *file, struct dxgpmo_object *obj);
+	/* The object a child holds (DESTROY of both at once checks it). */
+	struct dxgpmo_object *(*parent_of)(struct dxgpmo_object *obj);
 	enum dxgpmo_counter counter;	/* live objects of the type */
 	bool leak_is_adl;		/* left at close: also a leaked ADL */
 };

@@ -112,8 +112,14 @@ static void dxgpmo_amo_destroy(struct dxgpmo_file *file,
 		dxgpmo_adapter_put(amo->adapter);
 }
 
+static struct dxgpmo_object *dxgpmo_amo_parent(struct dxgpmo_object *obj)
+{
+	return &container_of(obj, struct dxgpmo_amo, obj)->pmo->obj;
+}
+
 static const struct dxgpmo_object_ops dxgpmo_amo_ops = {
 	.destroy = dxgpmo_amo_destroy,
+	.parent_of = dxgpmo_amo_parent,
 	.counter = DXGPMO_CNT_AMOS,
 };
 
@@ -201,7 +207,8 @@ int dxgpmo_ioctl_create_pmo(struct dxgpmo_ucmd *ucmd)
 	if (IS_ERR(pmo->window)) {
 		ret = PTR_ERR(pmo->window);
 		pmo->window = NULL;
-		goto err_destroy_pmo;
+		dxgpmo_object_abort_and_destroy(file, &pmo->obj);
+		goto err_adapter;
 	}
 	pmo->mmap_offset = (u64)pmo->window->pgoff << PAGE_SHIFT;
 	if (adapter) {

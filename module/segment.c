@@ -173,14 +173,25 @@ int dxgpmo_segment_dma(struct dxgpmo_adapter *adapter, bool to_memory,
 		page = dxgpmo_segment_page(segment, off >> PAGE_SHIFT);
 		if (IS_ERR(page))
 			return PTR_ERR(page);
-		dma = dma_map_page(adapter->dev, page, 0, PAGE_SIZE,
-				   DMA_BIDIRECTIONAL);
+		/*
+		 * Two transfers may map one page at once (from two files):
+		 * the DMA API cannot do cache maintenance for overlapping
+		 * mappings, so the transfer owns its syncs.
+		 */
+		dma = dma_map_page_attrs(adapter->dev, page, 0, PAGE_SIZE,
+					 DMA_BIDIRECTIONAL,
+					 DMA_ATTR_SKIP_CPU_SYNC);
 		if (dma_mapping_error(adapter->dev, dma))
 			return -ENOMEM;
+		dma_sync_single_for_device(adapter->dev, dma, PAGE_SIZE,
+					   DMA_BIDIRECTIONAL);
 		ret = dxgpmo_edu_transfer(adapter->edu, to_memory,
 					  dma + (off & ~PAGE_MASK), buf + done,
 					  n);
-		dma_unmap_page(adapter->dev, dma, PAGE_SIZE, DMA_BIDIRECTIONAL);
+		dma_sync_single_for_cpu(adapter->dev, dma, PAGE_SIZE,
+					DMA_BIDIRECTIONAL);
+		dma_unmap_page_attrs(adapter->dev, dma, PAGE_SIZE,
+				     DMA_BIDIRECTIONAL, DMA_ATTR_SKIP_CPU_SYNC);
 		if (ret)
 			return ret;
 		if (to_memory)
