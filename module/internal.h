@@ -181,6 +181,9 @@ struct dxgpmo_window *dxgpmo_window_create(struct dxgpmo_file *file,
 void dxgpmo_window_revoke(struct dxgpmo_file *file,
 			  struct dxgpmo_window *window);
 int dxgpmo_fops_mmap(struct file *filp, struct vm_area_struct *vma);
+int dxgpmo_window_detach_view(struct dxgpmo_window *window,
+			      unsigned long address, unsigned long length,
+			      unsigned long view_first);
 
 /* adl.c */
 struct dxgpmo_adl *dxgpmo_adl_create(struct dxgpmo_file *file,

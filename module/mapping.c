@@ -4,7 +4,9 @@
  * KMAP_RW through kernel-mode maps.
  *
  * A user-mode MAP is vm_mmap() of the object's window (window.c) in the
- * calling process: the same path as a direct mmap(2).  A kernel-mode MAP
+ * calling process: the same path as a direct mmap(2).  UNMAP detaches that
+ * view and leaves the address range reserved (see
+ * dxgpmo_window_detach_view()).  A kernel-mode MAP
  * is a kernel view of the object (a vmap with the object's cache type, an
  * ioremap for IO_SPACE); the caller gets a token, never the kernel
  * address, and reads and writes through it with KMAP_RW.  A map holds a
@@ -44,25 +46,6 @@ static const struct dxgpmo_object_ops dxgpmo_map_ops = {
 	.destroy = dxgpmo_map_destroy,
 	.counter = DXGPMO_CNT_MAPS,
 };
-
-/* The VMA MAP made is still there, unchanged (the user may have unmapped). */
-static bool dxgpmo_user_view_intact(struct dxgpmo_pmo *pmo, u64 address,
-				    u64 length, u64 view_offset)
-{
-	struct vm_area_struct *vma;
-	bool intact;
-
-	mmap_read_lock(current->mm);
-	vma = vma_lookup(current->mm, address);
-	intact = vma && vma->vm_ops == &dxgpmo_vm_ops &&
-		 vma->vm_private_data == pmo->window &&
-		 vma->vm_start == address &&
-		 vma->vm_end == address + length &&
-		 vma->vm_pgoff == pmo->window->pgoff +
-				  (view_offset >> PAGE_SHIFT);
-	mmap_read_unlock(current->mm);
-	return intact;
-}
 
 static int dxgpmo_map_user(struct dxgpmo_ucmd *ucmd,
 			   struct dxgpmo_cpu_map *map)
@@ -155,9 +138,10 @@ int dxgpmo_ioctl_map(struct dxgpmo_ucmd *ucmd)
 	cmd->length = map->length;
 	ret = dxgpmo_ucmd_respond(ucmd, sizeof(*cmd));
 	if (ret) {
-		if (map->mm && dxgpmo_user_view_intact(pmo, map->address,
-						       map->length, start))
-			vm_munmap(map->address, map->length);
+		if (map->mm)
+			dxgpmo_window_detach_view(pmo->window, map->address,
+						  map->length,
+						  start >> PAGE_SHIFT);
 		dxgpmo_object_abort_and_destroy(file, &map->obj);
 	} else {
 		dxgpmo_object_finalize(file, &map->obj);
@@ -208,11 +192,9 @@ int dxgpmo_ioctl_unmap(struct dxgpmo_ucmd *ucmd)
 	ret = dxgpmo_object_destroy(file, id, DXGPMO_OBJ_MAP);
 	if (ret || !user)
 		goto out_put;
-	if (dxgpmo_user_view_intact(pmo, cmd->address, cmd->length,
-				    view_offset))
-		vm_munmap(cmd->address, cmd->length);
-	else
-		ret = -ENOENT;	/* already unmapped: forgotten */
+	/* Already unmapped or replaced by the process: only forgotten. */
+	ret = dxgpmo_window_detach_view(pmo->window, cmd->address, cmd->length,
+					view_offset >> PAGE_SHIFT);
 out_put:
 	dxgpmo_object_put(&pmo->obj);
 	return ret;

@@ -76,16 +76,21 @@ void dxgpmo_window_revoke(struct dxgpmo_file *file,
 	dxgpmo_window_put(window);
 }
 
+/* A VMA detached by UNMAP has no window: it maps nothing, ever. */
 static void dxgpmo_vm_open(struct vm_area_struct *vma)
 {
 	struct dxgpmo_window *window = vma->vm_private_data;
 
-	kref_get(&window->kref);
+	if (window)
+		kref_get(&window->kref);
 }
 
 static void dxgpmo_vm_close(struct vm_area_struct *vma)
 {
-	dxgpmo_window_put(vma->vm_private_data);
+	struct dxgpmo_window *window = vma->vm_private_data;
+
+	if (window)
+		dxgpmo_window_put(window);
 }
 
 static vm_fault_t dxgpmo_vm_fault(struct vm_fault *vmf)
@@ -93,6 +98,8 @@ static vm_fault_t dxgpmo_vm_fault(struct vm_fault *vmf)
 	struct dxgpmo_window *window = vmf->vma->vm_private_data;
 	vm_fault_t ret = VM_FAULT_SIGBUS;
 
+	if (!window)
+		return ret;
 	down_read(&window->lock);
 	if (!window->revoked)
 		ret = dxgpmo_backing_fault(window->backing, vmf,
@@ -106,6 +113,47 @@ const struct vm_operations_struct dxgpmo_vm_ops = {
 	.close = dxgpmo_vm_close,
 	.fault = dxgpmo_vm_fault,
 };
+
+/*
+ * UNMAP of a user view made by MAP: if the caller's VMA at address is still
+ * exactly that view, its PTEs are zapped and it is detached from the
+ * window (it maps nothing from now on, and holds nothing), all under one
+ * hold of mmap_lock.  The address range itself stays reserved until the
+ * process unmaps it: a module cannot check a VMA and unmap it under one
+ * hold of the lock (do_munmap() is not exported), and checking, dropping
+ * the lock and calling vm_munmap() would tear down whatever another thread
+ * mapped there in between.  -ENOENT when the view is not there any more.
+ */
+int dxgpmo_window_detach_view(struct dxgpmo_window *window,
+			      unsigned long address, unsigned long length,
+			      unsigned long view_first)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	int ret = -ENOENT;
+
+	mmap_write_lock(mm);
+	vma = vma_lookup(mm, address);
+	if (vma && vma->vm_ops == &dxgpmo_vm_ops &&
+	    vma->vm_private_data == window && vma->vm_start == address &&
+	    vma->vm_end == address + length &&
+	    vma->vm_pgoff == window->pgoff + view_first) {
+		vma->vm_private_data = NULL;
+		/*
+		 * Faults of this VMA see no window from here (they run under
+		 * mmap_lock); what it mapped goes, with the other mappings of
+		 * those pages, which simply fault them in again.
+		 */
+		unmap_mapping_range(window->mapping,
+				    (loff_t)vma->vm_pgoff << PAGE_SHIFT,
+				    length, 1);
+		ret = 0;
+	}
+	mmap_write_unlock(mm);
+	if (!ret)
+		dxgpmo_window_put(window);	/* the VMA's reference */
+	return ret;
+}
 
 /*
  * mmap(2) of the device: only inside one of this file's object windows,
