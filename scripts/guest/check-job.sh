@@ -33,6 +33,8 @@ for t in ./dxgpmo_test ./dxgpmo_adl_test ./dxgpmo_map_test ./dxgpmo_dirty_test \
 done
 
 sh ./dxgpmoctl_test.sh
+./dxgpmo_race_test
+echo "dxgpmo-vm: ./dxgpmo_race_test exit $?"
 check counters_zero_after_tests live_counters_zero
 if [ -e /sys/kernel/debug/kmemleak ]; then
 	# debug kernel: nothing leaked since the module was loaded
