@@ -2,7 +2,8 @@
 /*
  * kselftests for the races and lock scopes of issue 13:
  *
- * - mmap(2) of an object window racing the object's DESTROY.
+ * - mmap(2) of an object window racing the object's DESTROY;
+ * - two files' dirty queries racing each other over the same pages.
  *
  * Every loop is bounded in iterations; the clock is only a safety net that
  * fails the test loudly.  Each test fails on any kernel log line that
@@ -298,6 +299,139 @@ TEST_F_TIMEOUT(race, mmap_window_vs_destroy, 300)
 	EXPECT_EQ(0, r->bad_errno) {
 		TH_LOG("mmap failed with errno %lu", r->last_errno);
 	}
+	free(r);
+}
+
+/*
+ * Two files, each with a basis over the same segment pages, tracked.  A
+ * write to one page, then both files read-and-clear their bits at the same
+ * time (the main thread for file 1, a second thread for file 2, started by
+ * a spinning handshake): each must see the write.  A collection that cleans
+ * the page's PTE for one file must not hide the write from the other's
+ * concurrent query.
+ */
+#define DIRTY_ROUNDS 10000
+#define DIRTY_PAGES 64
+#define DIRTY_BYTES (DIRTY_PAGES / 8)
+
+struct dirty_querier {
+	int fd;
+	uint32_t basis;
+	int err;
+	uint8_t bits[DIRTY_BYTES];
+};
+
+struct dirty_race {
+	struct dirty_querier q[2];
+	struct step go;			/* round file 2 may query */
+	struct step done;		/* round file 2 has queried */
+	int stop;			/* atomic */
+};
+
+static void dirty_query(struct dirty_querier *q)
+{
+	int ret = dxgpmo_query_dirty_bits(q->fd, q->basis,
+					  DXGPMO_DIRTY_CLEAR_DATA, 0, 0, 0,
+					  q->bits, sizeof(q->bits));
+
+	if (ret && !q->err)
+		q->err = ret;
+}
+
+static void *dirty_query_loop(void *arg)
+{
+	struct dirty_race *r = arg;
+	uint64_t start = now_ns();
+	unsigned long round;
+
+	for (round = 1; round <= DIRTY_ROUNDS; round++) {
+		if (!step_wait(&r->go, round, &r->stop, start))
+			break;
+		dirty_query(&r->q[1]);
+		step_publish(&r->done, round);
+	}
+	return NULL;
+}
+
+static int dirty_bit(const uint8_t *bits, unsigned int i)
+{
+	return (bits[i / 8] >> (i % 8)) & 1;
+}
+
+TEST_F_TIMEOUT(race, dirty_two_files_no_lost_write, 300)
+{
+	const struct dxgpmo_adapter_info *a = self->any;
+	uint64_t base = a->segment_size >= (8192 + DIRTY_PAGES) * PAGE ?
+			8192 * PAGE : 0;
+	struct dxgpmo_memory_range range = {
+		.segment_offset = base, .length = DIRTY_PAGES * PAGE,
+	};
+	struct dirty_race *r = calloc(1, sizeof(*r));
+	unsigned long lost[2] = { 0, 0 }, late[2] = { 0, 0 };
+	unsigned long round, rounds = 0, first_lost = 0;
+	uint64_t start = now_ns();
+	volatile uint8_t *cpu;
+	pthread_t t;
+	int fd2, timed_out = 0;
+	unsigned int k, i;
+
+	ASSERT_NE(NULL, r);
+	ASSERT_LE((uint64_t)DIRTY_PAGES * PAGE, a->segment_size);
+	fd2 = dxgpmo_open();
+	ASSERT_LE(0, fd2);
+	cpu = mmap(NULL, DIRTY_PAGES * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		   self->fd, a->segment_mmap_offset + base);
+	ASSERT_NE(MAP_FAILED, (void *)cpu);
+	r->q[0].fd = self->fd;
+	r->q[1].fd = fd2;
+	for (k = 0; k < 2; k++) {
+		ASSERT_EQ(0, dxgpmo_create_memory_basis(r->q[k].fd,
+							a->adapter_id, 1,
+							&range, 1,
+							&r->q[k].basis));
+		ASSERT_EQ(0, dxgpmo_start_dirty_tracking(r->q[k].fd,
+							 r->q[k].basis));
+	}
+	ASSERT_EQ(0, pthread_create(&t, NULL, dirty_query_loop, r));
+
+	for (round = 1; round <= DIRTY_ROUNDS; round++) {
+		unsigned int page = (round * 7) % DIRTY_PAGES;
+
+		cpu[page * PAGE + round % PAGE] = (uint8_t)(round | 1);
+		step_publish(&r->go, round);
+		dirty_query(&r->q[0]);	/* and file 2 at the same time */
+		if (!step_wait(&r->done, round, &r->stop, start)) {
+			timed_out = 1;
+			break;
+		}
+		for (k = 0; k < 2; k++) {
+			if (!dirty_bit(r->q[k].bits, page)) {
+				if (!lost[0] && !lost[1])
+					first_lost = round;
+				lost[k]++;
+			}
+			for (i = 0; i < DIRTY_PAGES; i++)
+				if (i != page && dirty_bit(r->q[k].bits, i))
+					late[k]++;
+		}
+		rounds++;
+	}
+	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
+	ASSERT_EQ(0, pthread_join(t, NULL));
+
+	TH_LOG("%lu rounds in %.1f s: writes missing from the next query: file 1 %lu, file 2 %lu; reported a query late: %lu, %lu",
+	       rounds, secs_since(start), lost[0], lost[1], late[0], late[1]);
+	EXPECT_EQ(0, timed_out);
+	EXPECT_EQ(DIRTY_ROUNDS, rounds);
+	EXPECT_EQ(0, r->q[0].err);
+	EXPECT_EQ(0, r->q[1].err);
+	EXPECT_EQ(0, lost[0] + lost[1]) {
+		TH_LOG("first lost write in round %lu", first_lost);
+	}
+	munmap((void *)cpu, DIRTY_PAGES * PAGE);
+	EXPECT_EQ(0, dxgpmo_destroy_memory_basis(self->fd, r->q[0].basis));
+	EXPECT_EQ(0, dxgpmo_destroy_memory_basis(fd2, r->q[1].basis));
+	EXPECT_EQ(0, close(fd2));
 	free(r);
 }
 
