@@ -3,17 +3,22 @@
  * kselftests for the races and lock scopes of issue 13:
  *
  * - mmap(2) of an object window racing the object's DESTROY;
- * - two files' dirty queries racing each other over the same pages.
+ * - two files' dirty queries racing each other over the same pages;
+ * - QUERY_ADAPTERS blocked in a user copy while an adapter is unbound.
  *
  * Every loop is bounded in iterations; the clock is only a safety net that
  * fails the test loudly.  Each test fails on any kernel log line that
  * check.sh counts as bad (KASAN reports of use-after-free races included).
+ * The QUERY_ADAPTERS test unbinds and rebinds an edu device, so that
+ * adapter comes back under a new id and name.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <linux/userfaultfd.h>
+#include <poll.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -21,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -433,6 +439,182 @@ TEST_F_TIMEOUT(race, dirty_two_files_no_lost_write, 300)
 	EXPECT_EQ(0, dxgpmo_destroy_memory_basis(fd2, r->q[1].basis));
 	EXPECT_EQ(0, close(fd2));
 	free(r);
+}
+
+/*
+ * QUERY_ADAPTERS must not hold the adapter list's lock while it writes to
+ * the caller: with its buffer on a userfaultfd page, the query blocks in
+ * the copy, and an unbind of an edu device (which removes an adapter) must
+ * still complete.  The fault is always resolved, so the query never stays
+ * blocked, and the device is bound again.
+ */
+#define EDU_DRIVER "/sys/bus/pci/drivers/dxgpmo-edu"
+#define UNBIND_BOUND_MS 5000
+
+struct blocked_query {
+	int fd;
+	void *entries;
+	uint32_t count;
+	uint32_t total;
+	int ret;
+	int done;		/* atomic */
+};
+
+static void *blocked_query_run(void *arg)
+{
+	struct blocked_query *b = arg;
+	struct dxgpmo_query_adapters q = {
+		.size = sizeof(q),
+		.count = b->count,
+		.entry_size = sizeof(struct dxgpmo_adapter_info),
+		.entries = (uintptr_t)b->entries,
+	};
+
+	b->ret = dxgpmo_ioctl(b->fd, DXGPMO_IOC_QUERY_ADAPTERS, &q);
+	b->total = q.count;
+	__atomic_store_n(&b->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+struct sysfs_writer {
+	char path[128];
+	char value[32];
+	int ret;
+	int done;		/* atomic */
+};
+
+static void *sysfs_writer_run(void *arg)
+{
+	struct sysfs_writer *w = arg;
+
+	w->ret = write_sysfs(w->path, w->value);
+	__atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* Wait up to ms for *flag; 1 when it was set. */
+static int wait_flag(const int *flag, unsigned int ms)
+{
+	unsigned int i;
+
+	for (i = 0; i < ms / 10; i++) {
+		if (__atomic_load_n(flag, __ATOMIC_ACQUIRE))
+			return 1;
+		usleep(10000);
+	}
+	return __atomic_load_n(flag, __ATOMIC_ACQUIRE);
+}
+
+/* 1 when an adapter at that PCI address is listed; its id in *id. */
+static int adapter_at(int fd, const char *pci, uint32_t *id)
+{
+	struct dxgpmo_adapter_info a[DXGPMO_MAX_ADAPTERS];
+	uint32_t nr = 0, i;
+	char name[32];
+
+	if (dxgpmo_query_adapters(fd, a, DXGPMO_MAX_ADAPTERS, &nr))
+		return 0;
+	for (i = 0; i < nr && i < DXGPMO_MAX_ADAPTERS; i++) {
+		if (!a[i].pci_bus && !a[i].pci_devfn)
+			continue;
+		dxgpmo_pci_name(&a[i], name, sizeof(name));
+		if (!strcmp(name, pci)) {
+			*id = a[i].adapter_id;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+TEST_F_TIMEOUT(race, query_adapters_copy_vs_unbind, 120)
+{
+	struct blocked_query *b = calloc(1, sizeof(*b));
+	struct sysfs_writer *w = calloc(1, sizeof(*w));
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { 0 };
+	struct uffdio_zeropage zero = { 0 };
+	struct uffd_msg msg;
+	struct pollfd pfd;
+	pthread_t query, unbind;
+	int uffd, faulted = 0, unbound_while_blocked = 0, query_started = 0;
+	int unbind_started = 0, bind_ret, back;
+	uint32_t new_id = 0;
+	char pci[32];
+	void *buf;
+
+	ASSERT_NE(NULL, b);
+	ASSERT_NE(NULL, w);
+	if (!self->edu)
+		SKIP(return, "needs an edu adapter");
+	uffd = syscall(__NR_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (uffd < 0 && errno == ENOSYS)
+		SKIP(return, "no userfaultfd");
+	ASSERT_LE(0, uffd);
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_API, &api));
+	buf = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, buf);
+	reg.range.start = (uintptr_t)buf;
+	reg.range.len = 2 * PAGE;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_REGISTER, &reg));
+
+	dxgpmo_pci_name(self->edu, pci, sizeof(pci));
+	snprintf(w->path, sizeof(w->path), EDU_DRIVER "/unbind");
+	snprintf(w->value, sizeof(w->value), "%s", pci);
+	b->fd = self->fd;
+	b->entries = buf;
+	b->count = self->nr;
+
+	/* From here on nothing returns before the fault is resolved. */
+	query_started = !pthread_create(&query, NULL, blocked_query_run, b);
+	pfd = (struct pollfd){ .fd = uffd, .events = POLLIN };
+	if (query_started && poll(&pfd, 1, 10000) == 1 &&
+	    read(uffd, &msg, sizeof(msg)) == sizeof(msg) &&
+	    msg.event == UFFD_EVENT_PAGEFAULT)
+		faulted = 1;
+	if (faulted) {
+		unbind_started = !pthread_create(&unbind, NULL,
+						 sysfs_writer_run, w);
+		if (unbind_started)
+			unbound_while_blocked =
+				wait_flag(&w->done, UNBIND_BOUND_MS) &&
+				!__atomic_load_n(&b->done, __ATOMIC_ACQUIRE);
+	}
+	zero.range = reg.range;
+	ioctl(uffd, UFFDIO_ZEROPAGE, &zero);
+	if (query_started)
+		wait_flag(&b->done, 30000);
+	close(uffd);	/* wakes any fault still waiting */
+	if (query_started)
+		pthread_join(query, NULL);
+	if (unbind_started) {
+		wait_flag(&w->done, 60000);
+		pthread_join(unbind, NULL);
+	}
+	bind_ret = write_sysfs(EDU_DRIVER "/bind", pci);
+	back = adapter_at(self->fd, pci, &new_id);
+
+	ASSERT_TRUE(query_started);
+	EXPECT_TRUE(faulted) {
+		TH_LOG("QUERY_ADAPTERS never faulted on its userfaultfd buffer");
+	}
+	EXPECT_TRUE(unbind_started);
+	EXPECT_TRUE(unbound_while_blocked) {
+		TH_LOG("unbind of %s did not complete within %d ms while QUERY_ADAPTERS was blocked in its user copy",
+		       pci, UNBIND_BOUND_MS);
+	}
+	EXPECT_EQ(0, b->ret);
+	EXPECT_LE(1, b->total);
+	EXPECT_EQ(0, w->ret);
+	EXPECT_EQ(0, bind_ret);
+	EXPECT_TRUE(back) {
+		TH_LOG("%s did not come back as an adapter after bind", pci);
+	}
+	EXPECT_NE(self->edu->adapter_id, new_id);
+	munmap(buf, 2 * PAGE);
+	free(b);
+	free(w);
 }
 
 TEST_HARNESS_MAIN

@@ -33,6 +33,8 @@ for t in ./dxgpmo_test ./dxgpmo_adl_test ./dxgpmo_map_test ./dxgpmo_dirty_test \
 done
 
 sh ./dxgpmoctl_test.sh
+# After the tool's session, which names edu0 and edu1: one race test unbinds
+# and rebinds an edu device, which comes back as a new adapter.
 ./dxgpmo_race_test
 echo "dxgpmo-vm: ./dxgpmo_race_test exit $?"
 check counters_zero_after_tests live_counters_zero
