@@ -4,7 +4,8 @@
  *
  * - mmap(2) of an object window racing the object's DESTROY;
  * - two files' dirty queries racing each other over the same pages;
- * - QUERY_ADAPTERS blocked in a user copy while an adapter is unbound.
+ * - QUERY_ADAPTERS blocked in a user copy while an adapter is unbound;
+ * - UNMAP racing a re-map of the same address.
  *
  * Every loop is bounded in iterations; the clock is only a safety net that
  * fails the test loudly.  Each test fails on any kernel log line that
@@ -615,6 +616,163 @@ TEST_F_TIMEOUT(race, query_adapters_copy_vs_unbind, 120)
 	munmap(buf, 2 * PAGE);
 	free(b);
 	free(w);
+}
+
+/*
+ * UNMAP of a user view racing another thread that maps something else at
+ * the same address with MAP_FIXED.  UNMAP may find the view gone (-ENOENT)
+ * or unmap it, but must never unmap the other thread's new mapping.  The
+ * re-mapping thread tunes its delay towards the moment UNMAP checks the
+ * view, where the window of a check-then-unmap scheme is.
+ */
+#define REMAP_ITERS 20000
+
+struct remap_race {
+	int fd;
+	uint32_t pmo;
+	uint64_t len;
+	uint64_t addr;			/* published view, per iteration */
+	struct step published;		/* iteration of addr */
+	struct step unmapped;		/* UNMAP of that returned */
+	struct step checked;		/* B is done with it */
+	int unmap_ret;
+	int stop;			/* atomic */
+	int timed_out, map_err, bad_unmap;
+	unsigned long iters, enoent, unmapped_ok, lost, remap_failed;
+	unsigned long early_canary_fault;
+	int pipe[2];
+};
+
+static void *remap_mapper(void *arg)
+{
+	struct remap_race *r = arg;
+	uint64_t start = now_ns();
+	unsigned long i;
+
+	for (i = 1; i <= REMAP_ITERS; i++) {
+		struct dxgpmo_map m = {
+			.pmo_id = r->pmo, .access_mode = DXGPMO_ACCESS_USER,
+			.length = r->len,
+		};
+		int ret;
+
+		if (now_ns() - start > SAFETY_NET_NS) {
+			r->timed_out = 1;
+			break;
+		}
+		ret = dxgpmo_map(r->fd, &m);
+		if (ret) {
+			r->map_err = ret;
+			break;
+		}
+		r->addr = m.address;
+		step_publish(&r->published, i);
+		ret = dxgpmo_unmap(r->fd, r->pmo, m.address, m.length);
+		r->unmap_ret = ret;
+		step_publish(&r->unmapped, i);
+		if (ret == -ENOENT)
+			r->enoent++;
+		else if (ret == 0)
+			r->unmapped_ok++;
+		else
+			r->bad_unmap = ret;
+		if (!step_wait(&r->checked, i, &r->stop, start)) {
+			r->timed_out = 1;
+			break;
+		}
+		r->iters++;
+	}
+	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static void *remap_replacer(void *arg)
+{
+	struct remap_race *r = arg;
+	uint64_t start = now_ns();
+	unsigned long delay = 0, i, d;
+	volatile unsigned long sink = 0;
+
+	for (i = 1; i <= REMAP_ITERS; i++) {
+		uint8_t canary = (uint8_t)(i | 1), back = 0;
+		int alive = 0;
+		void *x, *p;
+
+		if (!step_wait(&r->published, i, &r->stop, start))
+			break;
+		x = (void *)(uintptr_t)r->addr;
+		for (d = 0; d < delay; d++)
+			sink += d;
+		p = mmap(x, r->len, PROT_READ | PROT_WRITE,
+			 MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		/*
+		 * The canary goes in through a pipe: a mapping torn down
+		 * under us gives EFAULT, never SIGSEGV.
+		 */
+		if (p != x) {
+			r->remap_failed++;
+		} else if (write(r->pipe[1], &canary, 1) != 1) {
+			r->remap_failed++;
+		} else if (read(r->pipe[0], x, 1) == 1) {
+			alive = 1;
+		} else {
+			/* already gone: the byte is still in the pipe */
+			r->early_canary_fault++;
+			if (read(r->pipe[0], &back, 1) != 1)
+				r->remap_failed++;
+		}
+		if (!step_wait(&r->unmapped, i, &r->stop, start))
+			break;
+		/* Our mapping must have survived UNMAP, with its canary. */
+		if (alive && (write(r->pipe[1], x, 1) != 1 ||
+			      read(r->pipe[0], &back, 1) != 1 ||
+			      back != canary))
+			r->lost++;
+		/* Early: UNMAP found our mapping; late: it unmapped its view. */
+		if (r->unmap_ret == -ENOENT)
+			delay += delay / 8 + 1;
+		else if (delay)
+			delay -= delay / 8 + 1 > delay ? delay : delay / 8 + 1;
+		munmap(x, r->len);
+		step_publish(&r->checked, i);
+	}
+	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+TEST_F_TIMEOUT(race, unmap_vs_remap_same_address, 300)
+{
+	struct remap_race *r = calloc(1, sizeof(*r));
+	struct dxgpmo_create_pmo c = { .length = PAGE };
+	uint64_t start = now_ns();
+	struct dxgpmo_stats st;
+	pthread_t mapper, replacer;
+
+	ASSERT_NE(NULL, r);
+	ASSERT_EQ(0, pipe(r->pipe));
+	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+	r->fd = self->fd;
+	r->pmo = c.pmo_id;
+	r->len = PAGE;
+	ASSERT_EQ(0, pthread_create(&replacer, NULL, remap_replacer, r));
+	ASSERT_EQ(0, pthread_create(&mapper, NULL, remap_mapper, r));
+	ASSERT_EQ(0, pthread_join(mapper, NULL));
+	ASSERT_EQ(0, pthread_join(replacer, NULL));
+	TH_LOG("%lu iterations in %.1f s: UNMAP found the view replaced %lu times, unmapped it %lu times; the other thread's mapping was torn down %lu times (%lu before its canary)",
+	       r->iters, secs_since(start), r->enoent, r->unmapped_ok,
+	       r->lost + r->early_canary_fault, r->early_canary_fault);
+	EXPECT_EQ(0, r->timed_out);
+	EXPECT_EQ(0, r->map_err);
+	EXPECT_EQ(REMAP_ITERS, r->iters);
+	EXPECT_EQ(0, r->bad_unmap);
+	EXPECT_EQ(0, r->remap_failed);
+	EXPECT_EQ(0, r->lost + r->early_canary_fault);
+	ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &st));
+	EXPECT_EQ(0, st.file.maps);
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+	close(r->pipe[0]);
+	close(r->pipe[1]);
+	free(r);
 }
 
 TEST_HARNESS_MAIN
