@@ -5,7 +5,8 @@
  * - mmap(2) of an object window racing the object's DESTROY;
  * - two files' dirty queries racing each other over the same pages;
  * - QUERY_ADAPTERS blocked in a user copy while an adapter is unbound;
- * - UNMAP racing a re-map of the same address.
+ * - UNMAP racing a re-map of the same address;
+ * - calls of a file while another of its threads runs a long ADAPTER_DMA.
  *
  * Every loop is bounded in iterations; the clock is only a safety net that
  * fails the test loudly.  Each test fails on any kernel log line that
@@ -773,6 +774,124 @@ TEST_F_TIMEOUT(race, unmap_vs_remap_same_address, 300)
 	close(r->pipe[0]);
 	close(r->pipe[1]);
 	free(r);
+}
+
+/*
+ * Lock scope: while one thread of a file runs a multi-chunk ADAPTER_DMA
+ * (32 KiB: 16 edu chunks of two ~100 ms transfers), another thread of the
+ * same file creates and destroys 100 objects and finishes first.  Order of
+ * completion is compared, not durations.
+ */
+#define SCOPE_DMA_LEN (32 << 10)
+#define SCOPE_OBJECTS 100
+
+struct scope_dma {
+	int fd;
+	uint32_t adapter;
+	uint64_t address;
+	uint8_t *buf;
+	int tid;		/* atomic */
+	int ret;
+	int order;
+	int *next_order;
+};
+
+static void *scope_dma_run(void *arg)
+{
+	struct scope_dma *d = arg;
+
+	__atomic_store_n(&d->tid, (int)syscall(SYS_gettid), __ATOMIC_RELEASE);
+	d->ret = dxgpmo_adapter_dma(d->fd, d->adapter, DXGPMO_DMA_TO_MEMORY,
+				    d->address, d->buf, SCOPE_DMA_LEN);
+	d->order = __atomic_fetch_add(d->next_order, 1, __ATOMIC_ACQ_REL);
+	return NULL;
+}
+
+/* 1 when thread tid sleeps inside an ioctl(2) (x86-64 syscall 16). */
+static int in_ioctl(int tid)
+{
+	char path[64], line[128] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = 0;
+	fclose(f);
+	return !strncmp(line, "16 ", 3);
+}
+
+TEST_F_TIMEOUT(race, create_destroy_during_adapter_dma, 120)
+{
+	struct scope_dma d = { 0 };
+	struct dxgpmo_create_pmo c = {
+		.length = SCOPE_DMA_LEN, .high_address = (1ULL << 32) - 1,
+	};
+	struct dxgpmo_allocate_adl adl = { .length = SCOPE_DMA_LEN };
+	int next_order = 0, creates_order, seen = 0, tid, err = 0;
+	uint64_t start, created_s, dma_s;
+	unsigned int i, done = 0;
+	pthread_t t;
+
+	if (!self->edu)
+		SKIP(return, "needs an edu adapter behind an IOMMU");
+	c.adapter_id = self->edu->adapter_id;
+	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+	adl.amo_id = c.amo_id;
+	ASSERT_EQ(0, dxgpmo_allocate_adl(self->fd, &adl));
+	ASSERT_EQ(DXGPMO_ADL_CONTIGUOUS, adl.adl_flags);
+	d.buf = malloc(SCOPE_DMA_LEN);
+	ASSERT_NE(NULL, d.buf);
+	memset(d.buf, 0x5c, SCOPE_DMA_LEN);
+	d.fd = self->fd;
+	d.adapter = self->edu->adapter_id;
+	d.address = adl.base_page * PAGE;
+	d.next_order = &next_order;
+
+	start = now_ns();
+	ASSERT_EQ(0, pthread_create(&t, NULL, scope_dma_run, &d));
+	/* Until the DMA thread sleeps in its ioctl (or has finished). */
+	for (i = 0; i < 10000; i++) {
+		tid = __atomic_load_n(&d.tid, __ATOMIC_ACQUIRE);
+		if (tid && in_ioctl(tid)) {
+			seen = 1;
+			break;
+		}
+		if (__atomic_load_n(&next_order, __ATOMIC_ACQUIRE))
+			break;
+		usleep(1000);
+	}
+	for (i = 0; i < SCOPE_OBJECTS; i++) {
+		struct dxgpmo_create_pmo o = { .length = PAGE };
+
+		err = dxgpmo_create_pmo(self->fd, &o);
+		if (!err)
+			err = dxgpmo_destroy_pmo(self->fd, o.pmo_id, 0);
+		if (err)
+			break;
+		done++;
+	}
+	creates_order = __atomic_fetch_add(&next_order, 1, __ATOMIC_ACQ_REL);
+	created_s = now_ns() - start;
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	dma_s = now_ns() - start;
+	TH_LOG("%u creates+destroys done %.2f s after the DMA started; the DMA took %.2f s; %s finished first",
+	       done, created_s / 1e9, dma_s / 1e9,
+	       creates_order < d.order ? "the creates" : "the DMA");
+	EXPECT_TRUE(seen) {
+		TH_LOG("the DMA thread was never seen inside its ioctl");
+	}
+	EXPECT_EQ(0, err);
+	EXPECT_EQ(SCOPE_OBJECTS, done);
+	EXPECT_EQ(0, d.ret);
+	EXPECT_LT(creates_order, d.order) {
+		TH_LOG("creating and destroying objects waited for the whole ADAPTER_DMA of the same file");
+	}
+	EXPECT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, c.amo_id));
+	free(d.buf);
 }
 
 TEST_HARNESS_MAIN
