@@ -54,6 +54,10 @@ exec 3>&-
 check rmmod rmmod dxgpmo
 check reload insmod ./dxgpmo.ko virtual_adapters=2
 check reload_rmmod rmmod dxgpmo
+# Last, destructive: reloads the module itself (its open must be the first).
+./dxgpmo_lifetime_test
+echo "dxgpmo-vm: ./dxgpmo_lifetime_test exit $?"
+check rmmod_after_lifetime rmmod dxgpmo
 echo "dxgpmo-vm: dmesg begin"
 dmesg
 echo "dxgpmo-vm: dmesg end"
