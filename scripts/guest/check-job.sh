@@ -54,7 +54,8 @@ exec 3>&-
 check rmmod rmmod dxgpmo
 check reload insmod ./dxgpmo.ko virtual_adapters=2
 check reload_rmmod rmmod dxgpmo
-# Last, destructive: reloads the module itself (its open must be the first).
+# Last, destructive: reloads the module itself (its open must be the first)
+# and hot-removes an edu device under live objects, then rescans.
 ./dxgpmo_lifetime_test
 echo "dxgpmo-vm: ./dxgpmo_lifetime_test exit $?"
 check rmmod_after_lifetime rmmod dxgpmo
