@@ -150,6 +150,8 @@ for kver in $kernels; do
 		"$top/selftests/dxgpmo_map_test" "$top/selftests/dxgpmo_dirty_test" \
 		"$top/selftests/dxgpmo_dmabuf_test" \
 		"$top/selftests/dxgpmo_hardening_test" \
+		"$top/selftests/dxgpmo_race_test" \
+		"$top/selftests/dxgpmo_lifetime_test" \
 		"$top/userspace-tools/dxgpmoctl" "$top/selftests/dxgpmoctl_test.sh" \
 		-- ${DXGPMO_KERNEL_BUILD:+--none} vgem
 	boot "$kver" bug "$top/scripts/guest/bug-job.sh" "$out/dxgpmo.ko" \

@@ -224,6 +224,60 @@ static inline int write_sysfs(const char *path, const char *val)
 	return n == (ssize_t)strlen(val) ? 0 : -EIO;
 }
 
+/*
+ * The first kernel log record read from fd (a kmsg_open_new() reader) that
+ * scripts/check.sh would count as a bad line (its BAD_LOG), or that reports
+ * busy inodes at unmount or a DMA-API complaint; its message is copied to
+ * out.  Reads everything available.  Returns 1 when one was found.
+ */
+static inline int kmsg_find_bad(int fd, char *out, size_t len)
+{
+	static const char *const bad[] = {
+		"BUG:", "BUG at", "WARNING:", "Oops", "KASAN",
+		"general protection", "Call Trace:", "Busy inodes", "DMA-API",
+	};
+	char rec[2048];
+	unsigned int i;
+	int found = 0;
+
+	if (fd < 0)
+		return 0;
+	for (;;) {
+		ssize_t n = read(fd, rec, sizeof(rec) - 1);
+		char *msg;
+		int hit;
+
+		if (n < 0 && errno == EPIPE)	/* overwritten records */
+			continue;
+		if (n <= 0)
+			break;
+		rec[n] = 0;
+		msg = strchr(rec, ';');
+		msg = msg ? msg + 1 : rec;
+		hit = strstr(msg, "DMAR:") && strstr(msg, "ault");
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]) && !hit; i++)
+			hit = !!strstr(msg, bad[i]);
+		if (hit && !found && len) {
+			size_t l = strcspn(msg, "\n");
+
+			if (l >= len)
+				l = len - 1;
+			memcpy(out, msg, l);
+			out[l] = 0;
+			found = 1;
+		}
+	}
+	return found;
+}
+
+/* "dddd:bb:dd.f", the PCI device name of an adapter in sysfs. */
+static inline void dxgpmo_pci_name(const struct dxgpmo_adapter_info *a,
+				   char *buf, size_t len)
+{
+	snprintf(buf, len, "%04x:%02x:%02x.%x", a->pci_domain, a->pci_bus,
+		 a->pci_devfn >> 3, a->pci_devfn & 7);
+}
+
 #define ADL_LEAK_PARAM "/sys/module/dxgpmo/parameters/adl_leak"
 
 #endif

@@ -33,6 +33,10 @@ for t in ./dxgpmo_test ./dxgpmo_adl_test ./dxgpmo_map_test ./dxgpmo_dirty_test \
 done
 
 sh ./dxgpmoctl_test.sh
+# After the tool's session, which names edu0 and edu1: one race test unbinds
+# and rebinds an edu device, which comes back as a new adapter.
+./dxgpmo_race_test
+echo "dxgpmo-vm: ./dxgpmo_race_test exit $?"
 check counters_zero_after_tests live_counters_zero
 if [ -e /sys/kernel/debug/kmemleak ]; then
 	# debug kernel: nothing leaked since the module was loaded
@@ -50,6 +54,11 @@ exec 3>&-
 check rmmod rmmod dxgpmo
 check reload insmod ./dxgpmo.ko virtual_adapters=2
 check reload_rmmod rmmod dxgpmo
+# Last, destructive: reloads the module itself (its open must be the first)
+# and hot-removes an edu device under live objects, then rescans.
+./dxgpmo_lifetime_test
+echo "dxgpmo-vm: ./dxgpmo_lifetime_test exit $?"
+check rmmod_after_lifetime rmmod dxgpmo
 echo "dxgpmo-vm: dmesg begin"
 dmesg
 echo "dxgpmo-vm: dmesg end"

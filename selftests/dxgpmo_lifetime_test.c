@@ -1,0 +1,518 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Destructive lifetime kselftests, run last in a VM boot (issue 13):
+ *
+ * lifetime: the module is reloaded so that the test's open is the first,
+ * through a device node on a scratch tmpfs; closing it must leave nothing
+ * of that tmpfs in use, so the tmpfs can be unmounted (a container's /dev)
+ * and the device keeps working.
+ *
+ * hotremove: an edu device is removed (sysfs "remove") under an ADL, a
+ * kernel view and a tracked memory basis; the ADL must be revoked at once,
+ * later calls on the adapter fail with -ENODEV, everything can still be
+ * freed without a kernel splat, and a rescan brings the device back as a
+ * new adapter.
+ *
+ * The steps after the reload and after the removal run in a child process
+ * waited for with a bound: a kernel oops with a file lock held leaves that
+ * child stuck for good, and the test must report it, not hang on it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "dxgpmo_test_utils.h"
+
+#define PAGE 4096ULL
+#define STATS_PATH "/sys/kernel/debug/dxgpmo/stats"
+
+/* Wait up to ms for child pid; 1 with *status when it ended. */
+static int wait_child(pid_t pid, int *status, unsigned int ms)
+{
+	unsigned int i;
+
+	for (i = 0; i <= ms / 10; i++) {
+		if (waitpid(pid, status, WNOHANG) == pid)
+			return 1;
+		usleep(10000);
+	}
+	return 0;
+}
+
+static const char *module_path(void)
+{
+	const char *path = getenv("DXGPMO_MODULE");
+
+	return path ? path : "./dxgpmo.ko";
+}
+
+/* Unload the module if loaded, load it again without parameters. */
+static int reload_module(void)
+{
+	int fd = open(module_path(), O_RDONLY | O_CLOEXEC);
+	int ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (syscall(SYS_delete_module, "dxgpmo", O_NONBLOCK) &&
+	    errno != ENOENT)
+		ret = -errno;
+	if (!ret && syscall(SYS_finit_module, fd, "", 0))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+FIXTURE(lifetime) {
+	int kmsg;
+};
+
+FIXTURE_SETUP(lifetime)
+{
+	self->kmsg = kmsg_open_new();
+}
+
+FIXTURE_TEARDOWN(lifetime)
+{
+	if (self->kmsg >= 0)
+		close(self->kmsg);
+}
+
+/* Segment and object windows work: 0, or the step that failed. */
+static int use_device(void)
+{
+	struct dxgpmo_adapter_info a[DXGPMO_MAX_ADAPTERS];
+	struct dxgpmo_create_pmo c = { .length = 2 * PAGE };
+	volatile uint8_t *p;
+	uint32_t nr = 0;
+	unsigned int i;
+	int fd = dxgpmo_open();
+
+	if (fd < 0)
+		return 1;
+	if (dxgpmo_query_adapters(fd, a, DXGPMO_MAX_ADAPTERS, &nr) || !nr)
+		return 2;
+	p = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 a[0].segment_mmap_offset);
+	if (p == MAP_FAILED)
+		return 3;
+	for (i = 0; i < 4; i++)
+		p[i * PAGE + 11] = 0xa0 + i;
+	for (i = 0; i < 4; i++)
+		if (p[i * PAGE + 11] != 0xa0 + i)
+			return 4;
+	munmap((void *)p, 4 * PAGE);
+	if (dxgpmo_create_pmo(fd, &c))
+		return 5;
+	p = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 c.mmap_offset);
+	if (p == MAP_FAILED)
+		return 6;
+	if (p[PAGE + 3] != 0)
+		return 7;
+	p[PAGE + 3] = 0x5a;
+	if (p[PAGE + 3] != 0x5a)
+		return 7;
+	munmap((void *)p, 2 * PAGE);
+	if (dxgpmo_destroy_pmo(fd, c.pmo_id, 0))
+		return 8;
+	return close(fd) ? 9 : 0;
+}
+
+/*
+ * The first open of the freshly loaded module goes through a node made by
+ * mknod on a scratch tmpfs.  Once that file is closed and the node
+ * unlinked, the tmpfs must have its inode back (its free-inode count says
+ * so).  A module still holding it would make the unmount find a busy inode
+ * ("VFS: Busy inodes after unmount", a BUG() with
+ * CONFIG_BUG_ON_DATA_CORRUPTION, as on Debian's kernels, which leaves the
+ * superblock locked: the next sync(2) hangs for good) and would go on using
+ * the inode of a dead superblock.  So the tmpfs is only unmounted when the
+ * inode came back (DXGPMO_UMOUNT_BUSY=1 unmounts it anyway, to show the
+ * BUG); then segment and object windows must work and the log stay clean.
+ */
+TEST_F_TIMEOUT(lifetime, first_open_on_unmounted_tmpfs, 120)
+{
+	struct dxgpmo_adapter_info a[DXGPMO_MAX_ADAPTERS];
+	char dir[] = "/tmp/dxgpmo-node-XXXXXX", node[64], line[512];
+	struct statfs s0, s1, s2;
+	struct stat dev;
+	int fd, freed, status = 0, ended, unmounted = 0;
+	uint32_t nr;
+	pid_t pid;
+
+	if (access(module_path(), R_OK))
+		SKIP(return, "no module at %s (DXGPMO_MODULE)", module_path());
+	ASSERT_EQ(0, reload_module());
+	ASSERT_EQ(0, stat(DXGPMO_DEV_PATH, &dev));
+	ASSERT_TRUE(S_ISCHR(dev.st_mode));
+	ASSERT_NE(NULL, mkdtemp(dir));
+	ASSERT_EQ(0, mount("tmpfs", dir, "tmpfs", 0,
+			   "nr_inodes=64,size=64k,mode=0700"));
+	ASSERT_EQ(0, statfs(dir, &s0));
+	snprintf(node, sizeof(node), "%s/dxgpmo", dir);
+	ASSERT_EQ(0, mknod(node, S_IFCHR | 0600, dev.st_rdev));
+	ASSERT_EQ(0, statfs(dir, &s1));
+	ASSERT_EQ(s0.f_ffree - 1, s1.f_ffree);
+
+	fd = open(node, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(0, dxgpmo_query_adapters(fd, a, DXGPMO_MAX_ADAPTERS, &nr));
+	EXPECT_EQ(0, close(fd));
+	ASSERT_EQ(0, unlink(node));
+	ASSERT_EQ(0, statfs(dir, &s2));
+	freed = s2.f_ffree == s0.f_ffree;
+	EXPECT_TRUE(freed) {
+		TH_LOG("the module still holds the inode of the node it was first opened through (tmpfs free inodes %llu before mknod, %llu after close and unlink)%s",
+		       (unsigned long long)s0.f_ffree,
+		       (unsigned long long)s2.f_ffree,
+		       getenv("DXGPMO_UMOUNT_BUSY") ? "" :
+		       "; not unmounting it (DXGPMO_UMOUNT_BUSY=1 does)");
+	}
+	if (freed || getenv("DXGPMO_UMOUNT_BUSY")) {
+		EXPECT_EQ(0, umount2(dir, 0));
+		unmounted = 1;
+		rmdir(dir);
+	}
+
+	/* A crash with the mmap lock held must not hang the test. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(use_device());
+	ended = wait_child(pid, &status, 60000);
+	EXPECT_TRUE(ended) {
+		TH_LOG("using the device after the unmount never finished (kernel oops?)");
+	}
+	if (ended) {
+		EXPECT_TRUE(WIFEXITED(status));
+		EXPECT_EQ(0, WIFEXITED(status) ? WEXITSTATUS(status) : -1) {
+			TH_LOG("segment/object window step %d failed%s",
+			       WEXITSTATUS(status),
+			       unmounted ? " after the unmount" : "");
+		}
+	}
+	EXPECT_EQ(0, kmsg_find_bad(self->kmsg, line, sizeof(line))) {
+		TH_LOG("kernel log: %s", line);
+	}
+}
+
+/* A global counter from debugfs, or -1. */
+static long long debugfs_counter(const char *name)
+{
+	char key[64];
+	long long val, found = -1;
+	FILE *f = fopen(STATS_PATH, "r");
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld", key, &val) == 2)
+		if (!strcmp(key, name))
+			found = val;
+	fclose(f);
+	return found;
+}
+
+/*
+ * 1 when every counter of live things is 0 (leak totals and segment pages,
+ * which live as long as an adapter, excluded); else the first other one.
+ */
+static int debugfs_live_zero(char *why, size_t len)
+{
+	char key[64];
+	long long val;
+	int zero = 1;
+	FILE *f = fopen(STATS_PATH, "r");
+
+	if (!f) {
+		snprintf(why, len, "no %s", STATS_PATH);
+		return 0;
+	}
+	while (zero && fscanf(f, "%63s %lld", key, &val) == 2) {
+		if (!strncmp(key, "leaked_", 7) ||
+		    !strcmp(key, "segment_pages") || !val)
+			continue;
+		snprintf(why, len, "%s %lld", key, val);
+		zero = 0;
+	}
+	fclose(f);
+	return zero;
+}
+
+FIXTURE(hotremove) {
+	int kmsg;
+};
+
+FIXTURE_SETUP(hotremove)
+{
+	self->kmsg = kmsg_open_new();
+}
+
+FIXTURE_TEARDOWN(hotremove)
+{
+	if (self->kmsg >= 0)
+		close(self->kmsg);
+}
+
+#define REMOVE_DMA_LEN 256
+
+/* What the child saw; shared with the parent. */
+struct removal {
+	char step[48];			/* the step it is in, "done" at end */
+	char setup_failed[48];
+	int remove_ret;
+	long long dma_mapped_after_remove;
+	int dma_ret, adl_ret, basis_ret, open_ret;
+	int query_ret, stop_ret, destroy_basis_ret;
+	int unmap_ret, free_adl_ret, destroy_ret, close_ret;
+};
+
+#define STEP(r, name) snprintf((r)->step, sizeof((r)->step), "%s", name)
+
+static void removal_run(struct removal *r, const struct dxgpmo_adapter_info *e,
+			const char *pci)
+{
+	struct dxgpmo_create_pmo c = {
+		.length = 4 * PAGE, .adapter_id = e->adapter_id,
+		.high_address = (1ULL << 32) - 1,
+	};
+	struct dxgpmo_create_pmo c2 = { .length = PAGE };
+	struct dxgpmo_allocate_adl adl = { .length = 4 * PAGE };
+	struct dxgpmo_allocate_adl adl2 = { .length = PAGE };
+	struct dxgpmo_memory_range range = { .length = 16 * PAGE };
+	struct dxgpmo_map m = {
+		.access_mode = DXGPMO_ACCESS_KERNEL, .length = 4 * PAGE,
+	};
+	uint8_t buf[REMOVE_DMA_LEN], bits[2];
+	uint32_t basis = 0, amo2 = 0, basis2 = 0;
+	char path[128];
+	int fd;
+
+	memset(buf, 0x3c, sizeof(buf));
+	STEP(r, "open");
+	fd = dxgpmo_open();
+	if (fd < 0)
+		goto setup_failed;
+	STEP(r, "create_pmo");
+	if (dxgpmo_create_pmo(fd, &c))
+		goto setup_failed;
+	STEP(r, "allocate_adl");
+	adl.amo_id = c.amo_id;
+	if (dxgpmo_allocate_adl(fd, &adl))
+		goto setup_failed;
+	STEP(r, "adapter_dma");
+	if (dxgpmo_adapter_dma(fd, e->adapter_id, DXGPMO_DMA_TO_MEMORY,
+			       adl.base_page * PAGE, buf, sizeof(buf)))
+		goto setup_failed;
+	STEP(r, "map_kernel");
+	m.pmo_id = c.pmo_id;
+	if (dxgpmo_map(fd, &m))
+		goto setup_failed;
+	STEP(r, "create_memory_basis");
+	if (dxgpmo_create_memory_basis(fd, e->adapter_id, 1, &range, 1,
+				       &basis))
+		goto setup_failed;
+	STEP(r, "start_dirty_tracking");
+	if (dxgpmo_start_dirty_tracking(fd, basis))
+		goto setup_failed;
+
+	STEP(r, "remove");
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/remove", pci);
+	r->remove_ret = write_sysfs(path, "1");
+	r->dma_mapped_after_remove = debugfs_counter("dma_mapped_pages");
+
+	STEP(r, "adapter_dma after remove");
+	r->dma_ret = dxgpmo_adapter_dma(fd, e->adapter_id,
+					DXGPMO_DMA_TO_MEMORY,
+					adl.base_page * PAGE, buf, sizeof(buf));
+	STEP(r, "allocate_adl after remove");
+	adl2.amo_id = c.amo_id;
+	r->adl_ret = dxgpmo_allocate_adl(fd, &adl2);
+	if (!r->adl_ret)
+		dxgpmo_free_adl(fd, adl2.adl_id);
+	STEP(r, "create_memory_basis after remove");
+	r->basis_ret = dxgpmo_create_memory_basis(fd, e->adapter_id, 1, &range,
+						  1, &basis2);
+	if (!r->basis_ret)
+		dxgpmo_destroy_memory_basis(fd, basis2);
+	STEP(r, "open_pmo after remove");
+	r->open_ret = -EIO;
+	if (!dxgpmo_create_pmo(fd, &c2)) {
+		r->open_ret = dxgpmo_open_pmo(fd, c2.pmo_id, e->adapter_id,
+					      &amo2);
+		if (!r->open_ret)
+			dxgpmo_close_pmo(fd, amo2);
+		dxgpmo_destroy_pmo(fd, c2.pmo_id, 0);
+	}
+
+	STEP(r, "query_dirty_bits");
+	r->query_ret = dxgpmo_query_dirty_bits(fd, basis,
+					       DXGPMO_DIRTY_CLEAR_DATA, 0, 0, 0,
+					       bits, sizeof(bits));
+	STEP(r, "stop_dirty_tracking");
+	r->stop_ret = dxgpmo_stop_dirty_tracking(fd, basis);
+	STEP(r, "destroy_memory_basis");
+	r->destroy_basis_ret = dxgpmo_destroy_memory_basis(fd, basis);
+	STEP(r, "unmap");
+	r->unmap_ret = dxgpmo_unmap(fd, c.pmo_id, m.address, m.length);
+	STEP(r, "free_adl");
+	r->free_adl_ret = dxgpmo_free_adl(fd, adl.adl_id);
+	/* With the ADL still there, DESTROY would be the ADL leak (BUG). */
+	STEP(r, "destroy_pmo");
+	r->destroy_ret = r->free_adl_ret ? -EBUSY :
+			 dxgpmo_destroy_pmo(fd, c.pmo_id, c.amo_id);
+	STEP(r, "close");
+	r->close_ret = close(fd) ? -errno : 0;
+	STEP(r, "done");
+	return;
+
+setup_failed:
+	snprintf(r->setup_failed, sizeof(r->setup_failed), "%s", r->step);
+	if (fd >= 0)
+		close(fd);
+	STEP(r, "done");
+}
+
+/* The first adapter with a DMA engine, preferably behind an IOMMU. */
+static int find_edu(int fd, struct dxgpmo_adapter_info *out)
+{
+	struct dxgpmo_adapter_info a[DXGPMO_MAX_ADAPTERS];
+	uint32_t nr = 0, i;
+	int found = 0;
+
+	if (dxgpmo_query_adapters(fd, a, DXGPMO_MAX_ADAPTERS, &nr))
+		return 0;
+	for (i = 0; i < nr && i < DXGPMO_MAX_ADAPTERS; i++) {
+		if (!(a[i].caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE))
+			continue;
+		if (!found || (a[i].caps & DXGPMO_ADAPTER_CAP_IOMMU &&
+			       !(out->caps & DXGPMO_ADAPTER_CAP_IOMMU)))
+			*out = a[i];
+		found = 1;
+	}
+	return found;
+}
+
+/* 1 when an adapter at that PCI address is listed, copied to *out. */
+static int adapter_at(const char *pci, struct dxgpmo_adapter_info *out)
+{
+	struct dxgpmo_adapter_info a[DXGPMO_MAX_ADAPTERS];
+	uint32_t nr = 0, i;
+	char name[32];
+	int fd = dxgpmo_open(), found = 0;
+
+	if (fd < 0)
+		return 0;
+	if (!dxgpmo_query_adapters(fd, a, DXGPMO_MAX_ADAPTERS, &nr)) {
+		for (i = 0; i < nr && i < DXGPMO_MAX_ADAPTERS && !found; i++) {
+			if (!(a[i].caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE))
+				continue;
+			dxgpmo_pci_name(&a[i], name, sizeof(name));
+			if (!strcmp(name, pci)) {
+				*out = a[i];
+				found = 1;
+			}
+		}
+	}
+	close(fd);
+	return found;
+}
+
+TEST_F_TIMEOUT(hotremove, remove_edu_with_live_objects, 180)
+{
+	struct dxgpmo_adapter_info e, back = { 0 };
+	struct removal *r;
+	char pci[32], why[128], line[512];
+	int fd, status = 0, ended, rescan_ret, came_back = 0;
+	unsigned int i;
+	pid_t pid;
+
+	fd = dxgpmo_open();
+	ASSERT_LE(0, fd);
+	if (!find_edu(fd, &e)) {
+		close(fd);
+		SKIP(return, "needs an edu adapter");
+	}
+	close(fd);
+	dxgpmo_pci_name(&e, pci, sizeof(pci));
+	r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, r);
+	memset(r, 0, sizeof(*r));
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		removal_run(r, &e, pci);
+		_exit(0);
+	}
+	ended = wait_child(pid, &status, 60000);
+	if (!ended)
+		kill(pid, SIGKILL);	/* if it can still die; never waited */
+
+	/* The device comes back whatever happened above. */
+	rescan_ret = write_sysfs("/sys/bus/pci/rescan", "1");
+	for (i = 0; i < 100 && !came_back; i++) {
+		came_back = adapter_at(pci, &back);
+		if (!came_back)
+			usleep(50000);
+	}
+
+	TH_LOG("%s (%s, adapter %u): child %s in step \"%s\"", pci, e.name,
+	       e.adapter_id, ended ? "ended" : "STUCK", r->step);
+	EXPECT_STREQ("", r->setup_failed);
+	EXPECT_TRUE(ended) {
+		TH_LOG("the child never returned from \"%s\" (kernel oops with its file lock held?)",
+		       r->step);
+	}
+	if (ended)
+		EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	EXPECT_EQ(0, r->remove_ret);
+	/* The ADL was revoked when the device went. */
+	EXPECT_EQ(0, r->dma_mapped_after_remove);
+	/* Later calls on the adapter: no device. */
+	EXPECT_EQ(-ENODEV, r->dma_ret);
+	EXPECT_EQ(-ENODEV, r->adl_ret);
+	EXPECT_EQ(-ENODEV, r->basis_ret);
+	EXPECT_EQ(-ENODEV, r->open_ret);
+	/* Everything can still be freed. */
+	if (ended) {
+		EXPECT_EQ(0, r->stop_ret);
+		EXPECT_EQ(0, r->destroy_basis_ret);
+		EXPECT_EQ(0, r->unmap_ret);
+		EXPECT_EQ(0, r->free_adl_ret);
+		EXPECT_EQ(0, r->destroy_ret);
+		EXPECT_EQ(0, r->close_ret);
+	}
+	EXPECT_TRUE(debugfs_live_zero(why, sizeof(why))) {
+		TH_LOG("live counter after close: %s", why);
+	}
+	EXPECT_EQ(0, rescan_ret);
+	EXPECT_TRUE(came_back) {
+		TH_LOG("no adapter at %s after the rescan", pci);
+	}
+	if (came_back) {
+		EXPECT_NE(e.adapter_id, back.adapter_id);
+		TH_LOG("back as adapter %u (%s)", back.adapter_id, back.name);
+	}
+	EXPECT_EQ(0, kmsg_find_bad(self->kmsg, line, sizeof(line))) {
+		TH_LOG("kernel log: %s", line);
+	}
+	munmap(r, sizeof(*r));
+}
+
+TEST_HARNESS_MAIN
