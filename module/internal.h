@@ -174,6 +174,9 @@ int dxgpmo_ioctl_query_dirty_bits(struct dxgpmo_ucmd *ucmd);
 int dxgpmo_ioctl_export_dmabuf(struct dxgpmo_ucmd *ucmd);
 int dxgpmo_ioctl_test(struct dxgpmo_ucmd *ucmd);
 
+/* main.c */
+struct file *dxgpmo_detached_file(void);
+
 /* window.c */
 extern const struct vm_operations_struct dxgpmo_vm_ops;
 struct dxgpmo_window *dxgpmo_window_create(struct dxgpmo_file *file,

@@ -4,6 +4,7 @@
  * adapters, virtual adapters, the /dev/dxgpmo misc device) and the lifetime
  * of one open file (one emulated kernel-mode driver instance).
  */
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/mount.h>
 #include <linux/pseudo_fs.h>
@@ -105,6 +106,34 @@ static void dxgpmo_mapping_exit(void)
 {
 	iput(dxgpmo_mapping_inode);
 	kern_unmount(dxgpmo_fs_mnt);
+}
+
+static const struct file_operations dxgpmo_detached_fops = {
+	.owner = THIS_MODULE,
+	.llseek = noop_llseek,
+};
+
+/*
+ * A file for a view UNMAP detached to hold instead of the device file, so
+ * that the reserved range keeps neither the driver instance nor its
+ * objects alive, only the module.  Its mapping is the shared one the view
+ * is linked into.
+ */
+struct file *dxgpmo_detached_file(void)
+{
+	struct file *file;
+
+	if (!try_module_get(THIS_MODULE))
+		return ERR_PTR(-ENOENT);
+	ihold(dxgpmo_mapping_inode);
+	file = alloc_file_pseudo(dxgpmo_mapping_inode, dxgpmo_fs_mnt,
+				 "dxgpmo-detached", O_RDWR,
+				 &dxgpmo_detached_fops);
+	if (IS_ERR(file)) {
+		iput(dxgpmo_mapping_inode);
+		module_put(THIS_MODULE);
+	}
+	return file;
 }
 
 static int dxgpmo_fops_open(struct inode *inode, struct file *filp)

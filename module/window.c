@@ -8,6 +8,7 @@
  * PTEs zapped, later faults SIGBUS, while the pages live on for whoever
  * else holds them (ADLs, dma-bufs).
  */
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -122,7 +123,9 @@ const struct vm_operations_struct dxgpmo_vm_ops = {
  * process unmaps it: a module cannot check a VMA and unmap it under one
  * hold of the lock (do_munmap() is not exported), and checking, dropping
  * the lock and calling vm_munmap() would tear down whatever another thread
- * mapped there in between.  -ENOENT when the view is not there any more.
+ * mapped there in between.  The VMA then holds a file of its own instead
+ * of the device file, so closing the device file still releases the
+ * driver instance.  -ENOENT when the view is not there any more.
  */
 int dxgpmo_window_detach_view(struct dxgpmo_window *window,
 			      unsigned long address, unsigned long length,
@@ -130,8 +133,11 @@ int dxgpmo_window_detach_view(struct dxgpmo_window *window,
 {
 	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma;
+	struct file *detached;
 	int ret = -ENOENT;
 
+	/* Without it the range keeps the device file open: still sound. */
+	detached = dxgpmo_detached_file();
 	mmap_write_lock(mm);
 	vma = vma_lookup(mm, address);
 	if (vma && vma->vm_ops == &dxgpmo_vm_ops &&
@@ -139,6 +145,8 @@ int dxgpmo_window_detach_view(struct dxgpmo_window *window,
 	    vma->vm_end == address + length &&
 	    vma->vm_pgoff == window->pgoff + view_first) {
 		vma->vm_private_data = NULL;
+		if (!IS_ERR(detached))
+			vma_set_file(vma, detached);
 		/*
 		 * Faults of this VMA see no window from here (they run under
 		 * mmap_lock); what it mapped goes, with the other mappings of
@@ -150,6 +158,8 @@ int dxgpmo_window_detach_view(struct dxgpmo_window *window,
 		ret = 0;
 	}
 	mmap_write_unlock(mm);
+	if (!IS_ERR(detached))
+		fput(detached);		/* the VMA holds its own reference */
 	if (!ret)
 		dxgpmo_window_put(window);	/* the VMA's reference */
 	return ret;
