@@ -125,23 +125,31 @@ void dxgpmo_object_abort_and_destroy(struct dxgpmo_file *file,
 	dxgpmo_object_abort(file, obj);
 }
 
+/* A finalized object of that type, a call's reference taken; else NULL. */
+static struct dxgpmo_object *dxgpmo_object_get_locked(struct dxgpmo_file *file,
+						      u32 id,
+						      enum dxgpmo_obj_type type)
+{
+	struct dxgpmo_object *obj;
+
+	lockdep_assert_held(&file->objects.xa_lock);
+	obj = id ? xa_load(&file->objects, id) : NULL;
+	if (!obj || obj->type != type)
+		return NULL;
+	refcount_inc(&obj->users);
+	refcount_inc(&obj->shortterm_users);
+	return obj;
+}
+
 struct dxgpmo_object *dxgpmo_object_get(struct dxgpmo_file *file, u32 id,
 					enum dxgpmo_obj_type type)
 {
 	struct dxgpmo_object *obj;
 
-	if (!id)
-		return ERR_PTR(-ENOENT);
 	xa_lock(&file->objects);
-	obj = xa_load(&file->objects, id);
-	if (!obj || obj->type != type) {
-		obj = ERR_PTR(-ENOENT);
-	} else {
-		refcount_inc(&obj->users);
-		refcount_inc(&obj->shortterm_users);
-	}
+	obj = dxgpmo_object_get_locked(file, id, type);
 	xa_unlock(&file->objects);
-	return obj;
+	return obj ?: ERR_PTR(-ENOENT);
 }
 
 static DECLARE_WAIT_QUEUE_HEAD(dxgpmo_destroy_wait);
@@ -178,21 +186,18 @@ static struct dxgpmo_object *dxgpmo_object_claim(struct dxgpmo_file *file,
 {
 	struct dxgpmo_object *obj;
 
-	if (!id)
-		return ERR_PTR(-ENOENT);
 	xa_lock(&file->objects);
-	obj = xa_load(&file->objects, id);
-	if (!obj || obj->type != type) {
-		obj = ERR_PTR(-ENOENT);
-	} else if (obj->destroying) {
-		obj = ERR_PTR(-EBUSY);
-	} else {
+	obj = dxgpmo_object_get_locked(file, id, type);
+	if (obj && !obj->destroying) {
 		obj->destroying = true;
-		refcount_inc(&obj->users);
-		refcount_inc(&obj->shortterm_users);
+		xa_unlock(&file->objects);
+		return obj;
 	}
 	xa_unlock(&file->objects);
-	return obj;
+	if (!obj)
+		return ERR_PTR(-ENOENT);
+	dxgpmo_object_put(obj);
+	return ERR_PTR(-EBUSY);
 }
 
 /*
