@@ -186,7 +186,7 @@ void dxgpmo_window_revoke(struct dxgpmo_file *file,
 int dxgpmo_fops_mmap(struct file *filp, struct vm_area_struct *vma);
 int dxgpmo_window_detach_view(struct dxgpmo_window *window,
 			      unsigned long address, unsigned long length,
-			      unsigned long view_first);
+			      unsigned long view_first, struct file *detached);
 
 /* adl.c */
 struct dxgpmo_adl *dxgpmo_adl_create(struct dxgpmo_file *file,

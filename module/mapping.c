@@ -12,6 +12,7 @@
  * address, and reads and writes through it with KMAP_RW.  A map holds a
  * reference on its PMO, so the PMO cannot be destroyed under it.
  */
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/io.h>
 #include <linux/mm.h>
@@ -66,6 +67,21 @@ static int dxgpmo_map_user(struct dxgpmo_ucmd *ucmd,
 	mmgrab(current->mm);
 	map->mm = current->mm;
 	return 0;
+}
+
+/*
+ * MAP could not tell the caller about the view it made: detach it, or,
+ * with no memory even for that, leave it attached (it keeps the device
+ * file open until the process unmaps it, which is still sound).
+ */
+static void dxgpmo_map_user_undo(struct dxgpmo_pmo *pmo, u64 address,
+				 u64 length, u64 view_offset)
+{
+	struct file *detached = dxgpmo_detached_file();
+
+	if (!IS_ERR(detached))
+		dxgpmo_window_detach_view(pmo->window, address, length,
+					  view_offset >> PAGE_SHIFT, detached);
 }
 
 int dxgpmo_ioctl_map(struct dxgpmo_ucmd *ucmd)
@@ -139,9 +155,8 @@ int dxgpmo_ioctl_map(struct dxgpmo_ucmd *ucmd)
 	ret = dxgpmo_ucmd_respond(ucmd, sizeof(*cmd));
 	if (ret) {
 		if (map->mm)
-			dxgpmo_window_detach_view(pmo->window, map->address,
-						  map->length,
-						  start >> PAGE_SHIFT);
+			dxgpmo_map_user_undo(pmo, map->address, map->length,
+					     start);
 		dxgpmo_object_abort_and_destroy(file, &map->obj);
 	} else {
 		dxgpmo_object_finalize(file, &map->obj);
@@ -156,6 +171,7 @@ int dxgpmo_ioctl_unmap(struct dxgpmo_ucmd *ucmd)
 	struct dxgpmo_unmap *cmd = ucmd->cmd;
 	struct dxgpmo_file *file = ucmd->file;
 	struct dxgpmo_cpu_map *map, *found = NULL;
+	struct file *detached = NULL;
 	u64 view_offset = 0;
 	struct dxgpmo_pmo *pmo;
 	bool user = false;
@@ -188,13 +204,24 @@ int dxgpmo_ioctl_unmap(struct dxgpmo_ucmd *ucmd)
 	if (ret)
 		goto out_put;
 
+	/* What detaching needs is there before anything changes. */
+	if (user) {
+		detached = dxgpmo_detached_file();
+		if (IS_ERR(detached)) {
+			ret = PTR_ERR(detached);
+			goto out_put;
+		}
+	}
 	/* One UNMAP wins; the map is gone before its view is. */
 	ret = dxgpmo_object_destroy(file, id, DXGPMO_OBJ_MAP);
-	if (ret || !user)
+	if (ret || !user) {
+		if (user)
+			fput(detached);
 		goto out_put;
+	}
 	/* Already unmapped or replaced by the process: only forgotten. */
 	ret = dxgpmo_window_detach_view(pmo->window, cmd->address, cmd->length,
-					view_offset >> PAGE_SHIFT);
+					view_offset >> PAGE_SHIFT, detached);
 out_put:
 	dxgpmo_object_put(&pmo->obj);
 	return ret;

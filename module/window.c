@@ -124,20 +124,18 @@ const struct vm_operations_struct dxgpmo_vm_ops = {
  * hold of the lock (do_munmap() is not exported), and checking, dropping
  * the lock and calling vm_munmap() would tear down whatever another thread
  * mapped there in between.  The VMA then holds a file of its own instead
- * of the device file, so closing the device file still releases the
- * driver instance.  -ENOENT when the view is not there any more.
+ * of the device file (detached, from dxgpmo_detached_file(); consumed), so
+ * closing the device file still releases the driver instance.  -ENOENT
+ * when the view is not there any more.
  */
 int dxgpmo_window_detach_view(struct dxgpmo_window *window,
 			      unsigned long address, unsigned long length,
-			      unsigned long view_first)
+			      unsigned long view_first, struct file *detached)
 {
 	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma;
-	struct file *detached;
 	int ret = -ENOENT;
 
-	/* Without it the range keeps the device file open: still sound. */
-	detached = dxgpmo_detached_file();
 	mmap_write_lock(mm);
 	vma = vma_lookup(mm, address);
 	if (vma && vma->vm_ops == &dxgpmo_vm_ops &&
@@ -145,8 +143,7 @@ int dxgpmo_window_detach_view(struct dxgpmo_window *window,
 	    vma->vm_end == address + length &&
 	    vma->vm_pgoff == window->pgoff + view_first) {
 		vma->vm_private_data = NULL;
-		if (!IS_ERR(detached))
-			vma_set_file(vma, detached);
+		vma_set_file(vma, detached);
 		/*
 		 * Faults of this VMA see no window from here (they run under
 		 * mmap_lock); what it mapped goes, with the other mappings of
@@ -158,8 +155,7 @@ int dxgpmo_window_detach_view(struct dxgpmo_window *window,
 		ret = 0;
 	}
 	mmap_write_unlock(mm);
-	if (!IS_ERR(detached))
-		fput(detached);		/* the VMA holds its own reference */
+	fput(detached);		/* the VMA took its own reference */
 	if (!ret)
 		dxgpmo_window_put(window);	/* the VMA's reference */
 	return ret;
