@@ -52,7 +52,7 @@ static const unsigned int dxgpmo_orders[] = { 9, 4, 0 };
 
 static gfp_t dxgpmo_window_zone(u64 high)
 {
-	if (IS_ENABLED(CONFIG_ZONE_DMA) && high < DMA_BIT_MASK(24))
+	if (IS_ENABLED(CONFIG_ZONE_DMA) && high <= DMA_BIT_MASK(24))
 		return GFP_DMA;
 	if (IS_ENABLED(CONFIG_ZONE_DMA32) && high <= DMA_BIT_MASK(32))
 		return GFP_DMA32;

@@ -390,6 +390,20 @@ static int dxgpmo_query_span(const struct dxgpmo_basis *basis,
 	return 0;
 }
 
+static void dxgpmo_basis_restore_bits(struct dxgpmo_basis *basis,
+				      unsigned long first, unsigned long count,
+				      const u8 *bits)
+{
+	struct dxgpmo_segment *segment = basis->adapter->segment;
+	unsigned long i;
+
+	mutex_lock(&segment->lock);
+	for (i = 0; i < count; i++)
+		if (bits[i / BITS_PER_BYTE] & BIT(i % BITS_PER_BYTE))
+			set_bit(first + i, basis->bitmap);
+	mutex_unlock(&segment->lock);
+}
+
 int dxgpmo_ioctl_query_dirty_bits(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_query_dirty_bits *cmd = ucmd->cmd;
@@ -436,8 +450,12 @@ int dxgpmo_ioctl_query_dirty_bits(struct dxgpmo_ucmd *ucmd)
 		mutex_unlock(&segment->lock);
 	}
 	mutex_unlock(&segment->collect_lock);
-	if (!ret && copy_to_user(u64_to_user_ptr(cmd->buffer), out, nbytes))
+	if (!ret && copy_to_user(u64_to_user_ptr(cmd->buffer), out, nbytes)) {
 		ret = -EFAULT;
+		/* The caller never saw them: they stay for the next query. */
+		if (clear)
+			dxgpmo_basis_restore_bits(basis, first, count, out);
+	}
 out_put:
 	dxgpmo_object_put(&basis->obj);
 	kvfree(out);

@@ -187,7 +187,7 @@ static int dxgpmo_dmabuf_mmap(struct dma_buf *dmabuf,
 	struct dxgpmo_backing *backing = exp->backing;
 	int ret;
 
-	if (!(vma->vm_flags & VM_SHARED))
+	if (!(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;
 	ret = dxgpmo_backing_vma_setup(backing, vma);
 	if (ret)

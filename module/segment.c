@@ -134,7 +134,7 @@ int dxgpmo_segment_mmap(struct file *filp, struct vm_area_struct *vma)
 	struct dxgpmo_adapter *adapter;
 	u64 start, len = vma->vm_end - vma->vm_start;
 
-	if (!(vma->vm_flags & VM_SHARED))
+	if (!(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;
 	adapter = dxgpmo_adapter_get(id);
 	if (IS_ERR(adapter))

@@ -174,7 +174,7 @@ int dxgpmo_fops_mmap(struct file *filp, struct vm_area_struct *vma)
 	struct dxgpmo_backing *backing;
 	int ret;
 
-	if (!(vma->vm_flags & VM_SHARED))
+	if (!(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;
 	if (last < vma->vm_pgoff)
 		return -EINVAL;

@@ -272,6 +272,51 @@ TEST_F(dirty, writes_outside_tracking)
 	EXPECT_EQ(0, dxgpmo_destroy_memory_basis(self->fd, id));
 }
 
+/*
+ * A CLEAR query whose buffer cannot be written gets -EFAULT and loses
+ * nothing: the next query still reports the write.
+ */
+TEST_F(dirty, clear_query_with_bad_buffer_keeps_bits)
+{
+	uint8_t a[1];
+	uint32_t id;
+
+	ASSERT_EQ(0, basis_of(self->fd, self->cpu_adapter, 16 * PAGE, 8 * PAGE,
+			      &id));
+	ASSERT_EQ(0, dxgpmo_start_dirty_tracking(self->fd, id));
+	self->seg.cpu[17 * PAGE] = 1;
+	EXPECT_EQ(-EFAULT, query(self->fd, id, DXGPMO_DIRTY_CLEAR_DATA,
+				 (void *)8, 1));
+	ASSERT_EQ(0, query(self->fd, id, DXGPMO_DIRTY_CLEAR_DATA, a, 1));
+	EXPECT_EQ(0x02, a[0]);
+	EXPECT_EQ(0, dxgpmo_destroy_memory_basis(self->fd, id));
+}
+
+/*
+ * The segment maps read-only, shared, through a node opened read-only:
+ * mmap(2) then clears VM_SHARED and keeps VM_MAYSHARE.
+ */
+TEST_F(dirty, read_only_shared_segment_mapping)
+{
+	int fd = open(DXGPMO_DEV_PATH, O_RDONLY | O_CLOEXEC);
+	void *p;
+
+	ASSERT_LE(0, fd);
+	p = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd,
+		 self->cpu_adapter->segment_mmap_offset);
+	EXPECT_NE(MAP_FAILED, p) {
+		TH_LOG("read-only shared segment mmap: %s", strerror(errno));
+	}
+	if (p != MAP_FAILED) {
+		self->seg.cpu[0] = 0x5a;
+		EXPECT_EQ(0x5a, ((volatile uint8_t *)p)[0]);
+		munmap(p, PAGE);
+	}
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE, fd,
+				   self->cpu_adapter->segment_mmap_offset));
+	close(fd);
+}
+
 FIXTURE(dirty_shapes) {
 	int fd;
 	struct dxgpmo_adapter_info adapters[DXGPMO_MAX_ADAPTERS];

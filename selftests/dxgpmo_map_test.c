@@ -176,6 +176,47 @@ TEST_F(map, rounding_table)
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
 }
 
+/*
+ * Read-only shared mappings through read-only fds: mmap(2) clears
+ * VM_SHARED (keeping VM_MAYSHARE) when the file is not open for writing,
+ * for an object window of a node opened O_RDONLY and for a dma-buf
+ * exported O_RDONLY alike.  Private mappings stay refused.
+ */
+TEST_F(map, read_only_shared_mappings)
+{
+	struct dxgpmo_create_pmo c = { .length = PAGE };
+	struct dxgpmo_export_dmabuf x = { .size = sizeof(x),
+					  .fd_flags = O_RDONLY | O_CLOEXEC };
+	int fd = open(DXGPMO_DEV_PATH, O_RDONLY | O_CLOEXEC);
+	void *p;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, dxgpmo_create_pmo(fd, &c));
+	p = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd, c.mmap_offset);
+	EXPECT_NE(MAP_FAILED, p) {
+		TH_LOG("read-only shared window mmap: %s", strerror(errno));
+	}
+	if (p != MAP_FAILED) {
+		EXPECT_EQ(0, ((volatile uint8_t *)p)[0]);
+		munmap(p, PAGE);
+	}
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE, fd,
+				   c.mmap_offset));
+	x.pmo_id = c.pmo_id;
+	ASSERT_EQ(0, dxgpmo_ioctl(fd, DXGPMO_IOC_EXPORT_DMABUF, &x));
+	p = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, x.fd, 0);
+	EXPECT_NE(MAP_FAILED, p) {
+		TH_LOG("read-only shared dma-buf mmap: %s", strerror(errno));
+	}
+	if (p != MAP_FAILED) {
+		EXPECT_EQ(0, ((volatile uint8_t *)p)[0]);
+		munmap(p, PAGE);
+	}
+	close(x.fd);
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(fd, c.pmo_id, 0));
+	close(fd);
+}
+
 TEST_F(map, bad_args)
 {
 	struct dxgpmo_create_pmo c;

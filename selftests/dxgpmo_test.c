@@ -341,6 +341,34 @@ TEST_F(dxgpmo, create_window_below_4g)
 	ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
 }
 
+/*
+ * high_address is inclusive: a window that ends at the ISA limit
+ * (0xFFFFFF) is ZONE_DMA's, and the page lies below 16 MiB (seen through
+ * a virtual adapter, where logical pages are physical).
+ */
+TEST_F(dxgpmo, create_window_isa_limit)
+{
+	struct dxgpmo_create_pmo c = {
+		.type = DXGPMO_PMO_TYPE_MDL,
+		.length = 4096,
+		.high_address = 0xFFFFFF,
+	};
+	struct dxgpmo_allocate_adl adl = { .length = 4096 };
+	uint32_t i;
+
+	for (i = 0; i < self->nr_adapters; i++)
+		if (self->adapters[i].caps & DXGPMO_ADAPTER_CAP_VIRTUAL)
+			c.adapter_id = self->adapters[i].adapter_id;
+	if (!c.adapter_id)
+		SKIP(return, "needs a virtual adapter (logical == physical)");
+	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+	adl.amo_id = c.amo_id;
+	ASSERT_EQ(0, dxgpmo_allocate_adl(self->fd, &adl));
+	EXPECT_GE(0xFFFFFFULL, (adl.base_page << 12) + 4095);
+	EXPECT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, c.amo_id));
+}
+
 /* Contiguous objects are limited to one buddy block (no CMA). */
 TEST_F(dxgpmo, create_contiguous_limit)
 {
