@@ -49,7 +49,7 @@ static int dxgpmo_adapter_dma_move(struct dxgpmo_file *file,
 	}
 	if (!(cmd->flags & DXGPMO_DMA_RAW)) {
 		nr = dxgpmo_adl_hold_range(file, adapter, cmd->device_address,
-					   cmd->length, held);
+					   cmd->length, to_memory, held);
 		if (nr < 0) {
 			ret = nr;
 			goto out;

@@ -301,13 +301,14 @@ void dxgpmo_adl_release_held(struct dxgpmo_adl **held, int nr)
 }
 
 /*
- * Whether [addr, addr + len) lies in this file's live ADLs on the adapter;
+ * Whether [addr, addr + len) lies in this file's live ADLs on the adapter
+ * (ADLs the device may write, if it is to write);
  * if so the ADLs it touches are referenced in held[] (their number is
  * returned) so none is freed while the device uses it.  -EACCES if not.
  */
 int dxgpmo_adl_hold_range(struct dxgpmo_file *file,
 			  struct dxgpmo_adapter *adapter, u64 addr, u64 len,
-			  struct dxgpmo_adl **held)
+			  bool write, struct dxgpmo_adl **held)
 {
 	struct dxgpmo_object *obj;
 	struct dxgpmo_adl *adl;
@@ -324,6 +325,7 @@ int dxgpmo_adl_hold_range(struct dxgpmo_file *file,
 			if (found)
 				break;
 			if (adl->file != file || !adl->dma.mapped ||
+			    (write && adl->dma.dir == DMA_TO_DEVICE) ||
 			    !dxgpmo_adl_contains(adl, addr, piece) ||
 			    nr == DXGPMO_DMA_MAX_ADLS)
 				continue;

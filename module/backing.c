@@ -186,15 +186,16 @@ int dxgpmo_ram_dma_map(struct dxgpmo_backing *backing,
 		if (ret)
 			return ret;
 	}
-	ret = dma_map_sgtable(m->dev, &m->sgt, DMA_BIDIRECTIONAL,
-			      DMA_ATTR_SKIP_CPU_SYNC);
+	/* A read-only section is for the device to read, never to write. */
+	m->dir = backing->readonly ? DMA_TO_DEVICE : DMA_BIDIRECTIONAL;
+	ret = dma_map_sgtable(m->dev, &m->sgt, m->dir, DMA_ATTR_SKIP_CPU_SYNC);
 	if (ret)
 		return ret;
-	dma_sync_sgtable_for_device(m->dev, &m->sgt, DMA_BIDIRECTIONAL);
+	dma_sync_sgtable_for_device(m->dev, &m->sgt, m->dir);
 	if (!behind_iommu) {
 		ret = dxgpmo_ram_check_direct(m, true);
 		if (ret) {
-			dma_unmap_sgtable(m->dev, &m->sgt, DMA_BIDIRECTIONAL,
+			dma_unmap_sgtable(m->dev, &m->sgt, m->dir,
 					  DMA_ATTR_SKIP_CPU_SYNC);
 			return ret;
 		}
@@ -206,9 +207,8 @@ int dxgpmo_ram_dma_map(struct dxgpmo_backing *backing,
 void dxgpmo_ram_dma_unmap(struct dxgpmo_backing *backing,
 			  struct dxgpmo_dma_map *m)
 {
-	dma_sync_sgtable_for_cpu(m->dev, &m->sgt, DMA_BIDIRECTIONAL);
-	dma_unmap_sgtable(m->dev, &m->sgt, DMA_BIDIRECTIONAL,
-			  DMA_ATTR_SKIP_CPU_SYNC);
+	dma_sync_sgtable_for_cpu(m->dev, &m->sgt, m->dir);
+	dma_unmap_sgtable(m->dev, &m->sgt, m->dir, DMA_ATTR_SKIP_CPU_SYNC);
 	m->mapped = false;
 }
 

@@ -11,6 +11,7 @@
 #ifndef _DXGPMO_BACKING_H
 #define _DXGPMO_BACKING_H
 
+#include <linux/dma-direction.h>
 #include <linux/kref.h>
 #include <linux/mm_types.h>
 #include <linux/scatterlist.h>
@@ -51,6 +52,7 @@ struct dxgpmo_dma_map {
 	struct page **pinned;		/* pages held while it lives */
 	unsigned long first;
 	unsigned long nr_pages;
+	enum dma_data_direction dir;	/* as mapped */
 	bool mapped;
 };
 

@@ -197,7 +197,7 @@ u32 dxgpmo_address_runs(const u64 *addr, unsigned long nr, u64 step);
 #define DXGPMO_DMA_MAX_ADLS	32
 int dxgpmo_adl_hold_range(struct dxgpmo_file *file,
 			  struct dxgpmo_adapter *adapter, u64 addr, u64 len,
-			  struct dxgpmo_adl **held);
+			  bool write, struct dxgpmo_adl **held);
 void dxgpmo_adl_release_held(struct dxgpmo_adl **held, int nr);
 
 /* bench.c, behind DXGPMO_IOC_TEST */

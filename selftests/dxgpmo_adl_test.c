@@ -592,6 +592,47 @@ TEST_F_TIMEOUT(adl, dma_roundtrip_two_adapters, 60)
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, pmo, amo));
 }
 
+/*
+ * A read-only section is mapped for the device to read only: the adapter
+ * may read it through an ADL, never write it (-EACCES), and its bytes stay.
+ */
+TEST_F_TIMEOUT(adl, read_only_section_device_cannot_write, 60)
+{
+	struct dxgpmo_create_pmo c = {
+		.type = DXGPMO_PMO_TYPE_SECTION, .length = PAGE,
+		.cache_type = DXGPMO_CACHE_CACHED,
+		.page_protection = DXGPMO_PAGE_READONLY,
+	};
+	uint8_t out[DMA_LEN], in[DMA_LEN];
+	struct dxgpmo_allocate_adl adl;
+	struct dxgpmo_map m = { .access_mode = DXGPMO_ACCESS_KERNEL,
+				.length = DMA_LEN };
+
+	if (!self->a.nr_edu)
+		SKIP(return, "needs an edu adapter");
+	c.adapter_id = self->a.edu[0]->adapter_id;
+	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+	ASSERT_EQ(0, adl_make(self->fd, c.amo_id, 0, PAGE, 0, NULL, &adl));
+	memset(in, 0xee, sizeof(in));
+	EXPECT_EQ(0, dxgpmo_adapter_dma(self->fd, c.adapter_id, 0,
+					adl.base_page * PAGE, in, DMA_LEN));
+	pattern(out, sizeof(out), 0x5c);
+	EXPECT_EQ(-EACCES, dxgpmo_adapter_dma(self->fd, c.adapter_id,
+					      DXGPMO_DMA_TO_MEMORY,
+					      adl.base_page * PAGE, out,
+					      DMA_LEN));
+	EXPECT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
+	m.pmo_id = c.pmo_id;
+	ASSERT_EQ(0, dxgpmo_map(self->fd, &m));
+	ASSERT_EQ(0, dxgpmo_kmap_rw(self->fd, m.map_id, 0, 0, in, DMA_LEN));
+	memset(out, 0, sizeof(out));
+	EXPECT_EQ(0, memcmp(in, out, DMA_LEN)) {
+		TH_LOG("the device wrote into a read-only section");
+	}
+	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, m.address, m.length));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, c.amo_id));
+}
+
 /* Read DMA_LEN bytes of page 0 of the PMO through a fresh ADL on adapter. */
 static int read_back(int fd, uint32_t amo, uint32_t adapter, uint8_t *in)
 {
