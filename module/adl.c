@@ -232,9 +232,6 @@ int dxgpmo_ioctl_allocate_adl(struct dxgpmo_ucmd *ucmd)
 	if (amo->pmo->backing->io_adapter &&
 	    amo->pmo->backing->io_adapter != amo->adapter)
 		goto out_put;
-	ret = -ENODEV;
-	if (READ_ONCE(amo->adapter->removed))
-		goto out_put;
 	ret = -ENOMEM;
 	if (dxgpmo_should_fail(file))
 		goto out_put;
@@ -261,12 +258,11 @@ int dxgpmo_ioctl_allocate_adl(struct dxgpmo_ucmd *ucmd)
 	    copy_to_user(u64_to_user_ptr(cmd->pages), logical,
 			 nr * sizeof(*logical)))
 		ret = -EFAULT;
-	if (!ret)
-		ret = dxgpmo_ucmd_respond(ucmd, sizeof(*cmd));
 	if (ret)
 		dxgpmo_object_abort_and_destroy(file, &adl->obj);
 	else
-		dxgpmo_object_finalize(file, &adl->obj);
+		ret = dxgpmo_ucmd_respond_finalize(ucmd, sizeof(*cmd),
+						   &adl->obj);
 out_put:
 	dxgpmo_object_put(&amo->obj);
 	kvfree(logical);

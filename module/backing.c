@@ -39,16 +39,29 @@ struct dxgpmo_backing *dxgpmo_backing_new(size_t nr_chunks,
 	return backing;
 }
 
+static const struct dxgpmo_backing_ops *dxgpmo_backing_ops_of(u32 type)
+{
+	if (type >= ARRAY_SIZE(dxgpmo_backing_types))
+		return NULL;
+	return dxgpmo_backing_types[type];
+}
+
+/* RAM the request would hold once allocated: IO_SPACE holds none. */
+unsigned long dxgpmo_request_ram(const struct dxgpmo_alloc_request *req)
+{
+	const struct dxgpmo_backing_ops *ops = dxgpmo_backing_ops_of(req->type);
+
+	return ops && ops->holds_ram ? req->nr_pages : 0;
+}
+
 struct dxgpmo_backing *dxgpmo_backing_alloc(struct dxgpmo_file *file,
 					    const struct dxgpmo_alloc_request *req)
 {
-	const struct dxgpmo_backing_ops *ops;
+	const struct dxgpmo_backing_ops *ops = dxgpmo_backing_ops_of(req->type);
 	struct dxgpmo_backing *backing;
 
-	if (req->type >= ARRAY_SIZE(dxgpmo_backing_types) ||
-	    !dxgpmo_backing_types[req->type])
+	if (!ops)
 		return ERR_PTR(-EINVAL);
-	ops = dxgpmo_backing_types[req->type];
 	if (dxgpmo_should_fail(file))
 		return ERR_PTR(-ENOMEM);
 	backing = ops->alloc(req);

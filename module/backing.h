@@ -125,6 +125,7 @@ extern const struct dxgpmo_backing_ops dxgpmo_io_backing_ops;
 
 struct dxgpmo_backing *dxgpmo_backing_alloc(struct dxgpmo_file *file,
 					    const struct dxgpmo_alloc_request *req);
+unsigned long dxgpmo_request_ram(const struct dxgpmo_alloc_request *req);
 void dxgpmo_backing_get(struct dxgpmo_backing *backing);
 void dxgpmo_backing_put(struct dxgpmo_backing *backing);
 

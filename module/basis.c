@@ -239,13 +239,7 @@ int dxgpmo_ioctl_create_memory_basis(struct dxgpmo_ucmd *ucmd)
 	mutex_unlock(&adapter->segment->lock);
 
 	cmd->basis_id = basis->obj.id;
-	ret = dxgpmo_ucmd_respond(ucmd, sizeof(*cmd));
-	if (ret) {
-		dxgpmo_object_abort_and_destroy(file, &basis->obj);
-		return ret;
-	}
-	dxgpmo_object_finalize(file, &basis->obj);
-	return 0;
+	return dxgpmo_ucmd_respond_finalize(ucmd, sizeof(*cmd), &basis->obj);
 
 err_abort:
 	dxgpmo_object_abort(file, &basis->obj);

@@ -153,6 +153,8 @@ struct dxgpmo_ucmd {
 
 long dxgpmo_fops_ioctl(struct file *filp, unsigned int cmd, unsigned long arg);
 int dxgpmo_ucmd_respond(struct dxgpmo_ucmd *ucmd, size_t cmd_len);
+int dxgpmo_ucmd_respond_finalize(struct dxgpmo_ucmd *ucmd, size_t cmd_len,
+				 struct dxgpmo_object *obj);
 
 /* The ioctl handlers, one file each (see above). */
 int dxgpmo_ioctl_stats(struct dxgpmo_ucmd *ucmd);

@@ -23,6 +23,22 @@ int dxgpmo_ucmd_respond(struct dxgpmo_ucmd *ucmd, size_t cmd_len)
 	return 0;
 }
 
+/*
+ * Answer a call that made obj, then make obj visible: a caller that cannot
+ * learn the id never leaves an object behind (it is destroyed instead).
+ */
+int dxgpmo_ucmd_respond_finalize(struct dxgpmo_ucmd *ucmd, size_t cmd_len,
+				 struct dxgpmo_object *obj)
+{
+	int ret = dxgpmo_ucmd_respond(ucmd, cmd_len);
+
+	if (ret)
+		dxgpmo_object_abort_and_destroy(ucmd->file, obj);
+	else
+		dxgpmo_object_finalize(ucmd->file, obj);
+	return ret;
+}
+
 union dxgpmo_ucmd_buffer {
 	struct dxgpmo_query_adapters query_adapters;
 	struct dxgpmo_create_pmo create_pmo;

@@ -73,7 +73,7 @@ static int dxgpmo_check_create(const struct dxgpmo_create_pmo *cmd,
 	if (req->boundary && req->boundary < pages << PAGE_SHIFT)
 		return -EINVAL;
 	/* More than the machine has can never succeed. */
-	if (cmd->type != DXGPMO_PMO_TYPE_IO_SPACE && pages > totalram_pages())
+	if (dxgpmo_request_ram(req) > totalram_pages())
 		return -ENOMEM;
 	return 0;
 }
@@ -180,7 +180,7 @@ int dxgpmo_ioctl_create_pmo(struct dxgpmo_ucmd *ucmd)
 			goto err_adapter;
 	}
 	/* Charge the file's cap up front so concurrent creates respect it. */
-	ram = req.type == DXGPMO_PMO_TYPE_IO_SPACE ? 0 : req.nr_pages;
+	ram = dxgpmo_request_ram(&req);
 	ret = -ENOMEM;
 	if (atomic64_add_return(ram, &file->counters[DXGPMO_CNT_PAGES]) >
 	    (s64)dxgpmo_max_pinned_mb << (20 - PAGE_SHIFT))
@@ -321,7 +321,6 @@ int dxgpmo_ioctl_open_pmo(struct dxgpmo_ucmd *ucmd)
 	struct dxgpmo_adapter *adapter;
 	struct dxgpmo_amo *amo;
 	struct dxgpmo_pmo *pmo;
-	int ret;
 
 	if (cmd->flags || cmd->amo_id || cmd->__reserved)
 		return -EINVAL;
@@ -338,13 +337,7 @@ int dxgpmo_ioctl_open_pmo(struct dxgpmo_ucmd *ucmd)
 	if (IS_ERR(amo))
 		return PTR_ERR(amo);
 	cmd->amo_id = amo->obj.id;
-	ret = dxgpmo_ucmd_respond(ucmd, sizeof(*cmd));
-	if (ret) {
-		dxgpmo_object_abort_and_destroy(file, &amo->obj);
-		return ret;
-	}
-	dxgpmo_object_finalize(file, &amo->obj);
-	return 0;
+	return dxgpmo_ucmd_respond_finalize(ucmd, sizeof(*cmd), &amo->obj);
 }
 
 int dxgpmo_ioctl_close_pmo(struct dxgpmo_ucmd *ucmd)
