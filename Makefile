@@ -21,7 +21,8 @@ SELFTESTS := selftests/dxgpmo_test selftests/dxgpmo_adl_test \
 	selftests/dxgpmo_map_test selftests/dxgpmo_dirty_test \
 	selftests/dxgpmo_dmabuf_test selftests/dxgpmo_hardening_test \
 	selftests/dxgpmo_fuzz selftests/dxgpmo_bug_test \
-	selftests/dxgpmo_race_test selftests/dxgpmo_lifetime_test
+	selftests/dxgpmo_race_test selftests/dxgpmo_lifetime_test \
+	selftests/dxgpmo_security_test
 LIB_SRCS := userspace-tools/libdxgpmo.c
 LIB_HDRS := userspace-tools/libdxgpmo.h uapi/dxgpmo.h uapi/dxgpmo_test.h
 

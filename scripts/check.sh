@@ -41,10 +41,12 @@ else
 	[ "$fuzz_seconds" -ge "$fuzz_net" ] || fuzz_seconds=$fuzz_net
 fi
 fuzz_seconds=${DXGPMO_FUZZ_SECONDS:-$fuzz_seconds}
-if [ -z "${DXGPMO_VM_TIMEOUT:-}" ] && [ $((fuzz_seconds + 300)) -gt 900 ]; then
-	export DXGPMO_VM_TIMEOUT=$((fuzz_seconds + 300))
+# The boot also runs an unprivileged quarter run with a quarter net + 60 s.
+fuzz_boot=$((fuzz_seconds + fuzz_seconds / 4 + 60))
+if [ -z "${DXGPMO_VM_TIMEOUT:-}" ] && [ $((fuzz_boot + 300)) -gt 900 ]; then
+	export DXGPMO_VM_TIMEOUT=$((fuzz_boot + 300))
 fi
-if [ $((fuzz_seconds + 180)) -gt "${DXGPMO_VM_TIMEOUT:-900}" ]; then
+if [ $((fuzz_boot + 180)) -gt "${DXGPMO_VM_TIMEOUT:-900}" ]; then
 	echo "check: the fuzzer's safety net ($fuzz_seconds s) does not fit in DXGPMO_VM_TIMEOUT=$DXGPMO_VM_TIMEOUT" >&2
 	exit 1
 fi
@@ -150,6 +152,7 @@ for kver in $kernels; do
 		"$top/selftests/dxgpmo_map_test" "$top/selftests/dxgpmo_dirty_test" \
 		"$top/selftests/dxgpmo_dmabuf_test" \
 		"$top/selftests/dxgpmo_hardening_test" \
+		"$top/selftests/dxgpmo_security_test" \
 		"$top/selftests/dxgpmo_race_test" \
 		"$top/selftests/dxgpmo_lifetime_test" \
 		"$top/userspace-tools/dxgpmoctl" "$top/selftests/dxgpmoctl_test.sh" \

@@ -60,5 +60,7 @@ done
 cp "$(dirname "$0")/guest/init" "$root/init"
 cp "$job" "$root/dxgpmo/job.sh"
 chmod +x "$root/init" "$root/dxgpmo/job.sh"
+# mktemp made it 0700: the guest's / must be searchable by the tests' nobody
+chmod 0755 "$root"
 
 (cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 > "$out"

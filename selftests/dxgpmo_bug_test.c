@@ -5,9 +5,12 @@
  * of its own, because the oops taints the kernel.  The child that commits
  * the leak dies; the kernel log names this module's pmo.c; the machine goes
  * on: the parent opens the device again and finds every object of the dead
- * child released and the ADL counted as leaked.
+ * child released and the ADL counted as leaked.  The same from one thread of
+ * a multi-threaded process: its file must still be released when the
+ * process exits, and the module's reference with it.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -65,6 +68,91 @@ TEST(adl_leak_bugcheck)
 
 	/* The machine is usable: the device opens, the child's file is gone. */
 	close(fd);
+	fd = dxgpmo_open();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, dxgpmo_get_stats(fd, &after));
+	EXPECT_EQ(0, dxgpmo_counters_live(&after.global));
+	EXPECT_EQ(before.global.leaked_adls + 1, after.global.leaked_adls);
+	close(fd);
+}
+
+struct leak_args {
+	int fd;
+	struct dxgpmo_create_pmo c;
+};
+
+static void *leak_thread(void *arg)
+{
+	struct leak_args *l = arg;
+
+	dxgpmo_destroy_pmo(l->fd, l->c.pmo_id, l->c.amo_id);
+	return NULL;	/* not reached: the thread dies in the BUG */
+}
+
+static unsigned long module_refcnt(void)
+{
+	return read_sysfs_ulong("/sys/module/dxgpmo/refcnt");
+}
+
+/*
+ * With more than one thread, the ioctl's file reference is a real one
+ * (fdget() only borrows it in a single-threaded process); an oops that
+ * keeps it would keep the file, its pages and the module forever.
+ */
+TEST(adl_leak_bugcheck_from_thread)
+{
+	struct dxgpmo_stats before, after;
+	int fd, kmsg, status, waited;
+	unsigned long refs;
+	pid_t pid;
+
+	ASSERT_EQ(0, write_sysfs(ADL_LEAK_PARAM, "bug"));
+	fd = dxgpmo_open();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, dxgpmo_get_stats(fd, &before));
+	close(fd);
+	refs = module_refcnt();
+
+	kmsg = kmsg_open_new();
+	ASSERT_LE(0, kmsg);
+	kmsg_write("dxgpmo-expect: begin adl-leak-bug-thread\n");
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct dxgpmo_adapter_info info[DXGPMO_MAX_ADAPTERS];
+		struct dxgpmo_allocate_adl adl = { .length = 4 * 4096 };
+		struct leak_args l = { .c = { .length = 4 * 4096 } };
+		pthread_t thread;
+		uint32_t total;
+
+		l.fd = dxgpmo_open();
+		if (l.fd < 0 ||
+		    dxgpmo_query_adapters(l.fd, info, 64, &total) || !total)
+			_exit(10);
+		l.c.adapter_id = info[0].adapter_id;
+		if (dxgpmo_create_pmo(l.fd, &l.c))
+			_exit(11);
+		adl.amo_id = l.c.amo_id;
+		if (dxgpmo_allocate_adl(l.fd, &adl))
+			_exit(12);
+		if (pthread_create(&thread, NULL, leak_thread, &l))
+			_exit(14);
+		pthread_join(thread, NULL);
+		_exit(0);	/* the process ends; the file is not closed by hand */
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		TH_LOG("child status %#x", status);
+	}
+	EXPECT_EQ(1, kmsg_wait_for(kmsg, 3000, "kernel BUG at", "pmo.c"));
+	usleep(300000);	/* the rest of the oops */
+	kmsg_write("dxgpmo-expect: end adl-leak-bug-thread\n");
+	close(kmsg);
+
+	/* The dead process's file is released, however long that takes. */
+	for (waited = 0; waited < 50 && module_refcnt() != refs; waited++)
+		usleep(100000);
+	EXPECT_EQ(refs, module_refcnt());
 	fd = dxgpmo_open();
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, dxgpmo_get_stats(fd, &after));

@@ -750,26 +750,6 @@ TEST_F_TIMEOUT(map, section_objects, 60)
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
 }
 
-/* BAR0 of an edu device, from sysfs; 0 if none. */
-static uint64_t edu_bar0(const struct dxgpmo_adapter_info *a)
-{
-	unsigned long long start = 0, end, flags;
-	char path[128];
-	FILE *f;
-
-	snprintf(path, sizeof(path),
-		 "/sys/bus/pci/devices/%04x:%02x:%02x.%x/resource",
-		 a->pci_domain, a->pci_bus, a->pci_devfn >> 3,
-		 a->pci_devfn & 7);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	if (fscanf(f, "%llx %llx %llx", &start, &end, &flags) != 3)
-		start = 0;
-	fclose(f);
-	return start;
-}
-
 TEST_F(map, io_space_objects)
 {
 	struct dxgpmo_create_pmo c;
@@ -807,13 +787,28 @@ TEST_F(map, io_space_objects)
 	ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_KERNEL, 0, 8, &m));
 	ASSERT_EQ(0, dxgpmo_kmap_rw(self->fd, m.map_id, 0, 0, &val, 4));
 	EXPECT_EQ(0x010000ed, val);
-	/* edu's liveness register answers with the inverse. */
+	/*
+	 * The page holds the DMA engine the module drives: read-only, even
+	 * for root (edu's liveness register would answer with the inverse).
+	 */
 	val = 0x12345678;
-	ASSERT_EQ(0, dxgpmo_kmap_rw(self->fd, m.map_id, DXGPMO_KMAP_WRITE, 4,
-				    &val, 4));
+	EXPECT_EQ(-EACCES, dxgpmo_kmap_rw(self->fd, m.map_id, DXGPMO_KMAP_WRITE,
+					  4, &val, 4));
 	ASSERT_EQ(0, dxgpmo_kmap_rw(self->fd, m.map_id, 0, 4, &val, 4));
-	EXPECT_EQ(~0x12345678u, val);
+	EXPECT_NE(~0x12345678u, val);
 	EXPECT_EQ(-EINVAL, dxgpmo_kmap_rw(self->fd, m.map_id, 0, 1, &val, 2));
+	adl = (struct dxgpmo_allocate_adl){ .amo_id = c.amo_id, .length = PAGE };
+	EXPECT_EQ(-EPERM, dxgpmo_allocate_adl(self->fd, &adl));
+	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, m.address, m.length));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, c.amo_id));
+
+	/* The rest of the BAR is plain I/O space: written, and an ADL. */
+	c = IO(bar + PAGE, PAGE, DXGPMO_CACHE_WRITE_COMBINED);
+	c.adapter_id = self->edu->adapter_id;
+	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+	ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_KERNEL, 0, 8, &m));
+	EXPECT_EQ(0, dxgpmo_kmap_rw(self->fd, m.map_id, DXGPMO_KMAP_WRITE, 4,
+				    &val, 4));
 	/* An ADL of I/O space is one contiguous run. */
 	adl = (struct dxgpmo_allocate_adl){
 		.amo_id = c.amo_id, .length = PAGE,

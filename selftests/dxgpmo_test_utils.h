@@ -41,6 +41,26 @@ static inline unsigned long read_sysfs_ulong(const char *path)
 	return val;
 }
 
+/* BAR0 of an adapter's PCI device, from sysfs; 0 if none. */
+static inline uint64_t edu_bar0(const struct dxgpmo_adapter_info *a)
+{
+	unsigned long long start = 0, end, flags;
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path),
+		 "/sys/bus/pci/devices/%04x:%02x:%02x.%x/resource",
+		 a->pci_domain, a->pci_bus, a->pci_devfn >> 3,
+		 a->pci_devfn & 7);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llx %llx %llx", &start, &end, &flags) != 3)
+		start = 0;
+	fclose(f);
+	return start;
+}
+
 #define DEFAULT_SEGMENT_SIZE \
 	((uint64_t)read_sysfs_ulong("/sys/module/dxgpmo/parameters/segment_mb") << 20)
 

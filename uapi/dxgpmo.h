@@ -219,6 +219,7 @@ struct dxgpmo_close_pmo {
 #define DXGPMO_ADL_REQUIRE_CONTIGUOUS	(1U << 0)
 #define DXGPMO_ADL_PREFER_CONTIGUOUS	(1U << 1)
 #define DXGPMO_ADL_CONTIGUOUS		(1U << 0)
+#define DXGPMO_ADL_ADDRESSES_HIDDEN	(1U << 1)
 
 /**
  * struct dxgpmo_allocate_adl - DXGPMO_IOC_ALLOCATE_ADL (DxgkCbAllocateAdl)
@@ -231,7 +232,10 @@ struct dxgpmo_close_pmo {
  * @pages: user pointer to a __u64 array receiving the logical page numbers
  * @pages_capacity: entries @pages has room for
  * @page_count: out: length / page size
- * @adl_flags: out: DXGPMO_ADL_CONTIGUOUS when the logical range is one run
+ * @adl_flags: out: DXGPMO_ADL_CONTIGUOUS when the logical range is one run;
+ *	DXGPMO_ADL_ADDRESSES_HIDDEN when the page numbers are physical and the
+ *	caller or the file's opener lacks CAP_SYS_ADMIN: @pages and @base_page
+ *	then read 0 (as /proc/pid/pagemap does), the ADL is made all the same
  * @__reserved: zero
  * @base_page: out: first logical page number when contiguous
  */

@@ -20,6 +20,17 @@ live_counters_zero() {
 		grep -vq ' 0$'
 }
 
+# On a debug kernel: no unreferenced object since the last clear.
+kmemleak_check() {
+	[ -e /sys/kernel/debug/kmemleak ] || return 0
+	echo scan > /sys/kernel/debug/kmemleak
+	sleep 6
+	echo scan > /sys/kernel/debug/kmemleak
+	cat /sys/kernel/debug/kmemleak > /tmp/kmemleak
+	cat /tmp/kmemleak
+	check "$1" test ! -s /tmp/kmemleak
+}
+
 # vgem is a module on Debian's kernels, built in on the debug kernel
 check vgem_present test -e /sys/bus/platform/devices/vgem
 [ -e /sys/kernel/debug/kmemleak ] && echo clear > /sys/kernel/debug/kmemleak
@@ -27,7 +38,7 @@ check insmod insmod ./dxgpmo.ko debug_ioctls=1
 [ -c /dev/dxgpmo ] || { echo "dxgpmo-check: FAIL dev_node"; exit 1; }
 
 for t in ./dxgpmo_test ./dxgpmo_adl_test ./dxgpmo_map_test ./dxgpmo_dirty_test \
-	./dxgpmo_dmabuf_test ./dxgpmo_hardening_test; do
+	./dxgpmo_dmabuf_test ./dxgpmo_hardening_test ./dxgpmo_security_test; do
 	DXGPMO_SPEC_VM=1 $t
 	echo "dxgpmo-vm: $t exit $?"
 done
@@ -38,20 +49,16 @@ sh ./dxgpmoctl_test.sh
 ./dxgpmo_race_test
 echo "dxgpmo-vm: ./dxgpmo_race_test exit $?"
 check counters_zero_after_tests live_counters_zero
-if [ -e /sys/kernel/debug/kmemleak ]; then
-	# debug kernel: nothing leaked since the module was loaded
-	echo scan > /sys/kernel/debug/kmemleak
-	sleep 6
-	echo scan > /sys/kernel/debug/kmemleak
-	cat /sys/kernel/debug/kmemleak > /tmp/kmemleak
-	cat /tmp/kmemleak
-	check kmemleak_empty test ! -s /tmp/kmemleak
-fi
+# debug kernel: nothing leaked since the module was loaded
+kmemleak_check kmemleak_empty
 # rmmod is refused while a file is open, works after it is closed.
 exec 3<>/dev/dxgpmo
 check rmmod_refused_while_open sh -c '! rmmod dxgpmo 2>/dev/null'
 exec 3>&-
 check rmmod rmmod dxgpmo
+# what the module lost a reference to while loaded (an adapter, a
+# device) is unreferenced once the module is gone
+kmemleak_check kmemleak_empty_after_rmmod
 check reload insmod ./dxgpmo.ko virtual_adapters=2
 check reload_rmmod rmmod dxgpmo
 # Last, destructive: reloads the module itself (its open must be the first)

@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What an opener without capabilities can reach.  The node is made 0666
+ * for the duration of a test, as a udev rule giving it to a group would,
+ * and a child process drops to nobody with no capabilities left before it
+ * opens the node; the parent checks what the child reports.  Also the
+ * rules that bind root too: the registers the module drives are never
+ * written and never an ADL.  Needs debug_ioctls=1 for the test-ioctl case.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <linux/capability.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "dxgpmo_test_utils.h"
+#include "dxgpmo_test.h"
+
+#define PAGE 4096ULL
+#define NOBODY 65534
+
+/*
+ * In the unprivileged child: on a false condition say where and give the
+ * line back as the exit status (non-zero, < 256 by construction below).
+ */
+#define CHECK(cond)                                                        \
+	do {                                                               \
+		if (!(cond)) {                                             \
+			fprintf(stderr, "unprivileged: %s:%d: %s\n",       \
+				__func__, __LINE__, #cond);                \
+			return __LINE__ % 255 + 1;                         \
+		}                                                          \
+	} while (0)
+
+struct adapters {
+	struct dxgpmo_adapter_info a[DXGPMO_MAX_ADAPTERS];
+	uint32_t nr;
+};
+
+static void load_adapters(int fd, struct adapters *ad)
+{
+	memset(ad, 0, sizeof(*ad));
+	dxgpmo_query_adapters(fd, ad->a, DXGPMO_MAX_ADAPTERS, &ad->nr);
+}
+
+static const struct dxgpmo_adapter_info *find(const struct adapters *ad,
+					      uint32_t want, uint32_t unwanted)
+{
+	uint32_t i;
+
+	for (i = 0; i < ad->nr; i++)
+		if ((ad->a[i].caps & want) == want &&
+		    !(ad->a[i].caps & unwanted))
+			return &ad->a[i];
+	return NULL;
+}
+
+static int no_effective_caps(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+
+	if (syscall(SYS_capget, &hdr, data))
+		return 0;
+	return !data[0].effective && !data[1].effective &&
+	       !data[0].permitted && !data[1].permitted;
+}
+
+/*
+ * fn(fd, arg) in a child that is nobody without capabilities, with fd the
+ * node opened by that child (the node 0666 meanwhile) and inherited an fd
+ * the caller opened (or -1).  Returns the child's exit status: 0 is pass.
+ */
+static int run_unprivileged(int (*fn)(int fd, int inherited, void *arg),
+			    int inherited, void *arg)
+{
+	struct stat st;
+	int status = -1;
+	pid_t pid;
+
+	if (stat(DXGPMO_DEV_PATH, &st) ||
+	    chmod(DXGPMO_DEV_PATH, 0666))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		int fd;
+
+		if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
+		    setresuid(NOBODY, NOBODY, NOBODY))
+			_exit(250);
+		if (!no_effective_caps())
+			_exit(251);
+		fd = dxgpmo_open();
+		if (fd < 0)
+			_exit(252);
+		_exit(fn(fd, inherited, arg));
+	}
+	if (pid > 0 && waitpid(pid, &status, 0) == pid)
+		status = WIFEXITED(status) ? WEXITSTATUS(status) : 253;
+	chmod(DXGPMO_DEV_PATH, st.st_mode & 07777);
+	return status;
+}
+
+FIXTURE(security) {
+	int fd;
+	struct adapters ad;
+};
+
+FIXTURE_SETUP(security)
+{
+	self->fd = dxgpmo_open();
+	ASSERT_LE(0, self->fd);
+	load_adapters(self->fd, &self->ad);
+	ASSERT_LT(0, self->ad.nr);
+}
+
+FIXTURE_TEARDOWN(security)
+{
+	teardown_dxgpmo(_metadata, self->fd);
+}
+
+/* The ordinary contract works without privilege. */
+static int unpriv_ordinary_use(int fd, int inherited, void *arg)
+{
+	struct adapters ad;
+	struct dxgpmo_create_pmo c = { .length = 4 * PAGE };
+	struct dxgpmo_map m = { .access_mode = DXGPMO_ACCESS_USER };
+	struct dxgpmo_allocate_adl a = { .length = 4 * PAGE };
+
+	load_adapters(fd, &ad);
+	CHECK(ad.nr > 0);
+	c.adapter_id = ad.a[0].adapter_id;
+	CHECK(dxgpmo_create_pmo(fd, &c) == 0);
+	m.pmo_id = c.pmo_id;
+	m.length = c.length;
+	CHECK(dxgpmo_map(fd, &m) == 0);
+	((volatile uint8_t *)(uintptr_t)m.address)[0] = 1;
+	a.amo_id = c.amo_id;
+	CHECK(dxgpmo_allocate_adl(fd, &a) == 0);
+	CHECK(dxgpmo_free_adl(fd, a.adl_id) == 0);
+	CHECK(dxgpmo_unmap(fd, c.pmo_id, m.address, m.length) == 0);
+	CHECK(dxgpmo_destroy_pmo(fd, c.pmo_id, c.amo_id) == 0);
+	return 0;
+}
+
+TEST_F(security, unprivileged_ordinary_use)
+{
+	EXPECT_EQ(0, run_unprivileged(unpriv_ordinary_use, -1, NULL));
+}
+
+/* I/O space is /dev/mem territory: CAP_SYS_RAWIO, for any part of a BAR. */
+static int unpriv_io_space(int fd, int inherited, void *arg)
+{
+	const uint64_t *bar = arg;
+	struct dxgpmo_create_pmo c = {
+		.type = DXGPMO_PMO_TYPE_IO_SPACE, .length = PAGE,
+		.cache_type = DXGPMO_CACHE_NON_CACHED,
+	};
+
+	c.io_base = *bar;
+	CHECK(dxgpmo_create_pmo(fd, &c) == -EPERM);
+	c.io_base = *bar + PAGE;
+	CHECK(dxgpmo_create_pmo(fd, &c) == -EPERM);
+	/* and on a file root opened */
+	c.io_base = *bar + PAGE;
+	CHECK(dxgpmo_create_pmo(inherited, &c) == -EPERM);
+	return 0;
+}
+
+TEST_F(security, unprivileged_io_space_refused)
+{
+	const struct dxgpmo_adapter_info *edu =
+		find(&self->ad, DXGPMO_ADAPTER_CAP_DMA_ENGINE, 0);
+	uint64_t bar;
+
+	if (!edu)
+		SKIP(return, "needs an edu adapter (its BAR0)");
+	bar = edu_bar0(edu);
+	ASSERT_NE(0, bar);
+	EXPECT_EQ(0, run_unprivileged(unpriv_io_space, self->fd, &bar));
+}
+
+/*
+ * The page of edu's BAR0 that holds its DMA engine: even with
+ * CAP_SYS_RAWIO an IO_SPACE object over it only reads, and a device never
+ * gets an ADL of it (with one, ADAPTER_DMA into the BAR programs the
+ * engine).  The engine's registers keep the values the module wrote.
+ */
+TEST_F(security, driven_registers_never_written)
+{
+	const struct dxgpmo_adapter_info *edu =
+		find(&self->ad, DXGPMO_ADAPTER_CAP_DMA_ENGINE, 0);
+	struct dxgpmo_create_pmo c = {
+		.type = DXGPMO_PMO_TYPE_IO_SPACE, .length = 2 * PAGE,
+		.cache_type = DXGPMO_CACHE_NON_CACHED,
+	};
+	struct dxgpmo_map m = { .access_mode = DXGPMO_ACCESS_KERNEL };
+	struct dxgpmo_allocate_adl a = { .length = PAGE };
+	uint32_t before[8], after[8], evil[8];
+
+	if (!edu)
+		SKIP(return, "needs an edu adapter (its BAR0)");
+	c.io_base = edu_bar0(edu);
+	ASSERT_NE(0, c.io_base);
+	c.adapter_id = edu->adapter_id;
+	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+	m.pmo_id = c.pmo_id;
+	m.length = c.length;
+	ASSERT_EQ(0, dxgpmo_map(self->fd, &m));
+	/* source, destination, count, command */
+	ASSERT_EQ(0, dxgpmo_kmap_rw(self->fd, m.map_id, 0, 0x80, before,
+				    sizeof(before)));
+	memset(evil, 0x41, sizeof(evil));
+	EXPECT_EQ(-EACCES, dxgpmo_kmap_rw(self->fd, m.map_id, DXGPMO_KMAP_WRITE,
+					  0x80, evil, sizeof(evil)));
+	/* the second page shares the object, so the rule */
+	EXPECT_EQ(-EACCES, dxgpmo_kmap_rw(self->fd, m.map_id, DXGPMO_KMAP_WRITE,
+					  PAGE, evil, 4));
+	ASSERT_EQ(0, dxgpmo_kmap_rw(self->fd, m.map_id, 0, 0x80, after,
+				    sizeof(after)));
+	EXPECT_EQ(0, memcmp(before, after, sizeof(before)));
+	a.amo_id = c.amo_id;
+	EXPECT_EQ(-EPERM, dxgpmo_allocate_adl(self->fd, &a)) {
+		dxgpmo_free_adl(self->fd, a.adl_id);
+		a.adl_id = 0;
+	}
+	a.offset = PAGE;
+	EXPECT_EQ(-EPERM, dxgpmo_allocate_adl(self->fd, &a)) {
+		dxgpmo_free_adl(self->fd, a.adl_id);
+		a.adl_id = 0;
+	}
+	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, m.address, m.length));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, c.amo_id));
+}
+
+/*
+ * An ADL on an adapter without an IOMMU lists physical frames: seen only
+ * with CAP_SYS_ADMIN, by caller and opener, as in /proc/pid/pagemap.
+ * Returns 1 when the pages read hidden, 0 when shown, < 0 on error.
+ */
+static int adl_addresses_hidden(int fd, uint32_t adapter_id)
+{
+	struct dxgpmo_create_pmo c = {
+		.length = 4 * PAGE, .adapter_id = adapter_id,
+	};
+	struct dxgpmo_allocate_adl a = { .length = 4 * PAGE };
+	uint64_t pages[4];
+	int hidden, i, nonzero = 0;
+
+	memset(pages, 0xff, sizeof(pages));
+	if (dxgpmo_create_pmo(fd, &c))
+		return -1;
+	a.amo_id = c.amo_id;
+	a.pages = (uintptr_t)pages;
+	a.pages_capacity = 4;
+	if (dxgpmo_allocate_adl(fd, &a)) {
+		dxgpmo_destroy_pmo(fd, c.pmo_id, c.amo_id);
+		return -2;
+	}
+	for (i = 0; i < 4; i++)
+		nonzero += pages[i] != 0;
+	hidden = !!(a.adl_flags & DXGPMO_ADL_ADDRESSES_HIDDEN);
+	dxgpmo_free_adl(fd, a.adl_id);
+	dxgpmo_destroy_pmo(fd, c.pmo_id, c.amo_id);
+	/* the flag and the numbers must agree */
+	if (hidden && (nonzero || a.base_page))
+		return -3;
+	if (!hidden && nonzero != 4)
+		return -4;
+	return hidden;
+}
+
+static int unpriv_physical(int fd, int inherited, void *arg)
+{
+	const struct dxgpmo_adapter_info *a = arg;
+
+	CHECK(adl_addresses_hidden(fd, a->adapter_id) == 1);
+	/* a file root opened, used by nobody: still hidden */
+	CHECK(adl_addresses_hidden(inherited, a->adapter_id) == 1);
+	return 0;
+}
+
+TEST_F(security, physical_addresses_need_cap_sys_admin)
+{
+	const struct dxgpmo_adapter_info *phys =
+		find(&self->ad, 0, DXGPMO_ADAPTER_CAP_IOMMU);
+
+	if (!phys)
+		SKIP(return, "no adapter without an IOMMU");
+	EXPECT_EQ(0, adl_addresses_hidden(self->fd, phys->adapter_id));
+	EXPECT_EQ(0, run_unprivileged(unpriv_physical, self->fd,
+				      (void *)phys));
+}
+
+static int unpriv_iova(int fd, int inherited, void *arg)
+{
+	const struct dxgpmo_adapter_info *a = arg;
+
+	CHECK(adl_addresses_hidden(fd, a->adapter_id) == 0);
+	return 0;
+}
+
+TEST_F(security, iovas_shown_to_anyone)
+{
+	const struct dxgpmo_adapter_info *iommu =
+		find(&self->ad, DXGPMO_ADAPTER_CAP_IOMMU, 0);
+
+	if (!iommu)
+		SKIP(return, "no adapter behind an IOMMU");
+	EXPECT_EQ(0, run_unprivileged(unpriv_iova, -1, (void *)iommu));
+}
+
+static int debug_ioctls(void)
+{
+	char c = 'N';
+	FILE *f = fopen("/sys/module/dxgpmo/parameters/debug_ioctls", "r");
+
+	if (f) {
+		if (fread(&c, 1, 1, f) != 1)
+			c = 'N';
+		fclose(f);
+	}
+	return c == 'Y';
+}
+
+/* Raw DMA and the test ioctl need their capabilities. */
+static int unpriv_privileged_calls(int fd, int inherited, void *arg)
+{
+	const struct dxgpmo_adapter_info *iommu = arg;
+	struct dxgpmo_test_cmd t = {
+		.size = sizeof(t), .op = DXGPMO_TEST_OP_FAIL_NTH,
+	};
+	char buf[64];
+
+	if (iommu)
+		CHECK(dxgpmo_adapter_dma(fd, iommu->adapter_id,
+					 DXGPMO_DMA_RAW, 0x1000, buf,
+					 sizeof(buf)) == -EPERM);
+	CHECK(dxgpmo_ioctl(fd, DXGPMO_IOC_TEST, &t) ==
+	      (debug_ioctls() ? -EPERM : -ENOTTY));
+	return 0;
+}
+
+TEST_F(security, unprivileged_privileged_calls_refused)
+{
+	const struct dxgpmo_adapter_info *iommu =
+		find(&self->ad, DXGPMO_ADAPTER_CAP_IOMMU |
+				DXGPMO_ADAPTER_CAP_DMA_ENGINE, 0);
+
+	EXPECT_EQ(0, run_unprivileged(unpriv_privileged_calls, -1,
+				      (void *)iommu));
+}
+
+TEST_HARNESS_MAIN
