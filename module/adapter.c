@@ -15,6 +15,7 @@
  * name it get -ENODEV), until the last object or mapping that refers to it
  * lets go.
  */
+#include <linux/capability.h>
 #include <linux/dma-mapping.h>
 #include <linux/iommu.h>
 #include <linux/pci.h>
@@ -90,7 +91,12 @@ void dxgpmo_adapter_end_access(struct dxgpmo_adapter *adapter)
  * a reference; NULL when no dxgpmo adapter has that range (IO_SPACE objects
  * may only describe the module's own devices).
  */
-struct dxgpmo_adapter *dxgpmo_adapter_get_by_bar(u64 start, u64 len)
+/*
+ * The adapter one of whose memory BARs holds [start, start + len), with
+ * *registers telling whether the range covers registers the module drives.
+ */
+struct dxgpmo_adapter *dxgpmo_adapter_get_by_bar(u64 start, u64 len,
+						 bool *registers)
 {
 	struct dxgpmo_adapter *adapter, *found = NULL;
 	unsigned long index;
@@ -112,12 +118,32 @@ struct dxgpmo_adapter *dxgpmo_adapter_get_by_bar(u64 start, u64 len)
 				break;
 			}
 		}
-		if (found && kref_get_unless_zero(&found->kref))
+		if (found && kref_get_unless_zero(&found->kref)) {
+			*registers = found->regs.flags &&
+				     start <= found->regs.end &&
+				     start + len - 1 >= found->regs.start;
 			break;
+		}
 		found = NULL;
 	}
 	mutex_unlock(&dxgpmo_adapters_lock);
 	return found;
+}
+
+/*
+ * Device addresses of an adapter without an IOMMU are physical addresses,
+ * which /proc/pid/pagemap shows only to CAP_SYS_ADMIN (they make
+ * Rowhammer-style attacks practical).  The same rule here, applied like
+ * pagemap to the file's opener and, since the numbers go to the caller,
+ * to the caller too.  IOVAs say nothing about the machine.
+ */
+bool dxgpmo_adapter_addresses_visible(struct dxgpmo_adapter *adapter,
+				      struct file *filp)
+{
+	if (adapter->caps & DXGPMO_ADAPTER_CAP_IOMMU)
+		return true;
+	return file_ns_capable(filp, &init_user_ns, CAP_SYS_ADMIN) &&
+	       ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN);
 }
 
 static bool dxgpmo_dev_behind_iommu(struct device *dev)
@@ -130,7 +156,8 @@ static bool dxgpmo_dev_behind_iommu(struct device *dev)
 struct dxgpmo_adapter *dxgpmo_adapter_register(struct device *dev,
 					       const char *prefix,
 					       unsigned int index, u32 caps,
-					       struct dxgpmo_edu *edu)
+					       struct dxgpmo_edu *edu,
+					       const struct resource *regs)
 {
 	struct dxgpmo_adapter *adapter;
 	int ret;
@@ -145,6 +172,8 @@ struct dxgpmo_adapter *dxgpmo_adapter_register(struct device *dev,
 	adapter->dev = get_device(dev);
 	adapter->pdev = dev_is_pci(dev) ? to_pci_dev(dev) : NULL;
 	adapter->edu = edu;
+	if (regs)
+		adapter->regs = *regs;
 	adapter->caps = caps;
 	adapter->dma_mask = dma_get_mask(dev);
 	if (dxgpmo_dev_behind_iommu(dev))
@@ -208,7 +237,7 @@ static int dxgpmo_virtual_add(unsigned int index)
 	dma_set_max_seg_size(&pdev->dev, UINT_MAX);
 
 	adapter = dxgpmo_adapter_register(&pdev->dev, "virtual", index,
-					  DXGPMO_ADAPTER_CAP_VIRTUAL, NULL);
+					  DXGPMO_ADAPTER_CAP_VIRTUAL, NULL, NULL);
 	if (IS_ERR(adapter)) {
 		ret = PTR_ERR(adapter);
 		goto err_unregister;

@@ -8,6 +8,7 @@
 
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/ioport.h>
 #include <linux/mutex.h>
 #include <linux/rwsem.h>
 #include <linux/types.h>
@@ -63,6 +64,12 @@ struct dxgpmo_adapter {
 	struct pci_dev *pdev;		/* NULL for a virtual adapter */
 	struct dxgpmo_edu *edu;		/* the DMA engine, or NULL */
 	/*
+	 * The BAR pages holding registers the module itself programs (edu's
+	 * DMA engine); flags 0 when there are none.  Only ever read through
+	 * an IO_SPACE object, never written, never an ADL.
+	 */
+	struct resource regs;
+	/*
 	 * Everything that makes the device touch memory or touches the
 	 * device (ADL mappings, ADAPTER_DMA, BAR views) holds this for
 	 * reading; removal takes it for writing, sets removed and revokes.
@@ -79,11 +86,15 @@ struct dxgpmo_adapter {
 struct dxgpmo_adapter *dxgpmo_adapter_register(struct device *dev,
 					       const char *prefix,
 					       unsigned int index, u32 caps,
-					       struct dxgpmo_edu *edu);
+					       struct dxgpmo_edu *edu,
+					       const struct resource *regs);
 void dxgpmo_adapter_unregister(struct dxgpmo_adapter *adapter);
 struct dxgpmo_adapter *dxgpmo_adapter_get(u32 id);
 void dxgpmo_adapter_put(struct dxgpmo_adapter *adapter);
-struct dxgpmo_adapter *dxgpmo_adapter_get_by_bar(u64 start, u64 len);
+struct dxgpmo_adapter *dxgpmo_adapter_get_by_bar(u64 start, u64 len,
+						 bool *registers);
+bool dxgpmo_adapter_addresses_visible(struct dxgpmo_adapter *adapter,
+				      struct file *filp);
 bool dxgpmo_adapter_begin_access(struct dxgpmo_adapter *adapter);
 void dxgpmo_adapter_end_access(struct dxgpmo_adapter *adapter);
 int dxgpmo_virtual_adapters_init(void);

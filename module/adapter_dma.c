@@ -7,10 +7,12 @@
  * that adapter (-EACCES otherwise).  DXGPMO_DMA_RAW skips that check so tests
  * can provoke IOMMU faults; it needs CAP_SYS_RAWIO and an adapter behind an
  * IOMMU, because on a physically addressed adapter a raw address is any page
- * of the machine (-EPERM).  The transfer holds references on the ADLs it
- * relies on (FREE_ADL of one of them waits for it) and the adapter's
- * access lock (removal waits for it); no lock of the file, so the file's
- * other threads go on while the engine works.
+ * of the machine (-EPERM).  On such an adapter only a caller who may see
+ * physical addresses (adapter.c) names any outside the segment.  The
+ * transfer holds references on the ADLs it relies on (FREE_ADL of one of
+ * them waits for it) and the adapter's access lock (removal waits for it);
+ * no lock of the file, so the file's other threads go on while the engine
+ * works.
  */
 #include <linux/capability.h>
 #include <linux/mm.h>
@@ -100,6 +102,12 @@ int dxgpmo_ioctl_adapter_dma(struct dxgpmo_ucmd *ucmd)
 		ret = -EPERM;
 		if (raw && (!(adapter->caps & DXGPMO_ADAPTER_CAP_IOMMU) ||
 			    !capable(CAP_SYS_RAWIO)))
+			goto out_put;
+		/*
+		 * Whether a physical address lies in one's ADLs would tell,
+		 * probe by probe, the physical addresses ALLOCATE_ADL hides.
+		 */
+		if (!dxgpmo_adapter_addresses_visible(adapter, ucmd->filp))
 			goto out_put;
 	}
 

@@ -253,6 +253,11 @@ int dxgpmo_ioctl_allocate_adl(struct dxgpmo_ucmd *ucmd)
 	} else if (cmd->flags & DXGPMO_ADL_REQUIRE_CONTIGUOUS) {
 		ret = -ENOMEM;
 	}
+	if (!dxgpmo_adapter_addresses_visible(amo->adapter, ucmd->filp)) {
+		memset(logical, 0, nr * sizeof(*logical));
+		cmd->base_page = 0;
+		cmd->adl_flags |= DXGPMO_ADL_ADDRESSES_HIDDEN;
+	}
 	/* The caller must learn the ADL, or it is not made. */
 	if (!ret && cmd->pages &&
 	    copy_to_user(u64_to_user_ptr(cmd->pages), logical,

@@ -109,7 +109,7 @@ struct dxgpmo_backing {
 	unsigned long nr_pages;
 	u32 type;
 	u32 cache_type;
-	bool readonly;			/* SECTION with PAGE_READONLY */
+	bool readonly;			/* SECTION PAGE_READONLY, IO registers */
 	bool alias_changed;		/* linear map switched to cache_type */
 	struct file *shmem;		/* SECTION */
 	phys_addr_t io_base;		/* IO_SPACE */

@@ -5,6 +5,9 @@
  * mappings, no dma-bufs; kernel views are ioremaps accessed 32 bits at a
  * time, and an ADL maps the range for the adapter as one resource (a
  * peer-to-peer address).  Both stop working when the adapter is removed.
+ * An object that covers registers the module itself programs (edu's DMA
+ * engine) is read-only: its views only read, and it has no ADLs, so
+ * nothing but the module ever starts that engine.
  */
 #include <linux/dma-mapping.h>
 #include <linux/io.h>
@@ -24,6 +27,7 @@ dxgpmo_io_alloc(const struct dxgpmo_alloc_request *req)
 		return ERR_PTR(-ENOMEM);
 	backing->io_base = req->io_base;
 	backing->io_adapter = req->io_adapter;
+	backing->readonly = req->readonly;	/* the module's registers */
 	return backing;
 }
 
@@ -40,6 +44,9 @@ static int dxgpmo_io_dma_map(struct dxgpmo_backing *backing,
 	dma_addr_t dma;
 	int ret;
 
+	/* A device never DMAs to or from the registers the module drives. */
+	if (backing->readonly)
+		return -EPERM;
 	ret = sg_alloc_table(&m->sgt, 1, GFP_KERNEL_ACCOUNT);
 	if (ret)
 		return ret;

@@ -118,6 +118,9 @@ out:
 static int dxgpmo_edu_probe(struct pci_dev *pdev,
 			    const struct pci_device_id *id)
 {
+	/* The engine's registers: all in BAR0's first page. */
+	struct resource regs = DEFINE_RES_MEM(pci_resource_start(pdev, 0),
+					      PAGE_SIZE);
 	struct dxgpmo_adapter *adapter;
 	struct dxgpmo_edu *edu;
 	int ret;
@@ -154,7 +157,8 @@ static int dxgpmo_edu_probe(struct pci_dev *pdev,
 
 	mutex_lock(&dxgpmo_edu_lock);
 	adapter = dxgpmo_adapter_register(&pdev->dev, "edu", dxgpmo_nr_edu,
-					  DXGPMO_ADAPTER_CAP_DMA_ENGINE, edu);
+					  DXGPMO_ADAPTER_CAP_DMA_ENGINE, edu,
+					  &regs);
 	if (!IS_ERR(adapter))
 		dxgpmo_nr_edu++;
 	mutex_unlock(&dxgpmo_edu_lock);

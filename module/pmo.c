@@ -10,8 +10,11 @@
  * the reference count.  DESTROY may close the AMO in the same call: both go,
  * or neither.  The one exception is the ADL-leak rule below.
  */
+#include <linux/capability.h>
 #include <linux/mm.h>
+#include <linux/security.h>
 #include <linux/slab.h>
+#include <linux/task_work.h>
 
 #include "internal.h"
 
@@ -152,6 +155,19 @@ static struct dxgpmo_amo *dxgpmo_amo_alloc(struct dxgpmo_file *file,
 	return amo;
 }
 
+/*
+ * IO_SPACE objects write device registers and, through an ADL, point a
+ * device at another device's BAR: /dev/mem territory.  They need
+ * CAP_SYS_RAWIO, as /dev/mem does, and are refused under lockdown, as
+ * user-space access to PCI BARs is.
+ */
+static int dxgpmo_io_space_allowed(void)
+{
+	if (!capable(CAP_SYS_RAWIO))
+		return -EPERM;
+	return security_locked_down(LOCKDOWN_PCI_ACCESS);
+}
+
 int dxgpmo_ioctl_create_pmo(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_create_pmo *cmd = ucmd->cmd;
@@ -173,8 +189,12 @@ int dxgpmo_ioctl_create_pmo(struct dxgpmo_ucmd *ucmd)
 			return PTR_ERR(adapter);
 	}
 	if (req.type == DXGPMO_PMO_TYPE_IO_SPACE) {
+		ret = dxgpmo_io_space_allowed();
+		if (ret)
+			goto err_adapter;
 		req.io_adapter = dxgpmo_adapter_get_by_bar(req.io_base,
-							   req.nr_pages << PAGE_SHIFT);
+							   req.nr_pages << PAGE_SHIFT,
+							   &req.readonly);
 		ret = -EPERM;
 		if (!req.io_adapter)
 			goto err_adapter;
@@ -252,21 +272,71 @@ err_adapter:
 
 /*
  * Destroying a PMO that still has ADLs is the driver leaking locked pages;
- * Windows bugchecks.  With adl_leak=bug so do we, holding no lock and no
- * reference, so the oops leaves the machine usable: the task dies, its file
- * is closed and releases everything.  With adl_leak=warn the call fails and
+ * Windows bugchecks.  With adl_leak=bug so do we, but not inside the
+ * ioctl: in a process with more than one thread the system call holds a
+ * real reference on the file (fdget() only borrows it otherwise), which a
+ * task dying in the ioctl would never drop, keeping the file, its pages
+ * and the module forever.  The BUG() runs as task work on the way back to
+ * user space, after the system call let go of the file, holding nothing:
+ * the thread dies, and the file is released like any other when its
+ * process closes it or exits.  With adl_leak=warn the call fails and
  * nothing changes.
  */
-static int dxgpmo_pmo_adl_leak(u32 id, unsigned int nr)
+struct dxgpmo_bugcheck {
+	struct callback_head work;
+	u32 id;
+	unsigned int nr_adls;
+};
+
+static void dxgpmo_bugcheck_now(u32 id, unsigned int nr_adls)
 {
+	pr_emerg("dxgpmo: DESTROY_PMO of object %u with %u live ADL(s): the driver leaks locked pages (adl_leak=bug)\n",
+		 id, nr_adls);
+	BUG();
+}
+
+static void dxgpmo_bugcheck_work(struct callback_head *work)
+{
+	struct dxgpmo_bugcheck *bugcheck =
+		container_of(work, struct dxgpmo_bugcheck, work);
+	u32 id = bugcheck->id;
+	unsigned int nr_adls = bugcheck->nr_adls;
+
+	kfree(bugcheck);
+	/*
+	 * The module reference taken when this was queued goes now, or the
+	 * dead thread would keep the module forever.  With preemption off
+	 * the module's text outlives the BUG(): unloading waits for an RCU
+	 * grace period before freeing it.
+	 */
+	preempt_disable();
+	module_put(THIS_MODULE);
+	dxgpmo_bugcheck_now(id, nr_adls);
+}
+
+static int dxgpmo_pmo_adl_leak(u32 id, unsigned int nr_adls)
+{
+	struct dxgpmo_bugcheck *bugcheck;
+
 	if (!READ_ONCE(dxgpmo_adl_leak_bug)) {
 		WARN(1, "dxgpmo: DESTROY_PMO of object %u with %u live ADL(s): the driver leaks locked pages\n",
-		     id, nr);
+		     id, nr_adls);
 		return -EBUSY;
 	}
-	pr_emerg("dxgpmo: DESTROY_PMO of object %u with %u live ADL(s): the driver leaks locked pages (adl_leak=bug)\n",
-		 id, nr);
-	BUG();
+	bugcheck = kmalloc(sizeof(*bugcheck), GFP_KERNEL);
+	if (bugcheck) {
+		bugcheck->id = id;
+		bugcheck->nr_adls = nr_adls;
+		init_task_work(&bugcheck->work, dxgpmo_bugcheck_work);
+		__module_get(THIS_MODULE);
+		if (!task_work_add(current, &bugcheck->work, TWA_RESUME))
+			return -EBUSY;	/* never seen: the thread dies first */
+		module_put(THIS_MODULE);
+		kfree(bugcheck);
+	}
+	/* No memory for the work, or the task is exiting: here, then. */
+	dxgpmo_bugcheck_now(id, nr_adls);
+	return -EBUSY;
 }
 
 int dxgpmo_ioctl_destroy_pmo(struct dxgpmo_ucmd *ucmd)

@@ -20,6 +20,12 @@
  * unless DXGPMO_FUZZ_SECONDS says otherwise.
  * DXGPMO_FUZZ_SEED=n replays a run (the workers' operations; when the
  * random kills land depends on time).
+ * DXGPMO_FUZZ_UNPRIVILEGED=1: the workers drop to nobody without
+ * capabilities before they open the node (made 0666 for the run, as a udev
+ * rule giving it to a group would), and every call that needs a capability
+ * must fail with -EPERM: I/O-space objects, raw DMA, the test ioctl; ADLs
+ * on adapters without an IOMMU must come back with their physical page
+ * numbers hidden.
  *
  * Deliberate touches (touch()): a write to a user view of a read-only
  * object gets SIGSEGV, a read of an mmap(2) window whose object was
@@ -37,8 +43,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -71,6 +79,8 @@ struct worker_stats {
 	unsigned long segv_unmapped;	/* SEGV_MAPERR: address unmapped since */
 	unsigned long bus;		/* SIGBUS: revoked window */
 	unsigned long fault_other;	/* caught, another si_code */
+	unsigned long priv_checks;	/* unprivileged: calls that need a cap */
+	unsigned long priv_violations;	/* ... and did not fail as they must */
 };
 
 struct shared {
@@ -131,9 +141,14 @@ struct worker {
 	uint8_t *buf;
 	struct worker_stats *st;
 	uint32_t adapters[8];
+	uint32_t adapter_caps[8];
 	uint32_t nr_adapters;
 	uint64_t seg_offset[8];
+	bool unprivileged;
+	bool debug_ioctls;
 };
+
+#define NOBODY 65534
 
 static void remember(uint32_t *pool, uint32_t id)
 {
@@ -238,6 +253,86 @@ static void unmap_window(struct worker *w, unsigned int i)
 	w->mmaps[i] = NULL;
 }
 
+static void priv_violation(struct worker *w, const char *call, int ret,
+			   int expected)
+{
+	w->st->priv_violations++;
+	printf("# unprivileged %s: %d, expected %d\n", call, ret, expected);
+}
+
+/*
+ * Calls that need a capability, made the way that would succeed with it:
+ * without it, each must fail with -EPERM (the test ioctl: -ENOTTY when
+ * the module has none), and an ADL on an adapter without an IOMMU must
+ * hide its physical page numbers.
+ */
+static void fuzz_privileged(struct worker *w, int fd)
+{
+	struct dxgpmo_create_pmo c = {
+		.type = DXGPMO_PMO_TYPE_IO_SPACE, .length = 4096,
+		.cache_type = DXGPMO_CACHE_NON_CACHED,
+	};
+	struct dxgpmo_test_cmd t = {
+		.size = sizeof(t), .op = DXGPMO_TEST_OP_FAIL_NTH,
+	};
+	unsigned int a = pick(w->nr_adapters);
+	uint32_t caps = w->adapter_caps[a];
+	uint64_t pages[2];
+	int ret, want;
+
+	w->st->priv_checks++;
+	switch (pick(4)) {
+	case 0:
+		c.io_base = (rnd() & ~4095ULL) >> pick(40);
+		ret = dxgpmo_create_pmo(fd, &c);
+		if (ret != -EPERM)
+			priv_violation(w, "CREATE_PMO(IO_SPACE)", ret, -EPERM);
+		break;
+	case 1:
+		want = !(caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE) ? -EOPNOTSUPP :
+		       -EPERM;
+		ret = dxgpmo_adapter_dma(fd, w->adapters[a],
+					 DXGPMO_DMA_RAW | pick(2),
+					 pick(64) * 4096, w->buf, 16);
+		if (ret != want)
+			priv_violation(w, "ADAPTER_DMA(RAW)", ret, want);
+		break;
+	case 2:
+		want = w->debug_ioctls ? -EPERM : -ENOTTY;
+		ret = dxgpmo_ioctl(fd, DXGPMO_IOC_TEST, &t);
+		if (ret != want)
+			priv_violation(w, "TEST", ret, want);
+		break;
+	default: {
+		struct dxgpmo_allocate_adl adl = {
+			.length = 2 * 4096, .pages = (uintptr_t)pages,
+			.pages_capacity = 2,
+		};
+
+		c = (struct dxgpmo_create_pmo){
+			.length = 2 * 4096, .adapter_id = w->adapters[a],
+		};
+		if (dxgpmo_create_pmo(fd, &c))
+			break;	/* out of memory: nothing to check */
+		adl.amo_id = c.amo_id;
+		pages[0] = pages[1] = ~0ULL;
+		if (!dxgpmo_allocate_adl(fd, &adl)) {
+			bool hidden = adl.adl_flags &
+				      DXGPMO_ADL_ADDRESSES_HIDDEN;
+
+			if (hidden != !(caps & DXGPMO_ADAPTER_CAP_IOMMU) ||
+			    (hidden && (pages[0] || pages[1] ||
+					adl.base_page)))
+				priv_violation(w, "ALLOCATE_ADL page numbers",
+					       hidden, !hidden);
+			dxgpmo_free_adl(fd, adl.adl_id);
+		}
+		dxgpmo_destroy_pmo(fd, c.pmo_id, c.amo_id);
+	}
+	}
+}
+
+
 /* One random operation. */
 static void fuzz_one(struct worker *w)
 {
@@ -267,7 +362,7 @@ static void fuzz_one(struct worker *w)
 	int ret;
 
 	memset(&a, 0, sizeof(a));
-	switch (pick(21)) {
+	switch (pick(22)) {
 	case 0: case 1: case 2:
 		a.c.type = pick(10) ? pick(3) : (uint32_t)rnd();
 		a.c.cache_type = pick(10) ? pick(3) : 7;
@@ -519,6 +614,12 @@ static void fuzz_one(struct worker *w)
 				touch(w, w->stale[i] + pick(4096), false);
 		}
 		break;
+	case 20:
+		if (w->unprivileged) {
+			fuzz_privileged(w, fd);
+			break;
+		}
+		/* fall through */
 	default:
 		a.st.size = sizeof(a.st);
 		ret = dxgpmo_ioctl(fd, DXGPMO_IOC_STATS, &a.st);
@@ -526,8 +627,29 @@ static void fuzz_one(struct worker *w)
 	}
 }
 
+static int drop_privileges(void)
+{
+	if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
+	    setresuid(NOBODY, NOBODY, NOBODY))
+		return -1;
+	return 0;
+}
+
+static bool debug_ioctls_enabled(void)
+{
+	char c = 'N';
+	FILE *f = fopen("/sys/module/dxgpmo/parameters/debug_ioctls", "r");
+
+	if (f) {
+		if (fread(&c, 1, 1, f) != 1)
+			c = 'N';
+		fclose(f);
+	}
+	return c == 'Y';
+}
+
 static int run_worker(uint64_t seed, unsigned long budget,
-		      struct worker_stats *st, int *stop)
+		      struct worker_stats *st, int *stop, bool unprivileged)
 {
 	struct dxgpmo_adapter_info info[DXGPMO_MAX_ADAPTERS];
 	struct sigaction sa = {
@@ -546,6 +668,10 @@ static int run_worker(uint64_t seed, unsigned long budget,
 	if (w->buf == MAP_FAILED ||
 	    mprotect(w->buf + BUF_SIZE, 4096, PROT_NONE))
 		return 1;
+	w->debug_ioctls = debug_ioctls_enabled();
+	w->unprivileged = unprivileged;
+	if (unprivileged && drop_privileges())
+		return 2;
 	w->fd[0] = dxgpmo_open();
 	w->fd[1] = dxgpmo_open();
 	if (w->fd[0] < 0 || w->fd[1] < 0 ||
@@ -553,6 +679,7 @@ static int run_worker(uint64_t seed, unsigned long budget,
 		return 1;
 	for (i = 0; i < total && i < 8; i++) {
 		w->adapters[i] = info[i].adapter_id;
+		w->adapter_caps[i] = info[i].caps;
 		w->seg_offset[i] = info[i].segment_mmap_offset;
 	}
 	w->nr_adapters = i;
@@ -628,6 +755,7 @@ struct fuzz {
 	unsigned long duration;		/* seconds to fuzz; 0 in ops mode */
 	unsigned long seconds;		/* the safety net */
 	double deadline, stop_at;
+	bool unprivileged;		/* DXGPMO_FUZZ_UNPRIVILEGED */
 	struct shared *sh;
 	struct slot slot[WORKERS];
 	unsigned long total, rounds, stuck;
@@ -662,6 +790,8 @@ static void add_stats(struct worker_stats *sum, const struct worker_stats *st)
 	sum->segv_unmapped += st->segv_unmapped;
 	sum->bus += st->bus;
 	sum->fault_other += st->fault_other;
+	sum->priv_checks += st->priv_checks;
+	sum->priv_violations += st->priv_violations;
 }
 
 /* How worker i ended, and what it did before. */
@@ -719,7 +849,8 @@ static void run_round(struct fuzz *f)
 		pid[i] = fork();
 		if (!pid[i])
 			_exit(run_worker(worker_seed(f, i), budget,
-					 &f->sh->w[i], &f->sh->stop));
+					 &f->sh->w[i], &f->sh->stop,
+					 f->unprivileged));
 		if (pid[i] < 0) {
 			printf("# fork: %s\n", strerror(errno));
 			f->setup_failed = true;
@@ -822,6 +953,20 @@ static void print_counts(const struct fuzz *f, double elapsed)
 	printf("%lu by the safety net (SIGKILL); unexpected: ", all.net_kills);
 	printf("%lu SIGSEGV/SIGBUS, %lu other, %lu could not start\n",
 	       all.fault_deaths, all.other_deaths, all.failed);
+	if (f->unprivileged)
+		printf("# unprivileged: %lu calls that need a capability, %lu did not fail as they must\n",
+		       all.st.priv_checks, all.st.priv_violations);
+}
+
+static unsigned long priv_counts(const struct fuzz *f, bool violations)
+{
+	unsigned long n = 0;
+	unsigned int i;
+
+	for (i = 0; i < WORKERS; i++)
+		n += violations ? f->slot[i].st.priv_violations :
+				  f->slot[i].st.priv_checks;
+	return n;
 }
 
 static unsigned long unexpected_deaths(const struct fuzz *f)
@@ -844,6 +989,7 @@ TEST_F_TIMEOUT(fuzz, random_sequences, HARNESS_SECONDS)
 	struct dxgpmo_stats st;
 	unsigned int warns;
 	double start, elapsed;
+	struct stat node;
 	int fd, kmsg;
 
 	f.ops = f.duration ? 0 : env_ulong("DXGPMO_FUZZ_OPS", DEFAULT_OPS);
@@ -866,6 +1012,12 @@ TEST_F_TIMEOUT(fuzz, random_sequences, HARNESS_SECONDS)
 		printf("# %lu operations (DXGPMO_FUZZ_OPS), ", f.ops);
 	printf("safety net %lu s (DXGPMO_FUZZ_SECONDS)\n", f.seconds);
 	ASSERT_EQ(0, write_sysfs(ADL_LEAK_PARAM, "warn"));
+	f.unprivileged = env_ulong("DXGPMO_FUZZ_UNPRIVILEGED", 0);
+	ASSERT_EQ(0, stat(DXGPMO_DEV_PATH, &node));
+	if (f.unprivileged) {
+		printf("# workers run as nobody without capabilities, node 0666\n");
+		ASSERT_EQ(0, chmod(DXGPMO_DEV_PATH, 0666));
+	}
 	kmsg = kmsg_open_new();
 	ASSERT_LE(0, kmsg);
 	kmsg_write("dxgpmo-expect: begin fuzz\n");
@@ -879,6 +1031,7 @@ TEST_F_TIMEOUT(fuzz, random_sequences, HARNESS_SECONDS)
 	elapsed = now() - start;
 
 	kmsg_write("dxgpmo-expect: end fuzz\n");
+	chmod(DXGPMO_DEV_PATH, node.st_mode & 07777);
 	ASSERT_EQ(0, write_sysfs(ADL_LEAK_PARAM, "bug"));
 	print_counts(&f, elapsed);
 	EXPECT_FALSE(f.timed_out) {
@@ -896,6 +1049,9 @@ TEST_F_TIMEOUT(fuzz, random_sequences, HARNESS_SECONDS)
 	EXPECT_EQ(0, unexpected_deaths(&f)) {
 		printf("# FAIL: workers died, not of the fuzzer's SIGKILL\n");
 	}
+	EXPECT_EQ(0, priv_counts(&f, true));
+	if (f.unprivileged)
+		EXPECT_LT(0, priv_counts(&f, false));
 	EXPECT_TRUE(log_is_clean(kmsg, &warns)) {
 		printf("# seed %llu\n", (unsigned long long)f.seed);
 	}

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # The ioctl fuzzer in a VM boot of its own (adl_leak=warn, set by the
-# fuzzer).  fuzz.env, when present, sets DXGPMO_FUZZ_OPS/SEED, the safety
+# fuzzer), as root and then unprivileged.  fuzz.env, when present, sets DXGPMO_FUZZ_OPS/SEED, the safety
 # net DXGPMO_FUZZ_SECONDS and DXGPMO_FUZZ_DURATION (see dxgpmo_fuzz.c).
 [ -f ./fuzz.env ] && . ./fuzz.env
 env | grep '^DXGPMO_FUZZ_' | sort | sed 's/^/dxgpmo-vm: fuzz env /'
@@ -13,6 +13,14 @@ else
 fi
 ./dxgpmo_fuzz
 echo "dxgpmo-vm: dxgpmo_fuzz exit $?"
+# Again, a quarter as long, from workers without privileges: every call
+# that needs a capability must fail.  Not a duration run; its own net.
+ops=${DXGPMO_FUZZ_OPS:-200000}
+seconds=${DXGPMO_FUZZ_SECONDS:-300}
+DXGPMO_FUZZ_DURATION= DXGPMO_FUZZ_UNPRIVILEGED=1 \
+	DXGPMO_FUZZ_OPS=$(((ops + 3) / 4)) \
+	DXGPMO_FUZZ_SECONDS=$((seconds / 4 + 60)) ./dxgpmo_fuzz
+echo "dxgpmo-vm: dxgpmo_fuzz unprivileged exit $?"
 if rmmod dxgpmo; then
 	echo "dxgpmo-check: PASS rmmod_after_fuzz"
 else
