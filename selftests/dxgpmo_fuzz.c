@@ -283,7 +283,7 @@ static void fuzz_privileged(struct worker *w, int fd)
 	w->st->priv_checks++;
 	switch (pick(4)) {
 	case 0:
-		c.io_base = (rnd() & ~4095ULL) >> pick(40);
+		c.io_base = (rnd() >> pick(40)) & ~4095ULL;
 		ret = dxgpmo_create_pmo(fd, &c);
 		if (ret != -EPERM)
 			priv_violation(w, "CREATE_PMO(IO_SPACE)", ret, -EPERM);

@@ -65,6 +65,11 @@ result json_adapters $?
 printf 'p=create 4K\ndestroy $p\n' | "$tool" --json > "$out" 2>&1
 grep -q '^{"pmo":[0-9]*,"amo":0,' "$out" && grep -q '^{"destroyed":' "$out"
 result json_batch $?
+# root sees the physical page numbers of an adapter without an IOMMU
+printf 'p=create --adapter virtual0 8K\nl=adl $p_amo 8K\nfree-adl $l\ndestroy $p $p_amo\n' |
+	"$tool" --json > "$out" 2>&1
+grep -q '"addresses_hidden":false,"base_page":[0-9]*,"pages":\[[1-9]' "$out"
+result json_adl_addresses_shown $?
 
 # --help for every subcommand, and the man page from the same table.
 ok=0

@@ -483,6 +483,7 @@ static int cmd_adl(struct cmd_ctx *ctx, int argc, char **argv)
 		{ }
 	};
 	struct dxgpmo_allocate_adl a = { 0 };
+	bool hidden;
 	uint64_t *pages = NULL, i;
 	int opt, ret, bad = 0;
 
@@ -516,15 +517,17 @@ static int cmd_adl(struct cmd_ctx *ctx, int argc, char **argv)
 		free(pages);
 		return report(ctx, ret);
 	}
+	hidden = a.adl_flags & DXGPMO_ADL_ADDRESSES_HIDDEN;
 	ctx->result = a.adl_id;
 	ctx->has_result = 1;
 	add_extra(ctx, "addr", (pages ? pages[0] : a.base_page) * 4096);
 	add_extra(ctx, "pages", a.page_count);
 	if (json_output) {
 		printf("{\"adl\":%u,\"page_count\":%llu,\"contiguous\":%s,"
-		       "\"base_page\":%llu,\"pages\":[", a.adl_id,
-		       (unsigned long long)a.page_count,
+		       "\"addresses_hidden\":%s,\"base_page\":%llu,\"pages\":[",
+		       a.adl_id, (unsigned long long)a.page_count,
 		       a.adl_flags & DXGPMO_ADL_CONTIGUOUS ? "true" : "false",
+		       hidden ? "true" : "false",
 		       (unsigned long long)a.base_page);
 		for (i = 0; pages && i < a.page_count; i++)
 			printf("%s%llu", i ? "," : "",
@@ -533,7 +536,11 @@ static int cmd_adl(struct cmd_ctx *ctx, int argc, char **argv)
 	} else {
 		printf("adl %u: %llu page(s), ", a.adl_id,
 		       (unsigned long long)a.page_count);
-		if (a.adl_flags & DXGPMO_ADL_CONTIGUOUS) {
+		if (hidden) {
+			printf("%sphysical page numbers hidden (CAP_SYS_ADMIN shows them)\n",
+			       a.adl_flags & DXGPMO_ADL_CONTIGUOUS ?
+			       "contiguous, " : "");
+		} else if (a.adl_flags & DXGPMO_ADL_CONTIGUOUS) {
 			printf("contiguous at logical page 0x%llx (device address 0x%llx)\n",
 			       (unsigned long long)a.base_page,
 			       (unsigned long long)a.base_page * 4096);
