@@ -15,7 +15,6 @@
  * name it get -ENODEV), until the last object or mapping that refers to it
  * lets go.
  */
-#include <linux/capability.h>
 #include <linux/dma-mapping.h>
 #include <linux/iommu.h>
 #include <linux/pci.h>
@@ -89,11 +88,8 @@ void dxgpmo_adapter_end_access(struct dxgpmo_adapter *adapter)
 /*
  * The adapter owning [start, start + len) inside one of its memory BARs, with
  * a reference; NULL when no dxgpmo adapter has that range (IO_SPACE objects
- * may only describe the module's own devices).
- */
-/*
- * The adapter one of whose memory BARs holds [start, start + len), with
- * *registers telling whether the range covers registers the module drives.
+ * may only describe the module's own devices).  *registers tells whether
+ * the range covers registers the module drives.
  */
 struct dxgpmo_adapter *dxgpmo_adapter_get_by_bar(u64 start, u64 len,
 						 bool *registers)
@@ -128,22 +124,6 @@ struct dxgpmo_adapter *dxgpmo_adapter_get_by_bar(u64 start, u64 len,
 	}
 	mutex_unlock(&dxgpmo_adapters_lock);
 	return found;
-}
-
-/*
- * Device addresses of an adapter without an IOMMU are physical addresses,
- * which /proc/pid/pagemap shows only to CAP_SYS_ADMIN (they make
- * Rowhammer-style attacks practical).  The same rule here, applied like
- * pagemap to the file's opener and, since the numbers go to the caller,
- * to the caller too.  IOVAs say nothing about the machine.
- */
-bool dxgpmo_adapter_addresses_visible(struct dxgpmo_adapter *adapter,
-				      struct file *filp)
-{
-	if (adapter->caps & DXGPMO_ADAPTER_CAP_IOMMU)
-		return true;
-	return file_ns_capable(filp, &init_user_ns, CAP_SYS_ADMIN) &&
-	       ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN);
 }
 
 static bool dxgpmo_dev_behind_iommu(struct device *dev)

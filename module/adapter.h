@@ -6,9 +6,9 @@
 #ifndef _DXGPMO_ADAPTER_H
 #define _DXGPMO_ADAPTER_H
 
+#include <linux/ioport.h>
 #include <linux/kref.h>
 #include <linux/list.h>
-#include <linux/ioport.h>
 #include <linux/mutex.h>
 #include <linux/rwsem.h>
 #include <linux/types.h>
@@ -93,8 +93,6 @@ struct dxgpmo_adapter *dxgpmo_adapter_get(u32 id);
 void dxgpmo_adapter_put(struct dxgpmo_adapter *adapter);
 struct dxgpmo_adapter *dxgpmo_adapter_get_by_bar(u64 start, u64 len,
 						 bool *registers);
-bool dxgpmo_adapter_addresses_visible(struct dxgpmo_adapter *adapter,
-				      struct file *filp);
 bool dxgpmo_adapter_begin_access(struct dxgpmo_adapter *adapter);
 void dxgpmo_adapter_end_access(struct dxgpmo_adapter *adapter);
 int dxgpmo_virtual_adapters_init(void);

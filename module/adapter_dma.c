@@ -14,7 +14,6 @@
  * no lock of the file, so the file's other threads go on while the engine
  * works.
  */
-#include <linux/capability.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -101,13 +100,13 @@ int dxgpmo_ioctl_adapter_dma(struct dxgpmo_ucmd *ucmd)
 			goto out_put;
 		ret = -EPERM;
 		if (raw && (!(adapter->caps & DXGPMO_ADAPTER_CAP_IOMMU) ||
-			    !capable(CAP_SYS_RAWIO)))
+			    !dxgpmo_may_use_raw_dma(file)))
 			goto out_put;
 		/*
 		 * Whether a physical address lies in one's ADLs would tell,
 		 * probe by probe, the physical addresses ALLOCATE_ADL hides.
 		 */
-		if (!dxgpmo_adapter_addresses_visible(adapter, ucmd->filp))
+		if (!dxgpmo_adapter_addresses_visible(adapter, file))
 			goto out_put;
 	}
 

@@ -253,7 +253,7 @@ int dxgpmo_ioctl_allocate_adl(struct dxgpmo_ucmd *ucmd)
 	} else if (cmd->flags & DXGPMO_ADL_REQUIRE_CONTIGUOUS) {
 		ret = -ENOMEM;
 	}
-	if (!dxgpmo_adapter_addresses_visible(amo->adapter, ucmd->filp)) {
+	if (!dxgpmo_adapter_addresses_visible(amo->adapter, file)) {
 		memset(logical, 0, nr * sizeof(*logical));
 		cmd->base_page = 0;
 		cmd->adl_flags |= DXGPMO_ADL_ADDRESSES_HIDDEN;

@@ -78,7 +78,9 @@ static int dxgpmo_io_kmap(struct dxgpmo_backing *backing,
 	phys_addr_t phys = backing->io_base + (view->first << PAGE_SHIFT);
 	size_t len = view->nr_pages << PAGE_SHIFT;
 
-	if (backing->cache_type == DXGPMO_CACHE_WRITE_COMBINED)
+	/* Registers are never write-combined: no speculative reads. */
+	if (backing->cache_type == DXGPMO_CACHE_WRITE_COMBINED &&
+	    !backing->readonly)
 		view->io = ioremap_wc(phys, len);
 	else
 		view->io = ioremap(phys, len);

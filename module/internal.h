@@ -151,6 +151,17 @@ struct dxgpmo_ucmd {
 	void *cmd;
 };
 
+/* privilege.c */
+void dxgpmo_file_note_opener(struct dxgpmo_file *file);
+bool dxgpmo_may_see_physical(struct dxgpmo_file *file);
+int dxgpmo_may_use_io_space(struct dxgpmo_file *file);
+bool dxgpmo_may_use_raw_dma(struct dxgpmo_file *file);
+int dxgpmo_may_use_test_ioctl(struct dxgpmo_file *file);
+int dxgpmo_may_use_window(struct dxgpmo_file *file, u64 low, u64 high,
+			  u64 boundary);
+bool dxgpmo_adapter_addresses_visible(struct dxgpmo_adapter *adapter,
+				      struct dxgpmo_file *file);
+
 long dxgpmo_fops_ioctl(struct file *filp, unsigned int cmd, unsigned long arg);
 int dxgpmo_ucmd_respond(struct dxgpmo_ucmd *ucmd, size_t cmd_len);
 int dxgpmo_ucmd_respond_finalize(struct dxgpmo_ucmd *ucmd, size_t cmd_len,

@@ -145,6 +145,7 @@ static int dxgpmo_fops_open(struct inode *inode, struct file *filp)
 	if (!file)
 		return -ENOMEM;
 	file->mapping = filp->f_mapping;
+	dxgpmo_file_note_opener(file);
 	filp->private_data = file;
 	return 0;
 }

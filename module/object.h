@@ -51,6 +51,9 @@ struct dxgpmo_file {
 	atomic64_t counters[DXGPMO_NR_COUNTERS];
 	/* Countdown to the should-fail point that fails; 0 = off. */
 	atomic_t fail_nth;
+	/* The opener's capabilities (privilege.c). */
+	bool opener_sys_rawio;
+	bool opener_sys_admin;
 };
 
 enum dxgpmo_obj_type {

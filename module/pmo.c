@@ -10,9 +10,7 @@
  * the reference count.  DESTROY may close the AMO in the same call: both go,
  * or neither.  The one exception is the ADL-leak rule below.
  */
-#include <linux/capability.h>
 #include <linux/mm.h>
-#include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/task_work.h>
 
@@ -155,19 +153,6 @@ static struct dxgpmo_amo *dxgpmo_amo_alloc(struct dxgpmo_file *file,
 	return amo;
 }
 
-/*
- * IO_SPACE objects write device registers and, through an ADL, point a
- * device at another device's BAR: /dev/mem territory.  They need
- * CAP_SYS_RAWIO, as /dev/mem does, and are refused under lockdown, as
- * user-space access to PCI BARs is.
- */
-static int dxgpmo_io_space_allowed(void)
-{
-	if (!capable(CAP_SYS_RAWIO))
-		return -EPERM;
-	return security_locked_down(LOCKDOWN_PCI_ACCESS);
-}
-
 int dxgpmo_ioctl_create_pmo(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_create_pmo *cmd = ucmd->cmd;
@@ -183,13 +168,17 @@ int dxgpmo_ioctl_create_pmo(struct dxgpmo_ucmd *ucmd)
 	ret = dxgpmo_check_create(cmd, &req);
 	if (ret)
 		return ret;
+	ret = dxgpmo_may_use_window(file, cmd->low_address, cmd->high_address,
+				    cmd->boundary);
+	if (ret)
+		return ret;
 	if (cmd->adapter_id) {
 		adapter = dxgpmo_adapter_get(cmd->adapter_id);
 		if (IS_ERR(adapter))
 			return PTR_ERR(adapter);
 	}
 	if (req.type == DXGPMO_PMO_TYPE_IO_SPACE) {
-		ret = dxgpmo_io_space_allowed();
+		ret = dxgpmo_may_use_io_space(file);
 		if (ret)
 			goto err_adapter;
 		req.io_adapter = dxgpmo_adapter_get_by_bar(req.io_base,
@@ -302,6 +291,15 @@ static void dxgpmo_bugcheck_work(struct callback_head *work)
 	u32 id = bugcheck->id;
 	unsigned int nr_adls = bugcheck->nr_adls;
 
+	/*
+	 * Works queued before this one in the same batch would never run
+	 * once the thread dies here (pending fputs, io_uring completions,
+	 * memory-failure handling): go last.
+	 */
+	if (work->next) {
+		task_work_add(current, work, TWA_NONE);
+		return;
+	}
 	kfree(bugcheck);
 	/*
 	 * The module reference taken when this was queued goes now, or the
@@ -323,19 +321,19 @@ static int dxgpmo_pmo_adl_leak(u32 id, unsigned int nr_adls)
 		     id, nr_adls);
 		return -EBUSY;
 	}
-	bugcheck = kmalloc(sizeof(*bugcheck), GFP_KERNEL);
-	if (bugcheck) {
-		bugcheck->id = id;
-		bugcheck->nr_adls = nr_adls;
-		init_task_work(&bugcheck->work, dxgpmo_bugcheck_work);
-		__module_get(THIS_MODULE);
-		if (!task_work_add(current, &bugcheck->work, TWA_RESUME))
-			return -EBUSY;	/* never seen: the thread dies first */
+	/* Failing here would be the file leak again: a few bytes, no fail. */
+	bugcheck = kmalloc(sizeof(*bugcheck), GFP_KERNEL | __GFP_NOFAIL);
+	bugcheck->id = id;
+	bugcheck->nr_adls = nr_adls;
+	init_task_work(&bugcheck->work, dxgpmo_bugcheck_work);
+	__module_get(THIS_MODULE);
+	/* Fails only once the task ran exit_task_work(), not in an ioctl. */
+	if (WARN_ON_ONCE(task_work_add(current, &bugcheck->work, TWA_RESUME))) {
 		module_put(THIS_MODULE);
 		kfree(bugcheck);
+		dxgpmo_bugcheck_now(id, nr_adls);
 	}
-	/* No memory for the work, or the task is exiting: here, then. */
-	dxgpmo_bugcheck_now(id, nr_adls);
+	/* Seen by tracers only: the thread dies before user space does. */
 	return -EBUSY;
 }
 

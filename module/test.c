@@ -6,7 +6,6 @@
  * types really reached the hardware's view: the user PTE, the kernel vmap
  * PTE and the linear-map PTE of an object's page.
  */
-#include <linux/capability.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/uaccess.h>
@@ -147,8 +146,8 @@ int dxgpmo_ioctl_test(struct dxgpmo_ucmd *ucmd)
 
 	if (!dxgpmo_debug_ioctls)
 		return -ENOTTY;
-	/* It reads page tables of the kernel's own mappings. */
-	if (!capable(CAP_SYS_ADMIN))
+	/* It reads page tables, physical frames included. */
+	if (dxgpmo_may_use_test_ioctl(ucmd->file))
 		return -EPERM;
 	if (cmd->flags || cmd->__reserved || cmd->__reserved2 ||
 	    cmd->__reserved3)

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -79,6 +80,19 @@ static int no_effective_caps(void)
 	       !data[0].permitted && !data[1].permitted;
 }
 
+static int debug_ioctls(void)
+{
+	char c = 'N';
+	FILE *f = fopen("/sys/module/dxgpmo/parameters/debug_ioctls", "r");
+
+	if (f) {
+		if (fread(&c, 1, 1, f) != 1)
+			c = 'N';
+		fclose(f);
+	}
+	return c == 'Y';
+}
+
 /*
  * fn(fd, arg) in a child that is nobody without capabilities, with fd the
  * node opened by that child (the node 0666 meanwhile) and inherited an fd
@@ -112,6 +126,58 @@ static int run_unprivileged(int (*fn)(int fd, int inherited, void *arg),
 		status = WIFEXITED(status) ? WEXITSTATUS(status) : 253;
 	chmod(DXGPMO_DEV_PATH, st.st_mode & 07777);
 	return status;
+}
+
+/*
+ * A file of the node opened by nobody without capabilities, handed to this
+ * (root) process over a unix socket; -1 on failure.
+ */
+static int unprivileged_open(void)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 }, byte = 0;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cm;
+	struct stat st;
+	int sv[2], fd = -1, status;
+	pid_t pid;
+
+	if (stat(DXGPMO_DEV_PATH, &st) || chmod(DXGPMO_DEV_PATH, 0666))
+		return -1;
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		goto out;
+	pid = fork();
+	if (pid == 0) {
+		int nfd;
+
+		if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
+		    setresuid(NOBODY, NOBODY, NOBODY) || !no_effective_caps())
+			_exit(1);
+		nfd = dxgpmo_open();
+		if (nfd < 0)
+			_exit(2);
+		cm = CMSG_FIRSTHDR(&msg);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(cm), &nfd, sizeof(int));
+		_exit(sendmsg(sv[1], &msg, 0) == 1 ? 0 : 3);
+	}
+	if (pid > 0 && recvmsg(sv[0], &msg, 0) == 1) {
+		cm = CMSG_FIRSTHDR(&msg);
+		if (cm && cm->cmsg_type == SCM_RIGHTS)
+			memcpy(&fd, CMSG_DATA(cm), sizeof(int));
+	}
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	close(sv[0]);
+	close(sv[1]);
+out:
+	chmod(DXGPMO_DEV_PATH, st.st_mode & 07777);
+	return fd;
 }
 
 FIXTURE(security) {
@@ -323,17 +389,97 @@ TEST_F(security, iovas_shown_to_anyone)
 	EXPECT_EQ(0, run_unprivileged(unpriv_iova, -1, (void *)iommu));
 }
 
-static int debug_ioctls(void)
-{
-	char c = 'N';
-	FILE *f = fopen("/sys/module/dxgpmo/parameters/debug_ioctls", "r");
 
-	if (f) {
-		if (fread(&c, 1, 1, f) != 1)
-			c = 'N';
-		fclose(f);
+/*
+ * Allocation windows bisect physical memory: without CAP_SYS_ADMIN a
+ * window is 0 up to a power-of-two limit, with a power-of-two boundary.
+ */
+static int unpriv_windows(int fd, int inherited, void *arg)
+{
+	static const struct {
+		uint32_t type;
+		uint64_t low, high, boundary;
+		int err;
+	} cases[] = {
+		{ DXGPMO_PMO_TYPE_MDL, 1 << 20, 0, 0, -EPERM },
+		{ DXGPMO_PMO_TYPE_MDL, 0, 0x12345fff, 0, -EPERM },
+		{ DXGPMO_PMO_TYPE_CONTIGUOUS, 0, 0, 3 * PAGE, -EPERM },
+		{ DXGPMO_PMO_TYPE_CONTIGUOUS, 1 << 24, 0xffffffff, 0, -EPERM },
+		{ DXGPMO_PMO_TYPE_MDL, 0, 0xffffff, 0, 0 },	/* ISA */
+		{ DXGPMO_PMO_TYPE_MDL, 0, 0xffffffff, 0, 0 },
+		{ DXGPMO_PMO_TYPE_CONTIGUOUS, 0, 0xffffffff, 1 << 16, 0 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct dxgpmo_create_pmo c = {
+			.type = cases[i].type, .length = PAGE,
+			.low_address = cases[i].low,
+			.high_address = cases[i].high,
+			.boundary = cases[i].boundary,
+		};
+		int ret = dxgpmo_create_pmo(fd, &c);
+
+		if (ret != cases[i].err)
+			fprintf(stderr, "window case %u: %d\n", i, ret);
+		CHECK(ret == cases[i].err);
+		if (!ret)
+			CHECK(dxgpmo_destroy_pmo(fd, c.pmo_id, 0) == 0);
 	}
-	return c == 'Y';
+	return 0;
+}
+
+TEST_F(security, unprivileged_windows_are_dma_masks)
+{
+	struct dxgpmo_create_pmo c = {
+		.length = PAGE, .low_address = 1 << 20,
+		.high_address = 0x12345fff,
+	};
+
+	/* root bisects as it likes */
+	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+	EXPECT_EQ(0, run_unprivileged(unpriv_windows, -1, NULL));
+}
+
+/*
+ * A file nobody opened gives root's calls through it nothing more: no
+ * I/O space, no physical page numbers, no test ioctl.
+ */
+TEST_F(security, unprivileged_opener_privileged_caller)
+{
+	const struct dxgpmo_adapter_info *edu =
+		find(&self->ad, DXGPMO_ADAPTER_CAP_DMA_ENGINE, 0);
+	const struct dxgpmo_adapter_info *phys =
+		find(&self->ad, 0, DXGPMO_ADAPTER_CAP_IOMMU);
+	struct dxgpmo_test_cmd t = {
+		.size = sizeof(t), .op = DXGPMO_TEST_OP_FAIL_NTH,
+	};
+	int fd = unprivileged_open();
+
+	ASSERT_LE(0, fd);
+	if (edu) {
+		struct dxgpmo_create_pmo c = {
+			.type = DXGPMO_PMO_TYPE_IO_SPACE, .length = PAGE,
+			.cache_type = DXGPMO_CACHE_NON_CACHED,
+			.io_base = edu_bar0(edu) + PAGE,
+		};
+
+		EXPECT_EQ(-EPERM, dxgpmo_create_pmo(fd, &c));
+		/* the same call on root's own file works */
+		ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+		EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+	} else {
+		TH_LOG("no edu adapter: I/O space not tried");
+	}
+	if (phys) {
+		EXPECT_EQ(1, adl_addresses_hidden(fd, phys->adapter_id));
+	} else {
+		TH_LOG("no adapter without an IOMMU: page numbers not tried");
+	}
+	EXPECT_EQ(debug_ioctls() ? -EPERM : -ENOTTY,
+		  dxgpmo_ioctl(fd, DXGPMO_IOC_TEST, &t));
+	close(fd);
 }
 
 /* Raw DMA and the test ioctl need their capabilities. */
