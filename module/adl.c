@@ -155,25 +155,37 @@ struct dxgpmo_adl *dxgpmo_adl_create(struct dxgpmo_file *file,
 	adl->dma.first = cmd->offset >> PAGE_SHIFT;
 	adl->dma.nr_pages = cmd->length >> PAGE_SHIFT;
 
+	/*
+	 * An adapter's DMA address space (edu: 256 MiB) is everyone's: one
+	 * file may not take it all.  Its share comes back when the mapping
+	 * goes, at FREE_ADL or when the adapter is removed.
+	 */
+	ret = dxgpmo_charge(&file->counters[DXGPMO_CNT_DMA_MAPPED_PAGES],
+			    adl->dma.nr_pages, READ_ONCE(dxgpmo_max_adl_mb));
+	if (ret)
+		goto err_abort;
 	/* Mapped and listed in one step against the adapter's removal. */
 	ret = -ENODEV;
 	if (!dxgpmo_adapter_begin_access(adapter))
-		goto err_abort;
+		goto err_uncharge;
 	ret = dxgpmo_adl_map(file, adl, adapter, backing, logical);
 	if (ret) {
 		dxgpmo_adapter_end_access(adapter);
-		goto err_abort;
+		goto err_uncharge;
 	}
 	dxgpmo_object_hold(&amo->obj);
 	adl->amo = amo;
 	atomic_inc(&amo->pmo->nr_adls);
-	dxgpmo_count(file, DXGPMO_CNT_DMA_MAPPED_PAGES, adl->dma.nr_pages);
+	dxgpmo_count_global(DXGPMO_CNT_DMA_MAPPED_PAGES, adl->dma.nr_pages);
 	mutex_lock(&adapter->adls_lock);
 	list_add_tail(&adl->adapter_node, &adapter->adls);
 	mutex_unlock(&adapter->adls_lock);
 	dxgpmo_adapter_end_access(adapter);
 	return adl;
 
+err_uncharge:
+	dxgpmo_count_file(file, DXGPMO_CNT_DMA_MAPPED_PAGES,
+			  -(s64)adl->dma.nr_pages);
 err_abort:
 	dxgpmo_object_abort(file, &adl->obj);
 	return ERR_PTR(ret);

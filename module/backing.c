@@ -58,15 +58,27 @@ struct dxgpmo_backing *dxgpmo_backing_alloc(struct dxgpmo_file *file,
 					    const struct dxgpmo_alloc_request *req)
 {
 	const struct dxgpmo_backing_ops *ops = dxgpmo_backing_ops_of(req->type);
+	struct dxgpmo_account *account = file->account;
+	unsigned long ram = dxgpmo_request_ram(req);
 	struct dxgpmo_backing *backing;
+	int ret;
 
 	if (!ops)
 		return ERR_PTR(-EINVAL);
-	if (dxgpmo_should_fail(file))
-		return ERR_PTR(-ENOMEM);
-	backing = ops->alloc(req);
-	if (IS_ERR(backing))
+	/* Charged before allocating, so concurrent creates respect the cap. */
+	ret = dxgpmo_charge(&account->pages, ram,
+			    READ_ONCE(dxgpmo_max_pinned_mb));
+	if (ret)
+		return ERR_PTR(ret);
+	backing = ERR_PTR(-ENOMEM);
+	if (!dxgpmo_should_fail(file))
+		backing = ops->alloc(req);
+	if (IS_ERR(backing)) {
+		atomic64_sub(ram, &account->pages);
 		return backing;
+	}
+	refcount_inc(&account->users);
+	backing->account = account;
 	dxgpmo_count_global(DXGPMO_CNT_PAGES, dxgpmo_backing_ram(backing));
 	return backing;
 }
@@ -80,10 +92,15 @@ static void dxgpmo_backing_release(struct kref *kref)
 {
 	struct dxgpmo_backing *backing =
 		container_of(kref, struct dxgpmo_backing, kref);
+	struct dxgpmo_account *account = backing->account;
+	unsigned long ram = dxgpmo_backing_ram(backing);
 
-	dxgpmo_count_global(DXGPMO_CNT_PAGES, -(s64)dxgpmo_backing_ram(backing));
 	backing->ops->release(backing);
 	kvfree(backing);
+	/* Only now is the memory free: the charge goes back with it. */
+	dxgpmo_count_global(DXGPMO_CNT_PAGES, -(s64)ram);
+	atomic64_sub(ram, &account->pages);
+	dxgpmo_account_put(account);
 }
 
 void dxgpmo_backing_put(struct dxgpmo_backing *backing)

@@ -6,7 +6,9 @@
  * exports and DMA-maps an object never asks which type it is.
  *
  * A backing is refcounted apart from the object's handle: mmap windows,
- * ADLs, kernel views and dma-bufs keep the pages after DESTROY.
+ * ADLs, kernel views and dma-bufs keep the pages after DESTROY.  So the
+ * pages are charged to the file that made them for as long as the backing
+ * lives, not as long as the handle (see struct dxgpmo_account).
  */
 #ifndef _DXGPMO_BACKING_H
 #define _DXGPMO_BACKING_H
@@ -18,6 +20,7 @@
 #include <linux/types.h>
 
 struct device;
+struct dxgpmo_account;
 struct dxgpmo_adapter;
 struct dxgpmo_backing;
 struct dxgpmo_file;
@@ -114,6 +117,7 @@ struct dxgpmo_backing {
 	struct file *shmem;		/* SECTION */
 	phys_addr_t io_base;		/* IO_SPACE */
 	struct dxgpmo_adapter *io_adapter; /* IO_SPACE: whose BAR */
+	struct dxgpmo_account *account;	/* charged its RAM, referenced */
 	unsigned int nr_chunks;		/* MDL, CONTIGUOUS */
 	struct dxgpmo_chunk chunks[];
 };

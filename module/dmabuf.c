@@ -5,7 +5,8 @@
  *
  * The dma-buf holds a reference on the object's pages, not on its handle:
  * DESTROY_PMO is allowed while an export lives and the pages stay (and stay
- * counted in the global page counter) until the last dma-buf reference goes.
+ * charged to the file that made them, even once it is closed) until the last
+ * dma-buf reference goes.
  * Each importer gets its own sg_table mapped with the DMA API for its own
  * device; CPU mappings of the dma-buf use the object's cache type.
  */

@@ -36,8 +36,11 @@ static void dxgpmo_map_destroy(struct dxgpmo_file *file,
 	spin_lock(&map->pmo->lock);
 	list_del(&map->pmo_node);
 	spin_unlock(&map->pmo->lock);
-	if (map->kview.vaddr || map->kview.io)
+	if (map->kview.vaddr || map->kview.io) {
 		backing->ops->unmap_kernel(backing, &map->kview);
+		dxgpmo_count(file, DXGPMO_CNT_KMAP_PAGES,
+			     -(s64)map->kview.nr_pages);
+	}
 	if (map->mm)
 		mmdrop(map->mm);
 	dxgpmo_object_unhold(&map->pmo->obj);
@@ -47,6 +50,32 @@ static const struct dxgpmo_object_ops dxgpmo_map_ops = {
 	.destroy = dxgpmo_map_destroy,
 	.counter = DXGPMO_CNT_MAPS,
 };
+
+/*
+ * Kernel views take vmalloc (ioremap) space and an array of page pointers
+ * each, however often the same pages are viewed: a file gets a share.
+ */
+static int dxgpmo_map_kernel(struct dxgpmo_file *file,
+			     struct dxgpmo_cpu_map *map)
+{
+	struct dxgpmo_backing *backing = map->pmo->backing;
+	unsigned long nr = map->kview.nr_pages;
+	int ret;
+
+	ret = dxgpmo_charge(&file->counters[DXGPMO_CNT_KMAP_PAGES], nr,
+			    READ_ONCE(dxgpmo_max_kmap_mb));
+	if (ret)
+		return ret;
+	ret = -ENOMEM;
+	if (!dxgpmo_should_fail(file))
+		ret = backing->ops->map_kernel(backing, &map->kview);
+	if (ret) {
+		dxgpmo_count_file(file, DXGPMO_CNT_KMAP_PAGES, -(s64)nr);
+		return ret;
+	}
+	dxgpmo_count_global(DXGPMO_CNT_KMAP_PAGES, nr);
+	return 0;
+}
 
 static int dxgpmo_map_user(struct dxgpmo_ucmd *ucmd,
 			   struct dxgpmo_cpu_map *map)
@@ -130,9 +159,7 @@ int dxgpmo_ioctl_map(struct dxgpmo_ucmd *ucmd)
 	if (cmd->access_mode == DXGPMO_ACCESS_USER) {
 		ret = dxgpmo_map_user(ucmd, map);
 	} else {
-		ret = -ENOMEM;
-		if (!dxgpmo_should_fail(file))
-			ret = backing->ops->map_kernel(backing, &map->kview);
+		ret = dxgpmo_map_kernel(file, map);
 		map->address = DXGPMO_KMAP_TOKEN_BASE +
 			       ((u64)map->obj.id << PAGE_SHIFT);
 	}

@@ -37,6 +37,32 @@ void dxgpmo_count(struct dxgpmo_file *file, enum dxgpmo_counter counter,
 	dxgpmo_count_global(counter, delta);
 }
 
+/*
+ * Reserve nr pages of a per-file cap of max_mb MiB before making what
+ * holds them, so concurrent calls cannot pass it together; -ENOMEM, as
+ * for any other lack of memory, when they would not fit.  A cap lowered
+ * under what is charged only refuses new charges.
+ */
+int dxgpmo_charge(atomic64_t *charged, unsigned long nr, unsigned int max_mb)
+{
+	s64 max = (s64)max_mb << (20 - PAGE_SHIFT);
+	s64 old = atomic64_read(charged);
+
+	do {
+		if (old + (s64)nr > max)
+			return -ENOMEM;
+	} while (!atomic64_try_cmpxchg(charged, &old, old + nr));
+	return 0;
+}
+
+void dxgpmo_account_put(struct dxgpmo_account *account)
+{
+	if (refcount_dec_and_test(&account->users)) {
+		WARN_ON(atomic64_read(&account->pages));
+		kfree(account);
+	}
+}
+
 static u64 dxgpmo_global_counter(enum dxgpmo_counter counter)
 {
 	return atomic64_read(&dxgpmo_global_counters[counter]);
@@ -63,6 +89,12 @@ struct dxgpmo_file *dxgpmo_file_alloc(void)
 
 	if (!file)
 		return NULL;
+	file->account = kzalloc(sizeof(*file->account), GFP_KERNEL_ACCOUNT);
+	if (!file->account) {
+		kfree(file);
+		return NULL;
+	}
+	refcount_set(&file->account->users, 1);
 	xa_init_flags(&file->objects, XA_FLAGS_ALLOC1);
 	mt_init(&file->windows);
 	return file;
@@ -344,6 +376,7 @@ void dxgpmo_file_destroy(struct dxgpmo_file *file)
 	     "dxgpmo: objects still referenced at close\n");
 	xa_destroy(&file->objects);
 	mtree_destroy(&file->windows);
+	dxgpmo_account_put(file->account);
 	kfree(file);
 }
 
@@ -372,6 +405,8 @@ static u64 dxgpmo_read_file(void *ctx, enum dxgpmo_counter c)
 {
 	struct dxgpmo_file *file = ctx;
 
+	if (c == DXGPMO_CNT_PAGES)
+		return atomic64_read(&file->account->pages);
 	return atomic64_read(&file->counters[c]);
 }
 
@@ -401,6 +436,7 @@ static const char *const dxgpmo_counter_names[DXGPMO_NR_COUNTERS] = {
 	[DXGPMO_CNT_LEAKED_OBJECTS] = "leaked_objects",
 	[DXGPMO_CNT_LEAKED_ADLS] = "leaked_adls",
 	[DXGPMO_CNT_SEGMENT_PAGES] = "segment_pages",
+	[DXGPMO_CNT_KMAP_PAGES] = "kmap_pages",
 };
 
 static int dxgpmo_stats_show(struct seq_file *m, void *unused)

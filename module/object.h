@@ -39,7 +39,20 @@ enum dxgpmo_counter {
 	DXGPMO_CNT_LEAKED_OBJECTS,
 	DXGPMO_CNT_LEAKED_ADLS,
 	DXGPMO_CNT_SEGMENT_PAGES,
+	DXGPMO_CNT_KMAP_PAGES,
 	DXGPMO_NR_COUNTERS,
+};
+
+/*
+ * The object memory charged to one file, against max_pinned_mb.  Pages
+ * outlive the handle that made them, and the file (dma-bufs, window VMAs
+ * and forked copies of those, see backing.h), and stay charged until they
+ * are freed: so the charge is a backing's, and every backing keeps the
+ * account it was charged to.
+ */
+struct dxgpmo_account {
+	refcount_t users;		/* the file and its backings */
+	atomic64_t pages;
 };
 
 /* One open file of /dev/dxgpmo: one "driver instance". */
@@ -47,7 +60,9 @@ struct dxgpmo_file {
 	struct xarray objects;		/* id -> struct dxgpmo_object */
 	struct maple_tree windows;	/* mmap pgoff -> struct dxgpmo_window */
 	struct address_space *mapping;	/* shared by all files, for zapping */
+	struct dxgpmo_account *account;
 	u32 next_id;
+	/* Its pages are the account's; the rest cannot outlive the file. */
 	atomic64_t counters[DXGPMO_NR_COUNTERS];
 	/* Countdown to the should-fail point that fails; 0 = off. */
 	atomic_t fail_nth;
@@ -146,6 +161,8 @@ void dxgpmo_count(struct dxgpmo_file *file, enum dxgpmo_counter counter,
 void dxgpmo_count_file(struct dxgpmo_file *file, enum dxgpmo_counter counter,
 		       s64 delta);
 void dxgpmo_count_global(enum dxgpmo_counter counter, s64 delta);
+int dxgpmo_charge(atomic64_t *charged, unsigned long nr, unsigned int max_mb);
+void dxgpmo_account_put(struct dxgpmo_account *account);
 void dxgpmo_debugfs_init(void);
 void dxgpmo_debugfs_exit(void);
 

@@ -86,11 +86,8 @@ static void dxgpmo_pmo_destroy(struct dxgpmo_file *file,
 
 	if (pmo->window)
 		dxgpmo_window_revoke(file, pmo->window);
-	if (pmo->backing) {
-		dxgpmo_count_file(file, DXGPMO_CNT_PAGES,
-				  -(s64)dxgpmo_backing_ram(pmo->backing));
+	if (pmo->backing)
 		dxgpmo_backing_put(pmo->backing);
-	}
 }
 
 static const struct dxgpmo_object_ops dxgpmo_pmo_ops = {
@@ -161,7 +158,6 @@ int dxgpmo_ioctl_create_pmo(struct dxgpmo_ucmd *ucmd)
 	struct dxgpmo_alloc_request req;
 	struct dxgpmo_amo *amo = NULL;
 	struct dxgpmo_pmo *pmo;
-	unsigned long ram;
 	int ret;
 
 	memset(&req, 0, sizeof(req));
@@ -188,17 +184,10 @@ int dxgpmo_ioctl_create_pmo(struct dxgpmo_ucmd *ucmd)
 		if (!req.io_adapter)
 			goto err_adapter;
 	}
-	/* Charge the file's cap up front so concurrent creates respect it. */
-	ram = dxgpmo_request_ram(&req);
-	ret = -ENOMEM;
-	if (atomic64_add_return(ram, &file->counters[DXGPMO_CNT_PAGES]) >
-	    (s64)dxgpmo_max_pinned_mb << (20 - PAGE_SHIFT))
-		goto err_reserved;
-
 	pmo = dxgpmo_object_alloc(file, struct dxgpmo_pmo, DXGPMO_OBJ_PMO, &dxgpmo_pmo_ops);
 	if (IS_ERR(pmo)) {
 		ret = PTR_ERR(pmo);
-		goto err_reserved;
+		goto err_io_adapter;
 	}
 	spin_lock_init(&pmo->lock);
 	INIT_LIST_HEAD(&pmo->maps);
@@ -211,7 +200,6 @@ int dxgpmo_ioctl_create_pmo(struct dxgpmo_ucmd *ucmd)
 		goto err_abort_pmo;
 	}
 	req.io_adapter = NULL;		/* the backing owns it now */
-	ram = 0;			/* and the PMO the file's charge */
 	pmo->window = dxgpmo_window_create(file, pmo->backing);
 	if (IS_ERR(pmo->window)) {
 		ret = PTR_ERR(pmo->window);
@@ -249,8 +237,7 @@ err_destroy_pmo:
 	return ret;
 err_abort_pmo:
 	dxgpmo_object_abort(file, &pmo->obj);
-err_reserved:
-	dxgpmo_count_file(file, DXGPMO_CNT_PAGES, -(s64)ram);
+err_io_adapter:
 	if (req.io_adapter)
 		dxgpmo_adapter_put(req.io_adapter);
 err_adapter:

@@ -2,7 +2,8 @@
 /*
  * Hardening kselftests: a fail-nth sweep over every should-fail point of
  * each scenario (the module's own countdown, DXGPMO_TEST_OP_FAIL_NTH, in
- * the style of iommufd's fail_nth test), the per-file pinned-memory cap,
+ * the style of iommufd's fail_nth test), the per-file caps (pinned memory,
+ * charged until the pages are really freed; ADL and kernel-view space),
  * no kernel address in any ioctl output, the device node's mode, and
  * threads racing each other on one file.  Needs debug_ioctls=1.
  */
@@ -18,6 +19,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -350,6 +352,14 @@ TEST_F_TIMEOUT(hardening, fail_nth_sweep, 300)
 			EXPECT_EQ(e.bases, st.file.bases) {
 				TH_LOG("%s, point %u", scenarios[i].name, nth);
 			}
+			/* What a failed call charged to the caps is back. */
+			if (!e.pmos)
+				EXPECT_EQ(0, st.file.pages);
+			if (!e.adls)
+				EXPECT_EQ(0, st.file.dma_mapped_pages) {
+					TH_LOG("%s, point %u",
+					       scenarios[i].name, nth);
+				}
 			close(fd);
 			ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &st));
 			ASSERT_EQ(0, dxgpmo_counters_live(&st.global)) {
@@ -472,6 +482,237 @@ TEST_F(hardening, pinned_cap)
 	ASSERT_EQ(0, write_sysfs(MAX_PINNED, old));
 }
 
+#define MAX_ADL "/sys/module/dxgpmo/parameters/max_adl_mb"
+#define MAX_KMAP "/sys/module/dxgpmo/parameters/max_kmap_mb"
+
+/*
+ * The caps of one file, each lowered to 1 MiB for a test and put back in
+ * the teardown, so that a failed assertion does not leave them low.
+ */
+static const char *const quota_params[] = { MAX_PINNED, MAX_ADL, MAX_KMAP };
+#define NR_QUOTA_PARAMS	(sizeof(quota_params) / sizeof(quota_params[0]))
+
+FIXTURE(quota) {
+	int fd;
+	struct adapters ad;
+	char old[NR_QUOTA_PARAMS][32];
+};
+
+FIXTURE_SETUP(quota)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_QUOTA_PARAMS; i++) {
+		int pfd = open(quota_params[i], O_RDONLY);
+
+		self->old[i][0] = 0;
+		if (pfd < 0)
+			continue;
+		if (read(pfd, self->old[i], sizeof(self->old[i]) - 1) <= 0)
+			self->old[i][0] = 0;
+		close(pfd);
+	}
+	self->fd = dxgpmo_open();
+	ASSERT_LE(0, self->fd);
+	load(self->fd, &self->ad);
+	ASSERT_NE(NULL, self->ad.any);
+}
+
+FIXTURE_TEARDOWN(quota)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_QUOTA_PARAMS; i++)
+		if (self->old[i][0])
+			write_sysfs(quota_params[i], self->old[i]);
+	teardown_dxgpmo(_metadata, self->fd);
+}
+
+/* One page more than the 1 MiB cap leaves: -ENOMEM while pages are held. */
+static int create_page(int fd)
+{
+	struct dxgpmo_create_pmo c = { .length = PAGE };
+	int ret = dxgpmo_create_pmo(fd, &c);
+
+	if (!ret)
+		dxgpmo_destroy_pmo(fd, c.pmo_id, 0);
+	return ret;
+}
+
+/*
+ * A dma-buf keeps the pages after DESTROY, so they stay charged to the file
+ * that made them until the last dma-buf reference goes, even after that
+ * file is closed.
+ */
+TEST_F(quota, dmabuf_kept_across_destroy)
+{
+	struct dxgpmo_create_pmo c = { .length = 1 << 20 };
+	struct dxgpmo_export_dmabuf x = { .size = sizeof(x),
+					  .fd_flags = O_CLOEXEC | O_RDWR };
+	struct dxgpmo_stats st;
+	int fd2;
+
+	ASSERT_EQ(0, write_sysfs(MAX_PINNED, "1"));
+	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+	x.pmo_id = c.pmo_id;
+	ASSERT_EQ(0, dxgpmo_ioctl(self->fd, DXGPMO_IOC_EXPORT_DMABUF, &x));
+	ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+	ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &st));
+	EXPECT_EQ(256, st.file.pages);
+	EXPECT_EQ(-ENOMEM, create_page(self->fd));
+	close(x.fd);
+	EXPECT_EQ(0, create_page(self->fd));
+	ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &st));
+	EXPECT_EQ(0, st.file.pages);
+
+	/* The charge outlives its file: returned when the dma-buf goes. */
+	fd2 = dxgpmo_open();
+	ASSERT_LE(0, fd2);
+	c = (struct dxgpmo_create_pmo){ .length = 1 << 20 };
+	ASSERT_EQ(0, dxgpmo_create_pmo(fd2, &c));
+	x = (struct dxgpmo_export_dmabuf){ .size = sizeof(x),
+					   .pmo_id = c.pmo_id,
+					   .fd_flags = O_CLOEXEC | O_RDWR };
+	ASSERT_EQ(0, dxgpmo_ioctl(fd2, DXGPMO_IOC_EXPORT_DMABUF, &x));
+	close(fd2);
+	ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &st));
+	EXPECT_EQ(256, st.global.pages);
+	close(x.fd);
+	ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &st));
+	EXPECT_EQ(0, st.global.pages);
+}
+
+/* A VMA of the window keeps the pages (revoked, SIGBUS) after DESTROY. */
+TEST_F(quota, window_kept_across_destroy)
+{
+	struct dxgpmo_create_pmo c = { .length = 1 << 20 };
+	void *p;
+
+	ASSERT_EQ(0, write_sysfs(MAX_PINNED, "1"));
+	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+	p = mmap(NULL, c.length, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
+		 c.mmap_offset);
+	ASSERT_NE(MAP_FAILED, p);
+	memset(p, 0x5a, PAGE);
+	ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+	EXPECT_EQ(-ENOMEM, create_page(self->fd));
+	munmap(p, c.length);
+	EXPECT_EQ(0, create_page(self->fd));
+}
+
+/* A forked child's copy of the window keeps the pages charged as well. */
+TEST_F(quota, fork_child_keeps_window)
+{
+	struct dxgpmo_create_pmo c = { .length = 1 << 20 };
+	int go[2], ready[2], status;
+	char byte = 0;
+	pid_t child;
+	void *p;
+
+	ASSERT_EQ(0, write_sysfs(MAX_PINNED, "1"));
+	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+	p = mmap(NULL, c.length, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
+		 c.mmap_offset);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(ready));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		/* Only the mapping: not the device file. */
+		close(self->fd);
+		close(go[1]);
+		close(ready[0]);
+		if (write(ready[1], &byte, 1) != 1 ||
+		    read(go[0], &byte, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(go[0]);
+	close(ready[1]);
+	ASSERT_EQ(1, read(ready[0], &byte, 1));
+	munmap(p, c.length);
+	ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+	EXPECT_EQ(-ENOMEM, create_page(self->fd));
+	close(go[1]);
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	close(ready[0]);
+	EXPECT_EQ(0, create_page(self->fd));
+}
+
+/* The adapters' DMA address space is shared: one file gets max_adl_mb. */
+TEST_F(quota, adl_cap)
+{
+	struct dxgpmo_create_pmo c = {
+		.length = 2 << 20, .adapter_id = self->ad.any->adapter_id,
+	};
+	struct dxgpmo_allocate_adl a = { .length = 1 << 20 };
+	struct dxgpmo_allocate_adl b = { .length = PAGE, .offset = 1 << 20 };
+	struct dxgpmo_create_pmo c2 = { .length = PAGE };
+	int fd2;
+
+	ASSERT_EQ(0, write_sysfs(MAX_ADL, "1"));
+	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+	a.amo_id = b.amo_id = c.amo_id;
+	ASSERT_EQ(0, dxgpmo_allocate_adl(self->fd, &a));
+	EXPECT_EQ(-ENOMEM, dxgpmo_allocate_adl(self->fd, &b));
+	/* Per file: another file has its own budget. */
+	fd2 = dxgpmo_open();
+	ASSERT_LE(0, fd2);
+	c2.adapter_id = self->ad.any->adapter_id;
+	ASSERT_EQ(0, dxgpmo_create_pmo(fd2, &c2));
+	b.amo_id = c2.amo_id;
+	b.offset = 0;
+	EXPECT_EQ(0, dxgpmo_allocate_adl(fd2, &b));
+	close(fd2);
+	/* Freed ADLs give their share back. */
+	ASSERT_EQ(0, dxgpmo_free_adl(self->fd, a.adl_id));
+	b = (struct dxgpmo_allocate_adl){ .amo_id = c.amo_id,
+					  .length = 1 << 20 };
+	EXPECT_EQ(0, dxgpmo_allocate_adl(self->fd, &b));
+	EXPECT_EQ(0, dxgpmo_free_adl(self->fd, b.adl_id));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, c.amo_id));
+}
+
+/* Kernel views take vmalloc space: one file gets max_kmap_mb. */
+TEST_F(quota, kernel_map_cap)
+{
+	struct dxgpmo_create_pmo c = { .length = 2 << 20 };
+	struct dxgpmo_map a = { .access_mode = DXGPMO_ACCESS_KERNEL,
+				.length = 1 << 20 };
+	struct dxgpmo_map b = { .access_mode = DXGPMO_ACCESS_KERNEL,
+				.length = 1 };
+	struct dxgpmo_map u = { .access_mode = DXGPMO_ACCESS_USER,
+				.length = 2 << 20 };
+
+	ASSERT_EQ(0, write_sysfs(MAX_KMAP, "1"));
+	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+	a.pmo_id = b.pmo_id = u.pmo_id = c.pmo_id;
+	/*
+	 * A kernel view that failed to be made (point 2 of MAP: the vmap,
+	 * after the object) gives its share back.
+	 */
+	if (fail_nth(self->fd, 2, NULL) == 0) {
+		EXPECT_EQ(-ENOMEM, dxgpmo_map(self->fd, &a));
+		ASSERT_EQ(0, fail_nth(self->fd, 0, NULL));
+		a.map_id = 0;
+		a.address = 0;
+		a.length = 1 << 20;
+	}
+	ASSERT_EQ(0, dxgpmo_map(self->fd, &a));
+	EXPECT_EQ(-ENOMEM, dxgpmo_map(self->fd, &b));
+	/* User views take no kernel address space. */
+	ASSERT_EQ(0, dxgpmo_map(self->fd, &u));
+	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, u.address, u.length));
+	munmap((void *)(uintptr_t)u.address, u.length);
+	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, a.address, a.length));
+	b = (struct dxgpmo_map){ .access_mode = DXGPMO_ACCESS_KERNEL,
+				 .pmo_id = c.pmo_id, .length = 1 << 20 };
+	ASSERT_EQ(0, dxgpmo_map(self->fd, &b));
+	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, b.address, b.length));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+}
 /*
  * 64-bit fields that look like kernel pointers (x86-64 upper half; all-ones
  * is a mask, not a pointer).  Every 64-bit field of the uapi structs is

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Benchmarks in the VM: the table, then the JSON lines between markers.
-# debug_ioctls=1 gives dxgpmo-bench the in-module timing command.
-insmod ./dxgpmo.ko debug_ioctls=1 || exit 1
+# debug_ioctls=1 gives dxgpmo-bench the in-module timing command; its ADLs
+# go up to its largest object (1 GiB), past the default max_adl_mb.
+insmod ./dxgpmo.ko debug_ioctls=1 max_adl_mb=4096 || exit 1
 ./dxgpmo-bench --json /tmp/bench.json
 echo "dxgpmo-bench: json begin"
 cat /tmp/bench.json
