@@ -108,12 +108,37 @@ void dxgpmo_backing_put(struct dxgpmo_backing *backing)
 	kref_put(&backing->kref, dxgpmo_backing_release);
 }
 
-void dxgpmo_backing_unpin(struct page **pages, unsigned long nr)
+/*
+ * A holder (ADL, kernel view, dma-buf attachment) lets go of its pages.
+ * Writes through it bypass the page tables, so nothing else told the page
+ * it is dirty: a pageable page left clean is dropped by reclaim (or
+ * drop_caches) as soon as it is unheld, and reads back as zeros - as DRM's
+ * shmem helpers dirty their pages on put.  A read-only section's holders
+ * never write.
+ */
+void dxgpmo_backing_unpin(struct dxgpmo_backing *backing,
+			  struct page **pages, unsigned long nr)
 {
+	bool dirty = backing->ops->pageable && !backing->readonly;
 	unsigned long i;
 
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < nr; i++) {
+		if (dirty)
+			set_page_dirty_lock(pages[i]);
 		put_page(pages[i]);
+	}
+}
+
+void dxgpmo_backing_view_open(struct dxgpmo_backing *backing)
+{
+	if (backing->ops->view_open)
+		backing->ops->view_open(backing);
+}
+
+void dxgpmo_backing_view_close(struct dxgpmo_backing *backing)
+{
+	if (backing->ops->view_close)
+		backing->ops->view_close(backing);
 }
 
 static pgprot_t dxgpmo_cache_pgprot(u32 cache_type, pgprot_t prot)
@@ -175,7 +200,7 @@ void dxgpmo_backing_sgt_free(struct dxgpmo_backing *backing,
 {
 	sg_free_table(&m->sgt);
 	if (m->pinned) {
-		dxgpmo_backing_unpin(m->pinned, m->nr_pages);
+		dxgpmo_backing_unpin(backing, m->pinned, m->nr_pages);
 		kvfree(m->pinned);
 		m->pinned = NULL;
 	}
@@ -261,7 +286,7 @@ int dxgpmo_ram_kmap(struct dxgpmo_backing *backing, struct dxgpmo_kview *view)
 	vaddr = vmap(pages, view->nr_pages, VM_MAP,
 		     dxgpmo_cache_pgprot(backing->cache_type, PAGE_KERNEL));
 	if (!vaddr) {
-		dxgpmo_backing_unpin(pages, view->nr_pages);
+		dxgpmo_backing_unpin(backing, pages, view->nr_pages);
 		kvfree(pages);
 		return -ENOMEM;
 	}
@@ -274,7 +299,7 @@ void dxgpmo_ram_kunmap(struct dxgpmo_backing *backing,
 		       struct dxgpmo_kview *view)
 {
 	vunmap(view->vaddr);
-	dxgpmo_backing_unpin(view->pinned, view->nr_pages);
+	dxgpmo_backing_unpin(backing, view->pinned, view->nr_pages);
 	kvfree(view->pinned);
 	view->vaddr = NULL;
 	view->pinned = NULL;

@@ -16,8 +16,10 @@
 #include <linux/dma-direction.h>
 #include <linux/kref.h>
 #include <linux/mm_types.h>
+#include <linux/mutex.h>
 #include <linux/scatterlist.h>
 #include <linux/types.h>
+#include <linux/xarray.h>
 
 struct device;
 struct dxgpmo_account;
@@ -84,6 +86,14 @@ struct dxgpmo_backing_ops {
 			 struct vm_area_struct *vma);
 	vm_fault_t (*fault)(struct dxgpmo_backing *backing,
 			    struct vm_fault *vmf, unsigned long index);
+	/*
+	 * A user VMA that may map the object came (mmap, fork, split,
+	 * mremap) or went (munmap, exit, UNMAP detaching it): for types
+	 * whose faults map pages that must be held while a view can reach
+	 * them.  Optional.
+	 */
+	void (*view_open)(struct dxgpmo_backing *backing);
+	void (*view_close)(struct dxgpmo_backing *backing);
 	int (*map_kernel)(struct dxgpmo_backing *backing,
 			  struct dxgpmo_kview *view);
 	void (*unmap_kernel)(struct dxgpmo_backing *backing,
@@ -93,6 +103,7 @@ struct dxgpmo_backing_ops {
 			u64 length, void __user *ubuf);
 	bool holds_ram;		/* counts against memory caps */
 	bool contiguous;	/* always one run of device addresses */
+	bool pageable;		/* pages reclaim may drop once unheld */
 };
 
 /*
@@ -115,6 +126,9 @@ struct dxgpmo_backing {
 	bool readonly;			/* SECTION PAGE_READONLY, IO registers */
 	bool alias_changed;		/* linear map switched to cache_type */
 	struct file *shmem;		/* SECTION */
+	struct mutex views_lock;	/* SECTION: views, view_pages */
+	unsigned long views;		/* SECTION: user VMAs of the object */
+	struct xarray view_pages;	/* SECTION: index -> page views hold */
 	phys_addr_t io_base;		/* IO_SPACE */
 	struct dxgpmo_adapter *io_adapter; /* IO_SPACE: whose BAR */
 	struct dxgpmo_account *account;	/* charged its RAM, referenced */
@@ -143,6 +157,8 @@ int dxgpmo_backing_vma_setup(struct dxgpmo_backing *backing,
 			     struct vm_area_struct *vma);
 vm_fault_t dxgpmo_backing_fault(struct dxgpmo_backing *backing,
 				struct vm_fault *vmf, unsigned long index);
+void dxgpmo_backing_view_open(struct dxgpmo_backing *backing);
+void dxgpmo_backing_view_close(struct dxgpmo_backing *backing);
 int dxgpmo_backing_sgt(struct dxgpmo_backing *backing,
 		       struct dxgpmo_dma_map *m, gfp_t gfp);
 void dxgpmo_backing_sgt_free(struct dxgpmo_backing *backing,
@@ -152,7 +168,8 @@ void dxgpmo_backing_sgt_free(struct dxgpmo_backing *backing,
 struct dxgpmo_backing *dxgpmo_backing_new(size_t nr_chunks,
 					  const struct dxgpmo_alloc_request *req,
 					  const struct dxgpmo_backing_ops *ops);
-void dxgpmo_backing_unpin(struct page **pages, unsigned long nr);
+void dxgpmo_backing_unpin(struct dxgpmo_backing *backing,
+			  struct page **pages, unsigned long nr);
 int dxgpmo_ram_dma_map(struct dxgpmo_backing *backing,
 		       struct dxgpmo_dma_map *m, bool behind_iommu);
 void dxgpmo_ram_dma_unmap(struct dxgpmo_backing *backing,

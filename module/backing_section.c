@@ -2,17 +2,33 @@
 /*
  * SECTION objects (ZwCreateSection, SEC_COMMIT): a shmem file of the
  * object's size, its memory committed (accounted) at creation, its pages
- * allocated zeroed on first use and pageable except while an ADL, a kernel
- * view or a dma-buf attachment holds them.  User mappings are page-backed
- * (not PFN maps) so that reclaim can find their PTEs.
+ * allocated zeroed on first use and pageable except while something holds
+ * them: an ADL, a kernel view, a dma-buf attachment or vmap, or user views.
+ *
+ * User views are PFN maps, as DRM's shmem helpers make them: their VMAs
+ * belong to the device (or the dma-buf), not to the shmem file, so rmap
+ * could never find page-backed PTEs in them and reclaim, migration and
+ * memory-failure would act on pages still mapped.  Instead the object holds
+ * every page a user view faulted in, from that fault until the last user
+ * view of the object is gone; then the pages go back to shmem, dirty if a
+ * view could write them (the PTEs of a PFN map tell nobody).
+ *
+ * Every holder marks pages dirty as it lets go of them (unless the section
+ * is read-only): writes by the device, a kernel view or an importer never
+ * reach the page flags otherwise, and a clean unheld shmem page is dropped
+ * rather than written to swap.
  */
 #include <linux/mm.h>
 #include <linux/pagemap.h>
 #include <linux/scatterlist.h>
 #include <linux/shmem_fs.h>
 #include <linux/slab.h>
+#include <asm/set_memory.h>
 
 #include "internal.h"
+
+/* A page some view that could write it has mapped. */
+#define DXGPMO_VIEW_MAY_WRITE	XA_MARK_0
 
 /* Page index, read in (zeroed) if new, referenced. */
 static struct page *dxgpmo_section_page(struct dxgpmo_backing *backing,
@@ -22,6 +38,15 @@ static struct page *dxgpmo_section_page(struct dxgpmo_backing *backing,
 
 	return shmem_read_mapping_page_gfp(mapping, index,
 					   mapping_gfp_mask(mapping));
+}
+
+/* Error paths: nothing was written through these. */
+static void dxgpmo_section_put_pages(struct page **pages, unsigned long nr)
+{
+	unsigned long i;
+
+	for (i = 0; i < nr; i++)
+		put_page(pages[i]);
 }
 
 static int dxgpmo_section_pin(struct dxgpmo_backing *backing,
@@ -34,7 +59,7 @@ static int dxgpmo_section_pin(struct dxgpmo_backing *backing,
 		struct page *page = dxgpmo_section_page(backing, first + i);
 
 		if (IS_ERR(page)) {
-			dxgpmo_backing_unpin(pages, i);
+			dxgpmo_section_put_pages(pages, i);
 			return PTR_ERR(page);
 		}
 		pages[i] = page;
@@ -64,29 +89,125 @@ static int dxgpmo_section_sgt(struct dxgpmo_backing *backing,
 	return 0;
 
 err_unpin:
-	dxgpmo_backing_unpin(pages, nr);
+	dxgpmo_section_put_pages(pages, nr);
 err_free:
 	kvfree(pages);
 	return ret;
 }
 
+/* The pages are held by the object for its views, never by the VMA. */
 static int dxgpmo_section_vma_setup(struct dxgpmo_backing *backing,
 				    struct vm_area_struct *vma)
 {
-	dxgpmo_vm_flags_set(vma, VM_DONTEXPAND);
+	dxgpmo_vm_flags_set(vma, VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP);
 	return 0;
 }
 
+/*
+ * x86 PAT gives a PFN map of RAM the memory type recorded for the page,
+ * i.e. that of its linear map: a write-combined section's pages are
+ * switched to WC while views hold them (as TTM does for its WC pages),
+ * and back to WB before shmem gets them back.
+ */
+static int dxgpmo_section_set_alias(struct dxgpmo_backing *backing,
+				    struct page *page, bool wc)
+{
+	if (backing->cache_type != DXGPMO_CACHE_WRITE_COMBINED)
+		return 0;
+	return wc ? set_pages_array_wc(&page, 1) : set_pages_array_wb(&page, 1);
+}
+
+/* The page at index for a user view, held until the last view goes. */
+static struct page *dxgpmo_section_view_page(struct dxgpmo_backing *backing,
+					     unsigned long index,
+					     bool may_write)
+{
+	struct page *page;
+	int ret;
+
+	mutex_lock(&backing->views_lock);
+	page = xa_load(&backing->view_pages, index);
+	if (page)
+		goto out;
+	page = dxgpmo_section_page(backing, index);
+	if (IS_ERR(page))
+		goto out;
+	ret = dxgpmo_section_set_alias(backing, page, true);
+	if (ret) {
+		put_page(page);
+		page = ERR_PTR(ret);
+		goto out;
+	}
+	ret = xa_err(xa_store(&backing->view_pages, index, page,
+			      GFP_KERNEL_ACCOUNT));
+	if (ret) {
+		if (!dxgpmo_section_set_alias(backing, page, false))
+			put_page(page);
+		page = ERR_PTR(ret);
+		goto out;
+	}
+	dxgpmo_count_global(DXGPMO_CNT_SECTION_VIEW_PAGES, 1);
+out:
+	if (!IS_ERR(page) && may_write)
+		xa_set_mark(&backing->view_pages, index, DXGPMO_VIEW_MAY_WRITE);
+	mutex_unlock(&backing->views_lock);
+	return page;
+}
+
+/*
+ * The PTE goes in under the window's lock (the caller's), so a revoke
+ * that zaps after it cannot miss it; the page stays held by the object for
+ * as long as this VMA exists.
+ */
 static vm_fault_t dxgpmo_section_fault(struct dxgpmo_backing *backing,
 				       struct vm_fault *vmf,
 				       unsigned long index)
 {
-	struct page *page = dxgpmo_section_page(backing, index);
+	struct vm_area_struct *vma = vmf->vma;
+	struct page *page;
 
+	page = dxgpmo_section_view_page(backing, index,
+					vma->vm_flags & VM_MAYWRITE);
 	if (IS_ERR(page))
 		return vmf_error(PTR_ERR(page));
-	vmf->page = page;	/* the reference goes to the fault */
-	return 0;
+	return vmf_insert_pfn_prot(vma, vmf->address, page_to_pfn(page),
+				   vma->vm_page_prot);
+}
+
+static void dxgpmo_section_view_open(struct dxgpmo_backing *backing)
+{
+	mutex_lock(&backing->views_lock);
+	backing->views++;
+	mutex_unlock(&backing->views_lock);
+}
+
+/*
+ * The last user view is gone, and with it every PTE of the pages: they go
+ * back to shmem, pageable again.  A page whose linear map cannot be made
+ * WB again is never handed back (leaked, like MDL pages in that case).
+ */
+static void dxgpmo_section_view_close(struct dxgpmo_backing *backing)
+{
+	unsigned long index;
+	struct page *page;
+
+	mutex_lock(&backing->views_lock);
+	if (WARN_ON_ONCE(!backing->views) || --backing->views)
+		goto out;
+	xa_for_each(&backing->view_pages, index, page) {
+		if (xa_get_mark(&backing->view_pages, index,
+				DXGPMO_VIEW_MAY_WRITE))
+			set_page_dirty_lock(page);
+		if (dxgpmo_section_set_alias(backing, page, false))
+			pr_err("dxgpmo: cannot restore the linear map of a section page; leaking it\n");
+		else
+			put_page(page);
+		dxgpmo_count_global(DXGPMO_CNT_SECTION_VIEW_PAGES, -1);
+		cond_resched();
+	}
+	xa_destroy(&backing->view_pages);
+out:
+	mutex_unlock(&backing->views_lock);
 }
 
 static struct dxgpmo_backing *
@@ -106,11 +227,16 @@ dxgpmo_section_alloc(const struct dxgpmo_alloc_request *req)
 	}
 	backing->shmem = shmem;
 	backing->readonly = req->readonly;
+	mutex_init(&backing->views_lock);
+	xa_init(&backing->view_pages);
 	return backing;
 }
 
+/* Views hold the object: the last one went before its last reference. */
 static void dxgpmo_section_release(struct dxgpmo_backing *backing)
 {
+	WARN_ON_ONCE(backing->views || !xa_empty(&backing->view_pages));
+	mutex_destroy(&backing->views_lock);
 	fput(backing->shmem);
 }
 
@@ -123,8 +249,11 @@ const struct dxgpmo_backing_ops dxgpmo_section_backing_ops = {
 	.dma_unmap = dxgpmo_ram_dma_unmap,
 	.vma_setup = dxgpmo_section_vma_setup,
 	.fault = dxgpmo_section_fault,
+	.view_open = dxgpmo_section_view_open,
+	.view_close = dxgpmo_section_view_close,
 	.map_kernel = dxgpmo_ram_kmap,
 	.unmap_kernel = dxgpmo_ram_kunmap,
 	.kview_rw = dxgpmo_ram_kview_rw,
 	.holds_ram = true,
+	.pageable = true,
 };

@@ -158,13 +158,16 @@ static int dxgpmo_dmabuf_end_cpu(struct dma_buf *dmabuf,
 	return 0;
 }
 
+/* Each VMA is a user view of the object and holds its pages. */
 static void dxgpmo_dmabuf_vm_open(struct vm_area_struct *vma)
 {
 	dxgpmo_backing_get(vma->vm_private_data);
+	dxgpmo_backing_view_open(vma->vm_private_data);
 }
 
 static void dxgpmo_dmabuf_vm_close(struct vm_area_struct *vma)
 {
+	dxgpmo_backing_view_close(vma->vm_private_data);
 	dxgpmo_backing_put(vma->vm_private_data);
 }
 
@@ -194,6 +197,7 @@ static int dxgpmo_dmabuf_mmap(struct dma_buf *dmabuf,
 	if (ret)
 		return ret;
 	dxgpmo_backing_get(backing);
+	dxgpmo_backing_view_open(backing);
 	vma->vm_private_data = backing;
 	vma->vm_ops = &dxgpmo_dmabuf_vm_ops;
 	return 0;

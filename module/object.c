@@ -437,6 +437,7 @@ static const char *const dxgpmo_counter_names[DXGPMO_NR_COUNTERS] = {
 	[DXGPMO_CNT_LEAKED_ADLS] = "leaked_adls",
 	[DXGPMO_CNT_SEGMENT_PAGES] = "segment_pages",
 	[DXGPMO_CNT_KMAP_PAGES] = "kmap_pages",
+	[DXGPMO_CNT_SECTION_VIEW_PAGES] = "section_view_pages",
 };
 
 static int dxgpmo_stats_show(struct seq_file *m, void *unused)

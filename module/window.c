@@ -77,13 +77,25 @@ void dxgpmo_window_revoke(struct dxgpmo_file *file,
 	dxgpmo_window_put(window);
 }
 
+/*
+ * Every VMA attached to a window holds a reference on it and is one user
+ * view of its object, until it is closed or detached.
+ */
+static void dxgpmo_window_view_put(struct dxgpmo_window *window)
+{
+	dxgpmo_backing_view_close(window->backing);
+	dxgpmo_window_put(window);
+}
+
 /* A VMA detached by UNMAP has no window: it maps nothing, ever. */
 static void dxgpmo_vm_open(struct vm_area_struct *vma)
 {
 	struct dxgpmo_window *window = vma->vm_private_data;
 
-	if (window)
+	if (window) {
 		kref_get(&window->kref);
+		dxgpmo_backing_view_open(window->backing);
+	}
 }
 
 static void dxgpmo_vm_close(struct vm_area_struct *vma)
@@ -91,7 +103,7 @@ static void dxgpmo_vm_close(struct vm_area_struct *vma)
 	struct dxgpmo_window *window = vma->vm_private_data;
 
 	if (window)
-		dxgpmo_window_put(window);
+		dxgpmo_window_view_put(window);
 }
 
 static vm_fault_t dxgpmo_vm_fault(struct vm_fault *vmf)
@@ -157,7 +169,7 @@ int dxgpmo_window_detach_view(struct dxgpmo_window *window,
 	mmap_write_unlock(mm);
 	fput(detached);		/* the VMA took its own reference */
 	if (!ret)
-		dxgpmo_window_put(window);	/* the VMA's reference */
+		dxgpmo_window_view_put(window);	/* the VMA's */
 	return ret;
 }
 
@@ -201,6 +213,7 @@ int dxgpmo_fops_mmap(struct file *filp, struct vm_area_struct *vma)
 		dxgpmo_window_put(window);
 		return ret;
 	}
+	dxgpmo_backing_view_open(backing);
 	vma->vm_private_data = window;
 	vma->vm_ops = &dxgpmo_vm_ops;
 	return 0;

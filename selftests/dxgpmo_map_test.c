@@ -750,6 +750,319 @@ TEST_F_TIMEOUT(map, section_objects, 60)
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
 }
 
+/*
+ * SECTION pages are shmem pages: drop_caches drops the clean ones nobody
+ * holds, so whatever wrote to a page must have left it dirty by the time
+ * its last holder let go, or the write is lost.  A page still in a per-CPU
+ * LRU batch is referenced by it and survives drop_caches by luck;
+ * compaction drains the batches first.
+ */
+static void drop_caches(struct __test_metadata *_metadata)
+{
+	int fd = open("/proc/sys/vm/compact_memory", O_WRONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		EXPECT_EQ(1, write(fd, "1", 1));
+		close(fd);
+	}
+	fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(1, write(fd, "3", 1));
+	close(fd);
+}
+
+/* Bytes of an object through a fresh kernel view, gone again after. */
+static int kread(int fd, uint32_t pmo, uint64_t offset, void *buf,
+		 uint64_t len)
+{
+	struct dxgpmo_map k;
+	int ret;
+
+	ret = map(fd, pmo, DXGPMO_ACCESS_KERNEL, offset, len, &k);
+	if (ret)
+		return ret;
+	ret = dxgpmo_kmap_rw(fd, k.map_id, 0, k.offset, buf, len);
+	dxgpmo_unmap(fd, pmo, k.address, k.length);
+	return ret;
+}
+
+static int export_dmabuf(int fd, uint32_t pmo, int *out)
+{
+	struct dxgpmo_export_dmabuf e = {
+		.size = sizeof(e), .pmo_id = pmo,
+		.fd_flags = O_RDWR | O_CLOEXEC,
+	};
+	int ret = dxgpmo_ioctl(fd, DXGPMO_IOC_EXPORT_DMABUF, &e);
+
+	*out = ret ? -1 : e.fd;
+	return ret;
+}
+
+/* A global counter from debugfs by name; -1 if there is none. */
+static long long debugfs_counter(const char *name)
+{
+	FILE *f = fopen("/sys/kernel/debug/dxgpmo/stats", "r");
+	char key[64];
+	long long val, found = -1;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld", key, &val) == 2)
+		if (!strcmp(key, name))
+			found = val;
+	fclose(f);
+	return found;
+}
+
+/* The VmFlags line of the smaps entry of the VMA that starts at addr. */
+static int vma_flags(const void *addr, char *flags, size_t len)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512];
+	int in = 0, ret = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long start, end;
+
+		if (sscanf(line, "%lx-%lx ", &start, &end) == 2) {
+			in = start == (uintptr_t)addr;
+			continue;
+		}
+		if (in && !strncmp(line, "VmFlags:", 8)) {
+			snprintf(flags, len, "%s", line + 8);
+			ret = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+static int has_vm_flag(const char *flags, const char *flag)
+{
+	char buf[512], *tok, *save;
+
+	snprintf(buf, sizeof(buf), "%s", flags);
+	for (tok = strtok_r(buf, " \n", &save); tok;
+	     tok = strtok_r(NULL, " \n", &save))
+		if (!strcmp(tok, flag))
+			return 1;
+	return 0;
+}
+
+/*
+ * Writes by every holder that does not go through a user PTE - the device
+ * through an ADL, a kernel view, a dma-buf - survive the holder letting go
+ * and drop_caches.
+ */
+TEST_F_TIMEOUT(map, section_writes_survive_drop_caches, 60)
+{
+	uint8_t a[256], b[256], d[256], got[256];
+	struct dxgpmo_allocate_adl adl;
+	struct dxgpmo_create_pmo c;
+	struct dxgpmo_map k;
+	uint8_t *p;
+	int dmabuf;
+
+	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_SECTION,
+			    DXGPMO_CACHE_CACHED, 4 * PAGE,
+			    self->edu ? self->edu->adapter_id : 0, &c));
+
+	/* A kernel view (MAP kernel + KMAP_RW). */
+	fill(a, sizeof(a), 0x31);
+	ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_KERNEL, 0, PAGE,
+			 &k));
+	ASSERT_EQ(0, dxgpmo_kmap_rw(self->fd, k.map_id, DXGPMO_KMAP_WRITE, 100,
+				    a, sizeof(a)));
+	ASSERT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, k.address, k.length));
+
+	/* A dma-buf, through its own mmap; every reference dropped. */
+	fill(b, sizeof(b), 0x52);
+	ASSERT_EQ(0, export_dmabuf(self->fd, c.pmo_id, &dmabuf));
+	p = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, dmabuf, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	memcpy(p + PAGE + 200, b, sizeof(b));
+	EXPECT_EQ(0, munmap(p, 4 * PAGE));
+	EXPECT_EQ(0, close(dmabuf));
+
+	/* The device, through an ADL. */
+	if (self->edu) {
+		fill(d, sizeof(d), 0x73);
+		adl = (struct dxgpmo_allocate_adl){
+			.amo_id = c.amo_id, .offset = 2 * PAGE, .length = PAGE,
+		};
+		ASSERT_EQ(0, dxgpmo_allocate_adl(self->fd, &adl));
+		ASSERT_EQ(0, dxgpmo_adapter_dma(self->fd, self->edu->adapter_id,
+						DXGPMO_DMA_TO_MEMORY,
+						adl.base_page * PAGE + 300, d,
+						sizeof(d)));
+		ASSERT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
+	}
+
+	drop_caches(_metadata);
+	ASSERT_EQ(0, kread(self->fd, c.pmo_id, 100, got, sizeof(got)));
+	EXPECT_EQ(0, memcmp(a, got, sizeof(a))) {
+		TH_LOG("kernel-view write lost (read %02x %02x %02x)",
+		       got[0], got[1], got[2]);
+	}
+	ASSERT_EQ(0, kread(self->fd, c.pmo_id, PAGE + 200, got, sizeof(got)));
+	EXPECT_EQ(0, memcmp(b, got, sizeof(b))) {
+		TH_LOG("dma-buf write lost (read %02x %02x %02x)",
+		       got[0], got[1], got[2]);
+	}
+	if (self->edu) {
+		ASSERT_EQ(0, kread(self->fd, c.pmo_id, 2 * PAGE + 300, got,
+				   sizeof(got)));
+		EXPECT_EQ(0, memcmp(d, got, sizeof(d))) {
+			TH_LOG("device write lost (read %02x %02x %02x)",
+			       got[0], got[1], got[2]);
+		}
+	}
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, c.amo_id));
+}
+
+/*
+ * User views of a section are PFN maps (rmap cannot reach PTEs of a VMA
+ * whose file is the device, so they must not look like page-cache
+ * mappings): "pf" in smaps, the object's cache type in the PTE, and every
+ * page they reach held by the object while some user view exists.
+ */
+TEST_F_TIMEOUT(map, section_user_views_are_pfn_maps, 60)
+{
+	struct dxgpmo_create_pmo c;
+	struct dxgpmo_test_cmd t;
+	struct dxgpmo_map u;
+	char flags[512];
+	uint8_t *p, *q;
+	int dmabuf;
+
+	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_SECTION,
+			    DXGPMO_CACHE_WRITE_COMBINED, 4 * PAGE, 0, &c));
+	ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_USER, 0, 4 * PAGE,
+			 &u));
+	p = (uint8_t *)(uintptr_t)u.address;
+	p[0] = 1;
+	p[2 * PAGE] = 2;
+	ASSERT_EQ(0, vma_flags(p, flags, sizeof(flags)));
+	EXPECT_TRUE(has_vm_flag(flags, "pf") && has_vm_flag(flags, "dd")) {
+		TH_LOG("MAP view VmFlags:%s", flags);
+	}
+	EXPECT_EQ(2, debugfs_counter("section_view_pages"));
+	if (!memtype(self->fd, DXGPMO_TEST_MEMTYPE_OF_USER_VA, 0, u.address,
+		     0, &t)) {
+		EXPECT_EQ(t.pat_enabled ? DXGPMO_TEST_MEMTYPE_WC :
+			  DXGPMO_TEST_MEMTYPE_UC_MINUS, t.memtype) {
+			TH_LOG("user PTE bits 0x%llx",
+			       (unsigned long long)t.pte_bits);
+		}
+	}
+
+	/* A dma-buf's mmap is a user view of the same pages. */
+	ASSERT_EQ(0, export_dmabuf(self->fd, c.pmo_id, &dmabuf));
+	q = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, dmabuf, 0);
+	ASSERT_NE(MAP_FAILED, q);
+	EXPECT_EQ(2, q[2 * PAGE]);
+	q[3 * PAGE] = 3;
+	ASSERT_EQ(0, vma_flags(q, flags, sizeof(flags)));
+	EXPECT_TRUE(has_vm_flag(flags, "pf")) {
+		TH_LOG("dma-buf view VmFlags:%s", flags);
+	}
+	EXPECT_EQ(3, debugfs_counter("section_view_pages"));
+	EXPECT_EQ(0, close(dmabuf));
+
+	/* UNMAP detaches the MAP view; the dma-buf's still holds them. */
+	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, u.address, u.length));
+	EXPECT_EQ(3, debugfs_counter("section_view_pages"));
+	EXPECT_EQ(0, munmap(q, 4 * PAGE));
+	EXPECT_EQ(0, debugfs_counter("section_view_pages"));
+	EXPECT_EQ(0, munmap(p, 4 * PAGE));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+}
+
+/*
+ * What user views wrote outlives them: through fork (the child's copy of
+ * the view keeps the pages after the parent's is gone), mremap (moved, not
+ * grown), DESTROY (revoked, still mapped), and drop_caches at every step.
+ */
+TEST_F_TIMEOUT(map, section_user_view_writes_survive, 60)
+{
+	uint8_t a[128], b[128], e[128], got[128];
+	struct dxgpmo_create_pmo c;
+	uint8_t *p, *moved;
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_SECTION,
+			    DXGPMO_CACHE_CACHED, 4 * PAGE, 0, &c));
+	p = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
+		 c.mmap_offset);
+	ASSERT_NE(MAP_FAILED, p);
+	fill(a, sizeof(a), 0x44);
+	memcpy(p + 10, a, sizeof(a));
+	drop_caches(_metadata);
+	EXPECT_EQ(0, memcmp(a, p + 10, sizeof(a)));
+
+	/* The child writes after the parent's view is gone. */
+	fill(b, sizeof(b), 0x66);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		usleep(200000);
+		memcpy(p + PAGE + 20, b, sizeof(b));
+		_exit(memcmp(a, p + 10, sizeof(a)) ? 1 : 0);
+	}
+	EXPECT_EQ(0, munmap(p, 4 * PAGE));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, debugfs_counter("section_view_pages"));
+	drop_caches(_metadata);
+	ASSERT_EQ(0, kread(self->fd, c.pmo_id, 10, got, sizeof(got)));
+	EXPECT_EQ(0, memcmp(a, got, sizeof(a)));
+	ASSERT_EQ(0, kread(self->fd, c.pmo_id, PAGE + 20, got, sizeof(got)));
+	EXPECT_EQ(0, memcmp(b, got, sizeof(b))) {
+		TH_LOG("the child's write was lost");
+	}
+
+	/* mremap moves a view but never grows it. */
+	p = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
+		 c.mmap_offset + 2 * PAGE);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_EQ(MAP_FAILED, mremap(p, 2 * PAGE, 4 * PAGE, MREMAP_MAYMOVE));
+	moved = mremap(p, 2 * PAGE, 2 * PAGE, MREMAP_MAYMOVE | MREMAP_FIXED,
+		       p + 64 * PAGE);
+	if (moved == MAP_FAILED) {
+		/* The fixed target may be taken: any new place will do. */
+		moved = mmap(NULL, 66 * PAGE, PROT_NONE,
+			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		ASSERT_NE(MAP_FAILED, moved);
+		moved = mremap(p, 2 * PAGE, 2 * PAGE,
+			       MREMAP_MAYMOVE | MREMAP_FIXED, moved);
+	}
+	ASSERT_NE(MAP_FAILED, moved);
+	fill(e, sizeof(e), 0x88);
+	memcpy(moved + PAGE + 30, e, sizeof(e));
+	EXPECT_EQ(0, munmap(moved, 2 * PAGE));
+	EXPECT_EQ(0, debugfs_counter("section_view_pages"));
+	drop_caches(_metadata);
+	ASSERT_EQ(0, kread(self->fd, c.pmo_id, 3 * PAGE + 30, got,
+			   sizeof(got)));
+	EXPECT_EQ(0, memcmp(e, got, sizeof(e))) {
+		TH_LOG("the write through the moved view was lost");
+	}
+
+	/* DESTROY revokes a view; its pages go when the VMA does. */
+	p = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
+		 c.mmap_offset);
+	ASSERT_NE(MAP_FAILED, p);
+	p[PAGE] = 1;
+	ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+	EXPECT_EQ(0, munmap(p, 4 * PAGE));
+	EXPECT_EQ(0, debugfs_counter("section_view_pages"));
+}
+
 TEST_F(map, io_space_objects)
 {
 	struct dxgpmo_create_pmo c;
