@@ -202,6 +202,46 @@ TEST_F(dmabuf, vgem_import_shares_bytes)
 }
 
 /* mmap of the dma-buf itself, bracketed by DMA_BUF_IOCTL_SYNC. */
+/*
+ * A read-only section is never written by a device: an importer may map
+ * it DMA_TO_DEVICE only.  DRM's PRIME import maps DMA_BIDIRECTIONAL, so
+ * vgem's import is refused; the same export of a writable section imports.
+ */
+TEST(readonly_section_no_device_writes)
+{
+	int fd = dxgpmo_open(), vgem = open_vgem();
+	struct dxgpmo_create_pmo c = {
+		.type = DXGPMO_PMO_TYPE_SECTION, .length = SIZE,
+		.cache_type = DXGPMO_CACHE_CACHED,
+		.page_protection = DXGPMO_PAGE_READONLY,
+	};
+	uint32_t handle;
+	int dfd;
+
+	ASSERT_LE(0, fd);
+	if (vgem < 0)
+		SKIP(return, "no vgem device (load vgem)");
+	ASSERT_EQ(0, dxgpmo_create_pmo(fd, &c));
+	ASSERT_EQ(0, export(fd, c.pmo_id, O_CLOEXEC, &dfd));
+	EXPECT_NE(0, drmPrimeFDToHandle(vgem, dfd, &handle)) {
+		gem_close(vgem, handle);
+	}
+	close(dfd);
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(fd, c.pmo_id, 0));
+
+	c.page_protection = DXGPMO_PAGE_READWRITE;
+	c.pmo_id = c.amo_id = 0;
+	c.mmap_offset = 0;
+	ASSERT_EQ(0, dxgpmo_create_pmo(fd, &c));
+	ASSERT_EQ(0, export(fd, c.pmo_id, O_CLOEXEC, &dfd));
+	EXPECT_EQ(0, drmPrimeFDToHandle(vgem, dfd, &handle));
+	gem_close(vgem, handle);
+	close(dfd);
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(fd, c.pmo_id, 0));
+	close(vgem);
+	teardown_dxgpmo(_metadata, fd);
+}
+
 TEST_F(dmabuf, sync_and_mmap)
 {
 	struct dma_buf_sync sync = { .flags = DMA_BUF_SYNC_START |

@@ -465,8 +465,11 @@ TEST_F(security, unprivileged_opener_privileged_caller)
 			.io_base = edu_bar0(edu) + PAGE,
 		};
 
+		struct dxgpmo_create_pmo same = c;
+
 		EXPECT_EQ(-EPERM, dxgpmo_create_pmo(fd, &c));
 		/* the same call on root's own file works */
+		c = same;
 		ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
 		EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
 	} else {
