@@ -317,6 +317,49 @@ TEST_F(dirty, read_only_shared_segment_mapping)
 	close(fd);
 }
 
+/*
+ * A read-only mapping of the segment (any file's: the address_space is
+ * shared) must not hide writes through other mappings from dirty
+ * tracking.  The kernel's walk of a mapping stops at the first VMA it may
+ * not clean; the read-only one is made first so that the walk meets it
+ * first.
+ */
+TEST_F(dirty, read_only_mapping_hides_no_write)
+{
+	int fd = open(DXGPMO_DEV_PATH, O_RDONLY | O_CLOEXEC);
+	uint8_t bits[8];
+	uint32_t id;
+	void *ro;
+
+	ASSERT_LE(0, fd);
+	munmap((void *)self->seg.cpu, self->seg.size);
+	ro = mmap(NULL, self->seg.size, PROT_READ, MAP_SHARED, fd,
+		  self->cpu_adapter->segment_mmap_offset);
+	ASSERT_NE(MAP_FAILED, ro);
+	ASSERT_EQ(0, seg_map(self->fd, self->cpu_adapter, &self->seg));
+	ASSERT_EQ(0, basis_of(self->fd, self->cpu_adapter, 0, 64 * PAGE, &id));
+	ASSERT_EQ(0, dxgpmo_start_dirty_tracking(self->fd, id));
+	ASSERT_EQ(0, query(self->fd, id, DXGPMO_DIRTY_CLEAR_DATA, bits,
+			   sizeof(bits)));
+	/*
+	 * The first write faults the page in, and the fault marks the page
+	 * itself dirty; the second, after the query re-armed the PTEs, is
+	 * seen only in a PTE.
+	 */
+	self->seg.cpu[3 * PAGE] = 7;
+	EXPECT_EQ(7, ((volatile uint8_t *)ro)[3 * PAGE]);
+	ASSERT_EQ(0, query(self->fd, id, DXGPMO_DIRTY_CLEAR_DATA, bits,
+			   sizeof(bits)));
+	EXPECT_EQ(1, bit(bits, 3));
+	self->seg.cpu[3 * PAGE] = 8;
+	ASSERT_EQ(0, query(self->fd, id, 0, bits, sizeof(bits)));
+	EXPECT_EQ(1, bit(bits, 3));
+	EXPECT_EQ(0, dxgpmo_stop_dirty_tracking(self->fd, id));
+	EXPECT_EQ(0, dxgpmo_destroy_memory_basis(self->fd, id));
+	munmap(ro, self->seg.size);
+	close(fd);
+}
+
 FIXTURE(dirty_shapes) {
 	int fd;
 	struct dxgpmo_adapter_info adapters[DXGPMO_MAX_ADAPTERS];

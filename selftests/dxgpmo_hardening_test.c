@@ -544,6 +544,29 @@ static int create_page(int fd)
  * that made them until the last dma-buf reference goes, even after that
  * file is closed.
  */
+/*
+ * A cap lowered below what the file holds refuses more memory, not
+ * objects that hold none: I/O space still works.
+ */
+TEST_F(quota, lowered_cap_still_allows_io_space)
+{
+	struct dxgpmo_create_pmo big = { .length = 2 << 20 };
+	struct dxgpmo_create_pmo io = {
+		.type = DXGPMO_PMO_TYPE_IO_SPACE, .length = PAGE,
+		.cache_type = DXGPMO_CACHE_NON_CACHED,
+	};
+
+	if (!self->ad.edu)
+		SKIP(return, "needs an edu adapter (its BAR0)");
+	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &big));
+	ASSERT_EQ(0, write_sysfs(MAX_PINNED, "1"));
+	io.io_base = edu_bar0(self->ad.edu) + PAGE;
+	EXPECT_EQ(0, dxgpmo_create_pmo(self->fd, &io));
+	if (io.pmo_id)
+		EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, io.pmo_id, 0));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, big.pmo_id, 0));
+}
+
 TEST_F(quota, dmabuf_kept_across_destroy)
 {
 	struct dxgpmo_create_pmo c = { .length = 1 << 20 };
