@@ -283,8 +283,11 @@ int dxgpmo_ram_kmap(struct dxgpmo_backing *backing, struct dxgpmo_kview *view)
 		kvfree(pages);
 		return ret;
 	}
+	/* A read-only section's view is read-only for its importers too. */
 	vaddr = vmap(pages, view->nr_pages, VM_MAP,
-		     dxgpmo_cache_pgprot(backing->cache_type, PAGE_KERNEL));
+		     dxgpmo_cache_pgprot(backing->cache_type,
+					 backing->readonly ? PAGE_KERNEL_RO :
+							     PAGE_KERNEL));
 	if (!vaddr) {
 		dxgpmo_backing_unpin(backing, pages, view->nr_pages);
 		kvfree(pages);

@@ -225,6 +225,12 @@ dxgpmo_section_alloc(const struct dxgpmo_alloc_request *req)
 		kvfree(backing);
 		return ERR_CAST(shmem);
 	}
+	/*
+	 * Pages are held for long (ADLs, views): not from the movable zone,
+	 * where they would block compaction; and no OOM kill for them.
+	 */
+	mapping_set_gfp_mask(shmem->f_mapping, GFP_HIGHUSER |
+			     __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 	backing->shmem = shmem;
 	backing->readonly = req->readonly;
 	mutex_init(&backing->views_lock);

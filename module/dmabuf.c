@@ -86,6 +86,9 @@ static struct sg_table *dxgpmo_dmabuf_map(struct dma_buf_attachment *attach,
 	/* A read-only section is read by devices, never written. */
 	if (exp->backing->readonly && dir != DMA_TO_DEVICE)
 		return ERR_PTR(-EACCES);
+	/* One table per attachment: a second map would overwrite it. */
+	if (a->dma.mapped)
+		return ERR_PTR(-EBUSY);
 	/*
 	 * ADLs of the same pages may be mapped too: the DMA API cannot do
 	 * cache maintenance for overlapping mappings, so the export does.

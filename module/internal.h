@@ -191,6 +191,7 @@ int dxgpmo_ioctl_test(struct dxgpmo_ucmd *ucmd);
 
 /* main.c */
 struct file *dxgpmo_detached_file(void);
+struct file *dxgpmo_readonly_view_file(void);
 
 /* window.c */
 extern const struct vm_operations_struct dxgpmo_vm_ops;

@@ -102,6 +102,8 @@ static struct file_system_type dxgpmo_fs_type = {
 
 static struct vfsmount *dxgpmo_fs_mnt;
 static struct inode *dxgpmo_mapping_inode;
+/* Read-only segment views live apart from the shared mapping (segment.c). */
+static struct inode *dxgpmo_readonly_inode;
 
 static int dxgpmo_mapping_init(void)
 {
@@ -113,12 +115,19 @@ static int dxgpmo_mapping_init(void)
 		kern_unmount(dxgpmo_fs_mnt);
 		return PTR_ERR(dxgpmo_mapping_inode);
 	}
+	dxgpmo_readonly_inode = alloc_anon_inode(dxgpmo_fs_mnt->mnt_sb);
+	if (IS_ERR(dxgpmo_readonly_inode)) {
+		iput(dxgpmo_mapping_inode);
+		kern_unmount(dxgpmo_fs_mnt);
+		return PTR_ERR(dxgpmo_readonly_inode);
+	}
 	dxgpmo_shared_mapping = dxgpmo_mapping_inode->i_mapping;
 	return 0;
 }
 
 static void dxgpmo_mapping_exit(void)
 {
+	iput(dxgpmo_readonly_inode);
 	iput(dxgpmo_mapping_inode);
 	kern_unmount(dxgpmo_fs_mnt);
 }
@@ -128,6 +137,24 @@ static const struct file_operations dxgpmo_detached_fops = {
 	.llseek = noop_llseek,
 };
 
+/* A file of one of the internal inodes, for a VMA to hold. */
+static struct file *dxgpmo_pseudo_file(struct inode *inode, const char *name,
+				       int flags)
+{
+	struct file *file;
+
+	if (!try_module_get(THIS_MODULE))
+		return ERR_PTR(-ENOENT);
+	ihold(inode);
+	file = alloc_file_pseudo(inode, dxgpmo_fs_mnt, name, flags,
+				 &dxgpmo_detached_fops);
+	if (IS_ERR(file)) {
+		iput(inode);
+		module_put(THIS_MODULE);
+	}
+	return file;
+}
+
 /*
  * A file for a view UNMAP detached to hold instead of the device file, so
  * that the reserved range keeps neither the driver instance nor its
@@ -136,19 +163,15 @@ static const struct file_operations dxgpmo_detached_fops = {
  */
 struct file *dxgpmo_detached_file(void)
 {
-	struct file *file;
+	return dxgpmo_pseudo_file(dxgpmo_mapping_inode, "dxgpmo-detached",
+				  O_RDWR);
+}
 
-	if (!try_module_get(THIS_MODULE))
-		return ERR_PTR(-ENOENT);
-	ihold(dxgpmo_mapping_inode);
-	file = alloc_file_pseudo(dxgpmo_mapping_inode, dxgpmo_fs_mnt,
-				 "dxgpmo-detached", O_RDWR,
-				 &dxgpmo_detached_fops);
-	if (IS_ERR(file)) {
-		iput(dxgpmo_mapping_inode);
-		module_put(THIS_MODULE);
-	}
-	return file;
+/* A file for a read-only segment view: a mapping of its own. */
+struct file *dxgpmo_readonly_view_file(void)
+{
+	return dxgpmo_pseudo_file(dxgpmo_readonly_inode, "dxgpmo-readonly",
+				  O_RDONLY);
 }
 
 static int dxgpmo_fops_open(struct inode *inode, struct file *filp)

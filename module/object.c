@@ -48,6 +48,9 @@ int dxgpmo_charge(atomic64_t *charged, unsigned long nr, unsigned int max_mb)
 	s64 max = (s64)max_mb << (20 - PAGE_SHIFT);
 	s64 old = atomic64_read(charged);
 
+	/* Nothing to charge fits, even under a cap lowered below the use. */
+	if (!nr)
+		return 0;
 	do {
 		if (old + (s64)nr > max)
 			return -ENOMEM;

@@ -19,6 +19,7 @@
  * DMA API for the transfer, and a device write marks the page dirty.
  */
 #include <linux/dma-mapping.h>
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
@@ -143,6 +144,23 @@ int dxgpmo_segment_mmap(struct file *filp, struct vm_area_struct *vma)
 	if (start + len < start || start + len > adapter->segment->size) {
 		dxgpmo_adapter_put(adapter);
 		return -EINVAL;
+	}
+	/*
+	 * A view that can never be written stays out of the shared mapping:
+	 * the kernel's walk for dirty PTEs (walk_page_mapping()) stops at the
+	 * first VMA it may not clean, which would hide the PTEs of every
+	 * writer behind it from dirty tracking.  Nothing needs to find this
+	 * view later: segment pages live as long as the adapter it holds.
+	 */
+	if (!(vma->vm_flags & VM_MAYWRITE)) {
+		struct file *readonly = dxgpmo_readonly_view_file();
+
+		if (IS_ERR(readonly)) {
+			dxgpmo_adapter_put(adapter);
+			return PTR_ERR(readonly);
+		}
+		vma_set_file(vma, readonly);
+		fput(readonly);		/* the VMA took its own reference */
 	}
 	dxgpmo_vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
 	vma->vm_private_data = adapter;
