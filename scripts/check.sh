@@ -2,13 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make check: for every test kernel build the module (W=1 and sparse; any
-# warning fails), boot the kernel in QEMU with the selftests, and count
-# results.  The last line is "N passed, N failed[, N skipped]"; the status is
-# non-zero on any failure, on a guest that does not finish, or on a bad
-# kernel log line outside the regions tests mark as expected.  Guest logs
-# stay in build/<kernel>/<boot>.log.
+# warning fails; a kernel whose make cannot run sparse counts a skip), boot
+# the kernel in QEMU with the selftests, and count results.  One line per
+# kernel sums its build and boots, with the time taken.  The last line is
+# "N passed, N failed[, N skipped]"; the status is non-zero on any failure,
+# on a guest that does not finish, or on a bad kernel log line outside the
+# regions tests mark as expected.  Guest logs stay in
+# build/<kernel>/<boot>.log.
 #
-# DXGPMO_KERNELS="6.1.0-28-amd64 ..." overrides the kernels tested;
+# DXGPMO_KERNELS="6.1.0-28-amd64 ..." overrides the kernels tested (the
+# default: the newest 6.1 and 6.12 installed, and the newest trixie-backports
+# kernel make deps cached);
 # DXGPMO_FUZZ_OPS / _SEED set the fuzzer's operation count and seed,
 # DXGPMO_FUZZ_SECONDS its safety net, DXGPMO_FUZZ_DURATION a run of that
 # many seconds instead of a count (make fuzz SECONDS=n or OPS=n).
@@ -137,7 +141,13 @@ TOT
 	skipped=$((skipped + b_skip))
 }
 
+# One line per kernel: what its build and its three boots added, and the time.
+kernel_summary() {
+	echo "$kver: $((passed - k_passed)) passed, $((failed - k_failed)) failed, $((skipped - k_skipped)) skipped in $(($(date +%s) - k_start)) s"
+}
+
 for kver in $kernels; do
+	k_passed=$passed k_failed=$failed k_skipped=$skipped k_start=$(date +%s)
 	out=$build/$kver
 	rm -rf "$out"
 	mkdir -p "$out"
@@ -145,7 +155,12 @@ for kver in $kernels; do
 		cat "$out/build.log"
 		echo "$kver: module build failed or warned"
 		failed=$((failed + 1))
+		kernel_summary
 		continue
+	fi
+	if [ -e "$out/sparse-not-run" ]; then
+		echo "$kver/sparse: skipped: the kernel's make dropped C=1: $(cat "$out/sparse-not-run")"
+		skipped=$((skipped + 1))
 	fi
 	boot "$kver" tests "$top/scripts/guest/check-job.sh" "$out/dxgpmo.ko" \
 		"$top/selftests/dxgpmo_test" "$top/selftests/dxgpmo_adl_test" \
@@ -169,6 +184,7 @@ for kver in $kernels; do
 	} > "$out/fuzz.env"
 	boot "$kver" fuzz "$top/scripts/guest/fuzz-job.sh" "$out/dxgpmo.ko" \
 		"$top/selftests/dxgpmo_fuzz" "$out/fuzz.env"
+	kernel_summary
 done
 
 if [ "$skipped" -gt 0 ]; then

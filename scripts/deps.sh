@@ -3,12 +3,20 @@
 #
 # Install, from Debian's archive, whatever the build and the VM tests need
 # and is not installed yet.  Idempotent: a second run installs nothing and
-# does not touch the network.
+# does not touch the network (the trixie root's package lists, which say
+# which kernel is newest, are refreshed once a day; DXGPMO_REFRESH=1 now).
 set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/kernels.sh"
 
 BACKPORTS_LIST=/etc/apt/sources.list.d/dxgpmo-bookworm-backports.sources
 TOOLS="qemu-system-x86 busybox-static cpio xz-utils kmod libdrm-dev pkg-config
-sparse make gcc libc6-dev file dkms"
+sparse make gcc libc6-dev file dkms debootstrap"
+# In the trixie build root: what building and dkms-building for the newest
+# kernel need besides its headers (gcc-14 is what its config expects).
+ROOT_TOOLS="gcc-14 make sparse dkms kmod"
+MIRROR=http://deb.debian.org/debian
 
 updated=
 apt_update() {
@@ -88,3 +96,98 @@ done
 if [ -z "$(ls /usr/src/linux-source-6.*.tar.xz 2>/dev/null)" ]; then
 	apt_install linux-source-6.1
 fi
+
+# The newest kernel Debian offers, trixie-backports' linux-image-amd64, is
+# built for in a trixie root made once with debootstrap in the build cache,
+# and booted from its image and modules extracted there: nothing of trixie
+# is installed on the host.
+in_root_apt() {
+	in_root "$cached_kernels/dl" apt-get -qq -o=Dpkg::Use-Pty=0 "$@"
+}
+
+mkdir -p "$cached_kernels/dl"
+# apt-get download in the root writes there as _apt
+chmod 0777 "$cached_kernels/dl"
+if [ ! -f "$build_root/.dxgpmo-root" ]; then
+	rm -rf "$build_root"
+	echo "deps: creating the trixie build root in $build_root"
+	debootstrap --variant=minbase trixie "$build_root" "$MIRROR" \
+		> "$dxgpmo_cache/debootstrap.log" 2>&1 ||
+		{ tail -20 "$dxgpmo_cache/debootstrap.log"; exit 1; }
+	rm -f "$build_root/etc/apt/sources.list"
+	cat > "$build_root/etc/apt/sources.list.d/debian.sources" <<SRC
+Types: deb
+URIs: $MIRROR
+Suites: trixie trixie-updates trixie-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+	mkdir -p "$build_root/dxgpmo"
+	in_root_apt update
+	# shellcheck disable=SC2086
+	in_root_apt install -y --no-install-recommends $ROOT_TOOLS
+	touch "$build_root/.dxgpmo-root"
+fi
+
+if [ -n "${DXGPMO_REFRESH:-}" ] ||
+   [ -z "$(find "$build_root/var/lib/apt/lists" -maxdepth 1 -mtime -1 \
+	-name '*trixie-backports_InRelease')" ]; then
+	in_root_apt update
+fi
+
+# depends_of PKG: the package names PKG depends on, one a line
+depends_of() {
+	in_root "$cached_kernels/dl" apt-cache show "$1" 2>/dev/null |
+		sed -n 's/^Depends: *//p' | head -n 1 | tr ',' '\n' |
+		sed 's/^ *\([^ ]*\).*/\1/'
+}
+
+image=$(depends_of linux-image-amd64/trixie-backports |
+	grep '^linux-image-[0-9]' | head -n 1)
+if [ -z "$image" ]; then
+	echo "deps: cannot resolve the newest kernel in trixie-backports" >&2
+	exit 1
+fi
+kver=${image#linux-image-}
+
+if [ ! -d "$build_root/usr/src/linux-headers-$kver" ]; then
+	in_root_apt install -y --no-install-recommends "linux-headers-$kver"
+fi
+
+dir=$cached_kernels/$kver
+if [ ! -f "$dir/.dxgpmo-complete" ]; then
+	echo "deps: fetching $image into $dir"
+	rm -rf "$dir" "$cached_kernels/dl"/*.deb
+	# Since 7.x the image package only depends on linux-binary-KVER (the
+	# vmlinuz), linux-modules-KVER and linux-base-KVER: take those too.
+	# shellcheck disable=SC2016,SC2046
+	in_root "$cached_kernels/dl" sh -c 'cd /dxgpmo && apt-get download -qq "$@"' \
+		sh "$image" $(depends_of "$image" | grep -- "-$kver\$")
+	mkdir -p "$dir"
+	for deb in "$cached_kernels/dl"/*.deb; do
+		dpkg-deb -x "$deb" "$dir"
+	done
+	rm -f "$cached_kernels/dl"/*.deb
+	# merged /usr: the modules may be under usr/lib/modules only, and
+	# since 7.x the image is lib/modules/KVER/vmlinuz, not in /boot
+	[ -e "$dir/lib" ] || ln -s usr/lib "$dir/lib"
+	if [ ! -e "$dir/boot/vmlinuz-$kver" ] &&
+	   [ -f "$dir/lib/modules/$kver/vmlinuz" ]; then
+		mkdir -p "$dir/boot"
+		ln -s "../lib/modules/$kver/vmlinuz" "$dir/boot/vmlinuz-$kver"
+	fi
+	if [ ! -f "$dir/boot/vmlinuz-$kver" ] || [ ! -d "$dir/lib/modules/$kver" ]; then
+		echo "deps: $image has no vmlinuz or modules" >&2
+		exit 1
+	fi
+	depmod -b "$dir" "$kver"
+	touch "$dir/.dxgpmo-complete"
+fi
+
+# Older newest kernels that a new one replaced.
+for old in "$cached_kernels"/*; do
+	old=${old##*/}
+	[ "$old" = dl ] || [ "$old" = "$kver" ] || [ ! -d "$cached_kernels/$old" ] ||
+		{ rm -rf "${cached_kernels:?}/$old"
+		  in_root_apt purge -y "linux-headers-$old" || true; }
+done

@@ -22,12 +22,30 @@ trees="--sourcetree $work/source --dkmstree $work/tree"
 # shellcheck disable=SC2086
 dkms add $trees -m dxgpmo -v "$ver" > "$work/add.log" 2>&1 ||
 	{ cat "$work/add.log"; echo "dkms: FAIL add"; exit 1; }
+
+# dkms_build KVER: a kernel make deps cached runs its build tools only in
+# the trixie build root, so the trixie dkms builds there, in a dkms tree of
+# its own under the same directory.
+dkms_build() {
+	if ! cached_kernel "$1" > /dev/null; then
+		# shellcheck disable=SC2086
+		dkms build $trees -m dxgpmo -v "$ver" -k "$1"
+		return
+	fi
+	# shellcheck disable=SC2016
+	in_root "$work" sh -ec '
+		trees="--sourcetree /dxgpmo/source --dkmstree /dxgpmo/root-tree"
+		mkdir -p /dxgpmo/root-tree
+		[ -e /dxgpmo/root-tree/dxgpmo/$1/source ] ||
+			dkms add $trees -m dxgpmo -v "$1"
+		dkms build $trees -m dxgpmo -v "$1" -k "$2"' sh "$ver" "$1"
+}
+
 status=0
 for kver in ${DXGPMO_KERNELS:-$(default_test_kernels)}; do
-	# shellcheck disable=SC2086
-	if dkms build $trees -m dxgpmo -v "$ver" -k "$kver" \
-		> "$work/build-$kver.log" 2>&1 &&
-	   [ -n "$(find "$work/tree" -path "*/$kver/*" -name 'dxgpmo.ko*')" ]; then
+	if dkms_build "$kver" > "$work/build-$kver.log" 2>&1 &&
+	   [ -n "$(find "$work/tree" "$work/root-tree" -path "*/$kver/*" \
+		-name 'dxgpmo.ko*' 2>/dev/null)" ]; then
 		echo "dkms: PASS $kver"
 	else
 		tail -20 "$work/build-$kver.log"

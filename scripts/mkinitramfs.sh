@@ -8,11 +8,15 @@
 # FILEs (the dxgpmo module, test and tool binaries, scripts) land in /dxgpmo
 # together with the shared libraries they need; KMODs are modules of the
 # kernel KVER (with their dependencies) loaded before JOB_SCRIPT runs,
-# decompressed because busybox insmod cannot read .ko.xz.
+# decompressed because busybox insmod cannot read .ko.xz.  A kernel that
+# make deps keeps in the build cache has its modules taken from there.
 set -eu
 
 kver=$1 out=$2 job=$3
 shift 3
+. "$(dirname "$0")/kernels.sh"
+# KVER's modules: installed, or extracted in the build cache by make deps
+modbase=$(kernel_modules_base "$kver")
 
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
@@ -45,7 +49,8 @@ done
 for kmod; do
 	# "--none": the kernel is not installed; its drivers are built in
 	[ "$kmod" = --none ] && break
-	modprobe -S "$kver" --show-depends "$kmod" | while read -r cmd path _; do
+	modprobe -d "$modbase" -S "$kver" --show-depends "$kmod" |
+	while read -r cmd path _; do
 		[ "$cmd" = insmod ] || continue
 		name=$(basename "$path")
 		grep -qx "${name%.xz}" "$root/kmods/order" && continue

@@ -15,8 +15,10 @@
 set -eu
 
 kver=$1 initrd=$2 log=$3
-# DXGPMO_KERNEL_IMAGE boots a kernel that is not installed (the debug one).
-image=${DXGPMO_KERNEL_IMAGE:-/boot/vmlinuz-$kver}
+. "$(dirname "$0")/kernels.sh"
+# DXGPMO_KERNEL_IMAGE boots a kernel that is not installed (the debug one);
+# the newest Debian kernel boots from the image make deps cached.
+image=${DXGPMO_KERNEL_IMAGE:-$(kernel_image "$kver")}
 extra=${4:-}
 timeout_s=${DXGPMO_VM_TIMEOUT:-900}
 mem=${DXGPMO_VM_MEM:-3G}
