@@ -234,8 +234,8 @@ static struct page *dxgpmo_chunks_page(struct dxgpmo_backing *backing,
 		else
 			hi = mid;
 	}
-	return nth_page(backing->chunks[lo].page,
-			index - backing->chunks[lo].first);
+	return dxgpmo_nth_page(backing->chunks[lo].page,
+			       index - backing->chunks[lo].first);
 }
 
 /*
@@ -271,7 +271,8 @@ static int dxgpmo_chunks_sgt(struct dxgpmo_backing *backing,
 		unsigned long from = max(start, first), to = min(cend, end);
 
 		if (from < to) {
-			sg_set_page(sg, nth_page(chunk->page, from - start),
+			sg_set_page(sg,
+				    dxgpmo_nth_page(chunk->page, from - start),
 				    (to - from) << PAGE_SHIFT, 0);
 			sg = sg_next(sg);
 		}

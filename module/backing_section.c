@@ -219,8 +219,8 @@ dxgpmo_section_alloc(const struct dxgpmo_alloc_request *req)
 	backing = dxgpmo_backing_new(0, req, &dxgpmo_section_backing_ops);
 	if (!backing)
 		return ERR_PTR(-ENOMEM);
-	shmem = shmem_file_setup("dxgpmo-section",
-				 (loff_t)req->nr_pages << PAGE_SHIFT, 0);
+	shmem = dxgpmo_shmem_file_setup("dxgpmo-section",
+					(loff_t)req->nr_pages << PAGE_SHIFT);
 	if (IS_ERR(shmem)) {
 		kvfree(backing);
 		return ERR_CAST(shmem);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Every difference between the kernels dxgpmo builds for (Debian's 6.1 and
- * 6.12) lives here, probed by feature where the headers allow it.
+ * Every difference between the kernels dxgpmo builds for (6.1 to 7.x: Debian's
+ * 6.1, 6.12 and trixie-backports' newest) lives here, probed by feature where
+ * the headers allow it.
  */
 #ifndef _DXGPMO_COMPAT_H
 #define _DXGPMO_COMPAT_H
@@ -63,5 +64,29 @@ static inline void dxgpmo_vm_flags_clear(struct vm_area_struct *vma,
 #else
 #define DXGPMO_IMPORT_NS_DMA_BUF()	MODULE_IMPORT_NS(DMA_BUF)
 #endif
+
+/*
+ * 7.x has no nth_page() (a macro before): struct page pointer arithmetic is
+ * only promised within a folio there, and a chunk may be larger.  Going
+ * through the PFN is right on every kernel and memory model.
+ */
+#ifdef nth_page
+#define dxgpmo_nth_page(page, n)	nth_page(page, n)
+#else
+#define dxgpmo_nth_page(page, n)	pfn_to_page(page_to_pfn(page) + (n))
+#endif
+
+/* 7.x passes shmem_file_setup() its flags as a vma_flags_t, not a long. */
+#include <linux/shmem_fs.h>
+
+static inline struct file *dxgpmo_shmem_file_setup(const char *name,
+						   loff_t size)
+{
+#ifdef DXGPMO_HAVE_SHMEM_VMA_FLAGS
+	return shmem_file_setup(name, size, EMPTY_VMA_FLAGS);
+#else
+	return shmem_file_setup(name, size, 0);
+#endif
+}
 
 #endif /* _DXGPMO_COMPAT_H */
