@@ -72,10 +72,11 @@ build_module() {
 	mkdir -p "$src"
 	cp -r "$top/Kbuild" "$top/module" "$top/uapi" "$src/"
 	if [ -z "${DXGPMO_KERNEL_BUILD:-}" ] && cached_kernel "$1" > /dev/null; then
-		in_root "$src" make -C "/usr/src/linux-headers-$1" M=/dxgpmo \
-			W=1 C=1 modules > "$2/kbuild.log" 2>&1
+		in_root "$src" make -j"$(nproc)" -C "/usr/src/linux-headers-$1" \
+			M=/dxgpmo W=1 C=1 modules > "$2/kbuild.log" 2>&1
 	else
-		make -C "${DXGPMO_KERNEL_BUILD:-/lib/modules/$1/build}" \
+		make -j"$(nproc)" \
+			-C "${DXGPMO_KERNEL_BUILD:-/lib/modules/$1/build}" \
 			M="$src" W=1 C=1 modules > "$2/kbuild.log" 2>&1
 	fi || { cat "$2/kbuild.log"; return 1; }
 	cat "$2/kbuild.log"
