@@ -126,13 +126,13 @@ SRC
 	in_root_apt update
 	# shellcheck disable=SC2086
 	in_root_apt install -y --no-install-recommends $ROOT_TOOLS
-	touch "$build_root/.dxgpmo-root"
+	touch "$build_root/.dxgpmo-root" "$build_root/.dxgpmo-lists"
 fi
 
 if [ -n "${DXGPMO_REFRESH:-}" ] ||
-   [ -z "$(find "$build_root/var/lib/apt/lists" -maxdepth 1 -mtime -1 \
-	-name '*trixie-backports_InRelease')" ]; then
+   [ -z "$(find "$build_root/.dxgpmo-lists" -mtime -1 2>/dev/null)" ]; then
 	in_root_apt update
+	touch "$build_root/.dxgpmo-lists"
 fi
 
 # depends_of PKG: the package names PKG depends on, one a line
