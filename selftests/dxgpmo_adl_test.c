@@ -647,10 +647,15 @@ static int read_back(int fd, uint32_t amo, uint32_t adapter, uint8_t *in)
 	return ret;
 }
 
+/*
+ * The device as the DMAR fault line names it: "Request device [00:04.0]"
+ * up to 6.x, "Request device [0000:00:04.0]" (with the PCI domain) on 7.x.
+ * The bus, slot and function end the name in both, so match from there.
+ */
 static int pci_name_of(const struct dxgpmo_adapter_info *a, char *buf,
 		       size_t len)
 {
-	return snprintf(buf, len, "Request device [%02x:%02x.%x]", a->pci_bus,
+	return snprintf(buf, len, "%02x:%02x.%x] fault addr", a->pci_bus,
 			a->pci_devfn >> 3, a->pci_devfn & 7);
 }
 
