@@ -31,8 +31,10 @@ kmemleak_check() {
 	check "$1" test ! -s /tmp/kmemleak
 }
 
-# vgem is a module on Debian's kernels, built in on the debug kernel
-check vgem_present test -e /sys/bus/platform/devices/vgem
+# vgem is a module on Debian's kernels, built in on the debug kernel; a
+# platform device up to 6.x, a faux device on 7.x
+check vgem_present test -e /sys/bus/platform/devices/vgem \
+	-o -e /sys/bus/faux/devices/vgem
 [ -e /sys/kernel/debug/kmemleak ] && echo clear > /sys/kernel/debug/kmemleak
 check insmod insmod ./dxgpmo.ko debug_ioctls=1
 [ -c /dev/dxgpmo ] || { echo "dxgpmo-check: FAIL dev_node"; exit 1; }
