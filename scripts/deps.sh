@@ -101,15 +101,18 @@ fi
 # built for in a trixie root made once with debootstrap in the build cache,
 # and booted from its image and modules extracted there: nothing of trixie
 # is installed on the host.
+# apt-get in the root; dpkg's chatter goes to a log, shown on failure
 in_root_apt() {
-	in_root "$cached_kernels/dl" apt-get -qq -o=Dpkg::Use-Pty=0 "$@"
+	in_root "$cached_kernels/dl" apt-get -qq -o=Dpkg::Use-Pty=0 "$@" \
+		>> "$dxgpmo_cache/trixie-root.log" 2>&1 ||
+		{ tail -20 "$dxgpmo_cache/trixie-root.log" >&2; return 1; }
 }
 
 mkdir -p "$cached_kernels/dl"
 # apt-get download in the root writes there as _apt
 chmod 0777 "$cached_kernels/dl"
 if [ ! -f "$build_root/.dxgpmo-root" ]; then
-	rm -rf "$build_root"
+	rm -rf "$build_root" "$dxgpmo_cache/trixie-root.log"
 	echo "deps: creating the trixie build root in $build_root"
 	debootstrap --variant=minbase trixie "$build_root" "$MIRROR" \
 		> "$dxgpmo_cache/debootstrap.log" 2>&1 ||
@@ -151,6 +154,7 @@ fi
 kver=${image#linux-image-}
 
 if [ ! -d "$build_root/usr/src/linux-headers-$kver" ]; then
+	echo "deps: installing linux-headers-$kver in the trixie root"
 	in_root_apt install -y --no-install-recommends "linux-headers-$kver"
 fi
 
@@ -162,7 +166,9 @@ if [ ! -f "$dir/.dxgpmo-complete" ]; then
 	# vmlinuz), linux-modules-KVER and linux-base-KVER: take those too.
 	# shellcheck disable=SC2016,SC2046
 	in_root "$cached_kernels/dl" sh -c 'cd /dxgpmo && apt-get download -qq "$@"' \
-		sh "$image" $(depends_of "$image" | grep -- "-$kver\$")
+		sh "$image" $(depends_of "$image" | grep -- "-$kver\$") \
+		>> "$dxgpmo_cache/trixie-root.log" 2>&1 ||
+		{ tail -20 "$dxgpmo_cache/trixie-root.log" >&2; exit 1; }
 	mkdir -p "$dir"
 	for deb in "$cached_kernels/dl"/*.deb; do
 		dpkg-deb -x "$deb" "$dir"
