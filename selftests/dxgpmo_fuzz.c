@@ -148,7 +148,6 @@ struct worker {
 	bool debug_ioctls;
 };
 
-#define NOBODY 65534
 
 static void remember(uint32_t *pool, uint32_t id)
 {
@@ -627,27 +626,6 @@ static void fuzz_one(struct worker *w)
 	}
 }
 
-static int drop_privileges(void)
-{
-	if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
-	    setresuid(NOBODY, NOBODY, NOBODY))
-		return -1;
-	return 0;
-}
-
-static bool debug_ioctls_enabled(void)
-{
-	char c = 'N';
-	FILE *f = fopen("/sys/module/dxgpmo/parameters/debug_ioctls", "r");
-
-	if (f) {
-		if (fread(&c, 1, 1, f) != 1)
-			c = 'N';
-		fclose(f);
-	}
-	return c == 'Y';
-}
-
 static int run_worker(uint64_t seed, unsigned long budget,
 		      struct worker_stats *st, int *stop, bool unprivileged)
 {
@@ -670,7 +648,7 @@ static int run_worker(uint64_t seed, unsigned long budget,
 		return 1;
 	w->debug_ioctls = debug_ioctls_enabled();
 	w->unprivileged = unprivileged;
-	if (unprivileged && drop_privileges())
+	if (unprivileged && drop_to_nobody())
 		return 2;
 	w->fd[0] = dxgpmo_open();
 	w->fd[1] = dxgpmo_open();

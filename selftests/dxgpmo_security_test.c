@@ -29,7 +29,6 @@
 #include "dxgpmo_test.h"
 
 #define PAGE 4096ULL
-#define NOBODY 65534
 
 /*
  * In the unprivileged child: on a false condition say where and give the
@@ -80,18 +79,6 @@ static int no_effective_caps(void)
 	       !data[0].permitted && !data[1].permitted;
 }
 
-static int debug_ioctls(void)
-{
-	char c = 'N';
-	FILE *f = fopen("/sys/module/dxgpmo/parameters/debug_ioctls", "r");
-
-	if (f) {
-		if (fread(&c, 1, 1, f) != 1)
-			c = 'N';
-		fclose(f);
-	}
-	return c == 'Y';
-}
 
 /*
  * fn(fd, arg) in a child that is nobody without capabilities, with fd the
@@ -112,8 +99,7 @@ static int run_unprivileged(int (*fn)(int fd, int inherited, void *arg),
 	if (pid == 0) {
 		int fd;
 
-		if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
-		    setresuid(NOBODY, NOBODY, NOBODY))
+		if (drop_to_nobody())
 			_exit(250);
 		if (!no_effective_caps())
 			_exit(251);
@@ -153,8 +139,7 @@ static int unprivileged_open(void)
 	if (pid == 0) {
 		int nfd;
 
-		if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
-		    setresuid(NOBODY, NOBODY, NOBODY) || !no_effective_caps())
+		if (drop_to_nobody() || !no_effective_caps())
 			_exit(1);
 		nfd = dxgpmo_open();
 		if (nfd < 0)
@@ -480,7 +465,7 @@ TEST_F(security, unprivileged_opener_privileged_caller)
 	} else {
 		TH_LOG("no adapter without an IOMMU: page numbers not tried");
 	}
-	EXPECT_EQ(debug_ioctls() ? -EPERM : -ENOTTY,
+	EXPECT_EQ(debug_ioctls_enabled() ? -EPERM : -ENOTTY,
 		  dxgpmo_ioctl(fd, DXGPMO_IOC_TEST, &t));
 	close(fd);
 }
@@ -499,7 +484,7 @@ static int unpriv_privileged_calls(int fd, int inherited, void *arg)
 					 DXGPMO_DMA_RAW, 0x1000, buf,
 					 sizeof(buf)) == -EPERM);
 	CHECK(dxgpmo_ioctl(fd, DXGPMO_IOC_TEST, &t) ==
-	      (debug_ioctls() ? -EPERM : -ENOTTY));
+	      (debug_ioctls_enabled() ? -EPERM : -ENOTTY));
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,36 @@ static inline unsigned long read_sysfs_ulong(const char *path)
 	fclose(f);
 	return val;
 }
+
+/* Whether the module was loaded with debug_ioctls=1 (a bool: Y or N). */
+static inline int debug_ioctls_enabled(void)
+{
+	char c = 'N';
+	FILE *f = fopen("/sys/module/dxgpmo/parameters/debug_ioctls", "r");
+
+	if (f) {
+		if (fread(&c, 1, 1, f) != 1)
+			c = 'N';
+		fclose(f);
+	}
+	return c == 'Y';
+}
+
+#ifdef __USE_GNU	/* setresuid() and setresgid() are declared */
+/*
+ * Become nobody, with no supplementary groups and, since no id stays 0,
+ * no capabilities left (the kernel clears them on setresuid()).  0 or -1.
+ */
+#define DXGPMO_NOBODY 65534
+static inline int drop_to_nobody(void)
+{
+	if (setgroups(0, NULL) ||
+	    setresgid(DXGPMO_NOBODY, DXGPMO_NOBODY, DXGPMO_NOBODY) ||
+	    setresuid(DXGPMO_NOBODY, DXGPMO_NOBODY, DXGPMO_NOBODY))
+		return -1;
+	return 0;
+}
+#endif
 
 /* BAR0 of an adapter's PCI device, from sysfs; 0 if none. */
 static inline uint64_t edu_bar0(const struct dxgpmo_adapter_info *a)
