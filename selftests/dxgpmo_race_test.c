@@ -127,8 +127,12 @@ static int step_wait(struct step *s, unsigned int want, const int *stop,
 	unsigned int spins = 0, cur;
 
 	while ((cur = __atomic_load_n(&s->n, __ATOMIC_SEQ_CST)) != want) {
+		/*
+		 * The other side may publish its last step and stop between
+		 * the two loads: the step counts if it is there.
+		 */
 		if (__atomic_load_n(stop, __ATOMIC_ACQUIRE))
-			return 0;
+			return __atomic_load_n(&s->n, __ATOMIC_SEQ_CST) == want;
 		if (++spins < HANDSHAKE_SPINS)
 			continue;
 		if (now_ns() - start > SAFETY_NET_NS)
