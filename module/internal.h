@@ -158,7 +158,7 @@ void dxgpmo_file_note_opener(struct dxgpmo_file *file);
 bool dxgpmo_may_see_physical(struct dxgpmo_file *file);
 int dxgpmo_may_use_io_space(struct dxgpmo_file *file);
 bool dxgpmo_may_use_raw_dma(struct dxgpmo_file *file);
-int dxgpmo_may_use_test_ioctl(struct dxgpmo_file *file);
+bool dxgpmo_may_use_test_ioctl(struct dxgpmo_file *file);
 int dxgpmo_may_use_window(struct dxgpmo_file *file, u64 low, u64 high,
 			  u64 boundary);
 bool dxgpmo_adapter_addresses_visible(struct dxgpmo_adapter *adapter,

@@ -53,11 +53,9 @@ bool dxgpmo_may_use_raw_dma(struct dxgpmo_file *file)
 	return file->opener_sys_rawio && capable(CAP_SYS_RAWIO);
 }
 
-int dxgpmo_may_use_test_ioctl(struct dxgpmo_file *file)
+bool dxgpmo_may_use_test_ioctl(struct dxgpmo_file *file)
 {
-	if (!file->opener_sys_admin || !capable(CAP_SYS_ADMIN))
-		return -EPERM;
-	return 0;
+	return file->opener_sys_admin && capable(CAP_SYS_ADMIN);
 }
 
 /*

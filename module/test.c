@@ -147,7 +147,7 @@ int dxgpmo_ioctl_test(struct dxgpmo_ucmd *ucmd)
 	if (!dxgpmo_debug_ioctls)
 		return -ENOTTY;
 	/* It reads page tables, physical frames included. */
-	if (dxgpmo_may_use_test_ioctl(ucmd->file))
+	if (!dxgpmo_may_use_test_ioctl(ucmd->file))
 		return -EPERM;
 	if (cmd->flags || cmd->__reserved || cmd->__reserved2 ||
 	    cmd->__reserved3)

@@ -21,6 +21,30 @@
 #include "kselftest_harness.h"
 #include "dxgpmo_test_utils.h"
 
+/*
+ * In the child: a new file with a PMO on the first adapter and one live
+ * ADL of it, ready to be leaked.  Exits the child (10-12) on failure.
+ */
+static int file_with_live_adl(struct dxgpmo_create_pmo *c)
+{
+	struct dxgpmo_adapter_info info[DXGPMO_MAX_ADAPTERS];
+	struct dxgpmo_allocate_adl adl = { .length = 4 * 4096 };
+	uint32_t total;
+	int fd = dxgpmo_open();
+
+	if (fd < 0 || dxgpmo_query_adapters(fd, info, 64, &total) || !total)
+		_exit(10);
+	*c = (struct dxgpmo_create_pmo){
+		.length = 4 * 4096, .adapter_id = info[0].adapter_id,
+	};
+	if (dxgpmo_create_pmo(fd, c))
+		_exit(11);
+	adl.amo_id = c->amo_id;
+	if (dxgpmo_allocate_adl(fd, &adl))
+		_exit(12);
+	return fd;
+}
+
 TEST(adl_leak_bugcheck)
 {
 	struct dxgpmo_stats before, after;
@@ -38,21 +62,9 @@ TEST(adl_leak_bugcheck)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
-		struct dxgpmo_adapter_info info[DXGPMO_MAX_ADAPTERS];
-		struct dxgpmo_create_pmo c = { .length = 4 * 4096 };
-		struct dxgpmo_allocate_adl adl = { .length = 4 * 4096 };
-		uint32_t total;
-		int cfd = dxgpmo_open();
+		struct dxgpmo_create_pmo c;
+		int cfd = file_with_live_adl(&c);
 
-		if (cfd < 0 || dxgpmo_query_adapters(cfd, info, 64, &total) ||
-		    !total)
-			_exit(10);
-		c.adapter_id = info[0].adapter_id;
-		if (dxgpmo_create_pmo(cfd, &c))
-			_exit(11);
-		adl.amo_id = c.amo_id;
-		if (dxgpmo_allocate_adl(cfd, &adl))
-			_exit(12);
 		dxgpmo_destroy_pmo(cfd, c.pmo_id, c.amo_id);
 		_exit(13);	/* not reached: the task dies in the BUG */
 	}
@@ -119,22 +131,10 @@ TEST(adl_leak_bugcheck_from_thread)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
-		struct dxgpmo_adapter_info info[DXGPMO_MAX_ADAPTERS];
-		struct dxgpmo_allocate_adl adl = { .length = 4 * 4096 };
-		struct leak_args l = { .c = { .length = 4 * 4096 } };
+		struct leak_args l;
 		pthread_t thread;
-		uint32_t total;
 
-		l.fd = dxgpmo_open();
-		if (l.fd < 0 ||
-		    dxgpmo_query_adapters(l.fd, info, 64, &total) || !total)
-			_exit(10);
-		l.c.adapter_id = info[0].adapter_id;
-		if (dxgpmo_create_pmo(l.fd, &l.c))
-			_exit(11);
-		adl.amo_id = l.c.amo_id;
-		if (dxgpmo_allocate_adl(l.fd, &adl))
-			_exit(12);
+		l.fd = file_with_live_adl(&l.c);
 		if (pthread_create(&thread, NULL, leak_thread, &l))
 			_exit(14);
 		pthread_join(thread, NULL);
