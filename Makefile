@@ -22,8 +22,8 @@ SELFTESTS := selftests/dxgpmo_test selftests/dxgpmo_adl_test \
 	selftests/dxgpmo_dmabuf_test selftests/dxgpmo_hardening_test \
 	selftests/dxgpmo_fuzz selftests/dxgpmo_bug_test \
 	selftests/dxgpmo_race_test selftests/dxgpmo_lifetime_test \
-	selftests/dxgpmo_security_test
-LIB_SRCS := userspace-tools/libdxgpmo.c
+	selftests/dxgpmo_security_test selftests/dxgpmo_pci_test
+LIB_SRCS := userspace-tools/libdxgpmo.c userspace-tools/libdxgpmo_pci.c
 LIB_HDRS := userspace-tools/libdxgpmo.h uapi/dxgpmo.h uapi/dxgpmo_test.h
 
 .PHONY: all module tools selftests deps check demo clean kselftest-headers lint \

@@ -4,6 +4,8 @@
  *
  * An edu adapter (edu.c) is a bound QEMU edu PCI device with a real DMA
  * engine; behind an IOMMU its DMA addresses are IOVAs in its own domain.
+ * A generic PCI adapter (generic_pci.c) is any PCI device an administrator
+ * hands the module, used only for its place in the IOMMU: never driven.
  * A virtual adapter is a platform device without an IOMMU: the DMA
  * API hands out physical addresses, so logical pages equal physical pages.
  * Adapter ids are global (all files see the same adapters) and not reused
@@ -100,7 +102,12 @@ struct dxgpmo_adapter *dxgpmo_adapter_get_by_bar(u64 start, u64 len,
 
 	mutex_lock(&dxgpmo_adapters_lock);
 	xa_for_each(&dxgpmo_adapters, index, adapter) {
-		if (!adapter->pdev || adapter->removed)
+		/*
+		 * Only the module's own devices: the BARs of a device bound
+		 * to the generic driver are registers nobody here knows, and
+		 * a write to them could start its DMA or worse.
+		 */
+		if (!adapter->pdev || !adapter->edu || adapter->removed)
 			continue;
 		for (bar = 0; bar < PCI_STD_NUM_BARS; bar++) {
 			struct resource *res = &adapter->pdev->resource[bar];
@@ -133,6 +140,18 @@ static bool dxgpmo_dev_behind_iommu(struct device *dev)
 	return domain && iommu_is_dma_domain(domain);
 }
 
+static int dxgpmo_dev_iommu_group(struct device *dev)
+{
+	struct iommu_group *group = iommu_group_get(dev);
+	int id = -1;
+
+	if (group) {
+		id = iommu_group_id(group);
+		iommu_group_put(group);
+	}
+	return id;
+}
+
 struct dxgpmo_adapter *dxgpmo_adapter_register(struct device *dev,
 					       const char *prefix,
 					       unsigned int index, u32 caps,
@@ -156,6 +175,7 @@ struct dxgpmo_adapter *dxgpmo_adapter_register(struct device *dev,
 		adapter->regs = *regs;
 	adapter->caps = caps;
 	adapter->dma_mask = dma_get_mask(dev);
+	adapter->iommu_group = dxgpmo_dev_iommu_group(dev);
 	if (dxgpmo_dev_behind_iommu(dev))
 		adapter->caps |= DXGPMO_ADAPTER_CAP_IOMMU;
 	snprintf(adapter->name, sizeof(adapter->name), "%s%u", prefix, index);
@@ -289,7 +309,10 @@ static void dxgpmo_adapter_fill_info(const struct dxgpmo_adapter *adapter,
 		info->pci_domain = pci_domain_nr(adapter->pdev->bus);
 		info->pci_bus = adapter->pdev->bus->number;
 		info->pci_devfn = adapter->pdev->devfn;
+		info->pci_vendor = adapter->pdev->vendor;
+		info->pci_device = adapter->pdev->device;
 	}
+	info->iommu_group = adapter->iommu_group;
 	strscpy(info->name, adapter->name, sizeof(info->name));
 }
 

@@ -59,6 +59,7 @@ struct dxgpmo_adapter {
 	u32 id;
 	u32 caps;
 	u64 dma_mask;
+	int iommu_group;		/* -1: none */
 	char name[32];
 	struct device *dev;
 	struct pci_dev *pdev;		/* NULL for a virtual adapter */
@@ -98,6 +99,10 @@ void dxgpmo_adapter_end_access(struct dxgpmo_adapter *adapter);
 int dxgpmo_virtual_adapters_init(void);
 void dxgpmo_virtual_adapters_exit(void);
 int dxgpmo_ioctl_query_adapters(struct dxgpmo_ucmd *ucmd);
+
+/* generic_pci.c */
+int dxgpmo_generic_pci_init(void);
+void dxgpmo_generic_pci_exit(void);
 
 /* edu.c */
 int dxgpmo_edu_init(void);

@@ -8,6 +8,7 @@
  *   backing_chunks.c, backing_section.c, backing_io.c: one file per type
  *   adapter.c      adapters, virtual adapters, QUERY_ADAPTERS (adapter.h)
  *   edu.c          the QEMU edu PCI adapter and its DMA engine
+ *   generic_pci.c  any PCI device as an adapter without a DMA engine
  *   segment.c      adapters' local-memory segments: pages, mmap, device access
  *   pmo.c          physical and adapter memory objects
  *   adl.c          address descriptor lists, revocation, the leak rule

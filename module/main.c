@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * dxgpmo: module init/exit, the drivers and devices it registers (edu PCI
- * adapters, virtual adapters, the /dev/dxgpmo misc device) and the lifetime
+ * adapters, generic PCI adapters, virtual adapters, the /dev/dxgpmo misc device) and the lifetime
  * of one open file (one emulated kernel-mode driver instance).
  */
 #include <linux/file.h>
@@ -235,9 +235,12 @@ static int __init dxgpmo_init(void)
 	ret = dxgpmo_edu_init();
 	if (ret)
 		goto err_mapping;
-	ret = dxgpmo_virtual_adapters_init();
+	ret = dxgpmo_generic_pci_init();
 	if (ret)
 		goto err_edu;
+	ret = dxgpmo_virtual_adapters_init();
+	if (ret)
+		goto err_generic_pci;
 	ret = misc_register(&dxgpmo_misc);
 	if (ret)
 		goto err_virtual;
@@ -246,6 +249,8 @@ static int __init dxgpmo_init(void)
 
 err_virtual:
 	dxgpmo_virtual_adapters_exit();
+err_generic_pci:
+	dxgpmo_generic_pci_exit();
 err_edu:
 	dxgpmo_edu_exit();
 err_mapping:
@@ -258,6 +263,7 @@ static void __exit dxgpmo_exit(void)
 	dxgpmo_debugfs_exit();
 	misc_deregister(&dxgpmo_misc);
 	dxgpmo_virtual_adapters_exit();
+	dxgpmo_generic_pci_exit();
 	dxgpmo_edu_exit();
 	dxgpmo_mapping_exit();
 }

@@ -20,7 +20,8 @@ for kver in ${DXGPMO_KERNELS:-$(default_test_kernels)}; do
 		{ cat "$out/build.log"; exit 1; }
 	"$top/scripts/mkinitramfs.sh" "$kver" "$out/bench.cpio.gz" \
 		"$top/scripts/guest/bench-job.sh" "$out/dxgpmo.ko" \
-		"$top/userspace-tools/dxgpmo-bench"
+		"$top/userspace-tools/dxgpmo-bench" \
+		"$top/userspace-tools/dxgpmoctl"
 	DXGPMO_VM_MEM=${DXGPMO_VM_MEM:-4G} \
 		"$top/scripts/vm-boot.sh" "$kver" "$out/bench.cpio.gz" \
 		"$out/guest.log" || true

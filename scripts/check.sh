@@ -146,6 +146,24 @@ kernel_summary() {
 	echo "$kver: $((passed - k_passed)) passed, $((failed - k_failed)) failed, $((skipped - k_skipped)) skipped in $(($(date +%s) - k_start)) s"
 }
 
+# The literal block that follows the documentation line matching INTRO,
+# unindented, with its "dev=" line naming the test VM's spare device: the
+# guest runs the real-machine commands exactly as the documentation has them.
+doc_commands() {
+	awk -v intro="$1" 'found && /^[^ \t]/ { exit }
+		found && /^    / { print substr($0, 5) }
+		$0 ~ intro { found = 1 }' "$top/Documentation/dxgpmo.rst" |
+		sed 's/^dev=.*/dev=$DXGPMO_SPARE_PCI/'
+}
+doc_commands 'prints it::$' > "$build/doc-bind.sh"
+doc_commands 'back to its own driver::$' > "$build/doc-unbind.sh"
+# The second block goes on with the first one's $dev.
+grep -q '^dev=\$DXGPMO_SPARE_PCI$' "$build/doc-bind.sh" &&
+	grep -q 'dxgpmo-pci/unbind' "$build/doc-unbind.sh" || {
+	echo "check: the real-machine commands are missing from the documentation" >&2
+	exit 1
+}
+
 for kver in $kernels; do
 	k_passed=$passed k_failed=$failed k_skipped=$skipped k_start=$(date +%s)
 	out=$build/$kver
@@ -168,6 +186,8 @@ for kver in $kernels; do
 		"$top/selftests/dxgpmo_dmabuf_test" \
 		"$top/selftests/dxgpmo_hardening_test" \
 		"$top/selftests/dxgpmo_security_test" \
+		"$top/selftests/dxgpmo_pci_test" \
+		"$build/doc-bind.sh" "$build/doc-unbind.sh" \
 		"$top/selftests/dxgpmo_race_test" \
 		"$top/selftests/dxgpmo_lifetime_test" \
 		"$top/userspace-tools/dxgpmoctl" "$top/selftests/dxgpmoctl_test.sh" \
@@ -183,7 +203,8 @@ for kver in $kernels; do
 			echo "export DXGPMO_FUZZ_SEED=$DXGPMO_FUZZ_SEED"
 	} > "$out/fuzz.env"
 	boot "$kver" fuzz "$top/scripts/guest/fuzz-job.sh" "$out/dxgpmo.ko" \
-		"$top/selftests/dxgpmo_fuzz" "$out/fuzz.env"
+		"$top/selftests/dxgpmo_fuzz" "$top/userspace-tools/dxgpmoctl" \
+		"$out/fuzz.env"
 	kernel_summary
 done
 

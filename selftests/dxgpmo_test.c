@@ -5,8 +5,9 @@
  * fresh open, that the module's global counters are back to zero.
  *
  * The expected adapters are discovered independently of the module: edu
- * devices from sysfs PCI ids and their IOMMU group type, virtual adapters
- * from the module parameter.
+ * devices from sysfs PCI ids, devices bound to the generic driver from
+ * their driver link, IOMMU groups from sysfs, virtual adapters from the
+ * module parameter.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -44,14 +45,19 @@ FIXTURE_TEARDOWN(dxgpmo)
 	teardown_dxgpmo(_metadata, self->fd);
 }
 
-/* QUERY_ADAPTERS lists exactly the edu devices and virtual adapters. */
+/*
+ * QUERY_ADAPTERS lists exactly the edu devices, the devices bound to the
+ * generic driver and the virtual adapters, each PCI one with the ids and
+ * IOMMU group sysfs shows.
+ */
 TEST_F(dxgpmo, adapters_match_system)
 {
+	unsigned int edu = 0, generic = 0, virt = 0, i;
 	struct expected_adapters exp;
-	unsigned int edu = 0, virt = 0, i;
 
 	ASSERT_EQ(0, discover_expected_adapters(&exp));
-	EXPECT_EQ(exp.nr_edu + exp.nr_virtual, self->nr_adapters);
+	EXPECT_EQ(exp.nr_edu + exp.nr_generic + exp.nr_virtual,
+		  self->nr_adapters);
 	for (i = 0; i < self->nr_adapters; i++) {
 		const struct dxgpmo_adapter_info *a = &self->adapters[i];
 
@@ -65,38 +71,55 @@ TEST_F(dxgpmo, adapters_match_system)
 						DXGPMO_ADAPTER_CAP_DMA_ENGINE));
 			EXPECT_EQ(UINT64_MAX, a->dma_mask);
 			EXPECT_EQ(0, strncmp(a->name, "virtual", 7));
+			EXPECT_EQ(0, a->pci_vendor);
+			EXPECT_EQ(-1, a->iommu_group);
 			virt++;
 			continue;
 		}
-		EXPECT_TRUE(a->caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE);
-		EXPECT_EQ(0, strncmp(a->name, "edu", 3));
-		EXPECT_EQ((1ULL << 28) - 1, a->dma_mask);
-		EXPECT_EQ(1, expected_edu_at(&exp, a->pci_domain, a->pci_bus,
-					     a->pci_devfn, a->caps));
-		edu++;
+		EXPECT_NE(NULL, expected_pci_for(&exp, a)) {
+			TH_LOG("%s: %04x:%04x group %d caps %#x", a->name,
+			       a->pci_vendor, a->pci_device, a->iommu_group,
+			       a->caps);
+		}
+		if (a->caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE) {
+			EXPECT_EQ(0, strncmp(a->name, "edu", 3));
+			EXPECT_EQ((1ULL << 28) - 1, a->dma_mask);
+			edu++;
+		} else {
+			EXPECT_EQ(0, strncmp(a->name, "pci", 3));
+			EXPECT_EQ(pci_dma_mask(), a->dma_mask);
+			generic++;
+		}
 	}
 	EXPECT_EQ(exp.nr_edu, edu);
+	EXPECT_EQ(exp.nr_generic, generic);
 	EXPECT_EQ(exp.nr_virtual, virt);
 }
 
-/* The VM of SPEC section 4: two edu behind the IOMMU and one virtual. */
+/*
+ * The test VM: two edu behind the IOMMU, one spare PCI device bound to the
+ * generic driver (behind the IOMMU too) and one virtual adapter.
+ */
 TEST_F(dxgpmo, adapters_spec_vm)
 {
-	unsigned int iommu_edu = 0, virt = 0, i;
+	unsigned int iommu_edu = 0, iommu_generic = 0, virt = 0, i;
 
 	if (!getenv("DXGPMO_SPEC_VM"))
-		SKIP(return, "not the SPEC section 4 VM (DXGPMO_SPEC_VM unset)");
+		SKIP(return, "not the test VM (DXGPMO_SPEC_VM unset)");
 	for (i = 0; i < self->nr_adapters; i++) {
 		uint32_t caps = self->adapters[i].caps;
 
 		if (caps == (DXGPMO_ADAPTER_CAP_IOMMU |
 			     DXGPMO_ADAPTER_CAP_DMA_ENGINE))
 			iommu_edu++;
+		else if (caps == DXGPMO_ADAPTER_CAP_IOMMU)
+			iommu_generic++;
 		else if (caps == DXGPMO_ADAPTER_CAP_VIRTUAL)
 			virt++;
 	}
-	EXPECT_EQ(3, self->nr_adapters);
+	EXPECT_EQ(4, self->nr_adapters);
 	EXPECT_EQ(2, iommu_edu);
+	EXPECT_EQ(1, iommu_generic);
 	EXPECT_EQ(1, virt);
 }
 

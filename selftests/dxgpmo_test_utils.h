@@ -95,18 +95,38 @@ static inline uint64_t edu_bar0(const struct dxgpmo_adapter_info *a)
 #define DEFAULT_SEGMENT_SIZE \
 	((uint64_t)read_sysfs_ulong("/sys/module/dxgpmo/parameters/segment_mb") << 20)
 
-struct expected_edu {
+#define PCI_DMA_BITS_PARAM "/sys/module/dxgpmo/parameters/pci_dma_bits"
+
+/* The DMA mask the generic driver gives the devices it binds. */
+static inline uint64_t pci_dma_mask(void)
+{
+	unsigned long bits = read_sysfs_ulong(PCI_DMA_BITS_PARAM);
+
+	return bits >= 64 ? UINT64_MAX : (1ULL << bits) - 1;
+}
+
+/* A PCI device the module should have made an adapter, as sysfs says. */
+struct expected_pci {
 	unsigned int domain, bus, devfn;
-	int behind_iommu;
+	unsigned int vendor, device;
+	int iommu_group;	/* -1: none */
+	int behind_iommu;	/* its group's domain is a DMA-API domain */
+	int generic;		/* bound to dxgpmo-pci, not an edu */
 };
 
 struct expected_adapters {
 	unsigned int nr_edu;
+	unsigned int nr_generic;
 	unsigned int nr_virtual;
-	struct expected_edu edu[DXGPMO_MAX_ADAPTERS];
+	unsigned int nr_pci;
+	struct expected_pci pci[DXGPMO_MAX_ADAPTERS];
 };
 
-/* What the module should find, read from sysfs without asking it. */
+/*
+ * What the module should find, read from sysfs without asking it: every
+ * edu device (by PCI id) unless it was handed to the generic driver, and
+ * every device bound to the generic driver.
+ */
 static inline int discover_expected_adapters(struct expected_adapters *exp)
 {
 	DIR *dir = opendir("/sys/bus/pci/devices");
@@ -115,37 +135,53 @@ static inline int discover_expected_adapters(struct expected_adapters *exp)
 	memset(exp, 0, sizeof(*exp));
 	if (!dir)
 		return -1;
-	while ((de = readdir(dir)) && exp->nr_edu < DXGPMO_MAX_ADAPTERS) {
+	while ((de = readdir(dir)) && exp->nr_pci < DXGPMO_MAX_ADAPTERS) {
 		unsigned int domain, bus, dev, fn;
-		char path[512], type[32] = "";
-		struct expected_edu *e;
+		char path[512], type[32] = "", driver[64] = "";
+		struct expected_pci e = { .iommu_group = -1 };
+		ssize_t n;
 		FILE *f;
 
 		if (sscanf(de->d_name, "%x:%x:%x.%x", &domain, &bus, &dev,
 			   &fn) != 4)
 			continue;
+		if (dxgpmo_pci_driver_of(de->d_name, driver, sizeof(driver)))
+			continue;
 		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/vendor",
 			 de->d_name);
-		if (read_sysfs_ulong(path) != 0x1234)
-			continue;
+		e.vendor = read_sysfs_ulong(path);
 		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/device",
 			 de->d_name);
-		if (read_sysfs_ulong(path) != 0x11e8)
+		e.device = read_sysfs_ulong(path);
+		e.generic = !strcmp(driver, DXGPMO_PCI_DRIVER);
+		if (!e.generic && (e.vendor != 0x1234 || e.device != 0x11e8))
 			continue;
-		e = &exp->edu[exp->nr_edu++];
-		e->domain = domain;
-		e->bus = bus;
-		e->devfn = dev << 3 | fn;
+		e.domain = domain;
+		e.bus = bus;
+		e.devfn = dev << 3 | fn;
+		snprintf(path, sizeof(path),
+			 "/sys/bus/pci/devices/%s/iommu_group", de->d_name);
+		n = readlink(path, type, sizeof(type) - 1);
+		if (n > 0) {
+			type[n] = 0;
+			e.iommu_group = atoi(strrchr(type, '/') + 1);
+		}
 		snprintf(path, sizeof(path),
 			 "/sys/bus/pci/devices/%s/iommu_group/type", de->d_name);
+		type[0] = 0;
 		f = fopen(path, "r");
 		if (f) {
 			if (!fgets(type, sizeof(type), f))
 				type[0] = 0;
 			fclose(f);
 		}
-		e->behind_iommu = !strcmp(type, "DMA\n") ||
-				  !strcmp(type, "DMA-FQ\n");
+		e.behind_iommu = !strcmp(type, "DMA\n") ||
+				 !strcmp(type, "DMA-FQ\n");
+		exp->pci[exp->nr_pci++] = e;
+		if (e.generic)
+			exp->nr_generic++;
+		else
+			exp->nr_edu++;
 	}
 	closedir(dir);
 	exp->nr_virtual =
@@ -153,21 +189,31 @@ static inline int discover_expected_adapters(struct expected_adapters *exp)
 	return 0;
 }
 
-/* 1 when an edu with that address exists and the IOMMU cap matches sysfs. */
-static inline int expected_edu_at(const struct expected_adapters *exp,
-				  unsigned int domain, unsigned int bus,
-				  unsigned int devfn, uint32_t caps)
+/*
+ * The expected device at an adapter's PCI address whose identity (ids,
+ * IOMMU group, IOMMU cap, driver kind) matches what the module says; NULL
+ * when none does.
+ */
+static inline const struct expected_pci *
+expected_pci_for(const struct expected_adapters *exp,
+		 const struct dxgpmo_adapter_info *a)
 {
 	unsigned int i;
 
-	for (i = 0; i < exp->nr_edu; i++) {
-		const struct expected_edu *e = &exp->edu[i];
+	for (i = 0; i < exp->nr_pci; i++) {
+		const struct expected_pci *e = &exp->pci[i];
 
-		if (e->domain == domain && e->bus == bus && e->devfn == devfn)
-			return !!(caps & DXGPMO_ADAPTER_CAP_IOMMU) ==
-			       e->behind_iommu;
+		if (e->domain != a->pci_domain || e->bus != a->pci_bus ||
+		    e->devfn != a->pci_devfn)
+			continue;
+		if (e->vendor != a->pci_vendor || e->device != a->pci_device ||
+		    e->iommu_group != a->iommu_group ||
+		    e->behind_iommu != !!(a->caps & DXGPMO_ADAPTER_CAP_IOMMU) ||
+		    e->generic == !!(a->caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE))
+			return NULL;
+		return e;
 	}
-	return 0;
+	return NULL;
 }
 
 #define expect_no_live_objects(_metadata, fd)                              \

@@ -71,6 +71,50 @@ printf 'p=create --adapter virtual0 8K\nl=adl $p_amo 8K\nfree-adl $l\ndestroy $p
 grep -q '"addresses_hidden":false,"base_page":[0-9]*,"pages":\[[1-9]' "$out"
 result json_adl_addresses_shown $?
 
+# bind / unbind of the spare PCI device (the job bound it already).
+spare=${DXGPMO_SPARE_PCI:-}
+if [ -n "$spare" ]; then
+	group=$(basename "$(readlink "/sys/bus/pci/devices/$spare/iommu_group")")
+	ids=$(sed 's/^0x//' "/sys/bus/pci/devices/$spare/vendor"):$(sed 's/^0x//' "/sys/bus/pci/devices/$spare/device")
+	"$tool" unbind "$spare" > "$out" 2>&1
+	[ $? -eq 0 ] && grep -q "^$spare unbound from dxgpmo-pci; now without a driver" "$out" &&
+		! "$tool" adapters | grep -q " $spare "
+	result unbind $?
+	"$tool" bind "$spare" > "$out" 2>&1
+	[ $? -eq 0 ] && grep -q "^$spare bound to dxgpmo-pci; adapter [1-9]" "$out"
+	result bind $?
+	"$tool" adapters > "$out" 2>&1
+	grep -Eq "^[0-9]+ +pci[0-9]+ +$spare +$ids +$group +yes +no " "$out"
+	result adapters_pci_ids_group $?
+	"$tool" --json adapters > "$out" 2>&1
+	grep -q "\"iommu_group\":$group,\"pci\":\"$spare\",\"vendor\":\"${ids%:*}\",\"device\":\"${ids#*:}\"" "$out"
+	result json_adapters_pci $?
+	# in a session: the bind's result is the adapter; no engine on it
+	printf 'g=bind %s\np=create --adapter $g 64K\nl=adl $p_amo 64K\n-dma $g $l_addr write x\nfree-adl $l\ndestroy $p $p_amo\n' "$spare" |
+		"$tool" > "$out" 2>&1
+	[ $? -eq 0 ] && grep -q '^dma: EOPNOTSUPP — ' "$out" &&
+		grep -q 'already bound to dxgpmo-pci' "$out"
+	result bind_in_session $?
+	"$tool" bind 0000:ff:1f.7 > "$out" 2>&1
+	[ $? -ne 0 ] && grep -q '^bind: ENODEV — no PCI device 0000:ff:1f.7' "$out"
+	result bind_no_device $?
+	"$tool" bind 00:10.0 > "$out" 2>&1
+	[ $? -ne 0 ] && grep -q '^bind: EINVAL — .* is not a PCI address' "$out"
+	result bind_bad_address $?
+	edu=$(grep -l 0x11e8 /sys/bus/pci/devices/*/device | head -n 1)
+	edu=$(basename "$(dirname "$edu")")
+	"$tool" bind "$edu" > "$out" 2>&1
+	[ $? -ne 0 ] && grep -q "^bind: EBUSY — $edu is in use by driver dxgpmo-edu: pass --force" "$out"
+	result bind_driver_busy $?
+	"$tool" --json unbind "$edu" > "$out" 2>&1
+	[ $? -ne 0 ] && grep -q '^{"call":"unbind","error":"EINVAL","errno":22,"message":".*not bound to dxgpmo-pci (driver: dxgpmo-edu)"}$' "$out"
+	result json_unbind_not_bound $?
+else
+	# the test VM always has one (scripts/vm-boot.sh)
+	echo "no spare PCI device: DXGPMO_SPARE_PCI unset"
+	result bind 1
+fi
+
 # --help for every subcommand, and the man page from the same table.
 ok=0
 for cmd in $("$tool" --commands); do

@@ -53,7 +53,9 @@ enum {
  * @adapter_id: id naming the adapter in other ioctls (never 0)
  * @caps: DXGPMO_ADAPTER_CAP_* bits: IOMMU = DMA goes through an IOMMU DMA
  *	domain, so ADL pages are IOVAs; DMA_ENGINE = ADAPTER_DMA works;
- *	VIRTUAL = no hardware, logical pages equal physical pages
+ *	VIRTUAL = no hardware, logical pages equal physical pages.  A PCI
+ *	adapter with neither DMA_ENGINE nor VIRTUAL is a device bound to
+ *	the generic driver (dxgpmo-pci): ADLs only, its device never driven
  * @dma_mask: the device's DMA mask (highest logical address it reaches)
  * @segment_size: bytes of the adapter's emulated local-memory segment (id 1)
  * @segment_mmap_offset: mmap(2) offset of that segment on /dev/dxgpmo
@@ -63,9 +65,13 @@ enum {
  * @__reserved: zero
  * @dirty_page_size: dirty-tracking page size of the segment (power of two)
  * @__reserved2: zero
- * @name: NUL-terminated name, e.g. "edu0" or "virtual0"
+ * @name: NUL-terminated name, e.g. "edu0", "pci0" or "virtual0"
  * @segment_device_address: device address of segment offset 0 for
  *	ADAPTER_DMA (the adapter's local-memory aperture)
+ * @iommu_group: number of the device's IOMMU group
+ *	(/sys/kernel/iommu_groups/N), or -1 when it has none
+ * @pci_vendor: PCI vendor id of the device (0 for virtual adapters)
+ * @pci_device: PCI device id of the device (0 for virtual adapters)
  */
 struct dxgpmo_adapter_info {
 	__u32 adapter_id;
@@ -81,6 +87,9 @@ struct dxgpmo_adapter_info {
 	__u32 __reserved2;
 	char name[32];
 	__aligned_u64 segment_device_address;
+	__s32 iommu_group;
+	__u16 pci_vendor;
+	__u16 pci_device;
 };
 
 /**

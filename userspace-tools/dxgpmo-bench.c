@@ -308,21 +308,41 @@ out:
 	adl_amo = 0;
 }
 
+/* --adapter: the one adapter scenario 2 runs on (id or name), or NULL. */
+static const char *only_adapter;
+
+static int adapter_chosen(const struct dxgpmo_adapter_info *a, uint32_t i)
+{
+	char *end;
+	unsigned long id;
+
+	if (!only_adapter)
+		/* One edu (IOMMU) and every other kind are enough. */
+		return !i || strcmp(a->name, "edu1");
+	id = strtoul(only_adapter, &end, 0);
+	if (!*end && end != only_adapter)
+		return a->adapter_id == id;
+	return !strcmp(a->name, only_adapter);
+}
+
 static void scenario_adl(void)
 {
 	struct dxgpmo_adapter_info info[DXGPMO_MAX_ADAPTERS];
-	uint32_t total, i;
+	uint32_t total, i, ran = 0;
 	size_t size;
 
 	if (dxgpmo_query_adapters(dev, info, DXGPMO_MAX_ADAPTERS, &total))
 		return;
 	for (i = 0; i < total && i < DXGPMO_MAX_ADAPTERS; i++) {
-		/* One edu (IOMMU) and the virtual adapter are enough. */
-		if (i && !strcmp(info[i].name, "edu1"))
+		if (!adapter_chosen(&info[i], i))
 			continue;
+		ran++;
 		for (size = 4096; size <= max_size && have_test_cmd; size <<= 2)
 			adl_on(&info[i], size);
 	}
+	if (only_adapter && !ran)
+		fprintf(stderr, "dxgpmo-bench: no adapter %s (dxgpmoctl adapters lists them)\n",
+			only_adapter);
 }
 
 static void scenario_map(void)
@@ -547,6 +567,14 @@ static void pick_max_size(void)
 		fclose(f);
 }
 
+/* --only: one scenario by name, or NULL for all. */
+static const char *only_scenario;
+
+static int wanted(const char *scenario)
+{
+	return !only_scenario || !strcmp(only_scenario, scenario);
+}
+
 int main(int argc, char **argv)
 {
 	int i;
@@ -558,10 +586,22 @@ int main(int argc, char **argv)
 				perror(argv[i]);
 				return 1;
 			}
+		} else if (!strcmp(argv[i], "--adapter") && i + 1 < argc) {
+			only_adapter = argv[++i];
+		} else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
+			only_scenario = argv[++i];
 		} else {
-			fprintf(stderr, "usage: dxgpmo-bench [--json FILE]\n");
+			fprintf(stderr,
+				"usage: dxgpmo-bench [--json FILE] [--adapter ID|NAME] [--only create|adl|map|dirty|scale]\n"
+				"  --adapter: the ADL scenario on that adapter only (e.g. a device\n"
+				"  bound with 'dxgpmoctl bind', for the costs of your IOMMU)\n");
 			return 2;
 		}
+	}
+	if (only_scenario && !wanted("create") && !wanted("adl") &&
+	    !wanted("map") && !wanted("dirty") && !wanted("scale")) {
+		fprintf(stderr, "dxgpmo-bench: no scenario %s\n", only_scenario);
+		return 2;
 	}
 	dev = dxgpmo_open();
 	if (dev < 0) {
@@ -572,11 +612,16 @@ int main(int argc, char **argv)
 	pick_max_size();
 	printf("%-10s %-30s %14s %14s %-24s %14s %8s\n", "SCENARIO",
 	       "MEASURED", "SIZE", "TIME", "BASELINE", "TIME", "RATIO");
-	scenario_create();
-	scenario_adl();
-	scenario_map();
-	scenario_dirty();
-	scenario_scale();
+	if (wanted("create"))
+		scenario_create();
+	if (wanted("adl"))
+		scenario_adl();
+	if (wanted("map"))
+		scenario_map();
+	if (wanted("dirty"))
+		scenario_dirty();
+	if (wanted("scale"))
+		scenario_scale();
 	if (json)
 		fclose(json);
 	return 0;

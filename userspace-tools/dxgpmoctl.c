@@ -229,12 +229,12 @@ static int cmd_adapters(struct cmd_ctx *ctx, int argc, char **argv)
 		total = DXGPMO_MAX_ADAPTERS;
 	if (json_output) {
 		printf("[");
-		for (i = 0; i < total; i++)
+		for (i = 0; i < total; i++) {
 			printf("%s{\"id\":%u,\"name\":\"%s\",\"caps\":%u,"
 			       "\"iommu\":%s,\"dma_engine\":%s,"
 			       "\"virtual\":%s,\"dma_mask\":%" PRIu64 ","
 			       "\"segment_size\":%" PRIu64 ","
-			       "\"pci\":\"%04x:%02x:%02x.%x\"}",
+			       "\"iommu_group\":%d",
 			       i ? "," : "", info[i].adapter_id, info[i].name,
 			       info[i].caps,
 			       info[i].caps & DXGPMO_ADAPTER_CAP_IOMMU ? "true" : "false",
@@ -242,22 +242,37 @@ static int cmd_adapters(struct cmd_ctx *ctx, int argc, char **argv)
 			       info[i].caps & DXGPMO_ADAPTER_CAP_VIRTUAL ? "true" : "false",
 			       (uint64_t)info[i].dma_mask,
 			       (uint64_t)info[i].segment_size,
-			       info[i].pci_domain, info[i].pci_bus,
-			       info[i].pci_devfn >> 3, info[i].pci_devfn & 7);
+			       info[i].iommu_group);
+			if (!(info[i].caps & DXGPMO_ADAPTER_CAP_VIRTUAL))
+				printf(",\"pci\":\"%04x:%02x:%02x.%x\","
+				       "\"vendor\":\"%04x\",\"device\":\"%04x\"",
+				       info[i].pci_domain, info[i].pci_bus,
+				       info[i].pci_devfn >> 3,
+				       info[i].pci_devfn & 7,
+				       info[i].pci_vendor, info[i].pci_device);
+			printf("}");
+		}
 		printf("]\n");
 		return 0;
 	}
-	printf("%-3s %-10s %-13s %-6s %-7s %-18s %s\n", "ID", "NAME", "PCI",
-	       "IOMMU", "ENGINE", "DMA MASK", "SEGMENT");
+	printf("%-3s %-10s %-13s %-9s %-5s %-6s %-7s %-18s %s\n", "ID", "NAME",
+	       "PCI", "VEN:DEV", "GROUP", "IOMMU", "ENGINE", "DMA MASK",
+	       "SEGMENT");
 	for (i = 0; i < total; i++) {
-		char pci[16] = "-";
+		char pci[16] = "-", ids[16] = "-", group[12] = "-";
 
-		if (!(info[i].caps & DXGPMO_ADAPTER_CAP_VIRTUAL))
+		if (!(info[i].caps & DXGPMO_ADAPTER_CAP_VIRTUAL)) {
 			snprintf(pci, sizeof(pci), "%04x:%02x:%02x.%x",
 				 info[i].pci_domain, info[i].pci_bus,
 				 info[i].pci_devfn >> 3, info[i].pci_devfn & 7);
-		printf("%-3u %-10s %-13s %-6s %-7s 0x%016" PRIx64 " ",
-		       info[i].adapter_id, info[i].name, pci,
+			snprintf(ids, sizeof(ids), "%04x:%04x",
+				 info[i].pci_vendor, info[i].pci_device);
+		}
+		if (info[i].iommu_group >= 0)
+			snprintf(group, sizeof(group), "%d",
+				 info[i].iommu_group);
+		printf("%-3u %-10s %-13s %-9s %-5s %-6s %-7s 0x%016" PRIx64 " ",
+		       info[i].adapter_id, info[i].name, pci, ids, group,
 		       info[i].caps & DXGPMO_ADAPTER_CAP_IOMMU ? "yes" : "no",
 		       info[i].caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE ? "yes" : "no",
 		       (uint64_t)info[i].dma_mask);
@@ -910,8 +925,129 @@ static int cmd_segment_write(struct cmd_ctx *ctx, int argc, char **argv)
 	return 0;
 }
 
+/* A JSON string: the sysfs messages carry names that are not ours. */
+static void print_json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", (unsigned char)*s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
+
+static int report_pci(struct cmd_ctx *ctx, int err, const char *msg)
+{
+	const char *name = dxgpmo_errno_name(-err);
+
+	if (json_output) {
+		printf("{\"call\":\"%s\",\"error\":\"%s\",\"errno\":%d,"
+		       "\"message\":", ctx->name, name ? name : "?", -err);
+		print_json_string(msg);
+		printf("}\n");
+	}
+	fprintf(stderr, "%s: %s — %s\n", ctx->name, name ? name : "error",
+		msg);
+	return 1;
+}
+
+/* The adapter a PCI device became, or 0. */
+static uint32_t adapter_of_pci(const char *pci)
+{
+	struct dxgpmo_adapter_info info[DXGPMO_MAX_ADAPTERS];
+	uint32_t total, i;
+	char name[16];
+
+	if (dev_fd < 0)
+		dev_fd = dxgpmo_open();
+	if (dev_fd < 0 ||
+	    dxgpmo_query_adapters(dev_fd, info, DXGPMO_MAX_ADAPTERS, &total))
+		return 0;
+	for (i = 0; i < total && i < DXGPMO_MAX_ADAPTERS; i++) {
+		if (info[i].caps & DXGPMO_ADAPTER_CAP_VIRTUAL)
+			continue;
+		snprintf(name, sizeof(name), "%04x:%02x:%02x.%x",
+			 info[i].pci_domain, info[i].pci_bus,
+			 info[i].pci_devfn >> 3, info[i].pci_devfn & 7);
+		if (!strcmp(name, pci))
+			return info[i].adapter_id;
+	}
+	return 0;
+}
+
+static int cmd_bind(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "force", no_argument, NULL, 'f' },
+		{ }
+	};
+	char previous[64] = "", msg[256];
+	uint32_t adapter;
+	int opt, force = 0, ret;
+
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		if (opt != 'f')
+			return usage_error(ctx, "unknown option");
+		force = 1;
+	}
+	if (optind != argc - 1)
+		return usage_error(ctx, "expected one PCI address");
+	ret = dxgpmo_pci_bind(argv[optind], force, previous,
+			      sizeof(previous), msg, sizeof(msg));
+	if (ret)
+		return report_pci(ctx, ret, msg);
+	adapter = adapter_of_pci(argv[optind]);
+	if (adapter) {
+		ctx->result = adapter;
+		ctx->has_result = 1;
+	}
+	if (json_output) {
+		printf("{\"pci\":");
+		print_json_string(argv[optind]);
+		printf(",\"driver\":\"" DXGPMO_PCI_DRIVER "\",\"previous\":");
+		print_json_string(previous);
+		printf(",\"adapter\":%u}\n", adapter);
+	} else {
+		int had_other = previous[0] &&
+				strcmp(previous, DXGPMO_PCI_DRIVER);
+
+		printf("%s%s%s%s; adapter %u\n", msg,
+		       had_other ? " (was: " : "", had_other ? previous : "",
+		       had_other ? ")" : "", adapter);
+	}
+	return 0;
+}
+
+static int cmd_unbind(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	char now[64] = "", msg[256];
+	int ret;
+
+	if (argc != 2)
+		return usage_error(ctx, "expected one PCI address");
+	ret = dxgpmo_pci_unbind(argv[1], now, sizeof(now), msg, sizeof(msg));
+	if (ret)
+		return report_pci(ctx, ret, msg);
+	if (json_output) {
+		printf("{\"pci\":");
+		print_json_string(argv[1]);
+		printf(",\"driver\":");
+		print_json_string(now);
+		printf("}\n");
+	} else {
+		printf("%s\n", msg);
+	}
+	return 0;
+}
+
 static const struct command commands[] = {
-	{ "adapters", "adapters", "List adapters (edu devices and virtual adapters).",
+	{ "adapters", "adapters", "List adapters (edu devices, devices bound to dxgpmo-pci, virtual\n"
+	  "adapters) with their PCI address, vendor:device and IOMMU group.",
 	  cmd_adapters },
 	{ "create", "create [--type mdl|contiguous] [--cache uc|cached|wc] "
 		    "[--adapter ID|NAME] [--low ADDR] [--high ADDR] [--skip N] "
@@ -961,6 +1097,15 @@ static const struct command commands[] = {
 	  cmd_segment_write },
 	{ "stats", "stats", "Show the module's object and page counters.",
 	  cmd_stats },
+	{ "bind", "bind [--force] PCI_ADDRESS",
+	  "Make a PCI device an adapter without a DMA engine: bind it to the\n"
+	  "generic driver dxgpmo-pci through driver_override (needs root).  A\n"
+	  "device another driver holds is taken only with --force.  Result: the\n"
+	  "adapter id.", cmd_bind },
+	{ "unbind", "unbind PCI_ADDRESS",
+	  "Unbind a device from dxgpmo-pci (revoking its ADLs), clear its\n"
+	  "driver_override and let its own driver, if any, take it back.",
+	  cmd_unbind },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -1044,7 +1189,8 @@ static int run_command(int argc, char **argv, const char *store)
 		printf("usage: dxgpmoctl %s\n\n%s\n", cmd->usage, cmd->help);
 		return 0;
 	}
-	if (need_dev(&ctx))
+	/* Binding works on sysfs; the device node may not exist yet. */
+	if (cmd->run != cmd_bind && cmd->run != cmd_unbind && need_dev(&ctx))
 		return 1;
 	ret = cmd->run(&ctx, argc, argv);
 	if (ret || !store)

@@ -52,6 +52,25 @@ int dxgpmo_query_dirty_bits(int fd, uint32_t basis_id, uint32_t flags,
 			    uint64_t index, uint64_t offset, uint64_t length,
 			    void *buffer, uint64_t buffer_size);
 
+/*
+ * The generic PCI driver (libdxgpmo_pci.c).  pci is "DDDD:BB:DD.F".  Each
+ * returns 0 or -errno and writes into msg one sentence saying what
+ * happened or why not.
+ */
+#define DXGPMO_PCI_DRIVER "dxgpmo-pci"
+/* The driver bound to a PCI device ("" for none); -ENODEV: no device. */
+int dxgpmo_pci_driver_of(const char *pci, char *driver, size_t len);
+/*
+ * Bind a device to dxgpmo-pci through driver_override; a device another
+ * driver holds is taken only with force (else -EBUSY).  previous: the
+ * driver it had.
+ */
+int dxgpmo_pci_bind(const char *pci, int force, char *previous,
+		    size_t previous_len, char *msg, size_t len);
+/* Unbind it from dxgpmo-pci and let its own driver, if any, take it. */
+int dxgpmo_pci_unbind(const char *pci, char *now, size_t now_len, char *msg,
+		      size_t len);
+
 /* Counters that must be zero when no object exists (not the leak totals). */
 int dxgpmo_counters_live(const struct dxgpmo_counters *c);
 

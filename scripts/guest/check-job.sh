@@ -39,6 +39,21 @@ check vgem_present test -e /sys/bus/platform/devices/vgem \
 check insmod insmod ./dxgpmo.ko debug_ioctls=1
 [ -c /dev/dxgpmo ] || { echo "dxgpmo-check: FAIL dev_node"; exit 1; }
 
+# The spare PCI device (vm-boot.sh) for the generic driver: first by the
+# documentation's own commands, as written, then by dxgpmoctl for the tests,
+# which all run with it bound (the every-adapter tests include it).
+export DXGPMO_SPARE_PCI=0000:00:10.0 PATH="/dxgpmo:$PATH"
+check spare_pci_is_vmxnet3 grep -qx 0x15ad \
+	"/sys/bus/pci/devices/$DXGPMO_SPARE_PCI/vendor"
+check doc_bind_commands sh -ec '. ./doc-bind.sh
+	readlink /sys/bus/pci/devices/$dev/driver | grep -q "/dxgpmo-pci$"
+	dxgpmoctl adapters | grep -q " $dev "'
+check doc_unbind_commands sh -ec 'dev=$DXGPMO_SPARE_PCI
+	. ./doc-unbind.sh
+	! readlink /sys/bus/pci/devices/$dev/driver
+	! dxgpmoctl adapters | grep -q " $dev "'
+check bind_spare_pci ./dxgpmoctl bind "$DXGPMO_SPARE_PCI"
+
 for t in ./dxgpmo_test ./dxgpmo_adl_test ./dxgpmo_map_test ./dxgpmo_dirty_test \
 	./dxgpmo_dmabuf_test ./dxgpmo_hardening_test ./dxgpmo_security_test; do
 	DXGPMO_SPEC_VM=1 $t
@@ -46,6 +61,10 @@ for t in ./dxgpmo_test ./dxgpmo_adl_test ./dxgpmo_map_test ./dxgpmo_dirty_test \
 done
 
 sh ./dxgpmoctl_test.sh
+# After the tool's session too: it hands an edu to the generic driver and
+# back, which renames it.
+DXGPMO_SPEC_VM=1 ./dxgpmo_pci_test
+echo "dxgpmo-vm: ./dxgpmo_pci_test exit $?"
 # After the tool's session, which names edu0 and edu1: one race test unbinds
 # and rebinds an edu device, which comes back as a new adapter.
 ./dxgpmo_race_test

@@ -11,6 +11,14 @@ else
 	echo "dxgpmo-check: FAIL insmod"
 	exit 1
 fi
+# Calls then also land on an adapter without an engine (the spare PCI
+# device on the generic driver), and rmmod unbinds it under the fuzzer's
+# leftovers.
+if ./dxgpmoctl bind 0000:00:10.0; then
+	echo "dxgpmo-check: PASS bind_spare_pci"
+else
+	echo "dxgpmo-check: FAIL bind_spare_pci"
+fi
 ./dxgpmo_fuzz
 echo "dxgpmo-vm: dxgpmo_fuzz exit $?"
 # Again, a quarter as long, from workers without privileges: every call

@@ -1,0 +1,625 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kselftests for the generic PCI driver (dxgpmo-pci): a spare PCI device
+ * with no driver of its own, named by DXGPMO_SPARE_PCI ("DDDD:BB:DD.F"),
+ * becomes an adapter without a DMA engine.  ADLs on it are IOVAs in its own
+ * IOMMU domain; the device is never driven (bus mastering off, BARs never
+ * exposed); unbinding revokes everything; an edu device handed to the
+ * generic driver loses its engine.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <xf86drm.h>
+
+#include "kselftest_harness.h"
+#include "dxgpmo_test_utils.h"
+
+#define PAGE 4096ULL
+#define PCI_COMMAND_MASTER 0x4
+
+/* The adapter at a PCI address; 1 when listed. */
+static int adapter_at_pci(int fd, const char *pci,
+			  struct dxgpmo_adapter_info *out)
+{
+	struct dxgpmo_adapter_info a[DXGPMO_MAX_ADAPTERS];
+	uint32_t nr = 0, i;
+	char name[32];
+
+	if (dxgpmo_query_adapters(fd, a, DXGPMO_MAX_ADAPTERS, &nr))
+		return 0;
+	for (i = 0; i < nr && i < DXGPMO_MAX_ADAPTERS; i++) {
+		if (a[i].caps & DXGPMO_ADAPTER_CAP_VIRTUAL)
+			continue;
+		dxgpmo_pci_name(&a[i], name, sizeof(name));
+		if (!strcmp(name, pci)) {
+			*out = a[i];
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The PCI command register, read from config space; -1 on error. */
+static int pci_command(const char *pci)
+{
+	unsigned char cfg[6];
+	char path[128];
+	int fd, n;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/config", pci);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = pread(fd, cfg, sizeof(cfg), 0);
+	close(fd);
+	return n == sizeof(cfg) ? cfg[4] | cfg[5] << 8 : -1;
+}
+
+static int is_run(const uint64_t *pages, uint64_t n)
+{
+	uint64_t i;
+
+	for (i = 1; i < n; i++)
+		if (pages[i] != pages[0] + i)
+			return 0;
+	return 1;
+}
+
+static uint64_t live_dma_pages(int fd)
+{
+	struct dxgpmo_stats st;
+
+	if (dxgpmo_get_stats(fd, &st))
+		return UINT64_MAX;
+	return st.global.dma_mapped_pages;
+}
+
+/* An edu device still bound to its own driver, by sysfs; 1 when found. */
+static int find_edu_pci(char *pci, size_t len)
+{
+	struct expected_adapters exp;
+	unsigned int i;
+
+	if (discover_expected_adapters(&exp))
+		return 0;
+	for (i = 0; i < exp.nr_pci; i++) {
+		const struct expected_pci *e = &exp.pci[i];
+		char driver[64];
+
+		if (e->generic)
+			continue;
+		snprintf(pci, len, "%04x:%02x:%02x.%x", e->domain, e->bus,
+			 e->devfn >> 3, e->devfn & 7);
+		if (!dxgpmo_pci_driver_of(pci, driver, sizeof(driver)) &&
+		    !strcmp(driver, "dxgpmo-edu"))
+			return 1;
+	}
+	return 0;
+}
+
+FIXTURE(generic) {
+	int fd;
+	const char *pci;
+	struct dxgpmo_adapter_info a;
+};
+
+FIXTURE_SETUP(generic)
+{
+	char previous[64], msg[256];
+
+	self->fd = -1;
+	self->pci = getenv("DXGPMO_SPARE_PCI");
+	if (!self->pci)
+		SKIP(return, "no spare PCI device named (DXGPMO_SPARE_PCI unset)");
+	if (geteuid())
+		SKIP(return, "binding a driver needs root");
+	ASSERT_EQ(0, dxgpmo_pci_bind(self->pci, 0, previous, sizeof(previous),
+				     msg, sizeof(msg))) {
+		TH_LOG("%s", msg);
+	}
+	self->fd = dxgpmo_open();
+	ASSERT_LE(0, self->fd);
+	ASSERT_TRUE(adapter_at_pci(self->fd, self->pci, &self->a));
+}
+
+FIXTURE_TEARDOWN(generic)
+{
+	teardown_dxgpmo(_metadata, self->fd);
+}
+
+/*
+ * What QUERY_ADAPTERS says matches sysfs, and the device is not driven:
+ * no engine, bus mastering off, the mask of pci_dma_bits.
+ */
+TEST_F(generic, identity)
+{
+	struct expected_adapters exp;
+	int cmd = pci_command(self->pci);
+
+	ASSERT_EQ(0, discover_expected_adapters(&exp));
+	EXPECT_NE(NULL, expected_pci_for(&exp, &self->a));
+	EXPECT_EQ(0, self->a.caps & (DXGPMO_ADAPTER_CAP_DMA_ENGINE |
+				     DXGPMO_ADAPTER_CAP_VIRTUAL));
+	EXPECT_EQ(0, strncmp(self->a.name, "pci", 3));
+	EXPECT_EQ(pci_dma_mask(), self->a.dma_mask);
+	ASSERT_LE(0, cmd);
+	EXPECT_EQ(0, cmd & PCI_COMMAND_MASTER);
+	if (getenv("DXGPMO_SPEC_VM")) {
+		EXPECT_TRUE(self->a.caps & DXGPMO_ADAPTER_CAP_IOMMU);
+		EXPECT_LE(0, self->a.iommu_group);
+	}
+}
+
+/*
+ * Whole-object ADLs of several sizes: exact page counts, one IOVA run per
+ * ADL behind the IOMMU, every address under the mask; FREE_ADL takes the
+ * pages out of the counters and a fresh ADL works after it.
+ */
+TEST_F(generic, adl_iova_runs)
+{
+	static const uint64_t lengths[] = {
+		PAGE, 17 * PAGE, (1 << 20) + PAGE, 4 << 20,
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++) {
+		uint64_t n = lengths[i] / PAGE, j;
+		uint64_t *pages = calloc(n, sizeof(*pages));
+		struct dxgpmo_create_pmo c = {
+			.length = lengths[i], .adapter_id = self->a.adapter_id,
+			.high_address = UINT64_MAX,
+			.cache_type = DXGPMO_CACHE_CACHED,
+		};
+		struct dxgpmo_allocate_adl adl = {
+			.length = lengths[i], .pages_capacity = n,
+			.flags = DXGPMO_ADL_PREFER_CONTIGUOUS,
+		}, again;
+		struct dxgpmo_stats st;
+
+		ASSERT_NE(NULL, pages);
+		ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+		adl.amo_id = c.amo_id;
+		adl.pages = (uintptr_t)pages;
+		again = adl;
+		ASSERT_EQ(0, dxgpmo_allocate_adl(self->fd, &adl));
+		EXPECT_EQ(n, adl.page_count);
+		for (j = 0; j < n; j++)
+			ASSERT_GE(self->a.dma_mask >> 12, pages[j]);
+		if (self->a.caps & DXGPMO_ADAPTER_CAP_IOMMU) {
+			EXPECT_TRUE(adl.adl_flags & DXGPMO_ADL_CONTIGUOUS);
+			EXPECT_TRUE(is_run(pages, n));
+			EXPECT_EQ(pages[0], adl.base_page);
+		}
+		ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &st));
+		EXPECT_EQ(1, st.file.adls);
+		EXPECT_EQ(n, st.file.dma_mapped_pages);
+		ASSERT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
+		ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &st));
+		EXPECT_EQ(0, st.file.adls);
+		EXPECT_EQ(0, st.file.dma_mapped_pages);
+		ASSERT_EQ(0, dxgpmo_allocate_adl(self->fd, &again));
+		EXPECT_EQ(n, again.page_count);
+		EXPECT_NE(adl.adl_id, again.adl_id);
+		ASSERT_EQ(0, dxgpmo_free_adl(self->fd, again.adl_id));
+		ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, c.amo_id));
+		free(pages);
+	}
+	expect_no_live_objects(_metadata, self->fd);
+}
+
+/* Overlapping ADLs of one object live together, each its own mapping. */
+TEST_F(generic, overlapping_adls)
+{
+	uint64_t n = 64, whole[64], part[32];
+	struct dxgpmo_create_pmo c = {
+		.length = n * PAGE, .adapter_id = self->a.adapter_id,
+		.high_address = UINT64_MAX, .cache_type = DXGPMO_CACHE_CACHED,
+	};
+	struct dxgpmo_allocate_adl all = {
+		.length = n * PAGE, .pages = (uintptr_t)whole,
+		.pages_capacity = n,
+	}, sub = {
+		.offset = 5 * PAGE, .length = 32 * PAGE,
+		.pages = (uintptr_t)part, .pages_capacity = 32,
+	}, twin;
+	struct dxgpmo_stats st;
+
+	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+	all.amo_id = sub.amo_id = c.amo_id;
+	twin = sub;
+	ASSERT_EQ(0, dxgpmo_allocate_adl(self->fd, &all));
+	ASSERT_EQ(0, dxgpmo_allocate_adl(self->fd, &sub));
+	ASSERT_EQ(0, dxgpmo_allocate_adl(self->fd, &twin));
+	EXPECT_EQ(32, sub.page_count);
+	EXPECT_NE(sub.adl_id, twin.adl_id);
+	if (self->a.caps & DXGPMO_ADAPTER_CAP_IOMMU) {
+		/* Separate mappings: the sub-range has IOVAs of its own. */
+		EXPECT_TRUE(sub.adl_flags & DXGPMO_ADL_CONTIGUOUS);
+		EXPECT_NE(sub.base_page, twin.base_page);
+		EXPECT_TRUE(part[0] + 32 <= whole[0] ||
+			    part[0] >= whole[0] + n);
+	}
+	ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &st));
+	EXPECT_EQ(3, st.file.adls);
+	EXPECT_EQ(n + 64, st.file.dma_mapped_pages);
+	EXPECT_EQ(0, dxgpmo_free_adl(self->fd, twin.adl_id));
+	EXPECT_EQ(0, dxgpmo_free_adl(self->fd, all.adl_id));
+	EXPECT_EQ(0, dxgpmo_free_adl(self->fd, sub.adl_id));
+	ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &st));
+	EXPECT_EQ(0, st.file.dma_mapped_pages);
+	ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, c.amo_id));
+}
+
+/* No engine: ADAPTER_DMA is -EOPNOTSUPP, into an ADL or the segment. */
+TEST_F(generic, adapter_dma_refused)
+{
+	struct dxgpmo_create_pmo c = {
+		.length = PAGE, .adapter_id = self->a.adapter_id,
+		.high_address = UINT64_MAX, .cache_type = DXGPMO_CACHE_CACHED,
+	};
+	struct dxgpmo_allocate_adl adl = { .length = PAGE };
+	char buf[64] = "never";
+
+	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+	adl.amo_id = c.amo_id;
+	ASSERT_EQ(0, dxgpmo_allocate_adl(self->fd, &adl));
+	EXPECT_EQ(-EOPNOTSUPP,
+		  dxgpmo_adapter_dma(self->fd, self->a.adapter_id,
+				     DXGPMO_DMA_TO_MEMORY,
+				     adl.base_page * PAGE, buf, sizeof(buf)));
+	EXPECT_EQ(-EOPNOTSUPP,
+		  dxgpmo_adapter_dma(self->fd, self->a.adapter_id, 0,
+				     adl.base_page * PAGE, buf, sizeof(buf)));
+	EXPECT_EQ(-EOPNOTSUPP,
+		  dxgpmo_adapter_dma(self->fd, self->a.adapter_id,
+				     DXGPMO_DMA_TO_MEMORY,
+				     self->a.segment_device_address, buf,
+				     sizeof(buf)));
+	ASSERT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
+	ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, c.amo_id));
+}
+
+/*
+ * The registers of a device the module does not drive are never exposed:
+ * IO_SPACE over its BAR is refused even for root, while the same call over
+ * an edu BAR's non-register page works (the refusal is about the device).
+ */
+TEST_F(generic, io_space_refused)
+{
+	struct dxgpmo_adapter_info all[DXGPMO_MAX_ADAPTERS];
+	struct dxgpmo_create_pmo c = {
+		.type = DXGPMO_PMO_TYPE_IO_SPACE, .length = PAGE,
+		.cache_type = DXGPMO_CACHE_NON_CACHED,
+	};
+	uint64_t bar = edu_bar0(&self->a);
+	uint32_t nr = 0, i;
+
+	if (!bar)
+		SKIP(return, "the spare device has no memory BAR 0");
+	c.io_base = bar;
+	EXPECT_EQ(-EPERM, dxgpmo_create_pmo(self->fd, &c));
+	ASSERT_EQ(0, dxgpmo_query_adapters(self->fd, all, DXGPMO_MAX_ADAPTERS,
+					   &nr));
+	for (i = 0; i < nr; i++) {
+		if (!(all[i].caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE))
+			continue;
+		c.io_base = edu_bar0(&all[i]) + PAGE;
+		ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+		ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+		return;
+	}
+	SKIP(return, "no edu adapter for the control call");
+}
+
+/* The segment is the CPU's: memory bases track writes through its mmap. */
+TEST_F(generic, segment_dirty_tracking)
+{
+	struct dxgpmo_memory_range range = { .length = 8 * PAGE };
+	uint8_t bits[1] = { 0 };
+	uint32_t basis;
+	char *seg;
+
+	seg = mmap(NULL, 8 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		   self->fd, self->a.segment_mmap_offset);
+	ASSERT_NE(MAP_FAILED, seg);
+	ASSERT_EQ(0, dxgpmo_create_memory_basis(self->fd, self->a.adapter_id,
+						1, &range, 1, &basis));
+	ASSERT_EQ(0, dxgpmo_start_dirty_tracking(self->fd, basis));
+	seg[2 * PAGE] = 1;
+	seg[5 * PAGE + 7] = 1;
+	ASSERT_EQ(0, dxgpmo_query_dirty_bits(self->fd, basis,
+					     DXGPMO_DIRTY_CLEAR_DATA, 0, 0,
+					     0, bits, sizeof(bits)));
+	EXPECT_EQ(1 << 2 | 1 << 5, bits[0]);
+	ASSERT_EQ(0, dxgpmo_stop_dirty_tracking(self->fd, basis));
+	ASSERT_EQ(0, dxgpmo_destroy_memory_basis(self->fd, basis));
+	ASSERT_EQ(0, munmap(seg, 8 * PAGE));
+}
+
+/*
+ * An object with a live ADL on the generic adapter exports as a dma-buf
+ * another driver (vgem) imports, with the bytes the CPU wrote.
+ */
+TEST_F(generic, dmabuf_export_import)
+{
+	struct dxgpmo_create_pmo c = {
+		.length = 4 * PAGE, .adapter_id = self->a.adapter_id,
+		.high_address = UINT64_MAX, .cache_type = DXGPMO_CACHE_CACHED,
+	};
+	struct dxgpmo_allocate_adl adl = { .length = 4 * PAGE };
+	struct dxgpmo_map m = {
+		.length = 4 * PAGE, .access_mode = DXGPMO_ACCESS_USER,
+	};
+	struct dxgpmo_export_dmabuf e = { .size = sizeof(e) };
+	int vgem, drm_fd = -1, i;
+	uint32_t handle;
+	char *p;
+
+	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+	adl.amo_id = c.amo_id;
+	ASSERT_EQ(0, dxgpmo_allocate_adl(self->fd, &adl));
+	m.pmo_id = c.pmo_id;
+	ASSERT_EQ(0, dxgpmo_map(self->fd, &m));
+	memcpy((char *)(uintptr_t)m.address + PAGE, "generic-adapter", 16);
+	e.pmo_id = c.pmo_id;
+	e.fd_flags = O_CLOEXEC | O_RDWR;
+	ASSERT_EQ(0, dxgpmo_ioctl(self->fd, DXGPMO_IOC_EXPORT_DMABUF, &e));
+	p = mmap(NULL, 4 * PAGE, PROT_READ, MAP_SHARED, e.fd, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_STREQ("generic-adapter", p + PAGE);
+	for (i = 0; i < 16 && drm_fd < 0; i++) {
+		char path[32];
+		drmVersionPtr v;
+
+		snprintf(path, sizeof(path), "/dev/dri/card%d", i);
+		vgem = open(path, O_RDWR | O_CLOEXEC);
+		if (vgem < 0)
+			continue;
+		v = drmGetVersion(vgem);
+		if (v && !strcmp(v->name, "vgem"))
+			drm_fd = vgem;
+		else
+			close(vgem);
+		if (v)
+			drmFreeVersion(v);
+	}
+	if (drm_fd >= 0) {
+		EXPECT_EQ(0, drmPrimeFDToHandle(drm_fd, e.fd, &handle));
+		close(drm_fd);
+	}
+	munmap(p, 4 * PAGE);
+	close(e.fd);
+	ASSERT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, m.address, m.length));
+	ASSERT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
+	ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, c.amo_id));
+	if (drm_fd < 0)
+		SKIP(return, "vgem is not loaded: the import was not tried");
+}
+
+/*
+ * Unbinding with live objects revokes every ADL while the device is still
+ * there (no oops, no DMA fault), calls naming the adapter get -ENODEV, the
+ * objects can still be used by the CPU and freed; a rebind makes a new
+ * adapter on which ADLs work again.
+ */
+TEST_F(generic, unbind_with_live_objects_then_rebind)
+{
+	struct dxgpmo_create_pmo c = {
+		.length = 8 * PAGE, .adapter_id = self->a.adapter_id,
+		.high_address = UINT64_MAX, .cache_type = DXGPMO_CACHE_CACHED,
+	};
+	struct dxgpmo_allocate_adl adl = { .length = 8 * PAGE }, adl2;
+	struct dxgpmo_map m = {
+		.length = 8 * PAGE, .access_mode = DXGPMO_ACCESS_USER,
+	};
+	struct dxgpmo_memory_range range = { .length = 4 * PAGE };
+	struct dxgpmo_adapter_info back;
+	char now[64], previous[64], msg[256], bad[256];
+	uint32_t basis, basis2, amo2;
+	int kmsg = kmsg_open_new();
+
+	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+	adl.amo_id = c.amo_id;
+	adl2 = adl;
+	ASSERT_EQ(0, dxgpmo_allocate_adl(self->fd, &adl));
+	m.pmo_id = c.pmo_id;
+	ASSERT_EQ(0, dxgpmo_map(self->fd, &m));
+	memcpy((char *)(uintptr_t)m.address, "still-here", 11);
+	ASSERT_EQ(0, dxgpmo_create_memory_basis(self->fd, self->a.adapter_id,
+						1, &range, 1, &basis));
+	ASSERT_EQ(0, dxgpmo_start_dirty_tracking(self->fd, basis));
+	EXPECT_EQ(8, live_dma_pages(self->fd));
+
+	ASSERT_EQ(0, dxgpmo_pci_unbind(self->pci, now, sizeof(now), msg,
+				       sizeof(msg))) {
+		TH_LOG("%s", msg);
+	}
+	EXPECT_EQ(0, live_dma_pages(self->fd));
+	EXPECT_FALSE(adapter_at_pci(self->fd, self->pci, &back));
+	EXPECT_EQ(-ENODEV, dxgpmo_allocate_adl(self->fd, &adl2));
+	EXPECT_EQ(-ENODEV,
+		  dxgpmo_create_memory_basis(self->fd, self->a.adapter_id, 1,
+					     &range, 1, &basis2));
+	EXPECT_EQ(-ENODEV, dxgpmo_open_pmo(self->fd, c.pmo_id,
+					   self->a.adapter_id, &amo2));
+	EXPECT_STREQ("still-here", (char *)(uintptr_t)m.address);
+	EXPECT_EQ(0, dxgpmo_stop_dirty_tracking(self->fd, basis));
+	EXPECT_EQ(0, dxgpmo_destroy_memory_basis(self->fd, basis));
+	EXPECT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
+	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, m.address, m.length));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, c.amo_id));
+	expect_no_live_objects(_metadata, self->fd);
+
+	ASSERT_EQ(0, dxgpmo_pci_bind(self->pci, 0, previous, sizeof(previous),
+				     msg, sizeof(msg))) {
+		TH_LOG("%s", msg);
+	}
+	ASSERT_TRUE(adapter_at_pci(self->fd, self->pci, &back));
+	EXPECT_NE(self->a.adapter_id, back.adapter_id);
+	EXPECT_EQ(self->a.caps, back.caps);
+	c.adapter_id = back.adapter_id;
+	c.pmo_id = c.amo_id = 0;
+	c.mmap_offset = 0;
+	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+	adl = (struct dxgpmo_allocate_adl){
+		.amo_id = c.amo_id, .length = 8 * PAGE,
+	};
+	ASSERT_EQ(0, dxgpmo_allocate_adl(self->fd, &adl));
+	EXPECT_EQ(8, adl.page_count);
+	EXPECT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, c.amo_id));
+	EXPECT_FALSE(kmsg_find_bad(kmsg, bad, sizeof(bad))) {
+		TH_LOG("kernel log: %s", bad);
+	}
+	if (kmsg >= 0)
+		close(kmsg);
+}
+
+/* The bind/unbind errors a user meets, each with its errno. */
+TEST(bind_errors)
+{
+	char previous[64], msg[256];
+	const char *pci = getenv("DXGPMO_SPARE_PCI");
+	char edu[32];
+
+	EXPECT_EQ(-EINVAL, dxgpmo_pci_bind("00:01.0", 0, previous,
+					   sizeof(previous), msg,
+					   sizeof(msg)));
+	EXPECT_EQ(-ENODEV, dxgpmo_pci_bind("0000:ff:1f.7", 0, previous,
+					   sizeof(previous), msg,
+					   sizeof(msg)));
+	EXPECT_EQ(-ENODEV, dxgpmo_pci_unbind("0000:ff:1f.7", previous,
+					     sizeof(previous), msg,
+					     sizeof(msg)));
+	if (find_edu_pci(edu, sizeof(edu))) {
+		/* Another driver holds it: only --force takes it. */
+		EXPECT_EQ(-EBUSY, dxgpmo_pci_bind(edu, 0, previous,
+						  sizeof(previous), msg,
+						  sizeof(msg)));
+		EXPECT_EQ(-EINVAL, dxgpmo_pci_unbind(edu, previous,
+						     sizeof(previous), msg,
+						     sizeof(msg)));
+	}
+	if (!pci)
+		SKIP(return, "no spare PCI device named (DXGPMO_SPARE_PCI unset)");
+	/* Binding twice is no error. */
+	EXPECT_EQ(0, dxgpmo_pci_bind(pci, 0, previous, sizeof(previous), msg,
+				     sizeof(msg)));
+	EXPECT_EQ(0, dxgpmo_pci_bind(pci, 0, previous, sizeof(previous), msg,
+				     sizeof(msg)));
+	EXPECT_STREQ(DXGPMO_PCI_DRIVER, previous);
+}
+
+/*
+ * dxgpmoctl bind as a user without privileges: refused with one line
+ * saying why, before any sysfs file is touched.
+ */
+TEST(cli_bind_not_root)
+{
+	const char *pci = getenv("DXGPMO_SPARE_PCI");
+	char line[256] = "";
+	int pipefd[2], status;
+	ssize_t n;
+	pid_t pid;
+
+	if (!pci)
+		SKIP(return, "no spare PCI device named (DXGPMO_SPARE_PCI unset)");
+	if (access("./dxgpmoctl", X_OK))
+		SKIP(return, "no ./dxgpmoctl next to the test");
+	if (geteuid())
+		SKIP(return, "dropping privileges needs root");
+	ASSERT_EQ(0, pipe(pipefd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		dup2(pipefd[1], 1);
+		dup2(pipefd[1], 2);
+		if (drop_to_nobody())
+			_exit(100);
+		execl("./dxgpmoctl", "dxgpmoctl", "bind", pci, (char *)NULL);
+		_exit(101);
+	}
+	close(pipefd[1]);
+	n = read(pipefd[0], line, sizeof(line) - 1);
+	close(pipefd[0]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(1, WEXITSTATUS(status));
+	ASSERT_LT(0, n);
+	line[n] = 0;
+	EXPECT_TRUE(strstr(line, "bind: EPERM — binding drivers needs root") == line) {
+		TH_LOG("dxgpmoctl said: %s", line);
+	}
+}
+
+/*
+ * An edu device handed to the generic driver is an adapter like any other
+ * device: ADLs in its IOMMU domain, no engine, no registers; handed back,
+ * the edu driver makes it an engine adapter again.
+ */
+TEST(edu_through_generic_driver)
+{
+	struct dxgpmo_adapter_info a, back;
+	struct dxgpmo_create_pmo c = {
+		.length = 4 * PAGE, .high_address = UINT64_MAX,
+		.cache_type = DXGPMO_CACHE_CACHED,
+	};
+	struct dxgpmo_create_pmo io = {
+		.type = DXGPMO_PMO_TYPE_IO_SPACE, .length = PAGE,
+		.cache_type = DXGPMO_CACHE_NON_CACHED,
+	};
+	struct dxgpmo_allocate_adl adl = { .length = 4 * PAGE };
+	char pci[32], previous[64], now[64], msg[256], buf[16] = "x";
+	int fd;
+
+	if (geteuid())
+		SKIP(return, "binding a driver needs root");
+	if (!find_edu_pci(pci, sizeof(pci)))
+		SKIP(return, "no edu device bound to dxgpmo-edu");
+	ASSERT_EQ(0, dxgpmo_pci_bind(pci, 1, previous, sizeof(previous), msg,
+				     sizeof(msg))) {
+		TH_LOG("%s", msg);
+	}
+	EXPECT_STREQ("dxgpmo-edu", previous);
+	fd = dxgpmo_open();
+	ASSERT_LE(0, fd);
+	ASSERT_TRUE(adapter_at_pci(fd, pci, &a));
+	EXPECT_EQ(0, strncmp(a.name, "pci", 3));
+	EXPECT_EQ(0, a.caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE);
+	EXPECT_EQ(0, pci_command(pci) & PCI_COMMAND_MASTER);
+	if (getenv("DXGPMO_SPEC_VM"))
+		EXPECT_TRUE(a.caps & DXGPMO_ADAPTER_CAP_IOMMU);
+	c.adapter_id = a.adapter_id;
+	ASSERT_EQ(0, dxgpmo_create_pmo(fd, &c));
+	adl.amo_id = c.amo_id;
+	ASSERT_EQ(0, dxgpmo_allocate_adl(fd, &adl));
+	EXPECT_EQ(4, adl.page_count);
+	EXPECT_EQ(-EOPNOTSUPP,
+		  dxgpmo_adapter_dma(fd, a.adapter_id, DXGPMO_DMA_TO_MEMORY,
+				     adl.base_page * PAGE, buf, sizeof(buf)));
+	/* Page 1 of BAR0 holds no register, yet the device is not ours. */
+	io.io_base = edu_bar0(&a) + PAGE;
+	EXPECT_EQ(-EPERM, dxgpmo_create_pmo(fd, &io));
+	EXPECT_EQ(0, dxgpmo_free_adl(fd, adl.adl_id));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(fd, c.pmo_id, c.amo_id));
+
+	ASSERT_EQ(0, dxgpmo_pci_unbind(pci, now, sizeof(now), msg,
+				       sizeof(msg))) {
+		TH_LOG("%s", msg);
+	}
+	EXPECT_STREQ("dxgpmo-edu", now);
+	ASSERT_TRUE(adapter_at_pci(fd, pci, &back));
+	EXPECT_TRUE(back.caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE);
+	EXPECT_NE(a.adapter_id, back.adapter_id);
+	close(fd);
+}
+
+TEST_HARNESS_MAIN
