@@ -63,15 +63,19 @@ static int dxgpmo_bench_adl_loops(struct dxgpmo_file *file,
 	cmd->adl_ns = ktime_get_ns() - t0;
 	cmd->adl_runs = dxgpmo_address_runs(addr, nr, 1);
 
+	/* The device may be another driver's once it was unbound. */
+	if (!dxgpmo_adapter_begin_access(amo->adapter))
+		return -ENODEV;
 	t0 = ktime_get_ns();
-	for (loop = 0; loop < cmd->loops; loop++) {
+	for (loop = 0, ret = 0; loop < cmd->loops && !ret; loop++) {
 		ret = dxgpmo_bench_page_loop(amo->adapter->dev,
 					     amo->pmo->backing, nr, addr);
-		if (ret)
-			return ret;
 		cond_resched();
 	}
 	cmd->page_loop_ns = ktime_get_ns() - t0;
+	dxgpmo_adapter_end_access(amo->adapter);
+	if (ret)
+		return ret;
 	cmd->page_loop_runs = dxgpmo_address_runs(addr, nr, PAGE_SIZE);
 	return 0;
 }

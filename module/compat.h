@@ -26,6 +26,11 @@
 #error "dxgpmo needs CONFIG_MAPPING_DIRTY_HELPERS (selected by DRM_VMWGFX)"
 #endif
 
+/* The IOMMU's own PCI function (AMD); newer pci_ids.h name it. */
+#ifndef PCI_CLASS_SYSTEM_IOMMU
+#define PCI_CLASS_SYSTEM_IOMMU	0x0806
+#endif
+
 /* 6.8 renamed PCI_IRQ_LEGACY; 6.12 no longer has the old name. */
 #ifndef PCI_IRQ_INTX
 #define PCI_IRQ_INTX		PCI_IRQ_LEGACY

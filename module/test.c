@@ -6,6 +6,7 @@
  * types really reached the hardware's view: the user PTE, the kernel vmap
  * PTE and the linear-map PTE of an object's page.
  */
+#include <linux/iommu.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/uaccess.h>
@@ -139,6 +140,45 @@ static int dxgpmo_test_memtype(struct dxgpmo_file *file,
 	return 0;
 }
 
+/*
+ * Proof, from the IOMMU's own page tables, that an ADL's device addresses
+ * are the object's pages in the adapter's domain, and are gone after
+ * FREE_ADL or removal.  After removal the device is still there (the
+ * adapter holds it) and so is its group's default domain.
+ */
+static int dxgpmo_test_iova(struct dxgpmo_file *file,
+			    struct dxgpmo_test_cmd *cmd)
+{
+	struct dxgpmo_backing *backing;
+	struct iommu_domain *domain;
+	struct dxgpmo_amo *amo;
+	phys_addr_t phys;
+	int ret = -EINVAL;
+
+	amo = dxgpmo_amo_get(file, cmd->id);
+	if (IS_ERR(amo))
+		return -EINVAL;
+	backing = amo->pmo->backing;
+	if (!backing->ops->page || cmd->index >= backing->nr_pages)
+		goto out;
+	ret = -ENODEV;
+	domain = iommu_get_domain_for_dev(amo->adapter->dev);
+	if (!domain || !iommu_is_dma_domain(domain))
+		goto out;
+	phys = iommu_iova_to_phys(domain, cmd->address);
+	if (!phys)
+		cmd->iova_state = DXGPMO_TEST_IOVA_UNMAPPED;
+	else if (PHYS_PFN(phys) ==
+		 page_to_pfn(backing->ops->page(backing, cmd->index)))
+		cmd->iova_state = DXGPMO_TEST_IOVA_MAPS_PAGE;
+	else
+		cmd->iova_state = DXGPMO_TEST_IOVA_MAPS_OTHER;
+	ret = 0;
+out:
+	dxgpmo_object_put(&amo->obj);
+	return ret;
+}
+
 int dxgpmo_ioctl_test(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_test_cmd *cmd = ucmd->cmd;
@@ -150,7 +190,7 @@ int dxgpmo_ioctl_test(struct dxgpmo_ucmd *ucmd)
 	if (!dxgpmo_may_use_test_ioctl(ucmd->file))
 		return -EPERM;
 	if (cmd->flags || cmd->__reserved || cmd->__reserved2 ||
-	    cmd->__reserved3)
+	    cmd->__reserved3 || cmd->__reserved4)
 		return -EINVAL;
 	switch (cmd->op) {
 	case DXGPMO_TEST_OP_MEMTYPE:
@@ -168,6 +208,9 @@ int dxgpmo_ioctl_test(struct dxgpmo_ucmd *ucmd)
 		break;
 	case DXGPMO_TEST_OP_CHUNKS:
 		ret = dxgpmo_bench_chunks(ucmd->file, cmd);
+		break;
+	case DXGPMO_TEST_OP_IOVA:
+		ret = dxgpmo_test_iova(ucmd->file, cmd);
 		break;
 	default:
 		return -EINVAL;

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Boot one Debian kernel in QEMU (TCG, q35, emulated Intel IOMMU, two edu
-# devices, and a spare vmxnet3 NIC at 0000:00:10.0 that no guest driver
-# claims, for the generic PCI driver; no other NIC) with the given
+# devices, and spare vmxnet3 NICs that no guest driver claims, for the
+# generic PCI driver: one alone in its IOMMU group at 0000:00:10.0, two
+# functions sharing one at 00:11.0 and 00:11.1; no other NIC) with the given
 # initramfs, writing the serial console to LOG.  Returns QEMU's status, or
 # 124 on timeout.
 #
@@ -31,7 +32,8 @@ exec timeout --foreground -k 10 "$timeout_s" \
 	-machine q35,kernel-irqchip=split \
 	-device intel-iommu,intremap=on,caching-mode=on \
 	-device edu -device edu \
-	-nic none -device vmxnet3,addr=0x10 \
+	-nic none -device vmxnet3,addr=10.0 \
+	-device vmxnet3,addr=11.0,multifunction=on -device vmxnet3,addr=11.1 \
 	-kernel "$image" -initrd "$initrd" \
 	-append "console=ttyS0 intel_iommu=on iommu.strict=1 tsc=unstable panic=-1 quiet loglevel=5 $extra" \
 	-display none -monitor none -serial "file:$log" -no-reboot \

@@ -70,7 +70,9 @@ enum {
  *	ADAPTER_DMA (the adapter's local-memory aperture)
  * @iommu_group: number of the device's IOMMU group
  *	(/sys/kernel/iommu_groups/N), or -1 when it has none
- * @pci_vendor: PCI vendor id of the device (0 for virtual adapters)
+ * @pci_vendor: PCI vendor id of the device (0 for virtual adapters; 0 for
+ *	a PCI adapter means a module older than these three fields, which
+ *	left them zero: @iommu_group is then unknown, not group 0)
  * @pci_device: PCI device id of the device (0 for virtual adapters)
  */
 struct dxgpmo_adapter_info {

@@ -33,6 +33,20 @@ enum dxgpmo_test_op {
 	DXGPMO_TEST_OP_BENCH_ADL,
 	/* How PMO @id's memory was allocated: chunks per buddy order. */
 	DXGPMO_TEST_OP_CHUNKS,
+	/*
+	 * What device address @address translates to in the IOMMU domain of
+	 * AMO @id's adapter, compared with page @index of the AMO's object:
+	 * enum dxgpmo_test_iova in @iova_state.  -ENODEV when the device is
+	 * in no DMA-API IOMMU domain.
+	 */
+	DXGPMO_TEST_OP_IOVA,
+};
+
+/* What DXGPMO_TEST_OP_IOVA found. */
+enum dxgpmo_test_iova {
+	DXGPMO_TEST_IOVA_UNMAPPED = 1,	/* no translation */
+	DXGPMO_TEST_IOVA_MAPS_PAGE,	/* the object's page @index */
+	DXGPMO_TEST_IOVA_MAPS_OTHER,	/* some other page */
 };
 
 /* What DXGPMO_TEST_OP_MEMTYPE looks at. */
@@ -56,10 +70,11 @@ enum dxgpmo_test_memtype {
  * @flags: zero
  * @op: enum dxgpmo_test_op
  * @of: MEMTYPE: enum dxgpmo_test_memtype_of
- * @id: MEMTYPE: map id (KMAP) or PMO id (LINEAR)
+ * @id: MEMTYPE: map id (KMAP) or PMO id (LINEAR); IOVA: AMO id
  * @__reserved: zero
- * @address: MEMTYPE: user address (USER_VA)
- * @index: MEMTYPE: page index in the view (KMAP) or object (LINEAR)
+ * @address: MEMTYPE: user address (USER_VA); IOVA: the device address
+ * @index: MEMTYPE: page index in the view (KMAP) or object (LINEAR); IOVA:
+ *	page index in the AMO's object
  * @memtype: out: enum dxgpmo_test_memtype
  * @pat_enabled: out: 1 when x86 PAT is on (else WC reads as UC-)
  * @pte_bits: out: the PTE's raw cache bits (4 KiB encoding)
@@ -72,6 +87,8 @@ enum dxgpmo_test_memtype {
  * @adl_ns: BENCH_ADL: out: time of @loops ADL allocate + free
  * @page_loop_ns: BENCH_ADL: out: time of @loops per-page map + unmap
  * @chunks_of_order: CHUNKS: out: physically contiguous chunks of 2^i pages
+ * @iova_state: IOVA: out: enum dxgpmo_test_iova
+ * @__reserved4: zero
  */
 struct dxgpmo_test_cmd {
 	__u32 size;
@@ -95,6 +112,8 @@ struct dxgpmo_test_cmd {
 	__aligned_u64 adl_ns;
 	__aligned_u64 page_loop_ns;
 	__u32 chunks_of_order[16];
+	__u32 iova_state;
+	__u32 __reserved4;
 };
 
 #endif

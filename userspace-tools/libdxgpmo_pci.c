@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -51,6 +52,27 @@ static int sysfs_write(const char *path, const char *text)
 	return err;
 }
 
+/* The first line of a sysfs file of the device, newline dropped. */
+static int device_attr(const char *pci, const char *attr, char *buf,
+		       size_t len)
+{
+	char path[PATH_MAX];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), PCI_DEVICES "/%s/%s", pci, attr);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
 int dxgpmo_pci_driver_of(const char *pci, char *driver, size_t len)
 {
 	char path[PATH_MAX], target[PATH_MAX];
@@ -74,17 +96,24 @@ int dxgpmo_pci_driver_of(const char *pci, char *driver, size_t len)
 	return 0;
 }
 
-static int valid_pci_name(const char *pci)
+/*
+ * The kernel's name of a PCI address ("%04x:%02x:%02x.%x": domains above
+ * 0xffff, as VMD makes, have more digits), or -EINVAL.
+ */
+static int canonical_pci_name(const char *in, char *out, size_t len)
 {
 	unsigned int domain, bus, dev, fn;
-	char end;
+	int used = -1;
 
-	return strlen(pci) == 12 &&
-	       sscanf(pci, "%4x:%2x:%2x.%1x%c", &domain, &bus, &dev, &fn,
-		      &end) == 4 && dev < 32 && fn < 8;
+	if (strspn(in, "0123456789abcdefABCDEF:.") != strlen(in) ||
+	    sscanf(in, "%x:%x:%x.%x%n", &domain, &bus, &dev, &fn, &used) != 4 ||
+	    used != (int)strlen(in) || bus > 0xff || dev > 0x1f || fn > 7)
+		return -EINVAL;
+	snprintf(out, len, "%04x:%02x:%02x.%x", domain, bus, dev, fn);
+	return 0;
 }
 
-/* Ask the PCI core to find the device a driver again. */
+/* Ask the PCI core to find the device a driver; 0 or -errno. */
 static int reprobe(const char *pci)
 {
 	return sysfs_write(PCI_DRIVERS "_probe", pci);
@@ -95,7 +124,7 @@ static int set_override(const char *pci, const char *driver)
 	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), PCI_DEVICES "/%s/driver_override", pci);
-	return sysfs_write(path, driver);
+	return sysfs_write(path, driver[0] ? driver : "\n");
 }
 
 static int unbind_from(const char *pci, const char *driver)
@@ -106,101 +135,154 @@ static int unbind_from(const char *pci, const char *driver)
 	return sysfs_write(path, pci);
 }
 
-static int common_checks(const char *pci, char *driver, size_t driver_len,
-			 char *msg, size_t len)
+static const char *why_not(int err)
 {
-	struct stat st;
+	return err == -EACCES || err == -EPERM ?
+	       "binding drivers needs root (the PCI core's sysfs files are root's)" :
+	       strerror(-err);
+}
+
+/* What dxgpmo-pci refuses to bind, known before any driver is unbound. */
+static const char *unsuitable(const char *pci)
+{
+	char class[32] = "";
+	unsigned long c;
+
+	if (device_attr(pci, "class", class, sizeof(class)))
+		return NULL;	/* the kernel still checks */
+	c = strtoul(class, NULL, 0);
+	if (c >> 16 == 0x06)
+		return "a bridge";
+	if (c >> 8 == 0x0806)
+		return "an IOMMU";
+	return NULL;
+}
+
+/*
+ * The device, its driver and its driver_override; the checks every
+ * command makes before touching anything.
+ */
+static int look_up(const char *in, char *pci, size_t pci_len, char *driver,
+		   size_t driver_len, char *override, size_t override_len,
+		   char *msg, size_t len)
+{
 	int err;
 
-	if (!valid_pci_name(pci))
+	if (canonical_pci_name(in, pci, pci_len))
 		return say(msg, len, -EINVAL,
 			   "'%s' is not a PCI address (DDDD:BB:DD.F, as lspci -D prints it)",
-			   pci);
+			   in);
 	err = dxgpmo_pci_driver_of(pci, driver, driver_len);
 	if (err == -ENODEV)
 		return say(msg, len, err, "no PCI device %s", pci);
 	if (err)
 		return say(msg, len, err, "cannot read the driver of %s: %s",
 			   pci, strerror(-err));
-	if (stat(PCI_DRIVERS "/" DXGPMO_PCI_DRIVER, &st))
-		return say(msg, len, -ENOENT,
-			   "driver " DXGPMO_PCI_DRIVER " is not registered: load the dxgpmo module first");
+	if (device_attr(pci, "driver_override", override, override_len) ||
+	    !strcmp(override, "(null)"))
+		override[0] = 0;
 	if (geteuid() != 0)
-		return say(msg, len, -EPERM,
-			   "binding drivers needs root (the PCI core's sysfs files are root's)");
+		return say(msg, len, -EPERM, "%s", why_not(-EPERM));
 	return 0;
 }
 
-int dxgpmo_pci_bind(const char *pci, int force, char *previous,
+int dxgpmo_pci_bind(const char *in, int force, char *previous,
 		    size_t previous_len, char *msg, size_t len)
 {
-	char driver[64];
+	char pci[32], driver[64], override[64];
+	const char *bad;
+	struct stat st;
 	int err;
 
-	err = common_checks(pci, driver, sizeof(driver), msg, len);
+	previous[0] = 0;
+	err = look_up(in, pci, sizeof(pci), driver, sizeof(driver), override,
+		      sizeof(override), msg, len);
 	if (err)
 		return err;
 	snprintf(previous, previous_len, "%s", driver);
 	if (!strcmp(driver, DXGPMO_PCI_DRIVER))
 		return say(msg, len, 0, "%s is already bound to "
 			   DXGPMO_PCI_DRIVER, pci);
+	if (stat(PCI_DRIVERS "/" DXGPMO_PCI_DRIVER, &st))
+		return say(msg, len, -ENOENT,
+			   "driver " DXGPMO_PCI_DRIVER " is not registered: load the dxgpmo module first");
+	bad = unsuitable(pci);
+	if (bad)
+		return say(msg, len, -EINVAL, "%s is %s: " DXGPMO_PCI_DRIVER
+			   " does not take it", pci, bad);
 	if (driver[0] && !force)
 		return say(msg, len, -EBUSY,
 			   "%s is in use by driver %s: pass --force to take it away from that driver",
 			   pci, driver);
+	if (override[0] && strcmp(override, DXGPMO_PCI_DRIVER) && !force)
+		return say(msg, len, -EBUSY,
+			   "%s's driver_override names %s: pass --force to replace it",
+			   pci, override);
 	err = set_override(pci, DXGPMO_PCI_DRIVER);
 	if (err)
 		return say(msg, len, err, "writing %s's driver_override: %s",
-			   pci, strerror(-err));
+			   pci, why_not(err));
 	if (driver[0]) {
 		err = unbind_from(pci, driver);
 		if (err) {
-			set_override(pci, "\n");
-			return say(msg, len, err == -EBUSY ? err : -EBUSY,
-				   "driver %s did not let %s go: %s", driver,
-				   pci, strerror(-err));
+			set_override(pci, override);
+			return say(msg, len, err, "unbinding %s from %s: %s",
+				   pci, driver, why_not(err));
 		}
 	}
-	/* drivers_probe fails for a device no driver took; the link says. */
-	reprobe(pci);
-	err = dxgpmo_pci_driver_of(pci, driver, sizeof(driver));
-	if (!err && !strcmp(driver, DXGPMO_PCI_DRIVER))
+	/*
+	 * A probe that refuses the device is no error of drivers_probe; one
+	 * the core stops first is (-EBUSY: a group VFIO owns).  The link
+	 * says what happened.
+	 */
+	err = reprobe(pci);
+	if (!dxgpmo_pci_driver_of(pci, driver, sizeof(driver)) &&
+	    !strcmp(driver, DXGPMO_PCI_DRIVER))
 		return say(msg, len, 0, "%s bound to " DXGPMO_PCI_DRIVER, pci);
 	/* Give the device back to whoever had it. */
-	set_override(pci, "\n");
+	set_override(pci, override);
 	reprobe(pci);
+	if (err)
+		return say(msg, len, err, "the PCI core did not bind %s: %s%s",
+			   pci, strerror(-err), err == -EBUSY ?
+			   " (is its IOMMU group owned by VFIO?)" : "");
 	return say(msg, len, -EIO,
-		   DXGPMO_PCI_DRIVER " refused %s (bridge, DMA mask or IOMMU group in use: the kernel log says which)",
+		   DXGPMO_PCI_DRIVER " refused %s (shared IOMMU group, untrusted device or DMA mask: the kernel log says which)",
 		   pci);
 }
 
-int dxgpmo_pci_unbind(const char *pci, char *now, size_t now_len, char *msg,
+int dxgpmo_pci_unbind(const char *in, char *now, size_t now_len, char *msg,
 		      size_t len)
 {
-	char driver[64];
-	int err;
+	char pci[32], driver[64], override[64];
+	int err, stale;
 
-	err = common_checks(pci, driver, sizeof(driver), msg, len);
+	now[0] = 0;
+	err = look_up(in, pci, sizeof(pci), driver, sizeof(driver), override,
+		      sizeof(override), msg, len);
 	if (err)
 		return err;
-	if (strcmp(driver, DXGPMO_PCI_DRIVER))
+	/* After rmmod or a refused probe the override stays, and blocks. */
+	stale = !driver[0] && !strcmp(override, DXGPMO_PCI_DRIVER);
+	if (strcmp(driver, DXGPMO_PCI_DRIVER) && !stale)
 		return say(msg, len, -EINVAL, "%s is not bound to "
 			   DXGPMO_PCI_DRIVER " (driver: %s)", pci,
 			   driver[0] ? driver : "none");
-	err = unbind_from(pci, DXGPMO_PCI_DRIVER);
-	if (err)
-		return say(msg, len, err, "unbinding %s: %s", pci,
-			   strerror(-err));
-	err = set_override(pci, "\n");
+	if (!stale) {
+		err = unbind_from(pci, DXGPMO_PCI_DRIVER);
+		if (err)
+			return say(msg, len, err, "unbinding %s: %s", pci,
+				   why_not(err));
+	}
+	err = set_override(pci, "");
 	if (err)
 		return say(msg, len, err, "clearing %s's driver_override: %s",
-			   pci, strerror(-err));
+			   pci, why_not(err));
 	/* Its own driver, if the system has one, takes it back. */
 	reprobe(pci);
-	err = dxgpmo_pci_driver_of(pci, now, now_len);
-	if (err)
+	if (dxgpmo_pci_driver_of(pci, now, now_len))
 		now[0] = 0;
-	return say(msg, len, 0, "%s unbound from " DXGPMO_PCI_DRIVER
-		   "; now %s%s", pci, now[0] ? "bound to " : "without a driver",
-		   now);
+	return say(msg, len, 0, "%s %s " DXGPMO_PCI_DRIVER "; now %s%s", pci,
+		   stale ? "no longer names" : "unbound from",
+		   now[0] ? "bound to " : "without a driver", now);
 }

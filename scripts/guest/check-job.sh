@@ -42,7 +42,8 @@ check insmod insmod ./dxgpmo.ko debug_ioctls=1
 # The spare PCI device (vm-boot.sh) for the generic driver: first by the
 # documentation's own commands, as written, then by dxgpmoctl for the tests,
 # which all run with it bound (the every-adapter tests include it).
-export DXGPMO_SPARE_PCI=0000:00:10.0 PATH="/dxgpmo:$PATH"
+export DXGPMO_SPARE_PCI=0000:00:10.0 DXGPMO_SHARED_PCI=0000:00:11.0 \
+	PATH="/dxgpmo:$PATH"
 check spare_pci_is_vmxnet3 grep -qx 0x15ad \
 	"/sys/bus/pci/devices/$DXGPMO_SPARE_PCI/vendor"
 check doc_bind_commands sh -ec '. ./doc-bind.sh
