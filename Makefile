@@ -22,9 +22,11 @@ SELFTESTS := selftests/dxgpmo_test selftests/dxgpmo_adl_test \
 	selftests/dxgpmo_dmabuf_test selftests/dxgpmo_hardening_test \
 	selftests/dxgpmo_fuzz selftests/dxgpmo_bug_test \
 	selftests/dxgpmo_race_test selftests/dxgpmo_lifetime_test \
-	selftests/dxgpmo_security_test
+	selftests/dxgpmo_security_test selftests/dxgpmo_scanout_test \
+	selftests/dxgpmo_capture_test
 LIB_SRCS := userspace-tools/libdxgpmo.c
-LIB_HDRS := userspace-tools/libdxgpmo.h uapi/dxgpmo.h uapi/dxgpmo_test.h
+LIB_HDRS := userspace-tools/libdxgpmo.h uapi/dxgpmo.h uapi/dxgpmo_test.h \
+	userspace-tools/dxgpmo_screen.h
 
 .PHONY: all module tools selftests deps check demo clean kselftest-headers lint \
 	man install uninstall dkms-check fuzz check-debug bench
