@@ -14,7 +14,7 @@ shift
 here=$(dirname "$0")
 mkdir -p "$dir"
 rm -f "$dir/ready"
-python3 "$here/screen-agent.py" "$dir" &
+/usr/bin/python3 "$here/screen-agent.py" "$dir" &
 agent=$!
 i=0
 while [ ! -e "$dir/ready" ]; do
