@@ -16,7 +16,8 @@ USER_LIBS := $(shell pkg-config --libs libdrm 2>/dev/null || echo -ldrm)
 KSELFTEST_DIR := $(BUILD)/kselftest
 LINUX_SOURCE_TAR = $(lastword $(sort $(wildcard /usr/src/linux-source-6.*.tar.xz)))
 
-TOOLS := userspace-tools/dxgpmoctl userspace-tools/dxgpmo-bench
+TOOLS := userspace-tools/dxgpmoctl userspace-tools/dxgpmo-bench \
+	userspace-tools/dxgpmo-demo-screen
 SELFTESTS := selftests/dxgpmo_test selftests/dxgpmo_adl_test \
 	selftests/dxgpmo_map_test selftests/dxgpmo_dirty_test \
 	selftests/dxgpmo_dmabuf_test selftests/dxgpmo_hardening_test \
@@ -46,6 +47,10 @@ tools: $(TOOLS)
 selftests: $(SELFTESTS)
 
 userspace-tools/dxgpmoctl: userspace-tools/dxgpmoctl.c $(LIB_SRCS) $(LIB_HDRS)
+	$(CC) $(USER_CFLAGS) -o $@ $< $(LIB_SRCS) $(USER_LIBS)
+
+userspace-tools/dxgpmo-demo-screen: userspace-tools/dxgpmo-demo-screen.c \
+		userspace-tools/dxgpmo_screen.h $(LIB_SRCS) $(LIB_HDRS)
 	$(CC) $(USER_CFLAGS) -o $@ $< $(LIB_SRCS) $(USER_LIBS)
 
 userspace-tools/dxgpmo-bench: userspace-tools/dxgpmo-bench.c $(LIB_SRCS) $(LIB_HDRS)
