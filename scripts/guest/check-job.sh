@@ -39,6 +39,13 @@ check vgem_present test -e /sys/bus/platform/devices/vgem \
 check insmod insmod ./dxgpmo.ko debug_ioctls=1
 [ -c /dev/dxgpmo ] || { echo "dxgpmo-check: FAIL dev_node"; exit 1; }
 
+# vivid again, as two instances: 0 keeps frames in vmalloc buffers (it
+# writes an import through the exporter's vmap), 1 in dma-contig buffers (it
+# also maps the import for its own device).
+if [ -e /kmods/vivid.ko ] && rmmod vivid; then
+	check vivid_two_instances insmod /kmods/vivid.ko n_devs=2 \
+		allocators=0,1 multiplanar=1,1
+fi
 # The consumer tests use drivers that are modules on Debian's kernels
 # (cirrus, vivid) and are absent from the debug kernel: they skip there.
 for t in ./dxgpmo_test ./dxgpmo_adl_test ./dxgpmo_map_test ./dxgpmo_dirty_test \
