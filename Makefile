@@ -16,15 +16,18 @@ USER_LIBS := $(shell pkg-config --libs libdrm 2>/dev/null || echo -ldrm)
 KSELFTEST_DIR := $(BUILD)/kselftest
 LINUX_SOURCE_TAR = $(lastword $(sort $(wildcard /usr/src/linux-source-6.*.tar.xz)))
 
-TOOLS := userspace-tools/dxgpmoctl userspace-tools/dxgpmo-bench
+TOOLS := userspace-tools/dxgpmoctl userspace-tools/dxgpmo-bench \
+	userspace-tools/dxgpmo-demo-screen
 SELFTESTS := selftests/dxgpmo_test selftests/dxgpmo_adl_test \
 	selftests/dxgpmo_map_test selftests/dxgpmo_dirty_test \
 	selftests/dxgpmo_dmabuf_test selftests/dxgpmo_hardening_test \
 	selftests/dxgpmo_fuzz selftests/dxgpmo_bug_test \
 	selftests/dxgpmo_race_test selftests/dxgpmo_lifetime_test \
-	selftests/dxgpmo_security_test selftests/dxgpmo_pci_test
+	selftests/dxgpmo_security_test selftests/dxgpmo_pci_test \
+	selftests/dxgpmo_scanout_test selftests/dxgpmo_capture_test
 LIB_SRCS := userspace-tools/libdxgpmo.c userspace-tools/libdxgpmo_pci.c
-LIB_HDRS := userspace-tools/libdxgpmo.h uapi/dxgpmo.h uapi/dxgpmo_test.h
+LIB_HDRS := userspace-tools/libdxgpmo.h uapi/dxgpmo.h uapi/dxgpmo_test.h \
+	userspace-tools/dxgpmo_screen.h
 
 .PHONY: all module tools selftests deps check demo clean kselftest-headers lint \
 	man install uninstall dkms-check fuzz check-debug bench
@@ -44,6 +47,10 @@ tools: $(TOOLS)
 selftests: $(SELFTESTS)
 
 userspace-tools/dxgpmoctl: userspace-tools/dxgpmoctl.c $(LIB_SRCS) $(LIB_HDRS)
+	$(CC) $(USER_CFLAGS) -o $@ $< $(LIB_SRCS) $(USER_LIBS)
+
+userspace-tools/dxgpmo-demo-screen: userspace-tools/dxgpmo-demo-screen.c \
+		userspace-tools/dxgpmo_screen.h $(LIB_SRCS) $(LIB_HDRS)
 	$(CC) $(USER_CFLAGS) -o $@ $< $(LIB_SRCS) $(USER_LIBS)
 
 userspace-tools/dxgpmo-bench: userspace-tools/dxgpmo-bench.c $(LIB_SRCS) $(LIB_HDRS)

@@ -58,7 +58,7 @@ fi
 make -s tools selftests
 mkdir -p "$build"
 
-passed=0 failed=0 skipped=0
+passed=0 failed=0 skipped=0 screen=
 if make -s lint > "$build/lint.log" 2>&1; then
 	echo "lint: checkpatch --strict clean"
 	passed=$((passed + 1))
@@ -101,7 +101,14 @@ boot() {
 	# the emulator, not a test result.  Boot it again, at most twice.
 	for attempt in 1 2 3; do
 		set +e
-		"$top/scripts/vm-boot.sh" "$kver" "$out/$name.cpio.gz" "$log"
+		# A boot with a screen has the host's screen checks in NAME.screen.
+		if [ -n "$screen" ]; then
+			rm -rf "$out/$name.screen"
+			"$top/scripts/vm-boot-screen.sh" "$out/$name.screen" \
+				"$kver" "$out/$name.cpio.gz" "$log"
+		else
+			"$top/scripts/vm-boot.sh" "$kver" "$out/$name.cpio.gz" "$log"
+		fi
 		qemu_status=$?
 		set -e
 		grep -q '^dxgpmo-vm: job start' "$log" && break
@@ -120,6 +127,13 @@ TOT
 	done
 	b_pass=$((b_pass + $(grep -c '^dxgpmo-check: PASS' "$log" || true)))
 	b_fail=$((b_fail + $(grep -c '^dxgpmo-check: FAIL' "$log" || true)))
+	# The host's own verdicts on what the VM's display showed.
+	agent_log=$out/$name.screen/agent.log
+	if [ -n "$screen" ] && [ -f "$agent_log" ]; then
+		b_pass=$((b_pass + $(grep -c '^dxgpmo-screen: PASS' "$agent_log" || true)))
+		b_fail=$((b_fail + $(grep -c '^dxgpmo-screen: FAIL' "$agent_log" || true)))
+		grep '^dxgpmo-screen: FAIL' "$agent_log" || true
+	fi
 
 	problems=
 	[ "$qemu_status" -eq 0 ] || problems="$problems qemu-status-$qemu_status"
@@ -180,6 +194,10 @@ for kver in $kernels; do
 		echo "$kver/sparse: skipped: the kernel's make dropped C=1: $(cat "$out/sparse-not-run")"
 		skipped=$((skipped + 1))
 	fi
+	# The tests boot has a display (cirrus-vga) the host looks at, and
+	# vivid, for the consumer tests.
+	display=$(display_kmod "$kver") || display=
+	screen=1
 	boot "$kver" tests "$top/scripts/guest/check-job.sh" "$out/dxgpmo.ko" \
 		"$top/selftests/dxgpmo_test" "$top/selftests/dxgpmo_adl_test" \
 		"$top/selftests/dxgpmo_map_test" "$top/selftests/dxgpmo_dirty_test" \
@@ -190,8 +208,11 @@ for kver in $kernels; do
 		"$build/doc-bind.sh" "$build/doc-unbind.sh" \
 		"$top/selftests/dxgpmo_race_test" \
 		"$top/selftests/dxgpmo_lifetime_test" \
+		"$top/selftests/dxgpmo_scanout_test" \
+		"$top/selftests/dxgpmo_capture_test" \
 		"$top/userspace-tools/dxgpmoctl" "$top/selftests/dxgpmoctl_test.sh" \
-		-- ${DXGPMO_KERNEL_BUILD:+--none} vgem
+		-- ${DXGPMO_KERNEL_BUILD:+--none} vgem $display vivid
+	screen=
 	boot "$kver" bug "$top/scripts/guest/bug-job.sh" "$out/dxgpmo.ko" \
 		"$top/selftests/dxgpmo_bug_test"
 	{

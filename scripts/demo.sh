@@ -3,7 +3,9 @@
 #
 # make demo: install what is missing, build, boot one VM (the newest test
 # kernel) and run scripts/demo.dxgpmo through dxgpmoctl, printing what
-# happens.  The full guest log stays in build/demo/guest.log.
+# happens.  It ends with a picture on the VM's cirrus display, which the
+# host saves from QEMU's screendump as build/demo-screen.png.  The full guest
+# log stays in build/demo/guest.log.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,11 +28,18 @@ build_module "$kver" "$out" > "$out/build.log" 2>&1 ||
 cp "$top/scripts/demo.dxgpmo" "$out/demo.dxgpmo"
 "$top/scripts/mkinitramfs.sh" "$kver" "$out/initramfs.cpio.gz" \
 	"$top/scripts/guest/demo-job.sh" "$out/dxgpmo.ko" \
-	"$top/userspace-tools/dxgpmoctl" "$out/demo.dxgpmo"
-echo "demo: booting $kver in QEMU (TCG, intel-iommu, 2 x edu)"
-"$top/scripts/vm-boot.sh" "$kver" "$out/initramfs.cpio.gz" "$out/guest.log" ||
+	"$top/userspace-tools/dxgpmoctl" "$out/demo.dxgpmo" \
+	"$top/userspace-tools/dxgpmo-demo-screen" -- "$(display_kmod "$kver")"
+echo "demo: booting $kver in QEMU (TCG, intel-iommu, 2 x edu, cirrus-vga)"
+rm -f "$build/demo-screen.png"
+"$top/scripts/vm-boot-screen.sh" "$out/screen" "$kver" \
+	"$out/initramfs.cpio.gz" "$out/guest.log" ||
 	{ echo "demo: the VM failed; see $out/guest.log" >&2; exit 1; }
 sed -n '/^dxgpmo-demo: begin/,/^dxgpmo-demo: end/p' "$out/guest.log" |
 	sed '1d;$d'
 grep -q '^dxgpmo-demo: end status 0' "$out/guest.log" ||
 	{ echo "demo: the session failed; see $out/guest.log" >&2; exit 1; }
+[ -f "$out/screen/demo-screen.png" ] ||
+	{ echo "demo: the host saved no screendump; see $out/guest.log" >&2; exit 1; }
+cp "$out/screen/demo-screen.png" "$build/demo-screen.png"
+echo "demo: QEMU's screendump of the VM's display: $build/demo-screen.png"

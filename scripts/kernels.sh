@@ -65,6 +65,17 @@ default_test_kernels() {
 	done | tail -n 1
 }
 
+# display_kmod KVER: the module of the DRM driver for QEMU's cirrus-vga,
+# cirrus up to 6.x, renamed cirrus-qemu in 7.x.
+display_kmod() {
+	for kmod in cirrus-qemu cirrus; do
+		modprobe -d "$(kernel_modules_base "$1")" -S "$1" \
+			--show-depends "$kmod" > /dev/null 2>&1 &&
+			{ echo "$kmod"; return 0; }
+	done
+	return 1
+}
+
 # build_module KVER OUTDIR: leaves OUTDIR/dxgpmo.ko; fails on any warning;
 # leaves OUTDIR/sparse-not-run if the kernel's make did not run sparse.
 build_module() {

@@ -24,6 +24,11 @@ kver=$1 initrd=$2 log=$3
 image=${DXGPMO_KERNEL_IMAGE:-$(kernel_image "$kver")}
 extra=${4:-}
 timeout_s=${DXGPMO_VM_TIMEOUT:-900}
+# DXGPMO_VM_SCREEN=DIR (set by vm-boot-screen.sh): a cirrus-vga display, the
+# QMP monitor and a second serial port (ttyS1) on the agent's sockets in DIR.
+screen=
+[ -z "${DXGPMO_VM_SCREEN:-}" ] ||
+	screen="-vga none -device cirrus-vga -chardev socket,id=qmp,path=$DXGPMO_VM_SCREEN/qmp.sock -mon chardev=qmp,mode=control -chardev socket,id=screen,path=$DXGPMO_VM_SCREEN/screen.sock -serial chardev:screen"
 mem=${DXGPMO_VM_MEM:-3G}
 smp=${DXGPMO_VM_SMP:-2}
 
@@ -37,4 +42,5 @@ exec timeout --foreground -k 10 "$timeout_s" \
 	-kernel "$image" -initrd "$initrd" \
 	-append "console=ttyS0 intel_iommu=on iommu.strict=1 tsc=unstable panic=-1 quiet loglevel=5 $extra" \
 	-display none -monitor none -serial "file:$log" -no-reboot \
+	$screen \
 	2> "${log%.log}.qemu.log"

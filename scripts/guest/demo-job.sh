@@ -1,8 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Runs inside the demo VM: load the module and run the demo script.
+# Runs inside the demo VM: load the module, run the demo script, then draw
+# the picture the host saves from the VM's screen.
 insmod ./dxgpmo.ko || exit 1
 echo "dxgpmo-demo: begin"
 ./dxgpmoctl -f ./demo.dxgpmo 2>&1
-echo "dxgpmo-demo: end status $?"
+status=$?
+echo
+echo "== a picture: a PMO drawn by the CPU and the edu engine, on cirrus's screen"
+./dxgpmo-demo-screen 2>&1 || status=1
+echo "dxgpmo-demo: end status $status"
 rmmod dxgpmo
