@@ -149,16 +149,6 @@ FIXTURE_TEARDOWN(adl_sizes)
 	teardown_dxgpmo(_metadata, self->fd);
 }
 
-static int run_of(const uint64_t *pages, uint64_t n)
-{
-	uint64_t i;
-
-	for (i = 1; i < n; i++)
-		if (pages[i] != pages[0] + i)
-			return 0;
-	return 1;
-}
-
 /*
  * Whole-object ADLs of an MDL object on every adapter: exact page count, one
  * IOVA run behind an IOMMU, and on the physically addressed adapter every
@@ -187,7 +177,7 @@ TEST_F(adl_sizes, mdl_every_adapter)
 				      &adl));
 		EXPECT_NE(0, adl.adl_id);
 		EXPECT_EQ(n, adl.page_count);
-		EXPECT_EQ(run_of(pages, n),
+		EXPECT_EQ(pages_are_one_run(pages, n),
 			  !!(adl.adl_flags & DXGPMO_ADL_CONTIGUOUS));
 		if (adl.adl_flags & DXGPMO_ADL_CONTIGUOUS)
 			EXPECT_EQ(pages[0], adl.base_page);
@@ -251,7 +241,7 @@ TEST_F(adl_sizes, contiguous_every_adapter)
 		EXPECT_EQ(n, adl.page_count);
 		EXPECT_EQ(DXGPMO_ADL_CONTIGUOUS, adl.adl_flags);
 		EXPECT_EQ(pages[0], adl.base_page);
-		EXPECT_TRUE(run_of(pages, n));
+		EXPECT_TRUE(pages_are_one_run(pages, n));
 		if (!is_iommu(ad)) {
 			first = adl.base_page * PAGE;
 			last = (adl.base_page + n) * PAGE - 1;

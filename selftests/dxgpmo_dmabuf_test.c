@@ -29,31 +29,6 @@
 #define PAGE 4096ULL
 #define SIZE (4 * PAGE)
 
-static int open_vgem(void)
-{
-	char path[32];
-	int i;
-
-	for (i = 0; i < 16; i++) {
-		drmVersionPtr v;
-		int fd;
-
-		snprintf(path, sizeof(path), "/dev/dri/card%d", i);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		v = drmGetVersion(fd);
-		if (v && !strcmp(v->name, "vgem")) {
-			drmFreeVersion(v);
-			return fd;
-		}
-		if (v)
-			drmFreeVersion(v);
-		close(fd);
-	}
-	return -1;
-}
-
 static int export(int fd, uint32_t pmo, uint32_t fd_flags, int *out)
 {
 	struct dxgpmo_export_dmabuf e = {

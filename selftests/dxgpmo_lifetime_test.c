@@ -407,27 +407,15 @@ static int find_edu(int fd, struct dxgpmo_adapter_info *out)
 	return found;
 }
 
-/* 1 when an adapter at that PCI address is listed, copied to *out. */
-static int adapter_at(const char *pci, struct dxgpmo_adapter_info *out)
+/* 1 when an engine adapter at that PCI address is listed, in *out. */
+static int engine_adapter_at(const char *pci, struct dxgpmo_adapter_info *out)
 {
-	struct dxgpmo_adapter_info a[DXGPMO_MAX_ADAPTERS];
-	uint32_t nr = 0, i;
-	char name[32];
-	int fd = dxgpmo_open(), found = 0;
+	int fd = dxgpmo_open(), found;
 
 	if (fd < 0)
 		return 0;
-	if (!dxgpmo_query_adapters(fd, a, DXGPMO_MAX_ADAPTERS, &nr)) {
-		for (i = 0; i < nr && i < DXGPMO_MAX_ADAPTERS && !found; i++) {
-			if (!(a[i].caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE))
-				continue;
-			dxgpmo_pci_name(&a[i], name, sizeof(name));
-			if (!strcmp(name, pci)) {
-				*out = a[i];
-				found = 1;
-			}
-		}
-	}
+	found = adapter_at_pci(fd, pci, out) &&
+		(out->caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE);
 	close(fd);
 	return found;
 }
@@ -467,7 +455,7 @@ TEST_F_TIMEOUT(hotremove, remove_edu_with_live_objects, 180)
 	/* The device comes back whatever happened above. */
 	rescan_ret = write_sysfs("/sys/bus/pci/rescan", "1");
 	for (i = 0; i < 100 && !came_back; i++) {
-		came_back = adapter_at(pci, &back);
+		came_back = engine_adapter_at(pci, &back);
 		if (!came_back)
 			usleep(50000);
 	}

@@ -27,28 +27,6 @@
 #define PAGE 4096ULL
 #define PCI_COMMAND_MASTER 0x4
 
-/* The adapter at a PCI address; 1 when listed. */
-static int adapter_at_pci(int fd, const char *pci,
-			  struct dxgpmo_adapter_info *out)
-{
-	struct dxgpmo_adapter_info a[DXGPMO_MAX_ADAPTERS];
-	uint32_t nr = 0, i;
-	char name[32];
-
-	if (dxgpmo_query_adapters(fd, a, DXGPMO_MAX_ADAPTERS, &nr))
-		return 0;
-	for (i = 0; i < nr && i < DXGPMO_MAX_ADAPTERS; i++) {
-		if (a[i].caps & DXGPMO_ADAPTER_CAP_VIRTUAL)
-			continue;
-		dxgpmo_pci_name(&a[i], name, sizeof(name));
-		if (!strcmp(name, pci)) {
-			*out = a[i];
-			return 1;
-		}
-	}
-	return 0;
-}
-
 /* The PCI command register, read from config space; -1 on error. */
 static int pci_command(const char *pci)
 {
@@ -123,16 +101,6 @@ static int entries_in(const char *dir_path)
 		n += de->d_name[0] != '.';
 	closedir(dir);
 	return n;
-}
-
-static int is_run(const uint64_t *pages, uint64_t n)
-{
-	uint64_t i;
-
-	for (i = 1; i < n; i++)
-		if (pages[i] != pages[0] + i)
-			return 0;
-	return 1;
 }
 
 static uint64_t live_dma_pages(int fd)
@@ -264,7 +232,7 @@ TEST_F(generic, adl_iova_runs)
 			ASSERT_GE(self->a.dma_mask >> 12, pages[j]);
 		if (self->a.caps & DXGPMO_ADAPTER_CAP_IOMMU) {
 			EXPECT_TRUE(adl.adl_flags & DXGPMO_ADL_CONTIGUOUS);
-			EXPECT_TRUE(is_run(pages, n));
+			EXPECT_TRUE(pages_are_one_run(pages, n));
 			EXPECT_EQ(pages[0], adl.base_page);
 		}
 		ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &st));
@@ -446,7 +414,7 @@ TEST_F(generic, dmabuf_export_import)
 		.length = 4 * PAGE, .access_mode = DXGPMO_ACCESS_USER,
 	};
 	struct dxgpmo_export_dmabuf e = { .size = sizeof(e) };
-	int vgem, drm_fd = -1, i;
+	int drm_fd;
 	uint32_t handle;
 	char *p;
 
@@ -462,22 +430,7 @@ TEST_F(generic, dmabuf_export_import)
 	p = mmap(NULL, 4 * PAGE, PROT_READ, MAP_SHARED, e.fd, 0);
 	ASSERT_NE(MAP_FAILED, p);
 	EXPECT_STREQ("generic-adapter", p + PAGE);
-	for (i = 0; i < 16 && drm_fd < 0; i++) {
-		char path[32];
-		drmVersionPtr v;
-
-		snprintf(path, sizeof(path), "/dev/dri/card%d", i);
-		vgem = open(path, O_RDWR | O_CLOEXEC);
-		if (vgem < 0)
-			continue;
-		v = drmGetVersion(vgem);
-		if (v && !strcmp(v->name, "vgem"))
-			drm_fd = vgem;
-		else
-			close(vgem);
-		if (v)
-			drmFreeVersion(v);
-	}
+	drm_fd = open_vgem();
 	if (drm_fd >= 0) {
 		EXPECT_EQ(0, drmPrimeFDToHandle(drm_fd, e.fd, &handle));
 		close(drm_fd);

@@ -511,26 +511,6 @@ static int wait_flag(const int *flag, unsigned int ms)
 	return __atomic_load_n(flag, __ATOMIC_ACQUIRE);
 }
 
-/* 1 when an adapter at that PCI address is listed; its id in *id. */
-static int adapter_at(int fd, const char *pci, uint32_t *id)
-{
-	struct dxgpmo_adapter_info a[DXGPMO_MAX_ADAPTERS];
-	uint32_t nr = 0, i;
-	char name[32];
-
-	if (dxgpmo_query_adapters(fd, a, DXGPMO_MAX_ADAPTERS, &nr))
-		return 0;
-	for (i = 0; i < nr && i < DXGPMO_MAX_ADAPTERS; i++) {
-		if (!a[i].pci_bus && !a[i].pci_devfn)
-			continue;
-		dxgpmo_pci_name(&a[i], name, sizeof(name));
-		if (!strcmp(name, pci)) {
-			*id = a[i].adapter_id;
-			return 1;
-		}
-	}
-	return 0;
-}
 
 TEST_F_TIMEOUT(race, query_adapters_copy_vs_unbind, 120)
 {
@@ -544,7 +524,7 @@ TEST_F_TIMEOUT(race, query_adapters_copy_vs_unbind, 120)
 	pthread_t query, unbind;
 	int uffd, faulted = 0, unbound_while_blocked = 0, query_started = 0;
 	int unbind_started = 0, bind_ret, back;
-	uint32_t new_id = 0;
+	struct dxgpmo_adapter_info info = { 0 };
 	char pci[32];
 	void *buf;
 
@@ -599,7 +579,7 @@ TEST_F_TIMEOUT(race, query_adapters_copy_vs_unbind, 120)
 		pthread_join(unbind, NULL);
 	}
 	bind_ret = write_sysfs(EDU_DRIVER "/bind", pci);
-	back = adapter_at(self->fd, pci, &new_id);
+	back = adapter_at_pci(self->fd, pci, &info);
 
 	ASSERT_TRUE(query_started);
 	EXPECT_TRUE(faulted) {
@@ -617,7 +597,7 @@ TEST_F_TIMEOUT(race, query_adapters_copy_vs_unbind, 120)
 	EXPECT_TRUE(back) {
 		TH_LOG("%s did not come back as an adapter after bind", pci);
 	}
-	EXPECT_NE(self->edu->adapter_id, new_id);
+	EXPECT_NE(self->edu->adapter_id, info.adapter_id);
 	munmap(buf, 2 * PAGE);
 	free(b);
 	free(w);

@@ -16,6 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <xf86drm.h>
+
 #include "libdxgpmo.h"
 
 #ifndef offsetofend
@@ -373,6 +375,65 @@ static inline void dxgpmo_pci_name(const struct dxgpmo_adapter_info *a,
 {
 	snprintf(buf, len, "%04x:%02x:%02x.%x", a->pci_domain, a->pci_bus,
 		 a->pci_devfn >> 3, a->pci_devfn & 7);
+}
+
+/* 1 when an ADL's page numbers are one run of consecutive pages. */
+static inline int pages_are_one_run(const uint64_t *pages, uint64_t n)
+{
+	uint64_t i;
+
+	for (i = 1; i < n; i++)
+		if (pages[i] != pages[0] + i)
+			return 0;
+	return 1;
+}
+
+/* The adapter at a PCI address ("dddd:bb:dd.f"); 1 when listed. */
+static inline int adapter_at_pci(int fd, const char *pci,
+				 struct dxgpmo_adapter_info *out)
+{
+	struct dxgpmo_adapter_info a[DXGPMO_MAX_ADAPTERS];
+	uint32_t nr = 0, i;
+	char name[32];
+
+	if (dxgpmo_query_adapters(fd, a, DXGPMO_MAX_ADAPTERS, &nr))
+		return 0;
+	for (i = 0; i < nr && i < DXGPMO_MAX_ADAPTERS; i++) {
+		if (a[i].caps & DXGPMO_ADAPTER_CAP_VIRTUAL)
+			continue;
+		dxgpmo_pci_name(&a[i], name, sizeof(name));
+		if (!strcmp(name, pci)) {
+			*out = a[i];
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* A DRM node of vgem, or -1 when vgem is not loaded. */
+static inline int open_vgem(void)
+{
+	char path[32];
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		drmVersionPtr v;
+		int fd;
+
+		snprintf(path, sizeof(path), "/dev/dri/card%d", i);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		v = drmGetVersion(fd);
+		if (v && !strcmp(v->name, "vgem")) {
+			drmFreeVersion(v);
+			return fd;
+		}
+		if (v)
+			drmFreeVersion(v);
+		close(fd);
+	}
+	return -1;
 }
 
 #define ADL_LEAK_PARAM "/sys/module/dxgpmo/parameters/adl_leak"
