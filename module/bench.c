@@ -9,6 +9,7 @@
 #include <linux/ktime.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 
 #include "internal.h"
@@ -63,19 +64,24 @@ static int dxgpmo_bench_adl_loops(struct dxgpmo_file *file,
 	cmd->adl_ns = ktime_get_ns() - t0;
 	cmd->adl_runs = dxgpmo_address_runs(addr, nr, 1);
 
-	/* The device may be another driver's once it was unbound. */
-	if (!dxgpmo_adapter_begin_access(amo->adapter))
-		return -ENODEV;
+	/*
+	 * The device may be another driver's once it was unbound; a loop at
+	 * a time, so an unbind waits for one loop, not for all of them.
+	 */
 	t0 = ktime_get_ns();
-	for (loop = 0, ret = 0; loop < cmd->loops && !ret; loop++) {
+	for (loop = 0; loop < cmd->loops; loop++) {
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		if (!dxgpmo_adapter_begin_access(amo->adapter))
+			return -ENODEV;
 		ret = dxgpmo_bench_page_loop(amo->adapter->dev,
 					     amo->pmo->backing, nr, addr);
+		dxgpmo_adapter_end_access(amo->adapter);
+		if (ret)
+			return ret;
 		cond_resched();
 	}
 	cmd->page_loop_ns = ktime_get_ns() - t0;
-	dxgpmo_adapter_end_access(amo->adapter);
-	if (ret)
-		return ret;
 	cmd->page_loop_runs = dxgpmo_address_runs(addr, nr, PAGE_SIZE);
 	return 0;
 }

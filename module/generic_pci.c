@@ -66,9 +66,10 @@ static DEFINE_MUTEX(dxgpmo_pci_lock);
 static unsigned int dxgpmo_nr_pci;
 
 /*
- * What the device had before us, put back when we let it go: the PCI core
- * sets these once, at enumeration, and its next driver may rely on them
- * (a 32-bit mask taken for granted, 64 KiB segments).
+ * What the device had when we got it, put back when we let it go, as if
+ * we had never bound: nothing else resets them (the PCI core sets them
+ * once, at enumeration), and the next driver may rely on them (a 32-bit
+ * mask taken for granted, 64 KiB segments).
  */
 struct dxgpmo_generic_pci {
 	struct dxgpmo_adapter *adapter;
@@ -80,9 +81,10 @@ struct dxgpmo_generic_pci {
 static void dxgpmo_pci_restore_dma(struct pci_dev *pdev,
 				   const struct dxgpmo_generic_pci *gen)
 {
-	if (dma_set_mask(&pdev->dev, gen->dma_mask) ||
-	    dma_set_coherent_mask(&pdev->dev, gen->coherent_dma_mask))
-		pci_warn(pdev, "dxgpmo-pci: could not restore the DMA masks\n");
+	if (dma_set_mask(&pdev->dev, gen->dma_mask))
+		pci_warn(pdev, "dxgpmo-pci: could not restore the DMA mask\n");
+	if (dma_set_coherent_mask(&pdev->dev, gen->coherent_dma_mask))
+		pci_warn(pdev, "dxgpmo-pci: could not restore the coherent DMA mask\n");
 	dma_set_max_seg_size(&pdev->dev, gen->max_seg_size);
 }
 
@@ -110,13 +112,14 @@ static const char *dxgpmo_pci_refusal(struct pci_dev *pdev)
 	/* A bridge's driver holds up everything behind it. */
 	if (pdev->hdr_type != PCI_HEADER_TYPE_NORMAL ||
 	    pdev->class >> 16 == PCI_BASE_CLASS_BRIDGE)
-		return "a bridge";
+		return "a bridge (class 06xx)";
 	/* The IOMMU's own function: clearing its bus mastering stops it. */
 	if (pdev->class >> 8 == PCI_CLASS_SYSTEM_IOMMU)
 		return "an IOMMU";
 	/* Bus mastering off is a request; the IOMMU is the only barrier. */
 	if (pdev->untrusted)
 		return "an untrusted (external) device";
+	/* At bind time: a device hot-added to the group later is not seen. */
 	if (!dxgpmo_pci_shared_group && dxgpmo_pci_group_size(pdev) > 1)
 		return "in an IOMMU group with other devices (pci_shared_group=1 allows it)";
 	return NULL;

@@ -143,8 +143,10 @@ static int dxgpmo_test_memtype(struct dxgpmo_file *file,
 /*
  * Proof, from the IOMMU's own page tables, that an ADL's device addresses
  * are the object's pages in the adapter's domain, and are gone after
- * FREE_ADL or removal.  After removal the device is still there (the
- * adapter holds it) and so is its group's default domain.
+ * FREE_ADL.  Only while the device is bound to us: then nobody can change
+ * or free its group's domain (our use of the default domain blocks a type
+ * change and VFIO).  After an unbind, a test rebinds the device and asks
+ * through an AMO on the new adapter, in the same domain.
  */
 static int dxgpmo_test_iova(struct dxgpmo_file *file,
 			    struct dxgpmo_test_cmd *cmd)
@@ -162,9 +164,13 @@ static int dxgpmo_test_iova(struct dxgpmo_file *file,
 	if (!backing->ops->page || cmd->index >= backing->nr_pages)
 		goto out;
 	ret = -ENODEV;
-	domain = iommu_get_domain_for_dev(amo->adapter->dev);
-	if (!domain || !iommu_is_dma_domain(domain))
+	if (!dxgpmo_adapter_begin_access(amo->adapter))
 		goto out;
+	domain = iommu_get_domain_for_dev(amo->adapter->dev);
+	if (!domain || !iommu_is_dma_domain(domain)) {
+		dxgpmo_adapter_end_access(amo->adapter);
+		goto out;
+	}
 	phys = iommu_iova_to_phys(domain, cmd->address);
 	if (!phys)
 		cmd->iova_state = DXGPMO_TEST_IOVA_UNMAPPED;
@@ -173,6 +179,7 @@ static int dxgpmo_test_iova(struct dxgpmo_file *file,
 		cmd->iova_state = DXGPMO_TEST_IOVA_MAPS_PAGE;
 	else
 		cmd->iova_state = DXGPMO_TEST_IOVA_MAPS_OTHER;
+	dxgpmo_adapter_end_access(amo->adapter);
 	ret = 0;
 out:
 	dxgpmo_object_put(&amo->obj);

@@ -6,6 +6,7 @@
  * sentence a user can act on.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -142,19 +143,50 @@ static const char *why_not(int err)
 	       strerror(-err);
 }
 
-/* What dxgpmo-pci refuses to bind, known before any driver is unbound. */
+static int group_members(const char *pci)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	int n = 0;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), PCI_DEVICES "/%s/iommu_group/devices",
+		 pci);
+	dir = opendir(path);
+	if (!dir)
+		return 1;
+	while ((de = readdir(dir)))
+		n += de->d_name[0] != '.';
+	closedir(dir);
+	return n;
+}
+
+/*
+ * What dxgpmo-pci refuses to bind, known before any driver is unbound (a
+ * --force must not take a working device from its driver for nothing).
+ * The kernel checks again, and also refuses untrusted devices.
+ */
 static const char *unsuitable(const char *pci)
 {
-	char class[32] = "";
+	char class[32] = "", shared[8] = "N";
 	unsigned long c;
+	FILE *f;
 
-	if (device_attr(pci, "class", class, sizeof(class)))
-		return NULL;	/* the kernel still checks */
-	c = strtoul(class, NULL, 0);
-	if (c >> 16 == 0x06)
-		return "a bridge";
-	if (c >> 8 == 0x0806)
-		return "an IOMMU";
+	if (!device_attr(pci, "class", class, sizeof(class))) {
+		c = strtoul(class, NULL, 0);
+		if (c >> 16 == 0x06)
+			return "a bridge";
+		if (c >> 8 == 0x0806)
+			return "an IOMMU";
+	}
+	f = fopen("/sys/module/dxgpmo/parameters/pci_shared_group", "r");
+	if (f) {
+		if (!fgets(shared, sizeof(shared), f))
+			shared[0] = 'N';
+		fclose(f);
+	}
+	if (shared[0] != 'Y' && group_members(pci) > 1)
+		return "in an IOMMU group with other devices (pci_shared_group=1 allows it)";
 	return NULL;
 }
 
@@ -239,9 +271,13 @@ int dxgpmo_pci_bind(const char *in, int force, char *previous,
 	if (!dxgpmo_pci_driver_of(pci, driver, sizeof(driver)) &&
 	    !strcmp(driver, DXGPMO_PCI_DRIVER))
 		return say(msg, len, 0, "%s bound to " DXGPMO_PCI_DRIVER, pci);
-	/* Give the device back to whoever had it. */
-	set_override(pci, override);
-	reprobe(pci);
+	/*
+	 * Give the device back to whoever had it (a stale override of ours
+	 * would block it); a device that had no driver stays without.
+	 */
+	set_override(pci, strcmp(override, DXGPMO_PCI_DRIVER) ? override : "");
+	if (previous[0])
+		reprobe(pci);
 	if (err)
 		return say(msg, len, err, "the PCI core did not bind %s: %s%s",
 			   pci, strerror(-err), err == -EBUSY ?
