@@ -68,6 +68,16 @@ else
 	failed=$((failed + 1))
 fi
 
+# libdxgk on the host: its header as C11 and C++17 with -Werror, its
+# dependencies, its unit test.
+"$top/scripts/libdxgk-check.sh" > "$build/libdxgk.log" 2>&1 || true
+cat "$build/libdxgk.log"
+passed=$((passed + $(grep -c '^libdxgk: PASS' "$build/libdxgk.log" || true)))
+failed=$((failed + $(grep -c '^libdxgk: FAIL' "$build/libdxgk.log" || true)))
+skipped=$((skipped + $(grep -c '^libdxgk: SKIP' "$build/libdxgk.log" || true)))
+# A script that died before saying anything still fails.
+grep -q '^libdxgk: ' "$build/libdxgk.log" || failed=$((failed + 1))
+
 # DKMS packaging builds for every test kernel (on the host, no VM).
 if [ -n "${DXGPMO_KERNEL_BUILD:-}" ]; then
 	: > "$build/dkms.log"	# a kernel that is not installed: no dkms
@@ -211,6 +221,8 @@ for kver in $kernels; do
 		"$top/selftests/dxgpmo_scanout_test" \
 		"$top/selftests/dxgpmo_capture_test" \
 		"$top/userspace-tools/dxgpmoctl" "$top/selftests/dxgpmoctl_test.sh" \
+		"$top/userspace-tools/examples/dxgk-mobile-gpu" \
+		"$top/userspace-tools/examples/dxgk-live-migration" \
 		-- ${DXGPMO_KERNEL_BUILD:+--none} vgem $display vivid
 	screen=
 	boot "$kver" bug "$top/scripts/guest/bug-job.sh" "$out/dxgpmo.ko" \
