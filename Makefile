@@ -178,6 +178,13 @@ userspace-tools/examples/%: userspace-tools/examples/%.c \
 	$(CC) $(CFLAGS) -Wall -Wextra -Werror -Iuserspace-tools -o $@ $< \
 		userspace-tools/libdxgk.a
 
+# kselftests of the library on the module, linked with libdxgk.a only.
+selftests: selftests/libdxgk_test
+selftests/libdxgk_test: selftests/libdxgk_test.c userspace-tools/libdxgk.h \
+		userspace-tools/libdxgk.a $(KSELFTEST_DIR)/kselftest_harness.h
+	$(CC) -O2 -g -Wall -Iuserspace-tools -I$(KSELFTEST_DIR) \
+		-o $@ $< userspace-tools/libdxgk.a -lpthread
+
 # The header alone as C11 and C++17, the libraries' dependencies, and the
 # status table (host only; make check counts its "libdxgk:" lines).
 libdxgk-check: $(LIBDXGK)
@@ -199,4 +206,5 @@ uninstall-libdxgk:
 
 clean: clean-libdxgk
 clean-libdxgk:
-	rm -f userspace-tools/libdxgk.o $(LIBDXGK) $(DXGK_EXAMPLES)
+	rm -f userspace-tools/libdxgk.o $(LIBDXGK) $(DXGK_EXAMPLES) \
+		selftests/libdxgk_test

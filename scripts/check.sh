@@ -223,6 +223,7 @@ for kver in $kernels; do
 		"$top/userspace-tools/dxgpmoctl" "$top/selftests/dxgpmoctl_test.sh" \
 		"$top/userspace-tools/examples/dxgk-mobile-gpu" \
 		"$top/userspace-tools/examples/dxgk-live-migration" \
+		"$top/selftests/libdxgk_test" \
 		-- ${DXGPMO_KERNEL_BUILD:+--none} vgem $display vivid
 	screen=
 	boot "$kver" bug "$top/scripts/guest/bug-job.sh" "$out/dxgpmo.ko" \

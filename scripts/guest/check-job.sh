@@ -77,6 +77,8 @@ done
 check libdxgk_mobile_gpu_virtual0 ./dxgk-mobile-gpu virtual0
 check libdxgk_mobile_gpu_edu0 ./dxgk-mobile-gpu edu0
 check libdxgk_live_migration_edu0 ./dxgk-live-migration edu0
+./libdxgk_test
+echo "dxgpmo-vm: ./libdxgk_test exit $?"
 
 sh ./dxgpmoctl_test.sh
 # After the tool's session too: it hands an edu to the generic driver and
