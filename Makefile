@@ -202,7 +202,8 @@ install-libdxgk: $(LIBDXGK)
 uninstall: uninstall-libdxgk
 uninstall-libdxgk:
 	rm -f $(DESTDIR)$(PREFIX)/lib/libdxgk.a $(DESTDIR)$(PREFIX)/lib/libdxgk.so \
-		$(DESTDIR)$(PREFIX)/lib/libdxgk.so.0
+		$(DESTDIR)$(PREFIX)/lib/libdxgk.so.0 \
+		$(DESTDIR)$(PREFIX)/include/dxgpmo/libdxgk.h
 
 clean: clean-libdxgk
 clean-libdxgk:
