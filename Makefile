@@ -151,3 +151,61 @@ clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
 	rm -f $(TOOLS) $(SELFTESTS) userspace-tools/dxgpmoctl.8
 	rm -rf $(BUILD)
+
+# libdxgk: the Windows-named calls (userspace-tools/libdxgk.h), as a static
+# and a shared library that need nothing but libc, and the two example
+# programs written against it, linked statically so the VM needs no copy of
+# the shared one.
+LIBDXGK_CFLAGS := $(CFLAGS) -Wall -Wextra -Werror -fPIC \
+	-Iuapi -Iuserspace-tools
+LIBDXGK := userspace-tools/libdxgk.a userspace-tools/libdxgk.so
+DXGK_EXAMPLES := userspace-tools/examples/dxgk-mobile-gpu \
+	userspace-tools/examples/dxgk-live-migration
+
+.PHONY: libdxgk libdxgk-check install-libdxgk uninstall-libdxgk clean-libdxgk
+libdxgk: $(LIBDXGK)
+tools: $(LIBDXGK) $(DXGK_EXAMPLES)
+
+userspace-tools/libdxgk.o: userspace-tools/libdxgk.c userspace-tools/libdxgk.h \
+		uapi/dxgpmo.h
+	$(CC) $(LIBDXGK_CFLAGS) -c -o $@ $<
+userspace-tools/libdxgk.a: userspace-tools/libdxgk.o
+	rm -f $@ && ar rcs $@ $^
+userspace-tools/libdxgk.so: userspace-tools/libdxgk.o
+	$(CC) -shared -Wl,-soname,libdxgk.so.0 -Wl,--no-undefined -o $@ $^
+userspace-tools/examples/%: userspace-tools/examples/%.c \
+		userspace-tools/libdxgk.h userspace-tools/libdxgk.a
+	$(CC) $(CFLAGS) -Wall -Wextra -Werror -Iuserspace-tools -o $@ $< \
+		userspace-tools/libdxgk.a
+
+# kselftests of the library on the module, linked with libdxgk.a only.
+selftests: selftests/libdxgk_test
+selftests/libdxgk_test: selftests/libdxgk_test.c userspace-tools/libdxgk.h \
+		userspace-tools/libdxgk.a $(KSELFTEST_DIR)/kselftest_harness.h
+	$(CC) -O2 -g -Wall -Iuserspace-tools -I$(KSELFTEST_DIR) \
+		-o $@ $< userspace-tools/libdxgk.a -lpthread
+
+# The header alone as C11 and C++17, the libraries' dependencies, and the
+# status table (host only; make check counts its "libdxgk:" lines).
+libdxgk-check: $(LIBDXGK)
+	scripts/libdxgk-check.sh
+
+install: install-libdxgk
+install-libdxgk: $(LIBDXGK)
+	install -D -m 0644 userspace-tools/libdxgk.h \
+		$(DESTDIR)$(PREFIX)/include/dxgpmo/libdxgk.h
+	install -D -m 0644 userspace-tools/libdxgk.a $(DESTDIR)$(PREFIX)/lib/libdxgk.a
+	install -D -m 0755 userspace-tools/libdxgk.so \
+		$(DESTDIR)$(PREFIX)/lib/libdxgk.so.0
+	ln -sf libdxgk.so.0 $(DESTDIR)$(PREFIX)/lib/libdxgk.so
+
+uninstall: uninstall-libdxgk
+uninstall-libdxgk:
+	rm -f $(DESTDIR)$(PREFIX)/lib/libdxgk.a $(DESTDIR)$(PREFIX)/lib/libdxgk.so \
+		$(DESTDIR)$(PREFIX)/lib/libdxgk.so.0 \
+		$(DESTDIR)$(PREFIX)/include/dxgpmo/libdxgk.h
+
+clean: clean-libdxgk
+clean-libdxgk:
+	rm -f userspace-tools/libdxgk.o $(LIBDXGK) $(DXGK_EXAMPLES) \
+		selftests/libdxgk_test

@@ -60,9 +60,10 @@ mkdir -p "$build"
 
 passed=0 failed=0 skipped=0 screen=
 
-# checkpatch and the DKMS builds need no VM: they run on the host while the
-# first kernel builds and boots (its guest waits on edu's timers much of the
-# time), and are counted at the end.
+# checkpatch, the DKMS builds and libdxgk's host checks (its header as C11
+# and C++17 with -Werror, its dependencies, its unit test) need no VM: they
+# run on the host while the first kernel builds and boots (its guest waits
+# on edu's timers much of the time), and are counted at the end.
 rm -f "$build/lint.status"
 (
 	if make -s lint > "$build/lint.log" 2>&1; then
@@ -70,6 +71,7 @@ rm -f "$build/lint.status"
 	else
 		echo fail > "$build/lint.status"
 	fi
+	"$top/scripts/libdxgk-check.sh" > "$build/libdxgk.log" 2>&1 || true
 	# A kernel that is not installed (the debug one) has no dkms.
 	if [ -n "${DXGPMO_KERNEL_BUILD:-}" ]; then
 		: > "$build/dkms.log"
@@ -89,6 +91,12 @@ host_checks_count() {
 		echo "lint: checkpatch --strict found problems"
 		failed=$((failed + 1))
 	fi
+	cat "$build/libdxgk.log"
+	passed=$((passed + $(grep -c '^libdxgk: PASS' "$build/libdxgk.log" || true)))
+	failed=$((failed + $(grep -c '^libdxgk: FAIL' "$build/libdxgk.log" || true)))
+	skipped=$((skipped + $(grep -c '^libdxgk: SKIP' "$build/libdxgk.log" || true)))
+	# A script that died before saying anything still fails.
+	grep -q '^libdxgk: ' "$build/libdxgk.log" || failed=$((failed + 1))
 	cat "$build/dkms.log"
 	passed=$((passed + $(grep -c '^dkms: PASS' "$build/dkms.log" || true)))
 	failed=$((failed + $(grep -c '^dkms: FAIL' "$build/dkms.log" || true)))
@@ -227,6 +235,9 @@ for kver in $kernels; do
 		"$top/selftests/dxgpmo_scanout_test" \
 		"$top/selftests/dxgpmo_capture_test" \
 		"$top/userspace-tools/dxgpmoctl" "$top/selftests/dxgpmoctl_test.sh" \
+		"$top/userspace-tools/examples/dxgk-mobile-gpu" \
+		"$top/userspace-tools/examples/dxgk-live-migration" \
+		"$top/selftests/libdxgk_test" \
 		-- ${DXGPMO_KERNEL_BUILD:+--none} vgem $display vivid
 	screen=
 	boot "$kver" bug "$top/scripts/guest/bug-job.sh" "$out/dxgpmo.ko" \

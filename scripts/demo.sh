@@ -29,7 +29,10 @@ cp "$top/scripts/demo.dxgpmo" "$out/demo.dxgpmo"
 "$top/scripts/mkinitramfs.sh" "$kver" "$out/initramfs.cpio.gz" \
 	"$top/scripts/guest/demo-job.sh" "$out/dxgpmo.ko" \
 	"$top/userspace-tools/dxgpmoctl" "$out/demo.dxgpmo" \
-	"$top/userspace-tools/dxgpmo-demo-screen" -- "$(display_kmod "$kver")"
+	"$top/userspace-tools/dxgpmo-demo-screen" \
+	"$top/userspace-tools/examples/dxgk-mobile-gpu" \
+	"$top/userspace-tools/examples/dxgk-live-migration" \
+	-- "$(display_kmod "$kver")"
 echo "demo: booting $kver in QEMU (TCG, intel-iommu, 2 x edu, cirrus-vga)"
 rm -f "$build/demo-screen.png"
 "$top/scripts/vm-boot-screen.sh" "$out/screen" "$kver" \

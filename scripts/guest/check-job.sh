@@ -71,6 +71,15 @@ for t in ./dxgpmo_test ./dxgpmo_adl_test ./dxgpmo_map_test ./dxgpmo_dirty_test \
 	echo "dxgpmo-vm: $t exit $?"
 done
 
+# libdxgk's examples, Windows names only, before the tool's session renames
+# the edu adapters: the mobile GPU's buffer on a physically addressed
+# adapter and on one behind the IOMMU, the live migration on an edu.
+check libdxgk_mobile_gpu_virtual0 ./dxgk-mobile-gpu virtual0
+check libdxgk_mobile_gpu_edu0 ./dxgk-mobile-gpu edu0
+check libdxgk_live_migration_edu0 ./dxgk-live-migration edu0
+./libdxgk_test
+echo "dxgpmo-vm: ./libdxgk_test exit $?"
+
 sh ./dxgpmoctl_test.sh
 # After the tool's session too: it hands an edu to the generic driver and
 # back, which renames it.

@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kselftests of libdxgk on the real module: every Windows-named call
+ * through the library, the NTSTATUS each kernel error comes back as,
+ * Open/Close (which the examples do not use), maps at unaligned offsets,
+ * page-array ADLs, subrange queries, and the session model (explicit
+ * sessions, per-thread selection, handles that do not cross sessions or
+ * a fork).  Linked against libdxgk.a only.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "libdxgk.h"
+
+static NTSTATUS create_mdl(HANDLE hAdapter, SIZE_T Size,
+			   DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->hAdapter = hAdapter;
+	c->Size = Size;
+	c->Type = DXGK_PHYSICAL_MEMORY_TYPE_MDL;
+	c->CacheType = DXGK_MEMORY_CACHING_TYPE_CACHED;
+	return DxgkCbCreatePhysicalMemoryObject(c);
+}
+
+static NTSTATUS destroy(HANDLE hPmo, HANDLE hAmo)
+{
+	DXGKARGCB_DESTROY_PHYSICAL_MEMORY_OBJECT d = { hPmo, hAmo };
+
+	return DxgkCbDestroyPhysicalMemoryObject(&d);
+}
+
+FIXTURE(dxgk) {
+	HANDLE virt;	/* logical page == physical page */
+};
+
+FIXTURE_SETUP(dxgk)
+{
+	ASSERT_EQ(STATUS_SUCCESS,
+		  DxgkLinuxOpenAdapter(NULL, DXGK_LINUX_ADAPTER_VIRTUAL,
+				       &self->virt));
+	ASSERT_NE(NULL, self->virt);
+}
+
+FIXTURE_TEARDOWN(dxgk)
+{
+}
+
+/* Create without an adapter, then Open and Close, as early-boot code does. */
+TEST_F(dxgk, open_close)
+{
+	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT c;
+	DXGKARGCB_OPEN_PHYSICAL_MEMORY_OBJECT o, o2;
+	DXGKARGCB_CLOSE_PHYSICAL_MEMORY_OBJECT cl;
+	DXGKARGCB_ALLOCATE_ADL a;
+	DXGKARGCB_FREE_ADL f;
+
+	ASSERT_EQ(STATUS_SUCCESS, create_mdl(NULL, 4 * PAGE_SIZE, &c));
+	ASSERT_NE(NULL, c.hPhysicalMemoryObject);
+	EXPECT_EQ(NULL, c.hAdapterMemoryObject);
+
+	memset(&o, 0, sizeof(o));
+	o.hPhysicalMemoryObject = c.hPhysicalMemoryObject;
+	o.hAdapter = self->virt;
+	ASSERT_EQ(STATUS_SUCCESS, DxgkCbOpenPhysicalMemoryObject(&o));
+	ASSERT_NE(NULL, o.hAdapterMemoryObject);
+	/* One adapter at a time. */
+	o2 = o;
+	o2.hAdapterMemoryObject = NULL;
+	EXPECT_EQ(STATUS_DEVICE_BUSY, DxgkCbOpenPhysicalMemoryObject(&o2));
+	EXPECT_EQ(NULL, o2.hAdapterMemoryObject);
+	/* The physical handle is not an adapter memory object. */
+	memset(&a, 0, sizeof(a));
+	a.hAdapterMemoryObject = c.hPhysicalMemoryObject;
+	a.Size = PAGE_SIZE;
+	EXPECT_EQ(STATUS_INVALID_HANDLE, DxgkCbAllocateAdl(&a));
+
+	a.hAdapterMemoryObject = o.hAdapterMemoryObject;
+	a.Offset = PAGE_SIZE;
+	a.Size = 2 * PAGE_SIZE;
+	ASSERT_EQ(STATUS_SUCCESS, DxgkCbAllocateAdl(&a));
+	ASSERT_NE(NULL, a.pAdl);
+	EXPECT_EQ(2, a.pAdl->PageCount);
+	if (!a.pAdl->Flags.Contiguous) {
+		ASSERT_NE(NULL, a.pAdl->Pages);
+		EXPECT_NE(0, a.pAdl->Pages[0]);
+		EXPECT_NE(0, a.pAdl->Pages[1]);
+	} else {
+		EXPECT_NE(0, a.pAdl->BasePageNumber);
+	}
+	/* Close while an ADL lives: refused, nothing changes. */
+	cl.hAdapterMemoryObject = o.hAdapterMemoryObject;
+	EXPECT_EQ(STATUS_DEVICE_BUSY, DxgkCbClosePhysicalMemoryObject(&cl));
+	/* FreeAdl needs the AMO the ADL came from. */
+	f.hAdapterMemoryObject = c.hPhysicalMemoryObject;
+	f.pAdl = a.pAdl;
+	EXPECT_EQ(STATUS_INVALID_HANDLE, DxgkCbFreeAdl(&f));
+	f.hAdapterMemoryObject = o.hAdapterMemoryObject;
+	EXPECT_EQ(STATUS_SUCCESS, DxgkCbFreeAdl(&f));
+	EXPECT_EQ(STATUS_SUCCESS, DxgkCbClosePhysicalMemoryObject(&cl));
+	EXPECT_EQ(STATUS_INVALID_HANDLE, DxgkCbClosePhysicalMemoryObject(&cl));
+	/* Closed: Destroy must not name it again. */
+	EXPECT_EQ(STATUS_INVALID_HANDLE,
+		  destroy(c.hPhysicalMemoryObject, o.hAdapterMemoryObject));
+	EXPECT_EQ(STATUS_SUCCESS, destroy(c.hPhysicalMemoryObject, NULL));
+	EXPECT_EQ(STATUS_INVALID_HANDLE, destroy(c.hPhysicalMemoryObject, NULL));
+}
+
+/* Kernel errors come back as the table's statuses. */
+TEST_F(dxgk, kernel_errors_as_ntstatus)
+{
+	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT c;
+	DXGKARGCB_ALLOCATE_ADL a;
+
+	c.Size = 0;
+	EXPECT_EQ(STATUS_INVALID_PARAMETER, create_mdl(self->virt, 0, &c));
+	EXPECT_EQ(NULL, c.hPhysicalMemoryObject);
+	memset(&c, 0, sizeof(c));
+	c.hAdapter = self->virt;
+	c.Size = PAGE_SIZE;
+	c.Type = (DXGK_PHYSICAL_MEMORY_TYPE)7;
+	EXPECT_EQ(STATUS_INVALID_PARAMETER,
+		  DxgkCbCreatePhysicalMemoryObject(&c));
+
+	ASSERT_EQ(STATUS_SUCCESS, create_mdl(self->virt, 4 * PAGE_SIZE, &c));
+	memset(&a, 0, sizeof(a));
+	a.hAdapterMemoryObject = c.hAdapterMemoryObject;
+	a.Size = PAGE_SIZE + 1;
+	EXPECT_EQ(STATUS_INVALID_PARAMETER, DxgkCbAllocateAdl(&a));
+	a.Size = 8 * PAGE_SIZE;
+	EXPECT_EQ(STATUS_INVALID_PARAMETER, DxgkCbAllocateAdl(&a));
+	/* RequireContiguous is for CONTIGUOUS and IO_SPACE objects only. */
+	a.Size = PAGE_SIZE;
+	a.Flags.RequireContiguous = 1;
+	EXPECT_EQ(STATUS_INVALID_PARAMETER, DxgkCbAllocateAdl(&a));
+	a.Flags.Value = 0x4;
+	EXPECT_EQ(STATUS_INVALID_PARAMETER, DxgkCbAllocateAdl(&a));
+	EXPECT_EQ(NULL, a.pAdl);
+	EXPECT_EQ(STATUS_SUCCESS,
+		  destroy(c.hPhysicalMemoryObject, c.hAdapterMemoryObject));
+}
+
+/* The requested byte is at pMappedAddress + Offset, in either mode. */
+TEST_F(dxgk, map_unaligned_offset)
+{
+	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT c;
+	DXGKARGCB_MAP_PHYSICAL_MEMORY k, u;
+	DXGKARGCB_UNMAP_PHYSICAL_MEMORY um;
+
+	ASSERT_EQ(STATUS_SUCCESS, create_mdl(self->virt, 3 * PAGE_SIZE, &c));
+	memset(&k, 0, sizeof(k));
+	k.hPhysicalMemoryObject = c.hPhysicalMemoryObject;
+	k.AccessMode = DXGK_ACCESS_MODE_KERNEL_MODE;
+	k.Offset = PAGE_SIZE + 0x234;
+	k.Size = 100;
+	ASSERT_EQ(STATUS_SUCCESS, DxgkCbMapPhysicalMemory(&k));
+	EXPECT_EQ(0x234, k.Offset);
+	EXPECT_EQ(PAGE_SIZE, k.Size);
+	u = k;
+	u.AccessMode = DXGK_ACCESS_MODE_USER_MODE;
+	u.Offset = 0;
+	u.Size = 3 * PAGE_SIZE;
+	u.pMappedAddress = NULL;
+	ASSERT_EQ(STATUS_SUCCESS, DxgkCbMapPhysicalMemory(&u));
+	EXPECT_EQ(0, u.Offset);
+	EXPECT_EQ(3 * PAGE_SIZE, u.Size);
+	((volatile char *)k.pMappedAddress)[k.Offset] = 'W';
+	EXPECT_EQ('W', ((volatile char *)u.pMappedAddress)[PAGE_SIZE + 0x234]);
+
+	/* Unmap needs the size MAP returned. */
+	um.hPhysicalMemoryObject = c.hPhysicalMemoryObject;
+	um.pBaseAddress = k.pMappedAddress;
+	um.Size = 100;
+	EXPECT_EQ(STATUS_INVALID_PARAMETER, DxgkCbUnmapPhysicalMemory(&um));
+	um.Size = k.Size;
+	EXPECT_EQ(STATUS_SUCCESS, DxgkCbUnmapPhysicalMemory(&um));
+	/* A live map keeps the object: Destroy is refused, not a crash. */
+	EXPECT_EQ(STATUS_DEVICE_BUSY,
+		  destroy(c.hPhysicalMemoryObject, c.hAdapterMemoryObject));
+	um.pBaseAddress = u.pMappedAddress;
+	um.Size = u.Size;
+	EXPECT_EQ(STATUS_SUCCESS, DxgkCbUnmapPhysicalMemory(&um));
+	EXPECT_EQ(STATUS_SUCCESS,
+		  destroy(c.hPhysicalMemoryObject, c.hAdapterMemoryObject));
+}
+
+/* Memory-basis DDIs: ranges, subranges, buffer sizes, the START count. */
+TEST_F(dxgk, memory_basis)
+{
+	struct {
+		DXGKARG_CREATEMEMORYBASIS b;
+		DXGK_MEMORYRANGE more[1];
+	} two;
+	DXGK_LINUX_ADAPTER_INFO info;
+	DXGKARG_QUERYDIRTYBITDATA q;
+	volatile UCHAR *seg;
+	PVOID segment;
+	SIZE_T size, ps;
+	UCHAR bits[2];
+	HANDLE basis;
+
+	ASSERT_EQ(STATUS_SUCCESS, DxgkLinuxQueryAdapterInfo(self->virt, &info));
+	ps = info.SegmentCaps.PageSize;
+	ASSERT_LE(4096, ps);
+	ASSERT_LE(64 * ps, info.SegmentSize);
+	memset(&two, 0, sizeof(two));
+	two.b.SegmentId = 1;
+	two.b.RangeCount = 2;
+	two.b.Ranges[0].SegmentOffset = 8 * ps;
+	two.b.Ranges[0].SizeInBytes = 4 * ps;
+	two.more[0].SegmentOffset = 9 * ps;	/* overlaps the first */
+	two.more[0].SizeInBytes = 4 * ps;
+	EXPECT_EQ(NULL, DxgkDdiCreateMemoryBasis(self->virt, &two.b));
+	EXPECT_EQ(STATUS_CONFLICTING_ADDRESSES, DxgkLinuxGetLastStatus());
+	two.more[0].SegmentOffset = info.SegmentSize;
+	EXPECT_EQ(NULL, DxgkDdiCreateMemoryBasis(self->virt, &two.b));
+	EXPECT_EQ(STATUS_INVALID_ADDRESS, DxgkLinuxGetLastStatus());
+	two.more[0].SegmentOffset = 32 * ps;
+	basis = DxgkDdiCreateMemoryBasis(self->virt, &two.b);
+	ASSERT_NE(NULL, basis);
+	EXPECT_EQ(STATUS_SUCCESS, DxgkLinuxGetLastStatus());
+
+	memset(&q, 0, sizeof(q));
+	q.MemoryBasis = basis;
+	q.Buffer = bits;
+	q.BufferSize = sizeof(bits);
+	EXPECT_EQ(STATUS_INVALID_PARAMETER,
+		  DxgkDdiQueryDirtyBitData(self->virt, &q));
+	EXPECT_EQ(STATUS_INVALID_PARAMETER,
+		  DxgkDdiStopDirtyTracking(self->virt, basis));
+	ASSERT_EQ(STATUS_SUCCESS, DxgkDdiStartDirtyTracking(self->virt, basis));
+	ASSERT_EQ(STATUS_SUCCESS, DxgkDdiStartDirtyTracking(self->virt, basis));
+
+	ASSERT_EQ(STATUS_SUCCESS,
+		  DxgkLinuxMapSegment(self->virt, 1, &segment, &size));
+	seg = segment;
+	seg[9 * ps + 1] = 1;	/* range 0, page 1 */
+	seg[34 * ps] = 2;	/* range 1, page 2 */
+	q.BufferSize = 0;
+	EXPECT_EQ(STATUS_BUFFER_TOO_SMALL,
+		  DxgkDdiQueryDirtyBitData(self->virt, &q));
+	/* Range 1 only, from its second page: its page 2 is bit 1. */
+	q.SubrangeIndex = 1;
+	q.SubrangeOffset = ps;
+	q.SubrangeSize = 3 * ps;
+	q.BufferSize = 1;
+	q.Flags = DXGKARG_QUERYDIRTYBITDATAFLAGS_CLEARDATA;
+	bits[0] = 0xff;
+	ASSERT_EQ(STATUS_SUCCESS, DxgkDdiQueryDirtyBitData(self->virt, &q));
+	EXPECT_EQ(0x02, bits[0]);
+	/* The whole basis: range 0 then range 1, no padding between. */
+	q.SubrangeIndex = 0;
+	q.SubrangeOffset = 0;
+	q.SubrangeSize = 0;
+	q.BufferSize = 1;
+	q.Flags = 0;
+	ASSERT_EQ(STATUS_SUCCESS, DxgkDdiQueryDirtyBitData(self->virt, &q));
+	EXPECT_EQ(0x02, bits[0]);
+	q.Flags = 0x2;
+	EXPECT_EQ(STATUS_INVALID_PARAMETER,
+		  DxgkDdiQueryDirtyBitData(self->virt, &q));
+	EXPECT_EQ(STATUS_SUCCESS, DxgkLinuxUnmapSegment(segment, size));
+
+	/* Two STARTs: tracking lasts until the second STOP. */
+	EXPECT_EQ(STATUS_SUCCESS, DxgkDdiStopDirtyTracking(self->virt, basis));
+	q.Flags = 0;
+	EXPECT_EQ(STATUS_SUCCESS, DxgkDdiQueryDirtyBitData(self->virt, &q));
+	EXPECT_EQ(STATUS_SUCCESS, DxgkDdiStopDirtyTracking(self->virt, basis));
+	EXPECT_EQ(STATUS_INVALID_PARAMETER,
+		  DxgkDdiQueryDirtyBitData(self->virt, &q));
+	/* The adapter argument must be an adapter handle. */
+	EXPECT_EQ(STATUS_INVALID_HANDLE,
+		  DxgkDdiDestroyMemoryBasis(basis, basis));
+	EXPECT_EQ(STATUS_SUCCESS, DxgkDdiDestroyMemoryBasis(self->virt, basis));
+	EXPECT_EQ(STATUS_INVALID_HANDLE,
+		  DxgkDdiDestroyMemoryBasis(self->virt, basis));
+}
+
+/* Explicit sessions: their handles never mix; closing one ends its objects. */
+TEST_F(dxgk, sessions)
+{
+	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT c, d;
+	DXGKARGCB_OPEN_PHYSICAL_MEMORY_OBJECT o;
+	DXGK_LINUX_SESSION *s1, *s2;
+	HANDLE a1, a2;
+
+	ASSERT_EQ(STATUS_SUCCESS, DxgkLinuxOpenSession(NULL, &s1));
+	ASSERT_EQ(STATUS_SUCCESS, DxgkLinuxOpenSession(NULL, &s2));
+	DxgkLinuxSetThreadSession(s1);
+	ASSERT_EQ(STATUS_SUCCESS,
+		  DxgkLinuxOpenAdapter(NULL, DXGK_LINUX_ADAPTER_VIRTUAL, &a1));
+	ASSERT_EQ(STATUS_SUCCESS, create_mdl(NULL, PAGE_SIZE, &c));
+	DxgkLinuxSetThreadSession(s2);
+	ASSERT_EQ(STATUS_SUCCESS,
+		  DxgkLinuxOpenAdapter(NULL, DXGK_LINUX_ADAPTER_VIRTUAL, &a2));
+	/* Same adapter, same id, but another session's handle. */
+	EXPECT_NE(a1, a2);
+	ASSERT_EQ(STATUS_SUCCESS, create_mdl(NULL, PAGE_SIZE, &d));
+	EXPECT_NE(c.hPhysicalMemoryObject, d.hPhysicalMemoryObject);
+	DxgkLinuxSetThreadSession(NULL);
+
+	memset(&o, 0, sizeof(o));
+	o.hPhysicalMemoryObject = c.hPhysicalMemoryObject;
+	o.hAdapter = a2;
+	EXPECT_EQ(STATUS_INVALID_HANDLE, DxgkCbOpenPhysicalMemoryObject(&o));
+	o.hAdapter = self->virt;	/* the default session's */
+	EXPECT_EQ(STATUS_INVALID_HANDLE, DxgkCbOpenPhysicalMemoryObject(&o));
+	o.hAdapter = a1;
+	EXPECT_EQ(STATUS_SUCCESS, DxgkCbOpenPhysicalMemoryObject(&o));
+
+	/* Closing s1 tears down what it held; its handles go stale. */
+	EXPECT_EQ(STATUS_SUCCESS, DxgkLinuxCloseSession(s1));
+	EXPECT_EQ(STATUS_INVALID_HANDLE,
+		  destroy(c.hPhysicalMemoryObject, o.hAdapterMemoryObject));
+	EXPECT_EQ(STATUS_INVALID_HANDLE, DxgkLinuxCloseSession(s1));
+	EXPECT_EQ(STATUS_SUCCESS, destroy(d.hPhysicalMemoryObject, NULL));
+	EXPECT_EQ(STATUS_SUCCESS, DxgkLinuxCloseSession(s2));
+}
+
+static void *other_thread(void *arg)
+{
+	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT *c = arg;
+
+	/* A new thread starts on the process's default session. */
+	create_mdl(NULL, PAGE_SIZE, c);
+	return NULL;
+}
+
+/* The thread selection is per thread; the default is per process. */
+TEST_F(dxgk, thread_and_fork)
+{
+	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT c, t;
+	DXGK_LINUX_SESSION *s;
+	pthread_t thread;
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(STATUS_SUCCESS, create_mdl(NULL, PAGE_SIZE, &c));
+	ASSERT_EQ(STATUS_SUCCESS, DxgkLinuxOpenSession(NULL, &s));
+	DxgkLinuxSetThreadSession(s);
+	memset(&t, 0, sizeof(t));
+	ASSERT_EQ(0, pthread_create(&thread, NULL, other_thread, &t));
+	ASSERT_EQ(0, pthread_join(thread, NULL));
+	DxgkLinuxSetThreadSession(NULL);
+	ASSERT_NE(NULL, t.hPhysicalMemoryObject);
+	/* Made in the default session: survives closing s. */
+	EXPECT_EQ(STATUS_SUCCESS, DxgkLinuxCloseSession(s));
+	EXPECT_EQ(STATUS_SUCCESS, destroy(t.hPhysicalMemoryObject, NULL));
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT mine;
+
+		/* The parent's handle is not the child's ... */
+		if (destroy(c.hPhysicalMemoryObject, NULL) !=
+		    STATUS_INVALID_HANDLE)
+			_exit(1);
+		/* ... and the child gets a session of its own. */
+		if (create_mdl(NULL, PAGE_SIZE, &mine) != STATUS_SUCCESS ||
+		    mine.hPhysicalMemoryObject == c.hPhysicalMemoryObject)
+			_exit(2);
+		_exit(destroy(mine.hPhysicalMemoryObject, NULL) ==
+		      STATUS_SUCCESS ? 0 : 3);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	/* The parent's object is still there. */
+	EXPECT_EQ(STATUS_SUCCESS, destroy(c.hPhysicalMemoryObject, NULL));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,872 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libdxgk: the Windows-named calls on the dxgpmo ioctls (see libdxgk.h).
+ *
+ * Handles are never pointers to memory: each encodes its kind, the session
+ * slot and that slot's generation, and the dxgpmo id.  A stale, foreign or
+ * made-up handle therefore cannot make the library touch freed memory: it
+ * fails the decode (STATUS_INVALID_HANDLE) or names an id the kernel does
+ * not know in that file (ENOENT, the same status).  Only ADLs are real
+ * memory, because Windows code reads DXGK_ADL fields directly.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "dxgpmo.h"
+#include "libdxgk.h"
+
+_Static_assert(sizeof(void *) == 8, "handles encode 64 bits");
+_Static_assert(sizeof(DXGK_PAGE_NUMBER) == sizeof(__u64),
+	       "ADL pages are copied as the kernel's __u64 page numbers");
+_Static_assert((int)MmNonCached == DXGK_MEMORY_CACHING_TYPE_NON_CACHED &&
+	       (int)MmCached == DXGK_MEMORY_CACHING_TYPE_CACHED &&
+	       (int)MmWriteCombined == DXGK_MEMORY_CACHING_TYPE_WRITE_COMBINED,
+	       "drivers pass Mm cache types as CacheType");
+_Static_assert(DXGK_PHYSICAL_MEMORY_TYPE_CONTIGUOUS_MEMORY ==
+	       DXGPMO_PMO_TYPE_CONTIGUOUS &&
+	       DXGK_ACCESS_MODE_USER_MODE == DXGPMO_ACCESS_USER &&
+	       DXGK_MEMORY_CACHING_TYPE_WRITE_COMBINED ==
+	       DXGPMO_CACHE_WRITE_COMBINED,
+	       "dxgpmo keeps the WDDM enum values");
+
+#define DXGK_DEV_PATH		"/dev/dxgpmo"
+#define MAX_SESSIONS		256
+#define MAX_ADAPTERS		64
+
+enum handle_kind {
+	KIND_PMO = 0xd1,
+	KIND_AMO,
+	KIND_ADAPTER,
+	KIND_BASIS,
+};
+
+struct _DXGK_LINUX_SESSION {
+	int fd;
+	pid_t pid;
+	unsigned int slot;
+	unsigned int generation;
+};
+
+static pthread_mutex_t sessions_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct _DXGK_LINUX_SESSION *sessions[MAX_SESSIONS];
+static unsigned char generations[MAX_SESSIONS];
+static struct _DXGK_LINUX_SESSION *default_session;
+static __thread struct _DXGK_LINUX_SESSION *thread_session;
+static __thread NTSTATUS last_status;
+
+/* The table of Documentation/porting.rst, in its order. */
+static const struct {
+	int err;
+	NTSTATUS status;
+	const char *name;
+} status_table[] = {
+	{ 0, STATUS_SUCCESS, "STATUS_SUCCESS" },
+	{ EINVAL, STATUS_INVALID_PARAMETER, "STATUS_INVALID_PARAMETER" },
+	{ ENOMEM, STATUS_NO_MEMORY, "STATUS_NO_MEMORY" },
+	{ ENOENT, STATUS_INVALID_HANDLE, "STATUS_INVALID_HANDLE" },
+	{ EBUSY, STATUS_DEVICE_BUSY, "STATUS_DEVICE_BUSY" },
+	{ EOPNOTSUPP, STATUS_NOT_SUPPORTED, "STATUS_NOT_SUPPORTED" },
+	{ EACCES, STATUS_ACCESS_DENIED, "STATUS_ACCESS_DENIED" },
+	{ EPERM, STATUS_PRIVILEGE_NOT_HELD, "STATUS_PRIVILEGE_NOT_HELD" },
+	{ ENOSPC, STATUS_BUFFER_TOO_SMALL, "STATUS_BUFFER_TOO_SMALL" },
+	{ E2BIG, STATUS_INVALID_BUFFER_SIZE, "STATUS_INVALID_BUFFER_SIZE" },
+	{ EEXIST, STATUS_CONFLICTING_ADDRESSES,
+	  "STATUS_CONFLICTING_ADDRESSES" },
+	{ ERANGE, STATUS_INVALID_ADDRESS, "STATUS_INVALID_ADDRESS" },
+	{ EFAULT, STATUS_ACCESS_VIOLATION, "STATUS_ACCESS_VIOLATION" },
+	{ ENODEV, STATUS_NO_SUCH_DEVICE, "STATUS_NO_SUCH_DEVICE" },
+	{ EOVERFLOW, STATUS_INTEGER_OVERFLOW, "STATUS_INTEGER_OVERFLOW" },
+	{ EINTR, STATUS_CANCELLED, "STATUS_CANCELLED" },
+	{ EIO, STATUS_IO_DEVICE_ERROR, "STATUS_IO_DEVICE_ERROR" },
+	{ ENOTTY, STATUS_INVALID_DEVICE_REQUEST,
+	  "STATUS_INVALID_DEVICE_REQUEST" },
+	{ EMFILE, STATUS_TOO_MANY_OPENED_FILES,
+	  "STATUS_TOO_MANY_OPENED_FILES" },
+	{ -1, STATUS_UNSUCCESSFUL, "STATUS_UNSUCCESSFUL" },
+};
+
+NTSTATUS DxgkLinuxNtStatusFromErrno(int err)
+{
+	size_t i;
+
+	if (err < 0)
+		err = -err;
+	/* Two spellings of one errno on some architectures. */
+	if (err == ENOTSUP)
+		err = EOPNOTSUPP;
+	if (err == ENFILE)
+		err = EMFILE;
+	for (i = 0; status_table[i].err != -1; i++)
+		if (status_table[i].err == err)
+			return status_table[i].status;
+	return STATUS_UNSUCCESSFUL;
+}
+
+int DxgkLinuxErrnoFromNtStatus(NTSTATUS status)
+{
+	size_t i;
+
+	for (i = 0; status_table[i].err != -1; i++)
+		if (status_table[i].status == status)
+			return status_table[i].err;
+	return NT_SUCCESS(status) ? 0 : EIO;
+}
+
+const char *DxgkLinuxNtStatusName(NTSTATUS status)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(status_table) / sizeof(status_table[0]); i++)
+		if (status_table[i].status == status)
+			return status_table[i].name;
+	return NULL;
+}
+
+NTSTATUS DxgkLinuxGetLastStatus(void)
+{
+	return last_status;
+}
+
+static NTSTATUS done(NTSTATUS status)
+{
+	last_status = status;
+	return status;
+}
+
+static NTSTATUS done_errno(int err)
+{
+	return done(DxgkLinuxNtStatusFromErrno(err));
+}
+
+static int xioctl(int fd, unsigned long request, void *arg)
+{
+	int ret;
+
+	do {
+		ret = ioctl(fd, request, arg);
+	} while (ret == -1 && (errno == EINTR || errno == EAGAIN));
+	return ret ? errno : 0;
+}
+
+/* Sessions */
+
+static NTSTATUS session_open(const char *path,
+			     struct _DXGK_LINUX_SESSION **out)
+{
+	struct _DXGK_LINUX_SESSION *s;
+	unsigned int slot;
+	int fd, err;
+
+	fd = open(path ? path : DXGK_DEV_PATH, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		err = errno;
+		/* No device node: the module is not loaded. */
+		return err == ENOENT || err == ENXIO ? STATUS_NO_SUCH_DEVICE :
+		       DxgkLinuxNtStatusFromErrno(err);
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		close(fd);
+		return STATUS_NO_MEMORY;
+	}
+	pthread_mutex_lock(&sessions_lock);
+	for (slot = 0; slot < MAX_SESSIONS && sessions[slot]; slot++)
+		;
+	if (slot == MAX_SESSIONS) {
+		pthread_mutex_unlock(&sessions_lock);
+		close(fd);
+		free(s);
+		return STATUS_TOO_MANY_OPENED_FILES;
+	}
+	s->fd = fd;
+	s->pid = getpid();
+	s->slot = slot;
+	s->generation = ++generations[slot];
+	sessions[slot] = s;
+	pthread_mutex_unlock(&sessions_lock);
+	*out = s;
+	return STATUS_SUCCESS;
+}
+
+NTSTATUS DxgkLinuxOpenSession(const char *path, DXGK_LINUX_SESSION **out)
+{
+	if (!out)
+		return done(STATUS_INVALID_PARAMETER);
+	*out = NULL;
+	return done(session_open(path, out));
+}
+
+static void session_forget(struct _DXGK_LINUX_SESSION *s)
+{
+	sessions[s->slot] = NULL;
+	if (default_session == s)
+		default_session = NULL;
+}
+
+NTSTATUS DxgkLinuxCloseSession(DXGK_LINUX_SESSION *s)
+{
+	unsigned int i;
+
+	pthread_mutex_lock(&sessions_lock);
+	for (i = 0; i < MAX_SESSIONS && (!s || sessions[i] != s); i++)
+		;
+	if (i == MAX_SESSIONS || s->pid != getpid()) {
+		pthread_mutex_unlock(&sessions_lock);
+		return done(STATUS_INVALID_HANDLE);
+	}
+	session_forget(s);
+	pthread_mutex_unlock(&sessions_lock);
+	if (thread_session == s)
+		thread_session = NULL;
+	close(s->fd);
+	free(s);
+	return done(STATUS_SUCCESS);
+}
+
+void DxgkLinuxSetThreadSession(DXGK_LINUX_SESSION *s)
+{
+	thread_session = s;
+}
+
+/* The session that calls without a handle use; opened on first need. */
+static NTSTATUS current_session(struct _DXGK_LINUX_SESSION **out)
+{
+	struct _DXGK_LINUX_SESSION *s = thread_session, *stale;
+	NTSTATUS status = STATUS_SUCCESS;
+	pid_t pid = getpid();
+
+	if (s) {
+		*out = s;
+		return s->pid == pid ? STATUS_SUCCESS : STATUS_INVALID_HANDLE;
+	}
+	pthread_mutex_lock(&sessions_lock);
+	s = default_session;
+	if (s && s->pid != pid) {
+		/* Forked: the parent's file stays the parent's. */
+		stale = s;
+		session_forget(stale);
+		close(stale->fd);
+		free(stale);
+		s = NULL;
+	}
+	pthread_mutex_unlock(&sessions_lock);
+	if (!s) {
+		status = session_open(NULL, &s);
+		if (NT_SUCCESS(status)) {
+			pthread_mutex_lock(&sessions_lock);
+			if (default_session) {
+				/* Another thread won the race. */
+				session_forget(s);
+				close(s->fd);
+				free(s);
+				s = default_session;
+			} else {
+				default_session = s;
+			}
+			pthread_mutex_unlock(&sessions_lock);
+		}
+	}
+	*out = s;
+	return status;
+}
+
+/* Handles */
+
+static HANDLE make_handle(enum handle_kind kind,
+			  const struct _DXGK_LINUX_SESSION *s, uint32_t id)
+{
+	if (!id)
+		return NULL;
+	return (HANDLE)(uintptr_t)((uint64_t)kind << 56 |
+				   (uint64_t)(s->generation & 0xff) << 48 |
+				   (uint64_t)s->slot << 40 | id);
+}
+
+/* The session and id of a handle of the given kind, or 0. */
+static uint32_t handle_id(HANDLE h, enum handle_kind kind,
+			  struct _DXGK_LINUX_SESSION **out)
+{
+	uint64_t v = (uintptr_t)h;
+	unsigned int slot = (v >> 40) & 0xff;
+	struct _DXGK_LINUX_SESSION *s;
+	uint32_t id = (uint32_t)v;
+
+	if (v >> 56 != (uint64_t)kind || (v >> 32 & 0xff) || !id)
+		return 0;
+	pthread_mutex_lock(&sessions_lock);
+	s = sessions[slot];
+	if (s && (s->generation & 0xff) != ((v >> 48) & 0xff))
+		s = NULL;
+	pthread_mutex_unlock(&sessions_lock);
+	if (!s || s->pid != getpid())
+		return 0;
+	*out = s;
+	return id;
+}
+
+/* Physical memory objects */
+
+NTSTATUS DxgkCbCreatePhysicalMemoryObject(
+	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT *args)
+{
+	struct dxgpmo_create_pmo c = { .size = sizeof(c) };
+	struct _DXGK_LINUX_SESSION *s;
+	NTSTATUS status;
+	int err;
+
+	if (!args)
+		return done(STATUS_INVALID_PARAMETER);
+	args->hPhysicalMemoryObject = NULL;
+	args->hAdapterMemoryObject = NULL;
+	if (args->hAdapter) {
+		c.adapter_id = handle_id(args->hAdapter, KIND_ADAPTER, &s);
+		if (!c.adapter_id)
+			return done(STATUS_INVALID_HANDLE);
+	} else {
+		status = current_session(&s);
+		if (!NT_SUCCESS(status))
+			return done(status);
+	}
+	c.type = args->Type;
+	c.cache_type = args->CacheType;
+	c.length = args->Size;
+	c.context = args->Context;
+	switch (args->Type) {
+	case DXGK_PHYSICAL_MEMORY_TYPE_MDL:
+		/*
+		 * Mdl.Flags is not passed on: dxgpmo always allocates every
+		 * page, zeroed, which satisfies each MM_ALLOCATE_* flag.
+		 */
+		c.low_address = args->Mdl.LowAddress.QuadPart;
+		c.high_address = args->Mdl.HighAddress.QuadPart;
+		c.skip_bytes = args->Mdl.SkipBytes.QuadPart;
+		break;
+	case DXGK_PHYSICAL_MEMORY_TYPE_CONTIGUOUS_MEMORY:
+		c.low_address =
+			args->ContiguousMemory.LowestAcceptableAddress.QuadPart;
+		c.high_address =
+			args->ContiguousMemory.HighestAcceptableAddress.QuadPart;
+		c.boundary =
+			args->ContiguousMemory.BoundaryAddressMultiple.QuadPart;
+		break;
+	case DXGK_PHYSICAL_MEMORY_TYPE_SECTION:
+		c.page_protection = args->Section.PageProtection;
+		break;
+	case DXGK_PHYSICAL_MEMORY_TYPE_IO_SPACE:
+		c.io_base = args->IOSpace.BaseAddress.QuadPart;
+		break;
+	default:
+		return done(STATUS_INVALID_PARAMETER);
+	}
+	err = xioctl(s->fd, DXGPMO_IOC_CREATE_PMO, &c);
+	if (err)
+		return done_errno(err);
+	args->hPhysicalMemoryObject = make_handle(KIND_PMO, s, c.pmo_id);
+	args->hAdapterMemoryObject = make_handle(KIND_AMO, s, c.amo_id);
+	return done(STATUS_SUCCESS);
+}
+
+NTSTATUS DxgkCbDestroyPhysicalMemoryObject(
+	const DXGKARGCB_DESTROY_PHYSICAL_MEMORY_OBJECT *args)
+{
+	struct dxgpmo_destroy_pmo d = { .size = sizeof(d) };
+	struct _DXGK_LINUX_SESSION *s, *as;
+
+	if (!args)
+		return done(STATUS_INVALID_PARAMETER);
+	d.pmo_id = handle_id(args->hPhysicalMemoryObject, KIND_PMO, &s);
+	if (!d.pmo_id)
+		return done(STATUS_INVALID_HANDLE);
+	if (args->hAdapterMemoryObject) {
+		d.amo_id = handle_id(args->hAdapterMemoryObject, KIND_AMO, &as);
+		if (!d.amo_id || as != s)
+			return done(STATUS_INVALID_HANDLE);
+	}
+	return done_errno(xioctl(s->fd, DXGPMO_IOC_DESTROY_PMO, &d));
+}
+
+NTSTATUS DxgkCbOpenPhysicalMemoryObject(
+	DXGKARGCB_OPEN_PHYSICAL_MEMORY_OBJECT *args)
+{
+	struct dxgpmo_open_pmo o = { .size = sizeof(o) };
+	struct _DXGK_LINUX_SESSION *s, *as;
+	int err;
+
+	if (!args)
+		return done(STATUS_INVALID_PARAMETER);
+	args->hAdapterMemoryObject = NULL;
+	o.pmo_id = handle_id(args->hPhysicalMemoryObject, KIND_PMO, &s);
+	o.adapter_id = handle_id(args->hAdapter, KIND_ADAPTER, &as);
+	if (!o.pmo_id || !o.adapter_id || as != s)
+		return done(STATUS_INVALID_HANDLE);
+	err = xioctl(s->fd, DXGPMO_IOC_OPEN_PMO, &o);
+	if (err)
+		return done_errno(err);
+	args->hAdapterMemoryObject = make_handle(KIND_AMO, s, o.amo_id);
+	return done(STATUS_SUCCESS);
+}
+
+NTSTATUS DxgkCbClosePhysicalMemoryObject(
+	const DXGKARGCB_CLOSE_PHYSICAL_MEMORY_OBJECT *args)
+{
+	struct dxgpmo_close_pmo c = { .size = sizeof(c) };
+	struct _DXGK_LINUX_SESSION *s;
+
+	if (!args)
+		return done(STATUS_INVALID_PARAMETER);
+	c.amo_id = handle_id(args->hAdapterMemoryObject, KIND_AMO, &s);
+	if (!c.amo_id)
+		return done(STATUS_INVALID_HANDLE);
+	return done_errno(xioctl(s->fd, DXGPMO_IOC_CLOSE_PMO, &c));
+}
+
+/* ADLs */
+
+#define ADL_MAGIC	0x41444c21u
+#define ADL_DEAD	0x64656164u
+
+/* What AllocateAdl hands out: the DXGK_ADL first, then what frees it. */
+struct adl_box {
+	DXGK_ADL adl;
+	uint32_t magic;
+	uint32_t adl_id;
+	HANDLE amo;
+	DXGK_PAGE_NUMBER pages[];
+};
+
+NTSTATUS DxgkCbAllocateAdl(DXGKARGCB_ALLOCATE_ADL *args)
+{
+	struct dxgpmo_allocate_adl a = { .size = sizeof(a) };
+	struct dxgpmo_free_adl f = { .size = sizeof(f) };
+	struct _DXGK_LINUX_SESSION *s;
+	struct adl_box *box;
+	size_t nr;
+	int err;
+
+	if (!args)
+		return done(STATUS_INVALID_PARAMETER);
+	args->pAdl = NULL;
+	a.amo_id = handle_id(args->hAdapterMemoryObject, KIND_AMO, &s);
+	if (!a.amo_id)
+		return done(STATUS_INVALID_HANDLE);
+	if (args->Flags.Reserved || !args->Size ||
+	    (args->Size | args->Offset) & (PAGE_SIZE - 1))
+		return done(STATUS_INVALID_PARAMETER);
+	nr = args->Size >> PAGE_SHIFT;
+	if (nr > (SIZE_MAX - sizeof(*box)) / sizeof(box->pages[0]) ||
+	    nr > UINT32_MAX)
+		return done(STATUS_NO_MEMORY);
+	box = malloc(sizeof(*box) + nr * sizeof(box->pages[0]));
+	if (!box)
+		return done(STATUS_NO_MEMORY);
+	if (args->Flags.RequireContiguous)
+		a.flags |= DXGPMO_ADL_REQUIRE_CONTIGUOUS;
+	if (args->Flags.PreferContiguous)
+		a.flags |= DXGPMO_ADL_PREFER_CONTIGUOUS;
+	a.offset = args->Offset;
+	a.length = args->Size;
+	a.pages = (uintptr_t)box->pages;
+	a.pages_capacity = nr;
+	err = xioctl(s->fd, DXGPMO_IOC_ALLOCATE_ADL, &a);
+	if (err) {
+		free(box);
+		return done_errno(err);
+	}
+	/*
+	 * Physical page numbers are shown only to CAP_SYS_ADMIN.  An ADL
+	 * whose numbers read 0 cannot program a device, so it is not handed
+	 * out as if it could.
+	 */
+	if (a.adl_flags & DXGPMO_ADL_ADDRESSES_HIDDEN) {
+		f.adl_id = a.adl_id;
+		xioctl(s->fd, DXGPMO_IOC_FREE_ADL, &f);
+		free(box);
+		return done(STATUS_PRIVILEGE_NOT_HELD);
+	}
+	memset(&box->adl, 0, sizeof(box->adl));
+	box->adl.PageCount = (UINT)a.page_count;
+	box->adl.Flags.Contiguous = !!(a.adl_flags & DXGPMO_ADL_CONTIGUOUS);
+	if (box->adl.Flags.Contiguous)
+		box->adl.BasePageNumber = a.base_page;
+	else
+		box->adl.Pages = box->pages;
+	box->magic = ADL_MAGIC;
+	box->adl_id = a.adl_id;
+	box->amo = args->hAdapterMemoryObject;
+	args->pAdl = &box->adl;
+	return done(STATUS_SUCCESS);
+}
+
+NTSTATUS DxgkCbFreeAdl(const DXGKARGCB_FREE_ADL *args)
+{
+	struct dxgpmo_free_adl f = { .size = sizeof(f) };
+	struct _DXGK_LINUX_SESSION *s;
+	struct adl_box *box;
+	int err;
+
+	if (!args || !args->pAdl)
+		return done(STATUS_INVALID_PARAMETER);
+	/* The DXGK_ADL is the box's first member. */
+	box = (struct adl_box *)args->pAdl;
+	if (box->magic != ADL_MAGIC)
+		return done(STATUS_INVALID_PARAMETER);
+	if (box->amo != args->hAdapterMemoryObject ||
+	    !handle_id(args->hAdapterMemoryObject, KIND_AMO, &s))
+		return done(STATUS_INVALID_HANDLE);
+	f.adl_id = box->adl_id;
+	err = xioctl(s->fd, DXGPMO_IOC_FREE_ADL, &f);
+	/* An ADL the kernel already dropped (its file closed) is gone too. */
+	if (!err || err == ENOENT) {
+		box->magic = ADL_DEAD;
+		free(box);
+	}
+	return done_errno(err);
+}
+
+/* CPU mappings */
+
+NTSTATUS DxgkCbMapPhysicalMemory(DXGKARGCB_MAP_PHYSICAL_MEMORY *args)
+{
+	struct dxgpmo_map m = { .size = sizeof(m) };
+	struct _DXGK_LINUX_SESSION *s;
+	int err;
+
+	if (!args)
+		return done(STATUS_INVALID_PARAMETER);
+	args->pMappedAddress = NULL;
+	m.pmo_id = handle_id(args->hPhysicalMemoryObject, KIND_PMO, &s);
+	if (!m.pmo_id)
+		return done(STATUS_INVALID_HANDLE);
+	if (args->AccessMode != DXGK_ACCESS_MODE_KERNEL_MODE &&
+	    args->AccessMode != DXGK_ACCESS_MODE_USER_MODE)
+		return done(STATUS_INVALID_PARAMETER);
+	/*
+	 * The program is the kernel-mode driver, but a kernel address is of
+	 * no use to it: both modes become a view in this process, with the
+	 * object's cache type.
+	 */
+	m.access_mode = DXGPMO_ACCESS_USER;
+	m.offset = args->Offset;
+	m.length = args->Size;
+	err = xioctl(s->fd, DXGPMO_IOC_MAP, &m);
+	if (err)
+		return done_errno(err);
+	args->pMappedAddress = (PVOID)(uintptr_t)m.address;
+	args->Offset = m.offset;
+	args->Size = m.length;
+	return done(STATUS_SUCCESS);
+}
+
+NTSTATUS DxgkCbUnmapPhysicalMemory(const DXGKARGCB_UNMAP_PHYSICAL_MEMORY *args)
+{
+	struct dxgpmo_unmap u = { .size = sizeof(u) };
+	struct _DXGK_LINUX_SESSION *s;
+
+	if (!args)
+		return done(STATUS_INVALID_PARAMETER);
+	u.pmo_id = handle_id(args->hPhysicalMemoryObject, KIND_PMO, &s);
+	if (!u.pmo_id)
+		return done(STATUS_INVALID_HANDLE);
+	u.address = (uintptr_t)args->pBaseAddress;
+	u.length = args->Size;
+	return done_errno(xioctl(s->fd, DXGPMO_IOC_UNMAP, &u));
+}
+
+/* Memory bases and dirty-bit tracking */
+
+/* The basis's session, which must also be the adapter's. */
+static uint32_t basis_of(HANDLE adapter, HANDLE basis,
+			 struct _DXGK_LINUX_SESSION **s)
+{
+	struct _DXGK_LINUX_SESSION *as;
+	uint32_t id = handle_id(basis, KIND_BASIS, s);
+
+	if (!id || !handle_id(adapter, KIND_ADAPTER, &as) || as != *s)
+		return 0;
+	return id;
+}
+
+HANDLE DxgkDdiCreateMemoryBasis(HANDLE hAdapter,
+				const DXGKARG_CREATEMEMORYBASIS *args)
+{
+	struct dxgpmo_create_memory_basis c = { .size = sizeof(c) };
+	struct dxgpmo_memory_range *r;
+	struct _DXGK_LINUX_SESSION *s;
+	UINT64 i;
+	int err;
+
+	c.adapter_id = handle_id(hAdapter, KIND_ADAPTER, &s);
+	if (!c.adapter_id) {
+		done(STATUS_INVALID_HANDLE);
+		return NULL;
+	}
+	if (!args || !args->RangeCount || args->RangeCount > UINT32_MAX) {
+		done(STATUS_INVALID_PARAMETER);
+		return NULL;
+	}
+	/* Windows' range layout is dxgpmo's, but not by contract. */
+	r = calloc(args->RangeCount, sizeof(*r));
+	if (!r) {
+		done(STATUS_NO_MEMORY);
+		return NULL;
+	}
+	for (i = 0; i < args->RangeCount; i++) {
+		r[i].segment_offset = args->Ranges[i].SegmentOffset;
+		r[i].length = args->Ranges[i].SizeInBytes;
+	}
+	c.segment_id = args->SegmentId;
+	c.range_count = (uint32_t)args->RangeCount;
+	c.ranges = (uintptr_t)r;
+	err = xioctl(s->fd, DXGPMO_IOC_CREATE_MEMORY_BASIS, &c);
+	free(r);
+	done_errno(err);
+	return err ? NULL : make_handle(KIND_BASIS, s, c.basis_id);
+}
+
+static NTSTATUS basis_call(HANDLE adapter, HANDLE basis, unsigned long request,
+			   size_t size)
+{
+	union {
+		struct dxgpmo_destroy_memory_basis d;
+		struct dxgpmo_dirty_tracking t;
+	} u;
+	struct _DXGK_LINUX_SESSION *s;
+
+	_Static_assert(sizeof(u.d) == sizeof(u.t) &&
+		       offsetof(struct dxgpmo_destroy_memory_basis, basis_id) ==
+		       offsetof(struct dxgpmo_dirty_tracking, basis_id),
+		       "one body for destroy, start and stop");
+	memset(&u, 0, sizeof(u));
+	u.t.size = size;
+	u.t.basis_id = basis_of(adapter, basis, &s);
+	if (!u.t.basis_id)
+		return done(STATUS_INVALID_HANDLE);
+	return done_errno(xioctl(s->fd, request, &u));
+}
+
+NTSTATUS DxgkDdiDestroyMemoryBasis(HANDLE hAdapter, HANDLE hMemoryBasis)
+{
+	return basis_call(hAdapter, hMemoryBasis,
+			  DXGPMO_IOC_DESTROY_MEMORY_BASIS,
+			  sizeof(struct dxgpmo_destroy_memory_basis));
+}
+
+NTSTATUS DxgkDdiStartDirtyTracking(HANDLE hAdapter, HANDLE hMemoryBasis)
+{
+	return basis_call(hAdapter, hMemoryBasis,
+			  DXGPMO_IOC_START_DIRTY_TRACKING,
+			  sizeof(struct dxgpmo_dirty_tracking));
+}
+
+NTSTATUS DxgkDdiStopDirtyTracking(HANDLE hAdapter, HANDLE hMemoryBasis)
+{
+	return basis_call(hAdapter, hMemoryBasis,
+			  DXGPMO_IOC_STOP_DIRTY_TRACKING,
+			  sizeof(struct dxgpmo_dirty_tracking));
+}
+
+NTSTATUS DxgkDdiQueryDirtyBitData(HANDLE hAdapter,
+				  DXGKARG_QUERYDIRTYBITDATA *args)
+{
+	struct dxgpmo_query_dirty_bits q = { .size = sizeof(q) };
+	struct _DXGK_LINUX_SESSION *s;
+
+	if (!args)
+		return done(STATUS_INVALID_PARAMETER);
+	q.basis_id = basis_of(hAdapter, args->MemoryBasis, &s);
+	if (!q.basis_id)
+		return done(STATUS_INVALID_HANDLE);
+	if (args->Flags & ~(UINT)DXGKARG_QUERYDIRTYBITDATAFLAGS_CLEARDATA)
+		return done(STATUS_INVALID_PARAMETER);
+	if (args->Flags & DXGKARG_QUERYDIRTYBITDATAFLAGS_CLEARDATA)
+		q.flags = DXGPMO_DIRTY_CLEAR_DATA;
+	/* The subrange fields mean something only with a SubrangeSize. */
+	if (args->SubrangeSize) {
+		q.subrange_index = args->SubrangeIndex;
+		q.subrange_offset = args->SubrangeOffset;
+		q.subrange_length = args->SubrangeSize;
+	}
+	q.buffer = (uintptr_t)args->Buffer;
+	q.buffer_size = args->BufferSize;
+	return done_errno(xioctl(s->fd, DXGPMO_IOC_QUERY_DIRTY_BITS, &q));
+}
+
+/* Adapters, segments and engines (not Windows) */
+
+static int query_adapters(struct _DXGK_LINUX_SESSION *s,
+			  struct dxgpmo_adapter_info *info, uint32_t *total)
+{
+	struct dxgpmo_query_adapters q = {
+		.size = sizeof(q),
+		.count = MAX_ADAPTERS,
+		.entry_size = sizeof(*info),
+		.entries = (uintptr_t)info,
+	};
+	int err = xioctl(s->fd, DXGPMO_IOC_QUERY_ADAPTERS, &q);
+
+	*total = q.count < MAX_ADAPTERS ? q.count : MAX_ADAPTERS;
+	return err;
+}
+
+static UINT caps_of(const struct dxgpmo_adapter_info *a)
+{
+	return (a->caps & DXGPMO_ADAPTER_CAP_IOMMU ?
+		DXGK_LINUX_ADAPTER_IOMMU : 0) |
+	       (a->caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE ?
+		DXGK_LINUX_ADAPTER_DMA_ENGINE : 0) |
+	       (a->caps & DXGPMO_ADAPTER_CAP_VIRTUAL ?
+		DXGK_LINUX_ADAPTER_VIRTUAL : 0);
+}
+
+NTSTATUS DxgkLinuxOpenAdapter(const char *name, UINT required, HANDLE *out)
+{
+	struct dxgpmo_adapter_info info[MAX_ADAPTERS];
+	struct _DXGK_LINUX_SESSION *s;
+	NTSTATUS status;
+	uint32_t total, i;
+	int err;
+
+	if (!out)
+		return done(STATUS_INVALID_PARAMETER);
+	*out = NULL;
+	status = current_session(&s);
+	if (!NT_SUCCESS(status))
+		return done(status);
+	err = query_adapters(s, info, &total);
+	if (err)
+		return done_errno(err);
+	for (i = 0; i < total; i++) {
+		if (name && strncmp(name, info[i].name, sizeof(info[i].name)))
+			continue;
+		if ((caps_of(&info[i]) & required) != required)
+			continue;
+		*out = make_handle(KIND_ADAPTER, s, info[i].adapter_id);
+		return done(STATUS_SUCCESS);
+	}
+	return done(STATUS_NO_SUCH_DEVICE);
+}
+
+static NTSTATUS adapter_info(HANDLE adapter, struct _DXGK_LINUX_SESSION **s,
+			     struct dxgpmo_adapter_info *out)
+{
+	struct dxgpmo_adapter_info info[MAX_ADAPTERS];
+	uint32_t id = handle_id(adapter, KIND_ADAPTER, s), total, i;
+	int err;
+
+	if (!id)
+		return STATUS_INVALID_HANDLE;
+	err = query_adapters(*s, info, &total);
+	if (err)
+		return DxgkLinuxNtStatusFromErrno(err);
+	for (i = 0; i < total; i++) {
+		if (info[i].adapter_id == id) {
+			*out = info[i];
+			return STATUS_SUCCESS;
+		}
+	}
+	/* Unbound since the handle was made. */
+	return STATUS_NO_SUCH_DEVICE;
+}
+
+NTSTATUS DxgkLinuxQueryAdapterInfo(HANDLE hAdapter,
+				   DXGK_LINUX_ADAPTER_INFO *out)
+{
+	struct _DXGK_LINUX_SESSION *s;
+	struct dxgpmo_adapter_info a;
+	NTSTATUS status;
+
+	if (!out)
+		return done(STATUS_INVALID_PARAMETER);
+	status = adapter_info(hAdapter, &s, &a);
+	if (!NT_SUCCESS(status))
+		return done(status);
+	memset(out, 0, sizeof(*out));
+	memcpy(out->Name, a.name, sizeof(out->Name));
+	out->Name[sizeof(out->Name) - 1] = '\0';
+	out->Caps = caps_of(&a);
+	out->HighestVisibleAddress.QuadPart = (LONGLONG)a.dma_mask;
+	out->SegmentSize = a.segment_size;
+	out->SegmentCaps.PageSize = a.dirty_page_size;
+	return done(STATUS_SUCCESS);
+}
+
+NTSTATUS DxgkLinuxMapSegment(HANDLE hAdapter, UINT SegmentId, PVOID *out,
+			     SIZE_T *size)
+{
+	struct _DXGK_LINUX_SESSION *s;
+	struct dxgpmo_adapter_info a;
+	NTSTATUS status;
+	void *p;
+
+	if (!out || !size || SegmentId != 1)
+		return done(STATUS_INVALID_PARAMETER);
+	*out = NULL;
+	status = adapter_info(hAdapter, &s, &a);
+	if (!NT_SUCCESS(status))
+		return done(status);
+	p = mmap(NULL, a.segment_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 s->fd, a.segment_mmap_offset);
+	if (p == MAP_FAILED)
+		return done_errno(errno);
+	*out = p;
+	*size = a.segment_size;
+	return done(STATUS_SUCCESS);
+}
+
+NTSTATUS DxgkLinuxUnmapSegment(PVOID address, SIZE_T size)
+{
+	return done_errno(munmap(address, size) ? errno : 0);
+}
+
+static NTSTATUS adapter_dma(struct _DXGK_LINUX_SESSION *s, uint32_t id,
+			    uint64_t address, void *buf, uint64_t size,
+			    int device_writes)
+{
+	struct dxgpmo_adapter_dma d = {
+		.size = sizeof(d),
+		.flags = device_writes ? DXGPMO_DMA_TO_MEMORY : 0,
+		.adapter_id = id,
+		.device_address = address,
+		.length = size,
+		.buffer = (uintptr_t)buf,
+	};
+
+	return done_errno(xioctl(s->fd, DXGPMO_IOC_ADAPTER_DMA, &d));
+}
+
+NTSTATUS DxgkLinuxAdapterDma(HANDLE hAdapter, UINT64 DeviceAddress,
+			     PVOID Buffer, SIZE_T Size, BOOLEAN DeviceWrites)
+{
+	struct _DXGK_LINUX_SESSION *s;
+	uint32_t id = handle_id(hAdapter, KIND_ADAPTER, &s);
+
+	if (!id)
+		return done(STATUS_INVALID_HANDLE);
+	return adapter_dma(s, id, DeviceAddress, Buffer, Size, DeviceWrites);
+}
+
+NTSTATUS DxgkLinuxEngineWriteSegment(HANDLE hAdapter, UINT SegmentId,
+				     UINT64 SegmentOffset, const void *Buffer,
+				     SIZE_T Size)
+{
+	struct _DXGK_LINUX_SESSION *s;
+	struct dxgpmo_adapter_info a;
+	NTSTATUS status;
+
+	if (SegmentId != 1)
+		return done(STATUS_INVALID_PARAMETER);
+	status = adapter_info(hAdapter, &s, &a);
+	if (!NT_SUCCESS(status))
+		return done(status);
+	/* The engine only reads the buffer when it writes the segment. */
+	return adapter_dma(s, a.adapter_id,
+			   a.segment_device_address + SegmentOffset,
+			   (void *)Buffer, Size, 1);
+}
