@@ -35,6 +35,17 @@ extern "C" {
 #endif
 
 /*
+ * The flag unions name their bits without a struct member name, as Windows
+ * code expects (Flags.Contiguous): standard C11, an extension in C++ that
+ * GCC and Clang accept silently when told so.
+ */
+#if defined(__cplusplus) && defined(__GNUC__)
+#define LIBDXGK_ANONYMOUS __extension__
+#else
+#define LIBDXGK_ANONYMOUS
+#endif
+
+/*
  * Windows basic types, with their Windows widths (LP64 Linux has a 64-bit
  * long, Windows a 32-bit one).  A program that has them from elsewhere
  * defines LIBDXGK_HAVE_WINDOWS_TYPES first.
@@ -56,6 +67,10 @@ typedef uintptr_t UINT_PTR;
 typedef uint32_t ACCESS_MASK;
 
 typedef union _LARGE_INTEGER {
+	LIBDXGK_ANONYMOUS struct {
+		ULONG LowPart;
+		LONG HighPart;
+	};
 	struct {
 		ULONG LowPart;
 		LONG HighPart;
@@ -66,17 +81,6 @@ typedef LARGE_INTEGER PHYSICAL_ADDRESS;
 
 /* Only carried through: dxgpmo sections have no name to look up. */
 typedef struct _OBJECT_ATTRIBUTES *POBJECT_ATTRIBUTES;
-#endif
-
-/*
- * The flag unions name their bits without a struct member name, as Windows
- * code expects (Flags.Contiguous): standard C11, an extension in C++ that
- * GCC and Clang accept silently when told so.
- */
-#if defined(__cplusplus) && defined(__GNUC__)
-#define LIBDXGK_ANONYMOUS __extension__
-#else
-#define LIBDXGK_ANONYMOUS
 #endif
 
 #ifndef PAGE_SHIFT
@@ -93,30 +97,75 @@ typedef struct _OBJECT_ATTRIBUTES *POBJECT_ATTRIBUTES;
 /*
  * The NTSTATUS values the calls return, with the errno each stands for
  * (DxgkLinuxNtStatusFromErrno() has the whole table; the porting page
- * explains each row).
+ * explains each row).  Each is guarded: Windows' ntstatus.h has them, with
+ * these values.
  */
+#ifndef STATUS_SUCCESS
 #define STATUS_SUCCESS			((NTSTATUS)0x00000000L)
+#endif
+#ifndef STATUS_DEVICE_BUSY
 #define STATUS_DEVICE_BUSY		((NTSTATUS)0x80000011L) /* EBUSY */
+#endif
+#ifndef STATUS_UNSUCCESSFUL
 #define STATUS_UNSUCCESSFUL		((NTSTATUS)0xC0000001L) /* other */
+#endif
+#ifndef STATUS_ACCESS_VIOLATION
 #define STATUS_ACCESS_VIOLATION		((NTSTATUS)0xC0000005L) /* EFAULT */
+#endif
+#ifndef STATUS_INVALID_HANDLE
 #define STATUS_INVALID_HANDLE		((NTSTATUS)0xC0000008L) /* ENOENT */
+#endif
+#ifndef STATUS_INVALID_PARAMETER
 #define STATUS_INVALID_PARAMETER	((NTSTATUS)0xC000000DL) /* EINVAL */
+#endif
+#ifndef STATUS_NO_SUCH_DEVICE
 #define STATUS_NO_SUCH_DEVICE		((NTSTATUS)0xC000000EL) /* ENODEV */
+#endif
+#ifndef STATUS_INVALID_DEVICE_REQUEST
 #define STATUS_INVALID_DEVICE_REQUEST	((NTSTATUS)0xC0000010L) /* ENOTTY */
+#endif
+#ifndef STATUS_NO_MEMORY
 #define STATUS_NO_MEMORY		((NTSTATUS)0xC0000017L) /* ENOMEM */
+#endif
+#ifndef STATUS_CONFLICTING_ADDRESSES
 #define STATUS_CONFLICTING_ADDRESSES	((NTSTATUS)0xC0000018L) /* EEXIST */
+#endif
+#ifndef STATUS_ACCESS_DENIED
 #define STATUS_ACCESS_DENIED		((NTSTATUS)0xC0000022L) /* EACCES */
+#endif
+#ifndef STATUS_BUFFER_TOO_SMALL
 #define STATUS_BUFFER_TOO_SMALL		((NTSTATUS)0xC0000023L) /* ENOSPC */
+#endif
+#ifndef STATUS_PRIVILEGE_NOT_HELD
 #define STATUS_PRIVILEGE_NOT_HELD	((NTSTATUS)0xC0000061L) /* EPERM */
+#endif
+#ifndef STATUS_INTEGER_OVERFLOW
 #define STATUS_INTEGER_OVERFLOW		((NTSTATUS)0xC0000095L) /* EOVERFLOW */
+#endif
+#ifndef STATUS_NOT_SUPPORTED
 #define STATUS_NOT_SUPPORTED		((NTSTATUS)0xC00000BBL) /* EOPNOTSUPP */
+#endif
+#ifndef STATUS_TOO_MANY_OPENED_FILES
 #define STATUS_TOO_MANY_OPENED_FILES	((NTSTATUS)0xC000011FL) /* EMFILE */
+#endif
+#ifndef STATUS_CANCELLED
 #define STATUS_CANCELLED		((NTSTATUS)0xC0000120L) /* EINTR */
+#endif
+#ifndef STATUS_IO_DEVICE_ERROR
 #define STATUS_IO_DEVICE_ERROR		((NTSTATUS)0xC0000185L) /* EIO */
+#endif
+#ifndef STATUS_INVALID_BUFFER_SIZE
 #define STATUS_INVALID_BUFFER_SIZE	((NTSTATUS)0xC0000206L) /* E2BIG */
+#endif
+#ifndef STATUS_INVALID_ADDRESS
 #define STATUS_INVALID_ADDRESS		((NTSTATUS)0xC0000141L) /* ERANGE */
+#endif
+#ifndef STATUS_INSUFFICIENT_RESOURCES
+#define STATUS_INSUFFICIENT_RESOURCES	((NTSTATUS)0xC000009AL) /* EAGAIN */
+#endif
 
 /* The Mm cache types, which some drivers pass as CacheType. */
+#ifndef LIBDXGK_HAVE_WINDOWS_TYPES
 typedef enum _MEMORY_CACHING_TYPE {
 	MmNonCached = 0,
 	MmCached = 1,
@@ -127,6 +176,7 @@ typedef enum _MEMORY_CACHING_TYPE {
 	MmMaximumCacheType,
 	MmNotMapped = -1
 } MEMORY_CACHING_TYPE;
+#endif
 
 typedef enum _DXGK_MEMORY_CACHING_TYPE {
 	DXGK_MEMORY_CACHING_TYPE_NON_CACHED = 0,
@@ -217,12 +267,15 @@ typedef struct _DXGKARGCB_UNMAP_PHYSICAL_MEMORY {
 	SIZE_T Size;		/* Size as MAP returned it */
 } DXGKARGCB_UNMAP_PHYSICAL_MEMORY;
 
-typedef union _DXGK_ADL_FLAGS {
-	LIBDXGK_ANONYMOUS struct {
-		UINT Contiguous : 1;
-		UINT Reserved : 31;
+/* As Windows has it: a struct wrapping the union. */
+typedef struct _DXGK_ADL_FLAGS {
+	LIBDXGK_ANONYMOUS union {
+		LIBDXGK_ANONYMOUS struct {
+			UINT Contiguous : 1;
+			UINT Reserved : 31;
+		};
+		UINT Value;
 	};
-	UINT Value;
 } DXGK_ADL_FLAGS;
 
 typedef struct _DXGK_ADL {
