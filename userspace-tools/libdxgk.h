@@ -18,8 +18,17 @@
  * make a handle from nothing (DxgkLinuxOpenAdapter, and Create without
  * hAdapter) use the current session; every other call uses the session of
  * the handle it is given.  A session belongs to the process that opened
- * it: after fork() the child gets its own default session, and handles
- * inherited from the parent are invalid there.
+ * it: after fork() the child gets its own default session (the library's
+ * atfork handlers drop the parent's sessions and the thread session in
+ * the child), and handles inherited from the parent are invalid there.
+ *
+ * Lifetime: a DXGK_LINUX_SESSION * is an encoded handle, not memory.  Each
+ * call holds its session from the handle lookup to the end of its ioctl;
+ * DxgkLinuxCloseSession() makes the session invalid for every thread at
+ * once and its file is closed when the last call in flight returns.  Close
+ * unmaps the session's CPU views (MAP views, segment maps) and frees its
+ * ADLs.  EINTR is STATUS_CANCELLED and EAGAIN STATUS_INSUFFICIENT_RESOURCES,
+ * neither retried.
  *
  * Only the C library is needed to use this header, from C11 or C++17.
  * Documentation/porting.rst maps every call to its dxgpmo ioctl.
@@ -377,7 +386,11 @@ typedef struct _DXGK_LINUX_SESSION DXGK_LINUX_SESSION;
 
 /* path NULL: /dev/dxgpmo.  The session is independent of the default. */
 NTSTATUS DxgkLinuxOpenSession(const char *path, DXGK_LINUX_SESSION **ppSession);
-/* Destroys what the session still holds, as the process's exit would. */
+/*
+ * Destroys what the session still holds, as the process's exit would, and
+ * unmaps its views and frees its ADLs; calls in flight in other threads
+ * finish on the file, which closes after the last of them.
+ */
 NTSTATUS DxgkLinuxCloseSession(DXGK_LINUX_SESSION *pSession);
 /* The calling thread's session from now on (NULL: the process default). */
 void DxgkLinuxSetThreadSession(DXGK_LINUX_SESSION *pSession);
