@@ -166,7 +166,8 @@ int main(int argc, char **argv)
 		check(DeviceAddress / GPU_BOUNDARY == LastByte / GPU_BOUNDARY,
 		      "the buffer does not cross a BoundaryAddressMultiple line");
 	} else {
-		printf("note: IOMMU adapter: device addresses are IOVAs, the physical window is not visible\n");
+		printf("note: IOMMU adapter: device addresses are IOVAs, "
+		       "which do not show the physical window\n");
 	}
 	check((UINT64)Info.HighestVisibleAddress.QuadPart >= LastByte,
 	      "the device can address the whole buffer (DMA mask)");
