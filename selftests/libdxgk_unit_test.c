@@ -454,6 +454,9 @@ static void fork_child(void)
 			NTSTATUS st;
 
 			alarm(5);
+			/* Before a new file could take its number. */
+			if (fcntl(fd, F_GETFD) != -1)
+				_exit(4);
 			st = DxgkLinuxOpenAdapter(NULL, 0, &ch);
 			/* Its own default session: on the host, no device. */
 			if (access("/dev/dxgpmo", F_OK) != 0 &&
@@ -464,8 +467,6 @@ static void fork_child(void)
 			if (DxgkLinuxQueryAdapterInfo(h, &info) !=
 			    STATUS_INVALID_HANDLE)
 				_exit(3);
-			if (fcntl(fd, F_GETFD) != -1)
-				_exit(4);
 			_exit(0);
 		}
 		EXPECT(pid > 0);

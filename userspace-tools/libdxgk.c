@@ -878,6 +878,7 @@ HANDLE DxgkDdiCreateMemoryBasis(HANDLE hAdapter,
 	struct dxgpmo_create_memory_basis c = { .size = sizeof(c) };
 	struct dxgpmo_memory_range *r;
 	struct _DXGK_LINUX_SESSION *s;
+	HANDLE h;
 	UINT64 i;
 	int err;
 
@@ -913,8 +914,10 @@ HANDLE DxgkDdiCreateMemoryBasis(HANDLE hAdapter,
 	c.ranges = (uintptr_t)r;
 	err = xioctl(s->fd, DXGPMO_IOC_CREATE_MEMORY_BASIS, &c);
 	free(r);
+	/* Made before the reference goes: s may be freed right after. */
+	h = err ? NULL : make_handle(KIND_BASIS, s, c.basis_id);
 	put_done(s, err);
-	return err ? NULL : make_handle(KIND_BASIS, s, c.basis_id);
+	return h;
 }
 
 static NTSTATUS basis_call(HANDLE adapter, HANDLE basis, unsigned long request,
