@@ -416,13 +416,13 @@ static void generation_wrap(void)
 	report(ok, "handle_generation_no_wrap");
 }
 
-static volatile int hammer_stop;
+static int hammer_stop;
 
 static void *hammer_thread(void *arg)
 {
 	DXGK_LINUX_ADAPTER_INFO info;
 
-	while (!hammer_stop)
+	while (!__atomic_load_n(&hammer_stop, __ATOMIC_RELAXED))
 		DxgkLinuxQueryAdapterInfo(arg, &info);
 	return NULL;
 }
@@ -481,7 +481,7 @@ static void fork_child(void)
 			ok = 0;
 		}
 	}
-	hammer_stop = 1;
+	__atomic_store_n(&hammer_stop, 1, __ATOMIC_RELAXED);
 	pthread_join(t, NULL);
 	DxgkLinuxSetThreadSession(NULL);
 	EXPECT(DxgkLinuxCloseSession(s) == STATUS_SUCCESS);
