@@ -244,15 +244,14 @@ static void session_put(struct _DXGK_LINUX_SESSION *s)
 }
 
 /* What only the session's owner frees: its views and its ADLs. */
-static void session_drop_memory(struct _DXGK_LINUX_SESSION *s, int unmap)
+static void session_drop_memory(struct _DXGK_LINUX_SESSION *s)
 {
 	struct adl_box *box;
 	struct view *v;
 
 	while ((v = s->views)) {
 		s->views = v->next;
-		if (unmap)
-			munmap(v->address, v->length);
+		munmap(v->address, v->length);
 		free(v);
 	}
 	while ((box = s->adls)) {
@@ -272,7 +271,7 @@ static void session_close_locked(struct _DXGK_LINUX_SESSION *s)
 	if (default_token == encode(KIND_SESSION, s, 1))
 		default_token = 0;
 	s->dead = 1;
-	session_drop_memory(s, 1);
+	session_drop_memory(s);
 	if (!--s->refs)
 		session_free_locked(s);
 }
@@ -299,7 +298,7 @@ static void atfork_child(void)
 	pthread_mutex_init(&sessions_lock, NULL);
 	while ((s = all_sessions)) {
 		all_sessions = s->next_all;
-		session_drop_memory(s, 1);
+		session_drop_memory(s);
 		if (sessions[s->slot] == s)
 			sessions[s->slot] = NULL;
 		close(s->fd);
