@@ -33,6 +33,7 @@
 #include "libdxgk.h"
 
 #define FAKE_DEV "/dev/null"
+#define FAKE_OBJECT_SIZE (64ULL << 20)
 
 static int failed;
 
@@ -309,6 +310,16 @@ int ioctl(int fd, unsigned long request, ...)
 		return 0;
 	case DXGPMO_IOC_ALLOCATE_ADL:
 		a = arg;
+		/* dxgpmo's order: the object's size, then the array's. */
+		if (a->offset + a->length > FAKE_OBJECT_SIZE) {
+			errno = EINVAL;
+			return -1;
+		}
+		if (a->pages_capacity < a->length >> PAGE_SHIFT) {
+			a->page_count = a->length >> PAGE_SHIFT;
+			errno = ENOSPC;
+			return -1;
+		}
 		a->adl_id = ++fake_ids;
 		a->page_count = a->length >> PAGE_SHIFT;
 		a->adl_flags = DXGPMO_ADL_CONTIGUOUS;
@@ -493,7 +504,7 @@ static void adls_and_views(void)
 {
 	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT c;
 	DXGKARGCB_MAP_PHYSICAL_MEMORY m;
-	DXGKARGCB_ALLOCATE_ADL a;
+	DXGKARGCB_ALLOCATE_ADL a, b;
 	DXGKARGCB_FREE_ADL f;
 	DXGK_LINUX_SESSION *s;
 	unsigned char vec;
@@ -523,6 +534,13 @@ static void adls_and_views(void)
 	EXPECT(DxgkCbFreeAdl(&f) == STATUS_INVALID_PARAMETER);
 	munmap(page, 2 * PAGE_SIZE);
 	EXPECT(DxgkCbAllocateAdl(&a) == STATUS_SUCCESS);
+	/* Large ADLs: sized by the kernel's answer, not allocated first. */
+	b = a;
+	b.Size = 4096 * PAGE_SIZE;
+	EXPECT(DxgkCbAllocateAdl(&b) == STATUS_SUCCESS);
+	EXPECT(b.pAdl && b.pAdl->PageCount == 4096);
+	b.Size = (SIZE_T)1 << 46;
+	EXPECT(DxgkCbAllocateAdl(&b) == STATUS_INVALID_PARAMETER);
 	memset(&m, 0, sizeof(m));
 	m.hPhysicalMemoryObject = c.hPhysicalMemoryObject;
 	m.Size = PAGE_SIZE;

@@ -41,6 +41,8 @@ _Static_assert(DXGK_PHYSICAL_MEMORY_TYPE_CONTIGUOUS_MEMORY ==
 #define MAX_ADAPTERS		64
 /* The kernel's DXGPMO_BASIS_MAX_RANGES: more is E2BIG, so not allocated. */
 #define MAX_BASIS_RANGES	4096
+/* Page arrays larger than this wait for the kernel's check of the size. */
+#define PROBE_PAGES		512
 /*
  * 16 bits of generation per slot: a slot whose generations are used up is
  * retired instead of wrapping, so a stale handle never becomes valid again.
@@ -618,6 +620,29 @@ NTSTATUS DxgkCbAllocateAdl(DXGKARGCB_ALLOCATE_ADL *args)
 		return done(STATUS_INVALID_PARAMETER);
 	}
 	nr = args->Size >> PAGE_SHIFT;
+	if (args->Flags.RequireContiguous)
+		a.flags |= DXGPMO_ADL_REQUIRE_CONTIGUOUS;
+	if (args->Flags.PreferContiguous)
+		a.flags |= DXGPMO_ADL_PREFER_CONTIGUOUS;
+	a.offset = args->Offset;
+	a.length = args->Size;
+	/*
+	 * A large page array is allocated only once the kernel has checked
+	 * Offset and Size against the object: with too small an array it
+	 * checks them, then says ENOSPC and makes nothing.
+	 */
+	if (nr > PROBE_PAGES) {
+		struct dxgpmo_allocate_adl probe = a;
+		DXGK_PAGE_NUMBER one;
+
+		probe.pages = (uintptr_t)&one;
+		probe.pages_capacity = 1;
+		err = xioctl(s->fd, DXGPMO_IOC_ALLOCATE_ADL, &probe);
+		if (err != ENOSPC) {
+			session_put(s);
+			return done_errno(err ? err : EIO);
+		}
+	}
 	if (nr > (SIZE_MAX - sizeof(*box)) / sizeof(box->pages[0]) ||
 	    nr > UINT32_MAX) {
 		session_put(s);
@@ -628,12 +653,6 @@ NTSTATUS DxgkCbAllocateAdl(DXGKARGCB_ALLOCATE_ADL *args)
 		session_put(s);
 		return done(STATUS_NO_MEMORY);
 	}
-	if (args->Flags.RequireContiguous)
-		a.flags |= DXGPMO_ADL_REQUIRE_CONTIGUOUS;
-	if (args->Flags.PreferContiguous)
-		a.flags |= DXGPMO_ADL_PREFER_CONTIGUOUS;
-	a.offset = args->Offset;
-	a.length = args->Size;
 	a.pages = (uintptr_t)box->pages;
 	a.pages_capacity = nr;
 	err = xioctl(s->fd, DXGPMO_IOC_ALLOCATE_ADL, &a);
