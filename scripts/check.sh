@@ -71,7 +71,10 @@ rm -f "$build/lint.status"
 	else
 		echo fail > "$build/lint.status"
 	fi
-	"$top/scripts/libdxgk-check.sh" > "$build/libdxgk.log" 2>&1 || true
+	# Its exit status counts too, not only the lines it got to print.
+	"$top/scripts/libdxgk-check.sh" > "$build/libdxgk.log" 2>&1 ||
+		echo "libdxgk: FAIL libdxgk-check.sh exited $?" \
+			>> "$build/libdxgk.log"
 	# A kernel that is not installed (the debug one) has no dkms.
 	if [ -n "${DXGPMO_KERNEL_BUILD:-}" ]; then
 		: > "$build/dkms.log"

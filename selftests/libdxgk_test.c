@@ -376,4 +376,59 @@ TEST_F(dxgk, thread_and_fork)
 	EXPECT_EQ(STATUS_SUCCESS, destroy(c.hPhysicalMemoryObject, NULL));
 }
 
+static volatile int busy_stop;
+
+/* Keeps taking the library's lock while the main thread forks. */
+static void *busy_thread(void *arg)
+{
+	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT c;
+
+	DxgkLinuxSetThreadSession(arg);
+	while (!busy_stop)
+		if (create_mdl(NULL, PAGE_SIZE, &c) == STATUS_SUCCESS)
+			destroy(c.hPhysicalMemoryObject, NULL);
+	return NULL;
+}
+
+/*
+ * fork() while another thread is in the library and with a thread session
+ * set in the forking thread: the child neither deadlocks nor inherits
+ * that session, and makes its calls on its own default session.
+ */
+TEST_F(dxgk, fork_while_threads_use_sessions)
+{
+	DXGK_LINUX_SESSION *s, *busy;
+	pthread_t thread;
+	int i, status;
+	pid_t pid;
+
+	ASSERT_EQ(STATUS_SUCCESS, DxgkLinuxOpenSession(NULL, &s));
+	ASSERT_EQ(STATUS_SUCCESS, DxgkLinuxOpenSession(NULL, &busy));
+	busy_stop = 0;
+	ASSERT_EQ(0, pthread_create(&thread, NULL, busy_thread, busy));
+	DxgkLinuxSetThreadSession(s);
+	for (i = 0; i < 50; i++) {
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid) {
+			DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT mine;
+
+			alarm(10);
+			if (create_mdl(NULL, PAGE_SIZE, &mine) !=
+			    STATUS_SUCCESS)
+				_exit(1);
+			_exit(destroy(mine.hPhysicalMemoryObject, NULL) ==
+			      STATUS_SUCCESS ? 0 : 2);
+		}
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		EXPECT_TRUE(WIFEXITED(status));
+		EXPECT_EQ(0, WEXITSTATUS(status));
+	}
+	busy_stop = 1;
+	pthread_join(thread, NULL);
+	DxgkLinuxSetThreadSession(NULL);
+	EXPECT_EQ(STATUS_SUCCESS, DxgkLinuxCloseSession(s));
+	EXPECT_EQ(STATUS_SUCCESS, DxgkLinuxCloseSession(busy));
+}
+
 TEST_HARNESS_MAIN

@@ -6,15 +6,34 @@
  * structure as the DDI reference's field types give it, and that bad
  * handles come back as STATUS_INVALID_HANDLE instead of a crash.
  *
+ * The session, fork, ADL and view rules are checked against a fake
+ * dxgpmo: sessions opened on /dev/null, and this program's own ioctl(),
+ * which the static library's calls bind to, answers the dxgpmo requests.
+ *
  * Prints "libdxgk: PASS|FAIL name" lines; exits 1 on any failure.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "dxgpmo.h"
 #include "libdxgk.h"
+
+#define FAKE_DEV "/dev/null"
+#define FAKE_OBJECT_SIZE (64ULL << 20)
 
 static int failed;
 
@@ -225,13 +244,371 @@ static void no_device(void)
 	report(ok, "no_device");
 }
 
+/* The fake dxgpmo */
+
+static int fake_next_err;		/* fail the next dxgpmo ioctl so */
+static int fake_block;			/* QUERY_ADAPTERS waits for release */
+static int fake_fd_was_open = -1;	/* its fd, checked after the wait */
+static int fake_last_fd = -1;
+static pthread_mutex_t fake_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t fake_cond = PTHREAD_COND_INITIALIZER;
+static int fake_waiting, fake_released;
+static uint32_t fake_ids;
+
+int ioctl(int fd, unsigned long request, ...)
+{
+	struct dxgpmo_query_adapters *q;
+	struct dxgpmo_adapter_info *info;
+	struct dxgpmo_allocate_adl *a;
+	struct dxgpmo_create_pmo *c;
+	struct dxgpmo_map *m;
+	va_list ap;
+	void *arg;
+	int err;
+
+	va_start(ap, request);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (_IOC_TYPE(request) != DXGPMO_TYPE)
+		return syscall(SYS_ioctl, fd, request, arg);
+	fake_last_fd = fd;
+	if (fake_next_err) {
+		err = fake_next_err;
+		fake_next_err = 0;
+		errno = err;
+		return -1;
+	}
+	switch (request) {
+	case DXGPMO_IOC_QUERY_ADAPTERS:
+		if (fake_block) {
+			struct stat before, after;
+
+			fstat(fd, &before);
+			pthread_mutex_lock(&fake_lock);
+			fake_waiting = 1;
+			pthread_cond_broadcast(&fake_cond);
+			while (!fake_released)
+				pthread_cond_wait(&fake_cond, &fake_lock);
+			pthread_mutex_unlock(&fake_lock);
+			/* Still the same file, not closed or reused. */
+			fake_fd_was_open = !fstat(fd, &after) &&
+					   after.st_rdev == before.st_rdev;
+		}
+		q = arg;
+		info = (void *)(uintptr_t)q->entries;
+		memset(info, 0, sizeof(*info));
+		info->adapter_id = 7;
+		info->caps = DXGPMO_ADAPTER_CAP_VIRTUAL;
+		info->segment_size = 1 << 20;
+		strcpy(info->name, "fake0");
+		q->count = 1;
+		return 0;
+	case DXGPMO_IOC_CREATE_PMO:
+		c = arg;
+		c->pmo_id = ++fake_ids;
+		c->amo_id = c->adapter_id ? ++fake_ids : 0;
+		return 0;
+	case DXGPMO_IOC_ALLOCATE_ADL:
+		a = arg;
+		/* dxgpmo's order: the object's size, then the array's. */
+		if (a->offset + a->length > FAKE_OBJECT_SIZE) {
+			errno = EINVAL;
+			return -1;
+		}
+		if (a->pages_capacity < a->length >> PAGE_SHIFT) {
+			a->page_count = a->length >> PAGE_SHIFT;
+			errno = ENOSPC;
+			return -1;
+		}
+		a->adl_id = ++fake_ids;
+		a->page_count = a->length >> PAGE_SHIFT;
+		a->adl_flags = DXGPMO_ADL_CONTIGUOUS;
+		a->base_page = 0x1234;
+		return 0;
+	case DXGPMO_IOC_MAP:
+		m = arg;
+		arg = mmap(NULL, m->length, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (arg == MAP_FAILED)
+			return -1;
+		m->address = (uintptr_t)arg;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static HANDLE fake_adapter(DXGK_LINUX_SESSION *s)
+{
+	HANDLE h = NULL;
+
+	DxgkLinuxSetThreadSession(s);
+	DxgkLinuxOpenAdapter(NULL, 0, &h);
+	DxgkLinuxSetThreadSession(NULL);
+	return h;
+}
+
+static void *close_race_thread(void *arg)
+{
+	HANDLE h = NULL;
+
+	DxgkLinuxSetThreadSession(arg);
+	return (void *)(uintptr_t)DxgkLinuxOpenAdapter(NULL, 0, &h);
+}
+
+/*
+ * Close while another thread's call is inside the ioctl: that call keeps
+ * its file; a stale session pointer closes nothing; a thread session that
+ * was closed is an invalid handle, not freed memory.
+ */
+static void session_lifetime(void)
+{
+	DXGK_LINUX_SESSION *s1, *s2;
+	pthread_t t;
+	void *ret;
+	HANDLE h;
+	int ok = 1;
+
+	EXPECT(DxgkLinuxOpenSession(FAKE_DEV, &s1) == STATUS_SUCCESS);
+	fake_block = 1;
+	fake_released = fake_waiting = 0;
+	pthread_create(&t, NULL, close_race_thread, s1);
+	pthread_mutex_lock(&fake_lock);
+	while (!fake_waiting)
+		pthread_cond_wait(&fake_cond, &fake_lock);
+	pthread_mutex_unlock(&fake_lock);
+	EXPECT(DxgkLinuxCloseSession(s1) == STATUS_SUCCESS);
+	/* A new file must not take the in-flight call's fd number. */
+	EXPECT(DxgkLinuxOpenSession("/dev/zero", &s2) == STATUS_SUCCESS);
+	pthread_mutex_lock(&fake_lock);
+	fake_released = 1;
+	pthread_cond_broadcast(&fake_cond);
+	pthread_mutex_unlock(&fake_lock);
+	pthread_join(t, &ret);
+	fake_block = 0;
+	EXPECT(fake_fd_was_open == 1);
+	EXPECT(fake_last_fd != -1);
+	EXPECT((NTSTATUS)(uintptr_t)ret == STATUS_SUCCESS);
+	/* s1 is gone: closing it again must not close s2. */
+	EXPECT(DxgkLinuxCloseSession(s1) == STATUS_INVALID_HANDLE);
+	h = fake_adapter(s2);
+	EXPECT(h != NULL);
+	DxgkLinuxSetThreadSession(s1);
+	EXPECT(DxgkLinuxOpenAdapter(NULL, 0, &h) == STATUS_INVALID_HANDLE);
+	DxgkLinuxSetThreadSession(NULL);
+	EXPECT(DxgkLinuxCloseSession(s2) == STATUS_SUCCESS);
+	report(ok, "session_close_while_in_use");
+}
+
+/* A handle stays stale however often its slot is reused. */
+static void generation_wrap(void)
+{
+	DXGK_LINUX_ADAPTER_INFO info;
+	DXGK_LINUX_SESSION *s;
+	HANDLE h;
+	int i, ok = 1;
+
+	EXPECT(DxgkLinuxOpenSession(FAKE_DEV, &s) == STATUS_SUCCESS);
+	h = fake_adapter(s);
+	EXPECT(h != NULL);
+	EXPECT(DxgkLinuxQueryAdapterInfo(h, &info) == STATUS_SUCCESS);
+	DxgkLinuxCloseSession(s);
+	for (i = 0; i < 1000; i++) {
+		EXPECT(DxgkLinuxOpenSession(FAKE_DEV, &s) == STATUS_SUCCESS);
+		if (DxgkLinuxQueryAdapterInfo(h, &info) != STATUS_INVALID_HANDLE) {
+			printf("  stale handle valid again after %d opens\n",
+			       i + 1);
+			ok = 0;
+			DxgkLinuxCloseSession(s);
+			break;
+		}
+		DxgkLinuxCloseSession(s);
+	}
+	report(ok, "handle_generation_no_wrap");
+}
+
+static int hammer_stop;
+
+static void *hammer_thread(void *arg)
+{
+	DXGK_LINUX_ADAPTER_INFO info;
+
+	while (!__atomic_load_n(&hammer_stop, __ATOMIC_RELAXED))
+		DxgkLinuxQueryAdapterInfo(arg, &info);
+	return NULL;
+}
+
+/*
+ * fork() while another thread is inside the library: the child neither
+ * deadlocks nor inherits the parent's sessions (thread session included)
+ * and makes its calls on a default session of its own.
+ */
+static void fork_child(void)
+{
+	DXGK_LINUX_SESSION *s;
+	int i, status, fd, ok = 1;
+	pthread_t t;
+	HANDLE h;
+	pid_t pid;
+
+	EXPECT(DxgkLinuxOpenSession(FAKE_DEV, &s) == STATUS_SUCCESS);
+	h = fake_adapter(s);
+	fd = fake_last_fd;
+	EXPECT(h != NULL);
+	pthread_create(&t, NULL, hammer_thread, h);
+	DxgkLinuxSetThreadSession(s);
+	for (i = 0; i < 200 && ok; i++) {
+		pid = fork();
+		if (pid == 0) {
+			DXGK_LINUX_ADAPTER_INFO info;
+			HANDLE ch = NULL;
+			NTSTATUS st;
+
+			alarm(5);
+			/* Before a new file could take its number. */
+			if (fcntl(fd, F_GETFD) != -1)
+				_exit(4);
+			st = DxgkLinuxOpenAdapter(NULL, 0, &ch);
+			/* Its own default session: on the host, no device. */
+			if (access("/dev/dxgpmo", F_OK) != 0 &&
+			    st != STATUS_NO_SUCH_DEVICE)
+				_exit(2);
+			if (st == STATUS_INVALID_HANDLE)
+				_exit(2);
+			if (DxgkLinuxQueryAdapterInfo(h, &info) !=
+			    STATUS_INVALID_HANDLE)
+				_exit(3);
+			_exit(0);
+		}
+		EXPECT(pid > 0);
+		if (pid < 0)
+			break;
+		waitpid(pid, &status, 0);
+		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+			printf("  child %d: %s %d\n", i,
+			       WIFEXITED(status) ? "exit" : "signal",
+			       WIFEXITED(status) ? WEXITSTATUS(status) :
+			       WTERMSIG(status));
+			ok = 0;
+		}
+	}
+	__atomic_store_n(&hammer_stop, 1, __ATOMIC_RELAXED);
+	pthread_join(t, NULL);
+	DxgkLinuxSetThreadSession(NULL);
+	EXPECT(DxgkLinuxCloseSession(s) == STATUS_SUCCESS);
+	report(ok, "fork_child_own_session");
+}
+
+/* ADLs: membership before any read; Close frees them and views. */
+static void adls_and_views(void)
+{
+	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT c;
+	DXGKARGCB_MAP_PHYSICAL_MEMORY m;
+	DXGKARGCB_ALLOCATE_ADL a, b;
+	DXGKARGCB_FREE_ADL f;
+	DXGK_LINUX_SESSION *s;
+	unsigned char vec;
+	char *page;
+	int ok = 1;
+
+	EXPECT(DxgkLinuxOpenSession(FAKE_DEV, &s) == STATUS_SUCCESS);
+	memset(&c, 0, sizeof(c));
+	c.hAdapter = fake_adapter(s);
+	c.Size = PAGE_SIZE;
+	EXPECT(DxgkCbCreatePhysicalMemoryObject(&c) == STATUS_SUCCESS);
+	memset(&a, 0, sizeof(a));
+	a.hAdapterMemoryObject = c.hAdapterMemoryObject;
+	a.Size = PAGE_SIZE;
+	EXPECT(DxgkCbAllocateAdl(&a) == STATUS_SUCCESS);
+	EXPECT(a.pAdl && a.pAdl->Flags.Contiguous &&
+	       a.pAdl->BasePageNumber == 0x1234);
+	f.hAdapterMemoryObject = c.hAdapterMemoryObject;
+	f.pAdl = a.pAdl;
+	EXPECT(DxgkCbFreeAdl(&f) == STATUS_SUCCESS);
+	EXPECT(DxgkCbFreeAdl(&f) == STATUS_INVALID_PARAMETER);
+	/* A DXGK_ADL the library never made, at the end of readable memory. */
+	page = mmap(NULL, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	mprotect(page + PAGE_SIZE, PAGE_SIZE, PROT_NONE);
+	f.pAdl = (DXGK_ADL *)(page + PAGE_SIZE - sizeof(DXGK_ADL));
+	EXPECT(DxgkCbFreeAdl(&f) == STATUS_INVALID_PARAMETER);
+	munmap(page, 2 * PAGE_SIZE);
+	EXPECT(DxgkCbAllocateAdl(&a) == STATUS_SUCCESS);
+	/* Large ADLs: sized by the kernel's answer, not allocated first. */
+	b = a;
+	b.Size = 4096 * PAGE_SIZE;
+	EXPECT(DxgkCbAllocateAdl(&b) == STATUS_SUCCESS);
+	EXPECT(b.pAdl && b.pAdl->PageCount == 4096);
+	b.Size = (SIZE_T)1 << 46;
+	EXPECT(DxgkCbAllocateAdl(&b) == STATUS_INVALID_PARAMETER);
+	memset(&m, 0, sizeof(m));
+	m.hPhysicalMemoryObject = c.hPhysicalMemoryObject;
+	m.Size = PAGE_SIZE;
+	EXPECT(DxgkCbMapPhysicalMemory(&m) == STATUS_SUCCESS);
+	EXPECT(mincore(m.pMappedAddress, PAGE_SIZE, &vec) == 0);
+	EXPECT(DxgkLinuxCloseSession(s) == STATUS_SUCCESS);
+	/* The view is gone with its session, and so is the ADL. */
+	EXPECT(mincore(m.pMappedAddress, PAGE_SIZE, &vec) == -1 &&
+	       errno == ENOMEM);
+	f.pAdl = a.pAdl;
+	EXPECT(DxgkCbFreeAdl(&f) == STATUS_INVALID_PARAMETER);
+	report(ok, "adl_registry_and_views_at_close");
+}
+
+/* EAGAIN and EINTR come back once, as statuses, not retried. */
+static void no_retry(void)
+{
+	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT c;
+	DXGKARGCB_MAP_PHYSICAL_MEMORY m;
+	DXGK_LINUX_SESSION *s;
+	int ok = 1;
+
+	EXPECT(DxgkLinuxOpenSession(FAKE_DEV, &s) == STATUS_SUCCESS);
+	memset(&c, 0, sizeof(c));
+	c.hAdapter = fake_adapter(s);
+	c.Size = PAGE_SIZE;
+	EXPECT(DxgkCbCreatePhysicalMemoryObject(&c) == STATUS_SUCCESS);
+	memset(&m, 0, sizeof(m));
+	m.hPhysicalMemoryObject = c.hPhysicalMemoryObject;
+	m.Size = PAGE_SIZE;
+	fake_next_err = EAGAIN;
+	EXPECT(DxgkCbMapPhysicalMemory(&m) == STATUS_INSUFFICIENT_RESOURCES);
+	EXPECT(m.pMappedAddress == NULL);
+	fake_next_err = EINTR;
+	EXPECT(DxgkCbMapPhysicalMemory(&m) == STATUS_CANCELLED);
+	fake_next_err = 0;
+	EXPECT(DxgkLinuxCloseSession(s) == STATUS_SUCCESS);
+	report(ok, "eagain_eintr_not_retried");
+}
+
+/* Windows code reads the halves of a LARGE_INTEGER directly. */
+static void large_integer(void)
+{
+	LARGE_INTEGER li;
+	int ok = 1;
+
+	li.QuadPart = 0x123456789abcdef0LL;
+	EXPECT(li.LowPart == 0x9abcdef0u && li.HighPart == 0x12345678);
+	EXPECT(li.u.LowPart == li.LowPart && li.u.HighPart == li.HighPart);
+	EXPECT(sizeof(li) == 8);
+	report(ok, "large_integer_parts");
+}
+
 int main(void)
 {
+	/* Each line out before a crash could lose it. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	status_values();
 	errno_table();
 	layouts();
 	flag_bits();
 	bad_handles();
 	no_device();
+	session_lifetime();
+	generation_wrap();
+	fork_child();
+	adls_and_views();
+	no_retry();
+	large_integer();
 	return failed;
 }

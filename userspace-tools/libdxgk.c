@@ -39,26 +39,65 @@ _Static_assert(DXGK_PHYSICAL_MEMORY_TYPE_CONTIGUOUS_MEMORY ==
 #define DXGK_DEV_PATH		"/dev/dxgpmo"
 #define MAX_SESSIONS		256
 #define MAX_ADAPTERS		64
+/* The kernel's DXGPMO_BASIS_MAX_RANGES: more is E2BIG, so not allocated. */
+#define MAX_BASIS_RANGES	4096
+/* Page arrays larger than this wait for the kernel's check of the size. */
+#define PROBE_PAGES		512
+/*
+ * 16 bits of generation per slot: a slot whose generations are used up is
+ * retired instead of wrapping, so a stale handle never becomes valid again.
+ */
+#define GEN_MAX			0xffffu
 
 enum handle_kind {
 	KIND_PMO = 0xd1,
 	KIND_AMO,
 	KIND_ADAPTER,
 	KIND_BASIS,
+	KIND_SESSION,
 };
 
+/* A CPU view a session made, unmapped when the session closes. */
+struct view {
+	struct view *next;
+	void *address;
+	size_t length;
+};
+
+/* What AllocateAdl hands out: the DXGK_ADL first, then what frees it. */
+struct adl_box {
+	DXGK_ADL adl;
+	struct adl_box *next;
+	uint32_t adl_id;
+	HANDLE amo;
+	DXGK_PAGE_NUMBER pages[];
+};
+
+/*
+ * Programs never see this memory: a DXGK_LINUX_SESSION * is an encoded
+ * slot and generation like every other handle.  refs counts the table's
+ * reference (until Close) and every call in flight; the file is closed
+ * and the memory freed only when the last one is dropped, so a Close in
+ * one thread never pulls the fd from under another thread's ioctl.
+ */
 struct _DXGK_LINUX_SESSION {
 	int fd;
-	pid_t pid;
 	unsigned int slot;
 	unsigned int generation;
+	unsigned int refs;
+	int dead;
+	struct view *views;
+	struct adl_box *adls;
+	struct _DXGK_LINUX_SESSION *next_all;
 };
 
 static pthread_mutex_t sessions_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct _DXGK_LINUX_SESSION *sessions[MAX_SESSIONS];
-static unsigned char generations[MAX_SESSIONS];
-static struct _DXGK_LINUX_SESSION *default_session;
-static __thread struct _DXGK_LINUX_SESSION *thread_session;
+/* Open and closed-but-still-referenced sessions, for fork's child. */
+static struct _DXGK_LINUX_SESSION *all_sessions;
+static unsigned int generations[MAX_SESSIONS];
+static uint64_t default_token;
+static __thread uint64_t thread_token;
 static __thread NTSTATUS last_status;
 
 /* The table of Documentation/porting.rst, in its order. */
@@ -89,6 +128,8 @@ static const struct {
 	  "STATUS_INVALID_DEVICE_REQUEST" },
 	{ EMFILE, STATUS_TOO_MANY_OPENED_FILES,
 	  "STATUS_TOO_MANY_OPENED_FILES" },
+	{ EAGAIN, STATUS_INSUFFICIENT_RESOURCES,
+	  "STATUS_INSUFFICIENT_RESOURCES" },
 	{ -1, STATUS_UNSUCCESSFUL, "STATUS_UNSUCCESSFUL" },
 };
 
@@ -145,18 +186,136 @@ static NTSTATUS done_errno(int err)
 	return done(DxgkLinuxNtStatusFromErrno(err));
 }
 
+/*
+ * No retry: EINTR is STATUS_CANCELLED as the porting page says, and an
+ * EAGAIN (MAP under RLIMIT_MEMLOCK, say) does not go away by asking again.
+ */
 static int xioctl(int fd, unsigned long request, void *arg)
 {
-	int ret;
-
-	do {
-		ret = ioctl(fd, request, arg);
-	} while (ret == -1 && (errno == EINTR || errno == EAGAIN));
-	return ret ? errno : 0;
+	return ioctl(fd, request, arg) ? errno : 0;
 }
 
-/* Sessions */
+/* Sessions and handles */
 
+static uint64_t encode(enum handle_kind kind,
+		       const struct _DXGK_LINUX_SESSION *s, uint32_t id)
+{
+	return (uint64_t)kind << 56 | (uint64_t)s->slot << 48 |
+	       (uint64_t)s->generation << 32 | id;
+}
+
+static HANDLE make_handle(enum handle_kind kind,
+			  const struct _DXGK_LINUX_SESSION *s, uint32_t id)
+{
+	if (!id)
+		return NULL;
+	return (HANDLE)(uintptr_t)encode(kind, s, id);
+}
+
+/* The open session a value encodes, with a reference taken; or NULL. */
+static struct _DXGK_LINUX_SESSION *session_get_locked(uint64_t v)
+{
+	struct _DXGK_LINUX_SESSION *s = sessions[v >> 48 & 0xff];
+
+	if (!s || s->dead || s->generation != (v >> 32 & 0xffff))
+		return NULL;
+	s->refs++;
+	return s;
+}
+
+static void session_free_locked(struct _DXGK_LINUX_SESSION *s)
+{
+	struct _DXGK_LINUX_SESSION **pp;
+
+	for (pp = &all_sessions; *pp; pp = &(*pp)->next_all) {
+		if (*pp == s) {
+			*pp = s->next_all;
+			break;
+		}
+	}
+	close(s->fd);
+	free(s);
+}
+
+static void session_put(struct _DXGK_LINUX_SESSION *s)
+{
+	pthread_mutex_lock(&sessions_lock);
+	if (!--s->refs)
+		session_free_locked(s);
+	pthread_mutex_unlock(&sessions_lock);
+}
+
+/* What only the session's owner frees: its views and its ADLs. */
+static void session_drop_memory(struct _DXGK_LINUX_SESSION *s)
+{
+	struct adl_box *box;
+	struct view *v;
+
+	while ((v = s->views)) {
+		s->views = v->next;
+		munmap(v->address, v->length);
+		free(v);
+	}
+	while ((box = s->adls)) {
+		s->adls = box->next;
+		free(box);
+	}
+}
+
+/*
+ * Ends the session for every caller now; the file goes with the last
+ * reference.  Its slot takes a new generation at the next open, which
+ * turns every handle of this session stale.
+ */
+static void session_close_locked(struct _DXGK_LINUX_SESSION *s)
+{
+	sessions[s->slot] = NULL;
+	if (default_token == encode(KIND_SESSION, s, 1))
+		default_token = 0;
+	s->dead = 1;
+	session_drop_memory(s);
+	if (!--s->refs)
+		session_free_locked(s);
+}
+
+static void atfork_prepare(void)
+{
+	pthread_mutex_lock(&sessions_lock);
+}
+
+static void atfork_parent(void)
+{
+	pthread_mutex_unlock(&sessions_lock);
+}
+
+/*
+ * The child has only the forking thread: no reference taken elsewhere can
+ * ever be dropped, and every session is the parent's.  Its files, views
+ * and ADLs go; the generations stay, so the parent's handles stay stale.
+ */
+static void atfork_child(void)
+{
+	struct _DXGK_LINUX_SESSION *s;
+
+	pthread_mutex_init(&sessions_lock, NULL);
+	while ((s = all_sessions)) {
+		all_sessions = s->next_all;
+		session_drop_memory(s);
+		if (sessions[s->slot] == s)
+			sessions[s->slot] = NULL;
+		close(s->fd);
+		free(s);
+	}
+	default_token = 0;
+	thread_token = 0;
+}
+
+__attribute__((constructor)) static void libdxgk_init(void)
+{
+	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
+}
+
+/* A new session holding one reference, the table's. */
 static NTSTATUS session_open(const char *path,
 			     struct _DXGK_LINUX_SESSION **out)
 {
@@ -164,6 +323,9 @@ static NTSTATUS session_open(const char *path,
 	unsigned int slot;
 	int fd, err;
 
+	/* ADL page numbers and every Size are in the 4 KiB pages WDDM has. */
+	if (sysconf(_SC_PAGESIZE) != PAGE_SIZE)
+		return STATUS_NOT_SUPPORTED;
 	fd = open(path ? path : DXGK_DEV_PATH, O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
 		err = errno;
@@ -177,8 +339,9 @@ static NTSTATUS session_open(const char *path,
 		return STATUS_NO_MEMORY;
 	}
 	pthread_mutex_lock(&sessions_lock);
-	for (slot = 0; slot < MAX_SESSIONS && sessions[slot]; slot++)
-		;
+	for (slot = 0; slot < MAX_SESSIONS; slot++)
+		if (!sessions[slot] && generations[slot] < GEN_MAX)
+			break;
 	if (slot == MAX_SESSIONS) {
 		pthread_mutex_unlock(&sessions_lock);
 		close(fd);
@@ -186,9 +349,11 @@ static NTSTATUS session_open(const char *path,
 		return STATUS_TOO_MANY_OPENED_FILES;
 	}
 	s->fd = fd;
-	s->pid = getpid();
 	s->slot = slot;
 	s->generation = ++generations[slot];
+	s->refs = 1;
+	s->next_all = all_sessions;
+	all_sessions = s;
 	sessions[slot] = s;
 	pthread_mutex_unlock(&sessions_lock);
 	*out = s;
@@ -197,118 +362,114 @@ static NTSTATUS session_open(const char *path,
 
 NTSTATUS DxgkLinuxOpenSession(const char *path, DXGK_LINUX_SESSION **out)
 {
+	struct _DXGK_LINUX_SESSION *s;
+	NTSTATUS status;
+
 	if (!out)
 		return done(STATUS_INVALID_PARAMETER);
 	*out = NULL;
-	return done(session_open(path, out));
+	status = session_open(path, &s);
+	if (NT_SUCCESS(status))
+		*out = (DXGK_LINUX_SESSION *)make_handle(KIND_SESSION, s, 1);
+	return done(status);
 }
 
-static void session_forget(struct _DXGK_LINUX_SESSION *s)
+NTSTATUS DxgkLinuxCloseSession(DXGK_LINUX_SESSION *session)
 {
-	sessions[s->slot] = NULL;
-	if (default_session == s)
-		default_session = NULL;
-}
+	uint64_t v = (uintptr_t)session;
+	struct _DXGK_LINUX_SESSION *s;
 
-NTSTATUS DxgkLinuxCloseSession(DXGK_LINUX_SESSION *s)
-{
-	unsigned int i;
-
+	if (v >> 56 != KIND_SESSION || (uint32_t)v != 1)
+		return done(STATUS_INVALID_HANDLE);
 	pthread_mutex_lock(&sessions_lock);
-	for (i = 0; i < MAX_SESSIONS && (!s || sessions[i] != s); i++)
-		;
-	if (i == MAX_SESSIONS || s->pid != getpid()) {
+	s = session_get_locked(v);
+	if (!s) {
 		pthread_mutex_unlock(&sessions_lock);
 		return done(STATUS_INVALID_HANDLE);
 	}
-	session_forget(s);
+	s->refs--;
+	session_close_locked(s);
 	pthread_mutex_unlock(&sessions_lock);
-	if (thread_session == s)
-		thread_session = NULL;
-	close(s->fd);
-	free(s);
+	if (thread_token == v)
+		thread_token = 0;
 	return done(STATUS_SUCCESS);
 }
 
 void DxgkLinuxSetThreadSession(DXGK_LINUX_SESSION *s)
 {
-	thread_session = s;
+	/* Checked under the lock at each use: it may be closed meanwhile. */
+	thread_token = (uintptr_t)s;
 }
 
-/* The session that calls without a handle use; opened on first need. */
+/*
+ * The session that calls without a handle use, with a reference taken;
+ * the default one is opened on first need.
+ */
 static NTSTATUS current_session(struct _DXGK_LINUX_SESSION **out)
 {
-	struct _DXGK_LINUX_SESSION *s = thread_session, *stale;
-	NTSTATUS status = STATUS_SUCCESS;
-	pid_t pid = getpid();
+	struct _DXGK_LINUX_SESSION *s = NULL, *d;
+	NTSTATUS status;
 
+	pthread_mutex_lock(&sessions_lock);
+	if (thread_token) {
+		s = thread_token >> 56 == KIND_SESSION ?
+		    session_get_locked(thread_token) : NULL;
+		pthread_mutex_unlock(&sessions_lock);
+		*out = s;
+		return s ? STATUS_SUCCESS : STATUS_INVALID_HANDLE;
+	}
+	if (default_token)
+		s = session_get_locked(default_token);
+	pthread_mutex_unlock(&sessions_lock);
 	if (s) {
 		*out = s;
-		return s->pid == pid ? STATUS_SUCCESS : STATUS_INVALID_HANDLE;
+		return STATUS_SUCCESS;
 	}
+	status = session_open(NULL, &s);
+	if (!NT_SUCCESS(status))
+		return status;
 	pthread_mutex_lock(&sessions_lock);
-	s = default_session;
-	if (s && s->pid != pid) {
-		/* Forked: the parent's file stays the parent's. */
-		stale = s;
-		session_forget(stale);
-		close(stale->fd);
-		free(stale);
-		s = NULL;
+	d = default_token ? session_get_locked(default_token) : NULL;
+	if (d) {
+		/* Another thread won the race. */
+		session_close_locked(s);
+		s = d;
+	} else {
+		default_token = encode(KIND_SESSION, s, 1);
+		s->refs++;
 	}
 	pthread_mutex_unlock(&sessions_lock);
-	if (!s) {
-		status = session_open(NULL, &s);
-		if (NT_SUCCESS(status)) {
-			pthread_mutex_lock(&sessions_lock);
-			if (default_session) {
-				/* Another thread won the race. */
-				session_forget(s);
-				close(s->fd);
-				free(s);
-				s = default_session;
-			} else {
-				default_session = s;
-			}
-			pthread_mutex_unlock(&sessions_lock);
-		}
-	}
 	*out = s;
-	return status;
+	return STATUS_SUCCESS;
 }
 
-/* Handles */
-
-static HANDLE make_handle(enum handle_kind kind,
-			  const struct _DXGK_LINUX_SESSION *s, uint32_t id)
-{
-	if (!id)
-		return NULL;
-	return (HANDLE)(uintptr_t)((uint64_t)kind << 56 |
-				   (uint64_t)(s->generation & 0xff) << 48 |
-				   (uint64_t)s->slot << 40 | id);
-}
-
-/* The session and id of a handle of the given kind, or 0. */
+/*
+ * The id of a handle of the given kind and its session, with a reference
+ * the caller drops with session_put(); or 0.
+ */
 static uint32_t handle_id(HANDLE h, enum handle_kind kind,
 			  struct _DXGK_LINUX_SESSION **out)
 {
 	uint64_t v = (uintptr_t)h;
-	unsigned int slot = (v >> 40) & 0xff;
 	struct _DXGK_LINUX_SESSION *s;
 	uint32_t id = (uint32_t)v;
 
-	if (v >> 56 != (uint64_t)kind || (v >> 32 & 0xff) || !id)
+	if (v >> 56 != (uint64_t)kind || !id)
 		return 0;
 	pthread_mutex_lock(&sessions_lock);
-	s = sessions[slot];
-	if (s && (s->generation & 0xff) != ((v >> 48) & 0xff))
-		s = NULL;
+	s = session_get_locked(v);
 	pthread_mutex_unlock(&sessions_lock);
-	if (!s || s->pid != getpid())
+	if (!s)
 		return 0;
 	*out = s;
 	return id;
+}
+
+/* The status of a call's ioctl, its session's reference dropped. */
+static NTSTATUS put_done(struct _DXGK_LINUX_SESSION *s, int err)
+{
+	session_put(s);
+	return done_errno(err);
 }
 
 /* Physical memory objects */
@@ -325,19 +486,6 @@ NTSTATUS DxgkCbCreatePhysicalMemoryObject(
 		return done(STATUS_INVALID_PARAMETER);
 	args->hPhysicalMemoryObject = NULL;
 	args->hAdapterMemoryObject = NULL;
-	if (args->hAdapter) {
-		c.adapter_id = handle_id(args->hAdapter, KIND_ADAPTER, &s);
-		if (!c.adapter_id)
-			return done(STATUS_INVALID_HANDLE);
-	} else {
-		status = current_session(&s);
-		if (!NT_SUCCESS(status))
-			return done(status);
-	}
-	c.type = args->Type;
-	c.cache_type = args->CacheType;
-	c.length = args->Size;
-	c.context = args->Context;
 	switch (args->Type) {
 	case DXGK_PHYSICAL_MEMORY_TYPE_MDL:
 		/*
@@ -365,12 +513,25 @@ NTSTATUS DxgkCbCreatePhysicalMemoryObject(
 	default:
 		return done(STATUS_INVALID_PARAMETER);
 	}
+	if (args->hAdapter) {
+		c.adapter_id = handle_id(args->hAdapter, KIND_ADAPTER, &s);
+		if (!c.adapter_id)
+			return done(STATUS_INVALID_HANDLE);
+	} else {
+		status = current_session(&s);
+		if (!NT_SUCCESS(status))
+			return done(status);
+	}
+	c.type = args->Type;
+	c.cache_type = args->CacheType;
+	c.length = args->Size;
+	c.context = args->Context;
 	err = xioctl(s->fd, DXGPMO_IOC_CREATE_PMO, &c);
-	if (err)
-		return done_errno(err);
-	args->hPhysicalMemoryObject = make_handle(KIND_PMO, s, c.pmo_id);
-	args->hAdapterMemoryObject = make_handle(KIND_AMO, s, c.amo_id);
-	return done(STATUS_SUCCESS);
+	if (!err) {
+		args->hPhysicalMemoryObject = make_handle(KIND_PMO, s, c.pmo_id);
+		args->hAdapterMemoryObject = make_handle(KIND_AMO, s, c.amo_id);
+	}
+	return put_done(s, err);
 }
 
 NTSTATUS DxgkCbDestroyPhysicalMemoryObject(
@@ -386,10 +547,14 @@ NTSTATUS DxgkCbDestroyPhysicalMemoryObject(
 		return done(STATUS_INVALID_HANDLE);
 	if (args->hAdapterMemoryObject) {
 		d.amo_id = handle_id(args->hAdapterMemoryObject, KIND_AMO, &as);
-		if (!d.amo_id || as != s)
+		if (d.amo_id)
+			session_put(as);
+		if (!d.amo_id || as != s) {
+			session_put(s);
 			return done(STATUS_INVALID_HANDLE);
+		}
 	}
-	return done_errno(xioctl(s->fd, DXGPMO_IOC_DESTROY_PMO, &d));
+	return put_done(s, xioctl(s->fd, DXGPMO_IOC_DESTROY_PMO, &d));
 }
 
 NTSTATUS DxgkCbOpenPhysicalMemoryObject(
@@ -403,14 +568,19 @@ NTSTATUS DxgkCbOpenPhysicalMemoryObject(
 		return done(STATUS_INVALID_PARAMETER);
 	args->hAdapterMemoryObject = NULL;
 	o.pmo_id = handle_id(args->hPhysicalMemoryObject, KIND_PMO, &s);
-	o.adapter_id = handle_id(args->hAdapter, KIND_ADAPTER, &as);
-	if (!o.pmo_id || !o.adapter_id || as != s)
+	if (!o.pmo_id)
 		return done(STATUS_INVALID_HANDLE);
+	o.adapter_id = handle_id(args->hAdapter, KIND_ADAPTER, &as);
+	if (o.adapter_id)
+		session_put(as);
+	if (!o.adapter_id || as != s) {
+		session_put(s);
+		return done(STATUS_INVALID_HANDLE);
+	}
 	err = xioctl(s->fd, DXGPMO_IOC_OPEN_PMO, &o);
-	if (err)
-		return done_errno(err);
-	args->hAdapterMemoryObject = make_handle(KIND_AMO, s, o.amo_id);
-	return done(STATUS_SUCCESS);
+	if (!err)
+		args->hAdapterMemoryObject = make_handle(KIND_AMO, s, o.amo_id);
+	return put_done(s, err);
 }
 
 NTSTATUS DxgkCbClosePhysicalMemoryObject(
@@ -424,22 +594,10 @@ NTSTATUS DxgkCbClosePhysicalMemoryObject(
 	c.amo_id = handle_id(args->hAdapterMemoryObject, KIND_AMO, &s);
 	if (!c.amo_id)
 		return done(STATUS_INVALID_HANDLE);
-	return done_errno(xioctl(s->fd, DXGPMO_IOC_CLOSE_PMO, &c));
+	return put_done(s, xioctl(s->fd, DXGPMO_IOC_CLOSE_PMO, &c));
 }
 
 /* ADLs */
-
-#define ADL_MAGIC	0x41444c21u
-#define ADL_DEAD	0x64656164u
-
-/* What AllocateAdl hands out: the DXGK_ADL first, then what frees it. */
-struct adl_box {
-	DXGK_ADL adl;
-	uint32_t magic;
-	uint32_t adl_id;
-	HANDLE amo;
-	DXGK_PAGE_NUMBER pages[];
-};
 
 NTSTATUS DxgkCbAllocateAdl(DXGKARGCB_ALLOCATE_ADL *args)
 {
@@ -457,38 +615,62 @@ NTSTATUS DxgkCbAllocateAdl(DXGKARGCB_ALLOCATE_ADL *args)
 	if (!a.amo_id)
 		return done(STATUS_INVALID_HANDLE);
 	if (args->Flags.Reserved || !args->Size ||
-	    (args->Size | args->Offset) & (PAGE_SIZE - 1))
+	    (args->Size | args->Offset) & (PAGE_SIZE - 1)) {
+		session_put(s);
 		return done(STATUS_INVALID_PARAMETER);
+	}
 	nr = args->Size >> PAGE_SHIFT;
-	if (nr > (SIZE_MAX - sizeof(*box)) / sizeof(box->pages[0]) ||
-	    nr > UINT32_MAX)
-		return done(STATUS_NO_MEMORY);
-	box = malloc(sizeof(*box) + nr * sizeof(box->pages[0]));
-	if (!box)
-		return done(STATUS_NO_MEMORY);
 	if (args->Flags.RequireContiguous)
 		a.flags |= DXGPMO_ADL_REQUIRE_CONTIGUOUS;
 	if (args->Flags.PreferContiguous)
 		a.flags |= DXGPMO_ADL_PREFER_CONTIGUOUS;
 	a.offset = args->Offset;
 	a.length = args->Size;
+	/*
+	 * A large page array is allocated only once the kernel has checked
+	 * Offset and Size against the object: with too small an array it
+	 * checks them, then says ENOSPC and makes nothing.
+	 */
+	if (nr > PROBE_PAGES) {
+		struct dxgpmo_allocate_adl probe = a;
+		DXGK_PAGE_NUMBER one;
+
+		probe.pages = (uintptr_t)&one;
+		probe.pages_capacity = 1;
+		err = xioctl(s->fd, DXGPMO_IOC_ALLOCATE_ADL, &probe);
+		if (err != ENOSPC) {
+			session_put(s);
+			return done_errno(err ? err : EIO);
+		}
+	}
+	if (nr > (SIZE_MAX - sizeof(*box)) / sizeof(box->pages[0]) ||
+	    nr > UINT32_MAX) {
+		session_put(s);
+		return done(STATUS_NO_MEMORY);
+	}
+	box = malloc(sizeof(*box) + nr * sizeof(box->pages[0]));
+	if (!box) {
+		session_put(s);
+		return done(STATUS_NO_MEMORY);
+	}
 	a.pages = (uintptr_t)box->pages;
 	a.pages_capacity = nr;
 	err = xioctl(s->fd, DXGPMO_IOC_ALLOCATE_ADL, &a);
 	if (err) {
 		free(box);
-		return done_errno(err);
+		return put_done(s, err);
 	}
 	/*
 	 * Physical page numbers are shown only to CAP_SYS_ADMIN.  An ADL
 	 * whose numbers read 0 cannot program a device, so it is not handed
-	 * out as if it could.
+	 * out as if it could; one the kernel would not free is said so.
 	 */
 	if (a.adl_flags & DXGPMO_ADL_ADDRESSES_HIDDEN) {
 		f.adl_id = a.adl_id;
-		xioctl(s->fd, DXGPMO_IOC_FREE_ADL, &f);
+		err = xioctl(s->fd, DXGPMO_IOC_FREE_ADL, &f);
 		free(box);
-		return done(STATUS_PRIVILEGE_NOT_HELD);
+		session_put(s);
+		return err ? done_errno(err) : done(STATUS_PRIVILEGE_NOT_HELD);
 	}
 	memset(&box->adl, 0, sizeof(box->adl));
 	box->adl.PageCount = (UINT)a.page_count;
@@ -497,11 +679,45 @@ NTSTATUS DxgkCbAllocateAdl(DXGKARGCB_ALLOCATE_ADL *args)
 		box->adl.BasePageNumber = a.base_page;
 	else
 		box->adl.Pages = box->pages;
-	box->magic = ADL_MAGIC;
 	box->adl_id = a.adl_id;
 	box->amo = args->hAdapterMemoryObject;
+	pthread_mutex_lock(&sessions_lock);
+	if (s->dead) {
+		/* Closed meanwhile: the kernel freed the ADL with the file. */
+		pthread_mutex_unlock(&sessions_lock);
+		free(box);
+		session_put(s);
+		return done(STATUS_INVALID_HANDLE);
+	}
+	box->next = s->adls;
+	s->adls = box;
+	pthread_mutex_unlock(&sessions_lock);
 	args->pAdl = &box->adl;
-	return done(STATUS_SUCCESS);
+	return put_done(s, 0);
+}
+
+/* The live ADL at adl (never read before it is found), unlinked. */
+static struct adl_box *adl_take_locked(const DXGK_ADL *adl,
+				       struct _DXGK_LINUX_SESSION **out)
+{
+	struct _DXGK_LINUX_SESSION *s;
+	struct adl_box **pp, *box;
+	unsigned int i;
+
+	for (i = 0; i < MAX_SESSIONS; i++) {
+		s = sessions[i];
+		if (!s)
+			continue;
+		for (pp = &s->adls; *pp; pp = &(*pp)->next) {
+			if (&(*pp)->adl != adl)
+				continue;
+			box = *pp;
+			*pp = box->next;
+			*out = s;
+			return box;
+		}
+	}
+	return NULL;
 }
 
 NTSTATUS DxgkCbFreeAdl(const DXGKARGCB_FREE_ADL *args)
@@ -513,29 +729,87 @@ NTSTATUS DxgkCbFreeAdl(const DXGKARGCB_FREE_ADL *args)
 
 	if (!args || !args->pAdl)
 		return done(STATUS_INVALID_PARAMETER);
-	/* The DXGK_ADL is the box's first member. */
-	box = (struct adl_box *)args->pAdl;
-	if (box->magic != ADL_MAGIC)
+	pthread_mutex_lock(&sessions_lock);
+	box = adl_take_locked(args->pAdl, &s);
+	if (!box) {
+		pthread_mutex_unlock(&sessions_lock);
 		return done(STATUS_INVALID_PARAMETER);
-	if (box->amo != args->hAdapterMemoryObject ||
-	    !handle_id(args->hAdapterMemoryObject, KIND_AMO, &s))
+	}
+	if (box->amo != args->hAdapterMemoryObject) {
+		box->next = s->adls;
+		s->adls = box;
+		pthread_mutex_unlock(&sessions_lock);
 		return done(STATUS_INVALID_HANDLE);
+	}
+	s->refs++;
+	pthread_mutex_unlock(&sessions_lock);
 	f.adl_id = box->adl_id;
 	err = xioctl(s->fd, DXGPMO_IOC_FREE_ADL, &f);
-	/* An ADL the kernel already dropped (its file closed) is gone too. */
+	/* An ADL the kernel already dropped (its PMO destroyed) is gone too. */
 	if (!err || err == ENOENT) {
-		box->magic = ADL_DEAD;
 		free(box);
+	} else {
+		pthread_mutex_lock(&sessions_lock);
+		if (s->dead) {
+			free(box);
+		} else {
+			box->next = s->adls;
+			s->adls = box;
+		}
+		pthread_mutex_unlock(&sessions_lock);
 	}
-	return done_errno(err);
+	return put_done(s, err);
 }
 
 /* CPU mappings */
+
+/* Records a view for Close; one made after Close is undone at once. */
+static int view_add(struct _DXGK_LINUX_SESSION *s, struct view *v,
+		    void *address, size_t length)
+{
+	v->address = address;
+	v->length = length;
+	pthread_mutex_lock(&sessions_lock);
+	if (s->dead) {
+		pthread_mutex_unlock(&sessions_lock);
+		munmap(address, length);
+		free(v);
+		return ENOENT;
+	}
+	v->next = s->views;
+	s->views = v;
+	pthread_mutex_unlock(&sessions_lock);
+	return 0;
+}
+
+/* Forgets the view at address, of s or (s NULL) of any session. */
+static void view_remove(struct _DXGK_LINUX_SESSION *s, void *address)
+{
+	struct view **pp, *v;
+	unsigned int i;
+
+	pthread_mutex_lock(&sessions_lock);
+	for (i = 0; i < MAX_SESSIONS; i++) {
+		if (!sessions[i] || (s && sessions[i] != s))
+			continue;
+		for (pp = &sessions[i]->views; *pp; pp = &(*pp)->next) {
+			if ((*pp)->address == address) {
+				v = *pp;
+				*pp = v->next;
+				free(v);
+				pthread_mutex_unlock(&sessions_lock);
+				return;
+			}
+		}
+	}
+	pthread_mutex_unlock(&sessions_lock);
+}
 
 NTSTATUS DxgkCbMapPhysicalMemory(DXGKARGCB_MAP_PHYSICAL_MEMORY *args)
 {
 	struct dxgpmo_map m = { .size = sizeof(m) };
 	struct _DXGK_LINUX_SESSION *s;
+	struct view *v;
 	int err;
 
 	if (!args)
@@ -545,8 +819,15 @@ NTSTATUS DxgkCbMapPhysicalMemory(DXGKARGCB_MAP_PHYSICAL_MEMORY *args)
 	if (!m.pmo_id)
 		return done(STATUS_INVALID_HANDLE);
 	if (args->AccessMode != DXGK_ACCESS_MODE_KERNEL_MODE &&
-	    args->AccessMode != DXGK_ACCESS_MODE_USER_MODE)
+	    args->AccessMode != DXGK_ACCESS_MODE_USER_MODE) {
+		session_put(s);
 		return done(STATUS_INVALID_PARAMETER);
+	}
+	v = malloc(sizeof(*v));
+	if (!v) {
+		session_put(s);
+		return done(STATUS_NO_MEMORY);
+	}
 	/*
 	 * The program is the kernel-mode driver, but a kernel address is of
 	 * no use to it: both modes become a view in this process, with the
@@ -556,18 +837,24 @@ NTSTATUS DxgkCbMapPhysicalMemory(DXGKARGCB_MAP_PHYSICAL_MEMORY *args)
 	m.offset = args->Offset;
 	m.length = args->Size;
 	err = xioctl(s->fd, DXGPMO_IOC_MAP, &m);
-	if (err)
-		return done_errno(err);
-	args->pMappedAddress = (PVOID)(uintptr_t)m.address;
-	args->Offset = m.offset;
-	args->Size = m.length;
-	return done(STATUS_SUCCESS);
+	if (err) {
+		free(v);
+		return put_done(s, err);
+	}
+	err = view_add(s, v, (void *)(uintptr_t)m.address, m.length);
+	if (!err) {
+		args->pMappedAddress = (PVOID)(uintptr_t)m.address;
+		args->Offset = m.offset;
+		args->Size = m.length;
+	}
+	return put_done(s, err);
 }
 
 NTSTATUS DxgkCbUnmapPhysicalMemory(const DXGKARGCB_UNMAP_PHYSICAL_MEMORY *args)
 {
 	struct dxgpmo_unmap u = { .size = sizeof(u) };
 	struct _DXGK_LINUX_SESSION *s;
+	int err;
 
 	if (!args)
 		return done(STATUS_INVALID_PARAMETER);
@@ -576,20 +863,30 @@ NTSTATUS DxgkCbUnmapPhysicalMemory(const DXGKARGCB_UNMAP_PHYSICAL_MEMORY *args)
 		return done(STATUS_INVALID_HANDLE);
 	u.address = (uintptr_t)args->pBaseAddress;
 	u.length = args->Size;
-	return done_errno(xioctl(s->fd, DXGPMO_IOC_UNMAP, &u));
+	err = xioctl(s->fd, DXGPMO_IOC_UNMAP, &u);
+	if (!err)
+		view_remove(s, args->pBaseAddress);
+	return put_done(s, err);
 }
 
 /* Memory bases and dirty-bit tracking */
 
-/* The basis's session, which must also be the adapter's. */
+/* The basis's session, which must also be the adapter's (one reference). */
 static uint32_t basis_of(HANDLE adapter, HANDLE basis,
 			 struct _DXGK_LINUX_SESSION **s)
 {
 	struct _DXGK_LINUX_SESSION *as;
-	uint32_t id = handle_id(basis, KIND_BASIS, s);
+	uint32_t id = handle_id(basis, KIND_BASIS, s), aid;
 
-	if (!id || !handle_id(adapter, KIND_ADAPTER, &as) || as != *s)
+	if (!id)
 		return 0;
+	aid = handle_id(adapter, KIND_ADAPTER, &as);
+	if (aid)
+		session_put(as);
+	if (!aid || as != *s) {
+		session_put(*s);
+		return 0;
+	}
 	return id;
 }
 
@@ -599,6 +896,7 @@ HANDLE DxgkDdiCreateMemoryBasis(HANDLE hAdapter,
 	struct dxgpmo_create_memory_basis c = { .size = sizeof(c) };
 	struct dxgpmo_memory_range *r;
 	struct _DXGK_LINUX_SESSION *s;
+	HANDLE h;
 	UINT64 i;
 	int err;
 
@@ -607,13 +905,21 @@ HANDLE DxgkDdiCreateMemoryBasis(HANDLE hAdapter,
 		done(STATUS_INVALID_HANDLE);
 		return NULL;
 	}
-	if (!args || !args->RangeCount || args->RangeCount > UINT32_MAX) {
+	if (!args || !args->RangeCount) {
+		session_put(s);
 		done(STATUS_INVALID_PARAMETER);
+		return NULL;
+	}
+	/* What the kernel would refuse is not allocated first. */
+	if (args->RangeCount > MAX_BASIS_RANGES) {
+		session_put(s);
+		done(STATUS_INVALID_BUFFER_SIZE);
 		return NULL;
 	}
 	/* Windows' range layout is dxgpmo's, but not by contract. */
 	r = calloc(args->RangeCount, sizeof(*r));
 	if (!r) {
+		session_put(s);
 		done(STATUS_NO_MEMORY);
 		return NULL;
 	}
@@ -626,8 +932,10 @@ HANDLE DxgkDdiCreateMemoryBasis(HANDLE hAdapter,
 	c.ranges = (uintptr_t)r;
 	err = xioctl(s->fd, DXGPMO_IOC_CREATE_MEMORY_BASIS, &c);
 	free(r);
-	done_errno(err);
-	return err ? NULL : make_handle(KIND_BASIS, s, c.basis_id);
+	/* Made before the reference goes: s may be freed right after. */
+	h = err ? NULL : make_handle(KIND_BASIS, s, c.basis_id);
+	put_done(s, err);
+	return h;
 }
 
 static NTSTATUS basis_call(HANDLE adapter, HANDLE basis, unsigned long request,
@@ -648,7 +956,7 @@ static NTSTATUS basis_call(HANDLE adapter, HANDLE basis, unsigned long request,
 	u.t.basis_id = basis_of(adapter, basis, &s);
 	if (!u.t.basis_id)
 		return done(STATUS_INVALID_HANDLE);
-	return done_errno(xioctl(s->fd, request, &u));
+	return put_done(s, xioctl(s->fd, request, &u));
 }
 
 NTSTATUS DxgkDdiDestroyMemoryBasis(HANDLE hAdapter, HANDLE hMemoryBasis)
@@ -683,8 +991,10 @@ NTSTATUS DxgkDdiQueryDirtyBitData(HANDLE hAdapter,
 	q.basis_id = basis_of(hAdapter, args->MemoryBasis, &s);
 	if (!q.basis_id)
 		return done(STATUS_INVALID_HANDLE);
-	if (args->Flags & ~(UINT)DXGKARG_QUERYDIRTYBITDATAFLAGS_CLEARDATA)
+	if (args->Flags & ~(UINT)DXGKARG_QUERYDIRTYBITDATAFLAGS_CLEARDATA) {
+		session_put(s);
 		return done(STATUS_INVALID_PARAMETER);
+	}
 	if (args->Flags & DXGKARG_QUERYDIRTYBITDATAFLAGS_CLEARDATA)
 		q.flags = DXGPMO_DIRTY_CLEAR_DATA;
 	/* The subrange fields mean something only with a SubrangeSize. */
@@ -695,7 +1005,7 @@ NTSTATUS DxgkDdiQueryDirtyBitData(HANDLE hAdapter,
 	}
 	q.buffer = (uintptr_t)args->Buffer;
 	q.buffer_size = args->BufferSize;
-	return done_errno(xioctl(s->fd, DXGPMO_IOC_QUERY_DIRTY_BITS, &q));
+	return put_done(s, xioctl(s->fd, DXGPMO_IOC_QUERY_DIRTY_BITS, &q));
 }
 
 /* Adapters, segments and engines (not Windows) */
@@ -741,18 +1051,20 @@ NTSTATUS DxgkLinuxOpenAdapter(const char *name, UINT required, HANDLE *out)
 		return done(status);
 	err = query_adapters(s, info, &total);
 	if (err)
-		return done_errno(err);
+		return put_done(s, err);
 	for (i = 0; i < total; i++) {
 		if (name && strncmp(name, info[i].name, sizeof(info[i].name)))
 			continue;
 		if ((caps_of(&info[i]) & required) != required)
 			continue;
 		*out = make_handle(KIND_ADAPTER, s, info[i].adapter_id);
-		return done(STATUS_SUCCESS);
+		return put_done(s, 0);
 	}
+	session_put(s);
 	return done(STATUS_NO_SUCH_DEVICE);
 }
 
+/* On success the caller holds a reference to *s. */
 static NTSTATUS adapter_info(HANDLE adapter, struct _DXGK_LINUX_SESSION **s,
 			     struct dxgpmo_adapter_info *out)
 {
@@ -763,8 +1075,10 @@ static NTSTATUS adapter_info(HANDLE adapter, struct _DXGK_LINUX_SESSION **s,
 	if (!id)
 		return STATUS_INVALID_HANDLE;
 	err = query_adapters(*s, info, &total);
-	if (err)
+	if (err) {
+		session_put(*s);
 		return DxgkLinuxNtStatusFromErrno(err);
+	}
 	for (i = 0; i < total; i++) {
 		if (info[i].adapter_id == id) {
 			*out = info[i];
@@ -772,6 +1086,7 @@ static NTSTATUS adapter_info(HANDLE adapter, struct _DXGK_LINUX_SESSION **s,
 		}
 	}
 	/* Unbound since the handle was made. */
+	session_put(*s);
 	return STATUS_NO_SUCH_DEVICE;
 }
 
@@ -787,6 +1102,7 @@ NTSTATUS DxgkLinuxQueryAdapterInfo(HANDLE hAdapter,
 	status = adapter_info(hAdapter, &s, &a);
 	if (!NT_SUCCESS(status))
 		return done(status);
+	session_put(s);
 	memset(out, 0, sizeof(*out));
 	memcpy(out->Name, a.name, sizeof(out->Name));
 	out->Name[sizeof(out->Name) - 1] = '\0';
@@ -803,7 +1119,9 @@ NTSTATUS DxgkLinuxMapSegment(HANDLE hAdapter, UINT SegmentId, PVOID *out,
 	struct _DXGK_LINUX_SESSION *s;
 	struct dxgpmo_adapter_info a;
 	NTSTATUS status;
+	struct view *v;
 	void *p;
+	int err;
 
 	if (!out || !size || SegmentId != 1)
 		return done(STATUS_INVALID_PARAMETER);
@@ -811,17 +1129,29 @@ NTSTATUS DxgkLinuxMapSegment(HANDLE hAdapter, UINT SegmentId, PVOID *out,
 	status = adapter_info(hAdapter, &s, &a);
 	if (!NT_SUCCESS(status))
 		return done(status);
+	v = malloc(sizeof(*v));
+	if (!v) {
+		session_put(s);
+		return done(STATUS_NO_MEMORY);
+	}
 	p = mmap(NULL, a.segment_size, PROT_READ | PROT_WRITE, MAP_SHARED,
 		 s->fd, a.segment_mmap_offset);
-	if (p == MAP_FAILED)
-		return done_errno(errno);
-	*out = p;
-	*size = a.segment_size;
-	return done(STATUS_SUCCESS);
+	if (p == MAP_FAILED) {
+		err = errno;
+		free(v);
+		return put_done(s, err);
+	}
+	err = view_add(s, v, p, a.segment_size);
+	if (!err) {
+		*out = p;
+		*size = a.segment_size;
+	}
+	return put_done(s, err);
 }
 
 NTSTATUS DxgkLinuxUnmapSegment(PVOID address, SIZE_T size)
 {
+	view_remove(NULL, address);
 	return done_errno(munmap(address, size) ? errno : 0);
 }
 
@@ -838,7 +1168,7 @@ static NTSTATUS adapter_dma(struct _DXGK_LINUX_SESSION *s, uint32_t id,
 		.buffer = (uintptr_t)buf,
 	};
 
-	return done_errno(xioctl(s->fd, DXGPMO_IOC_ADAPTER_DMA, &d));
+	return put_done(s, xioctl(s->fd, DXGPMO_IOC_ADAPTER_DMA, &d));
 }
 
 NTSTATUS DxgkLinuxAdapterDma(HANDLE hAdapter, UINT64 DeviceAddress,
@@ -865,6 +1195,12 @@ NTSTATUS DxgkLinuxEngineWriteSegment(HANDLE hAdapter, UINT SegmentId,
 	status = adapter_info(hAdapter, &s, &a);
 	if (!NT_SUCCESS(status))
 		return done(status);
+	/* Within the segment: the device address must not wrap past it. */
+	if (SegmentOffset > a.segment_size ||
+	    Size > a.segment_size - SegmentOffset) {
+		session_put(s);
+		return done(STATUS_INVALID_PARAMETER);
+	}
 	/* The engine only reads the buffer when it writes the segment. */
 	return adapter_dma(s, a.adapter_id,
 			   a.segment_device_address + SegmentOffset,

@@ -18,8 +18,17 @@
  * make a handle from nothing (DxgkLinuxOpenAdapter, and Create without
  * hAdapter) use the current session; every other call uses the session of
  * the handle it is given.  A session belongs to the process that opened
- * it: after fork() the child gets its own default session, and handles
- * inherited from the parent are invalid there.
+ * it: after fork() the child gets its own default session (the library's
+ * atfork handlers drop the parent's sessions and the thread session in
+ * the child), and handles inherited from the parent are invalid there.
+ *
+ * Lifetime: a DXGK_LINUX_SESSION * is an encoded handle, not memory.  Each
+ * call holds its session from the handle lookup to the end of its ioctl;
+ * DxgkLinuxCloseSession() makes the session invalid for every thread at
+ * once and its file is closed when the last call in flight returns.  Close
+ * unmaps the session's CPU views (MAP views, segment maps) and frees its
+ * ADLs.  EINTR is STATUS_CANCELLED and EAGAIN STATUS_INSUFFICIENT_RESOURCES,
+ * neither retried.
  *
  * Only the C library is needed to use this header, from C11 or C++17.
  * Documentation/porting.rst maps every call to its dxgpmo ioctl.
@@ -32,6 +41,17 @@
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/*
+ * The flag unions name their bits without a struct member name, as Windows
+ * code expects (Flags.Contiguous): standard C11, an extension in C++ that
+ * GCC and Clang accept silently when told so.
+ */
+#if defined(__cplusplus) && defined(__GNUC__)
+#define LIBDXGK_ANONYMOUS __extension__
+#else
+#define LIBDXGK_ANONYMOUS
 #endif
 
 /*
@@ -56,6 +76,10 @@ typedef uintptr_t UINT_PTR;
 typedef uint32_t ACCESS_MASK;
 
 typedef union _LARGE_INTEGER {
+	LIBDXGK_ANONYMOUS struct {
+		ULONG LowPart;
+		LONG HighPart;
+	};
 	struct {
 		ULONG LowPart;
 		LONG HighPart;
@@ -66,17 +90,6 @@ typedef LARGE_INTEGER PHYSICAL_ADDRESS;
 
 /* Only carried through: dxgpmo sections have no name to look up. */
 typedef struct _OBJECT_ATTRIBUTES *POBJECT_ATTRIBUTES;
-#endif
-
-/*
- * The flag unions name their bits without a struct member name, as Windows
- * code expects (Flags.Contiguous): standard C11, an extension in C++ that
- * GCC and Clang accept silently when told so.
- */
-#if defined(__cplusplus) && defined(__GNUC__)
-#define LIBDXGK_ANONYMOUS __extension__
-#else
-#define LIBDXGK_ANONYMOUS
 #endif
 
 #ifndef PAGE_SHIFT
@@ -93,30 +106,75 @@ typedef struct _OBJECT_ATTRIBUTES *POBJECT_ATTRIBUTES;
 /*
  * The NTSTATUS values the calls return, with the errno each stands for
  * (DxgkLinuxNtStatusFromErrno() has the whole table; the porting page
- * explains each row).
+ * explains each row).  Each is guarded: Windows' ntstatus.h has them, with
+ * these values.
  */
+#ifndef STATUS_SUCCESS
 #define STATUS_SUCCESS			((NTSTATUS)0x00000000L)
+#endif
+#ifndef STATUS_DEVICE_BUSY
 #define STATUS_DEVICE_BUSY		((NTSTATUS)0x80000011L) /* EBUSY */
+#endif
+#ifndef STATUS_UNSUCCESSFUL
 #define STATUS_UNSUCCESSFUL		((NTSTATUS)0xC0000001L) /* other */
+#endif
+#ifndef STATUS_ACCESS_VIOLATION
 #define STATUS_ACCESS_VIOLATION		((NTSTATUS)0xC0000005L) /* EFAULT */
+#endif
+#ifndef STATUS_INVALID_HANDLE
 #define STATUS_INVALID_HANDLE		((NTSTATUS)0xC0000008L) /* ENOENT */
+#endif
+#ifndef STATUS_INVALID_PARAMETER
 #define STATUS_INVALID_PARAMETER	((NTSTATUS)0xC000000DL) /* EINVAL */
+#endif
+#ifndef STATUS_NO_SUCH_DEVICE
 #define STATUS_NO_SUCH_DEVICE		((NTSTATUS)0xC000000EL) /* ENODEV */
+#endif
+#ifndef STATUS_INVALID_DEVICE_REQUEST
 #define STATUS_INVALID_DEVICE_REQUEST	((NTSTATUS)0xC0000010L) /* ENOTTY */
+#endif
+#ifndef STATUS_NO_MEMORY
 #define STATUS_NO_MEMORY		((NTSTATUS)0xC0000017L) /* ENOMEM */
+#endif
+#ifndef STATUS_CONFLICTING_ADDRESSES
 #define STATUS_CONFLICTING_ADDRESSES	((NTSTATUS)0xC0000018L) /* EEXIST */
+#endif
+#ifndef STATUS_ACCESS_DENIED
 #define STATUS_ACCESS_DENIED		((NTSTATUS)0xC0000022L) /* EACCES */
+#endif
+#ifndef STATUS_BUFFER_TOO_SMALL
 #define STATUS_BUFFER_TOO_SMALL		((NTSTATUS)0xC0000023L) /* ENOSPC */
+#endif
+#ifndef STATUS_PRIVILEGE_NOT_HELD
 #define STATUS_PRIVILEGE_NOT_HELD	((NTSTATUS)0xC0000061L) /* EPERM */
+#endif
+#ifndef STATUS_INTEGER_OVERFLOW
 #define STATUS_INTEGER_OVERFLOW		((NTSTATUS)0xC0000095L) /* EOVERFLOW */
+#endif
+#ifndef STATUS_NOT_SUPPORTED
 #define STATUS_NOT_SUPPORTED		((NTSTATUS)0xC00000BBL) /* EOPNOTSUPP */
+#endif
+#ifndef STATUS_TOO_MANY_OPENED_FILES
 #define STATUS_TOO_MANY_OPENED_FILES	((NTSTATUS)0xC000011FL) /* EMFILE */
+#endif
+#ifndef STATUS_CANCELLED
 #define STATUS_CANCELLED		((NTSTATUS)0xC0000120L) /* EINTR */
+#endif
+#ifndef STATUS_IO_DEVICE_ERROR
 #define STATUS_IO_DEVICE_ERROR		((NTSTATUS)0xC0000185L) /* EIO */
+#endif
+#ifndef STATUS_INVALID_BUFFER_SIZE
 #define STATUS_INVALID_BUFFER_SIZE	((NTSTATUS)0xC0000206L) /* E2BIG */
+#endif
+#ifndef STATUS_INVALID_ADDRESS
 #define STATUS_INVALID_ADDRESS		((NTSTATUS)0xC0000141L) /* ERANGE */
+#endif
+#ifndef STATUS_INSUFFICIENT_RESOURCES
+#define STATUS_INSUFFICIENT_RESOURCES	((NTSTATUS)0xC000009AL) /* EAGAIN */
+#endif
 
 /* The Mm cache types, which some drivers pass as CacheType. */
+#ifndef LIBDXGK_HAVE_WINDOWS_TYPES
 typedef enum _MEMORY_CACHING_TYPE {
 	MmNonCached = 0,
 	MmCached = 1,
@@ -127,6 +185,7 @@ typedef enum _MEMORY_CACHING_TYPE {
 	MmMaximumCacheType,
 	MmNotMapped = -1
 } MEMORY_CACHING_TYPE;
+#endif
 
 typedef enum _DXGK_MEMORY_CACHING_TYPE {
 	DXGK_MEMORY_CACHING_TYPE_NON_CACHED = 0,
@@ -217,12 +276,15 @@ typedef struct _DXGKARGCB_UNMAP_PHYSICAL_MEMORY {
 	SIZE_T Size;		/* Size as MAP returned it */
 } DXGKARGCB_UNMAP_PHYSICAL_MEMORY;
 
-typedef union _DXGK_ADL_FLAGS {
-	LIBDXGK_ANONYMOUS struct {
-		UINT Contiguous : 1;
-		UINT Reserved : 31;
+/* As Windows has it: a struct wrapping the union. */
+typedef struct _DXGK_ADL_FLAGS {
+	LIBDXGK_ANONYMOUS union {
+		LIBDXGK_ANONYMOUS struct {
+			UINT Contiguous : 1;
+			UINT Reserved : 31;
+		};
+		UINT Value;
 	};
-	UINT Value;
 } DXGK_ADL_FLAGS;
 
 typedef struct _DXGK_ADL {
@@ -324,7 +386,11 @@ typedef struct _DXGK_LINUX_SESSION DXGK_LINUX_SESSION;
 
 /* path NULL: /dev/dxgpmo.  The session is independent of the default. */
 NTSTATUS DxgkLinuxOpenSession(const char *path, DXGK_LINUX_SESSION **ppSession);
-/* Destroys what the session still holds, as the process's exit would. */
+/*
+ * Destroys what the session still holds, as the process's exit would, and
+ * unmaps its views and frees its ADLs; calls in flight in other threads
+ * finish on the file, which closes after the last of them.
+ */
 NTSTATUS DxgkLinuxCloseSession(DXGK_LINUX_SESSION *pSession);
 /* The calling thread's session from now on (NULL: the process default). */
 void DxgkLinuxSetThreadSession(DXGK_LINUX_SESSION *pSession);

@@ -47,15 +47,13 @@ static int check_status(NTSTATUS status, const char *call)
  * Not Windows: what the GPU itself would do with the device address, done
  * by the adapter's DMA engine where it has one (edu).
  */
-static void gpu_round_trip(HANDLE hAdapter, UINT64 DeviceAddress,
-			   volatile UCHAR *Cpu)
+static void gpu_round_trip(HANDLE hAdapter, const DXGK_LINUX_ADAPTER_INFO *Info,
+			   UINT64 DeviceAddress, volatile UCHAR *Cpu)
 {
-	DXGK_LINUX_ADAPTER_INFO Info;
 	UCHAR Seen[64], Sent[64];
 	SIZE_T i;
 
-	if (!NT_SUCCESS(DxgkLinuxQueryAdapterInfo(hAdapter, &Info)) ||
-	    !(Info.Caps & DXGK_LINUX_ADAPTER_DMA_ENGINE)) {
+	if (!(Info->Caps & DXGK_LINUX_ADAPTER_DMA_ENGINE)) {
 		printf("note: the adapter has no DMA engine: no GPU access tried\n");
 		return;
 	}
@@ -92,6 +90,7 @@ int main(int argc, char **argv)
 	DXGKARGCB_FREE_ADL FreeAdl;
 	DXGKARGCB_MAP_PHYSICAL_MEMORY Map;
 	DXGKARGCB_UNMAP_PHYSICAL_MEMORY Unmap;
+	DXGK_LINUX_ADAPTER_INFO Info;
 	UINT64 DeviceAddress, LastByte;
 	volatile UCHAR *Cpu;
 	HANDLE hAdapter;
@@ -104,6 +103,10 @@ int main(int argc, char **argv)
 	if (!check_status(DxgkLinuxOpenAdapter(argc > 1 ? argv[1] : NULL, 0,
 					       &hAdapter),
 			  "the adapter"))
+		return 1;
+	/* Not knowing what the adapter is, is a failure, not "no engine". */
+	if (!check_status(DxgkLinuxQueryAdapterInfo(hAdapter, &Info),
+			  "DxgkLinuxQueryAdapterInfo"))
 		return 1;
 
 	memset(&Create, 0, sizeof(Create));
@@ -145,11 +148,29 @@ int main(int argc, char **argv)
 	LastByte = DeviceAddress + (UINT64)pAdl->PageCount * PAGE_SIZE - 1;
 	printf("device address 0x%llx, %u pages\n",
 	       (unsigned long long)DeviceAddress, pAdl->PageCount);
-	check((LONGLONG)DeviceAddress >=
-	      Create.ContiguousMemory.LowestAcceptableAddress.QuadPart &&
-	      (LONGLONG)LastByte <=
-	      Create.ContiguousMemory.HighestAcceptableAddress.QuadPart,
-	      "the base page is inside the GPU's window");
+	/*
+	 * The window and the boundary are of physical addresses.  Only where
+	 * the device address is the physical one (no IOMMU: the virtual
+	 * adapter) can the ADL show whether they were kept; an IOVA says
+	 * nothing about them, only that the device can reach it.  Page
+	 * numbers read 0 without CAP_SYS_ADMIN: the checks run as root.
+	 */
+	if (!(Info.Caps & DXGK_LINUX_ADAPTER_IOMMU)) {
+		check(pAdl->BasePageNumber != 0,
+		      "the base page number is shown (run as root)");
+		check((LONGLONG)DeviceAddress >=
+		      Create.ContiguousMemory.LowestAcceptableAddress.QuadPart &&
+		      (LONGLONG)LastByte <=
+		      Create.ContiguousMemory.HighestAcceptableAddress.QuadPart,
+		      "the buffer is inside the GPU's physical window");
+		check(DeviceAddress / GPU_BOUNDARY == LastByte / GPU_BOUNDARY,
+		      "the buffer does not cross a BoundaryAddressMultiple line");
+	} else {
+		printf("note: IOMMU adapter: device addresses are IOVAs, "
+		       "which do not show the physical window\n");
+	}
+	check((UINT64)Info.HighestVisibleAddress.QuadPart >= LastByte,
+	      "the device can address the whole buffer (DMA mask)");
 
 	memset(&Map, 0, sizeof(Map));
 	Map.hPhysicalMemoryObject = Create.hPhysicalMemoryObject;
@@ -168,7 +189,7 @@ int main(int argc, char **argv)
 		Cpu[GPU_BUFFER_SIZE - 1] = 0x22;
 		check(Cpu[0] == 0x11 && Cpu[GPU_BUFFER_SIZE - 1] == 0x22,
 		      "the CPU reads back its writes at pMappedAddress + Offset");
-		gpu_round_trip(hAdapter, DeviceAddress, Cpu);
+		gpu_round_trip(hAdapter, &Info, DeviceAddress, Cpu);
 
 		memset(&Unmap, 0, sizeof(Unmap));
 		Unmap.hPhysicalMemoryObject = Create.hPhysicalMemoryObject;
