@@ -174,6 +174,7 @@ userspace-tools/libdxgk.a: userspace-tools/libdxgk.o
 userspace-tools/libdxgk.so: userspace-tools/libdxgk.o
 	$(CC) -shared -Wl,-soname,libdxgk.so.0 -Wl,--no-undefined -o $@ $^
 userspace-tools/examples/%: userspace-tools/examples/%.c \
+		userspace-tools/examples/example_checks.h \
 		userspace-tools/libdxgk.h userspace-tools/libdxgk.a
 	$(CC) $(CFLAGS) -Wall -Wextra -Werror -Iuserspace-tools -o $@ $< \
 		userspace-tools/libdxgk.a

@@ -499,6 +499,17 @@ static void fork_child(void)
 	report(ok, "fork_child_own_session");
 }
 
+/* A session on the fake device with a one-page object in it; 1 on success. */
+static int fake_session_with_object(DXGK_LINUX_SESSION **s,
+				    DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT *c)
+{
+	if (DxgkLinuxOpenSession(FAKE_DEV, s) != STATUS_SUCCESS)
+		return 0;
+	memset(c, 0, sizeof(*c));
+	c->hAdapter = fake_adapter(*s);
+	c->Size = PAGE_SIZE;
+	return DxgkCbCreatePhysicalMemoryObject(c) == STATUS_SUCCESS;
+}
 /* ADLs: membership before any read; Close frees them and views. */
 static void adls_and_views(void)
 {
@@ -511,11 +522,7 @@ static void adls_and_views(void)
 	char *page;
 	int ok = 1;
 
-	EXPECT(DxgkLinuxOpenSession(FAKE_DEV, &s) == STATUS_SUCCESS);
-	memset(&c, 0, sizeof(c));
-	c.hAdapter = fake_adapter(s);
-	c.Size = PAGE_SIZE;
-	EXPECT(DxgkCbCreatePhysicalMemoryObject(&c) == STATUS_SUCCESS);
+	EXPECT(fake_session_with_object(&s, &c));
 	memset(&a, 0, sizeof(a));
 	a.hAdapterMemoryObject = c.hAdapterMemoryObject;
 	a.Size = PAGE_SIZE;
@@ -563,11 +570,7 @@ static void no_retry(void)
 	DXGK_LINUX_SESSION *s;
 	int ok = 1;
 
-	EXPECT(DxgkLinuxOpenSession(FAKE_DEV, &s) == STATUS_SUCCESS);
-	memset(&c, 0, sizeof(c));
-	c.hAdapter = fake_adapter(s);
-	c.Size = PAGE_SIZE;
-	EXPECT(DxgkCbCreatePhysicalMemoryObject(&c) == STATUS_SUCCESS);
+	EXPECT(fake_session_with_object(&s, &c));
 	memset(&m, 0, sizeof(m));
 	m.hPhysicalMemoryObject = c.hPhysicalMemoryObject;
 	m.Size = PAGE_SIZE;

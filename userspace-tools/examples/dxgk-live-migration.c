@@ -25,32 +25,11 @@
 #include <string.h>
 
 #include "libdxgk.h"
+#include "example_checks.h"
 
 #define RESERVE_PAGES	64
 #define MAX_PASSES	16
 #define SEGMENT_ID	1
-
-static int failures;
-
-static void check(int ok, const char *what)
-{
-	printf("%s %s\n", ok ? "ok:  " : "FAIL:", what);
-	if (!ok)
-		failures++;
-}
-
-static int check_status(NTSTATUS status, const char *call)
-{
-	const char *name = DxgkLinuxNtStatusName(status);
-
-	if (!NT_SUCCESS(status) || !name || status != STATUS_SUCCESS) {
-		printf("FAIL: %s: 0x%08x %s\n", call, (unsigned int)status,
-		       name ? name : "?");
-		failures++;
-		return 0;
-	}
-	return 1;
-}
 
 static int test_bit(const UCHAR *bits, unsigned int i)
 {

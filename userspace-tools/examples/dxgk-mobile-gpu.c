@@ -15,33 +15,13 @@
 #include <string.h>
 
 #include "libdxgk.h"
+#include "example_checks.h"
 
 #define GPU_BUFFER_SIZE		(16 * PAGE_SIZE)
 /* The GPU's window: the low 4 GiB, never across a 1 MiB line. */
 #define GPU_LOWEST_ADDRESS	0x0ULL
 #define GPU_HIGHEST_ADDRESS	0xFFFFFFFFULL
 #define GPU_BOUNDARY		0x100000ULL
-
-static int failures;
-
-static void check(int ok, const char *what)
-{
-	printf("%s %s\n", ok ? "ok:  " : "FAIL:", what);
-	if (!ok)
-		failures++;
-}
-
-static int check_status(NTSTATUS status, const char *call)
-{
-	char what[128];
-
-	snprintf(what, sizeof(what), "%s returns STATUS_SUCCESS (0x%08x %s)",
-		 call, (unsigned int)status,
-		 DxgkLinuxNtStatusName(status) ? DxgkLinuxNtStatusName(status) :
-		 "?");
-	check(NT_SUCCESS(status), what);
-	return NT_SUCCESS(status);
-}
 
 /*
  * Not Windows: what the GPU itself would do with the device address, done

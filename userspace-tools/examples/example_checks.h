@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What both examples print and count: one "ok:" or "FAIL:" line per
+ * check, and the number of failures for the exit status.
+ */
+#ifndef DXGK_EXAMPLE_CHECKS_H
+#define DXGK_EXAMPLE_CHECKS_H
+
+#include <stdio.h>
+
+#include "libdxgk.h"
+
+static int failures;
+
+static void check(int ok, const char *what)
+{
+	printf("%s %s\n", ok ? "ok:  " : "FAIL:", what);
+	if (!ok)
+		failures++;
+}
+
+/* A call that must return STATUS_SUCCESS; its status by name. */
+static int check_status(NTSTATUS status, const char *call)
+{
+	const char *name = DxgkLinuxNtStatusName(status);
+	char what[128];
+
+	snprintf(what, sizeof(what), "%s returns STATUS_SUCCESS (0x%08x %s)",
+		 call, (unsigned int)status, name ? name : "?");
+	check(status == STATUS_SUCCESS, what);
+	return status == STATUS_SUCCESS;
+}
+
+#endif
