@@ -28,19 +28,11 @@
 /* The DMA mask every newly bound device gets, in bits. */
 static unsigned int dxgpmo_pci_dma_bits = 64;
 
+/* 24: the ISA floor; below it no PCI device addresses RAM. */
 static int dxgpmo_pci_dma_bits_set(const char *val,
 				   const struct kernel_param *kp)
 {
-	unsigned int bits;
-	int ret = kstrtouint(val, 0, &bits);
-
-	if (ret)
-		return ret;
-	/* 24: the ISA floor; below it no PCI device addresses RAM. */
-	if (bits < 24 || bits > 64)
-		return -EINVAL;
-	WRITE_ONCE(dxgpmo_pci_dma_bits, bits);
-	return 0;
+	return param_set_uint_minmax(val, kp, 24, 64);
 }
 
 static const struct kernel_param_ops dxgpmo_pci_dma_bits_ops = {
