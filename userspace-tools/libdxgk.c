@@ -465,6 +465,23 @@ static uint32_t handle_id(HANDLE h, enum handle_kind kind,
 	return id;
 }
 
+/*
+ * The id of a call's second handle, which must be of the given kind and
+ * of the session @s the first one named (its reference is the call's);
+ * or 0.
+ */
+static uint32_t handle_id_in(HANDLE h, enum handle_kind kind,
+			     const struct _DXGK_LINUX_SESSION *s)
+{
+	struct _DXGK_LINUX_SESSION *hs;
+	uint32_t id = handle_id(h, kind, &hs);
+
+	if (!id)
+		return 0;
+	session_put(hs);
+	return hs == s ? id : 0;
+}
+
 /* The status of a call's ioctl, its session's reference dropped. */
 static NTSTATUS put_done(struct _DXGK_LINUX_SESSION *s, int err)
 {
@@ -538,7 +555,7 @@ NTSTATUS DxgkCbDestroyPhysicalMemoryObject(
 	const DXGKARGCB_DESTROY_PHYSICAL_MEMORY_OBJECT *args)
 {
 	struct dxgpmo_destroy_pmo d = { .size = sizeof(d) };
-	struct _DXGK_LINUX_SESSION *s, *as;
+	struct _DXGK_LINUX_SESSION *s;
 
 	if (!args)
 		return done(STATUS_INVALID_PARAMETER);
@@ -546,10 +563,9 @@ NTSTATUS DxgkCbDestroyPhysicalMemoryObject(
 	if (!d.pmo_id)
 		return done(STATUS_INVALID_HANDLE);
 	if (args->hAdapterMemoryObject) {
-		d.amo_id = handle_id(args->hAdapterMemoryObject, KIND_AMO, &as);
-		if (d.amo_id)
-			session_put(as);
-		if (!d.amo_id || as != s) {
+		d.amo_id = handle_id_in(args->hAdapterMemoryObject, KIND_AMO,
+					s);
+		if (!d.amo_id) {
 			session_put(s);
 			return done(STATUS_INVALID_HANDLE);
 		}
@@ -561,7 +577,7 @@ NTSTATUS DxgkCbOpenPhysicalMemoryObject(
 	DXGKARGCB_OPEN_PHYSICAL_MEMORY_OBJECT *args)
 {
 	struct dxgpmo_open_pmo o = { .size = sizeof(o) };
-	struct _DXGK_LINUX_SESSION *s, *as;
+	struct _DXGK_LINUX_SESSION *s;
 	int err;
 
 	if (!args)
@@ -570,10 +586,8 @@ NTSTATUS DxgkCbOpenPhysicalMemoryObject(
 	o.pmo_id = handle_id(args->hPhysicalMemoryObject, KIND_PMO, &s);
 	if (!o.pmo_id)
 		return done(STATUS_INVALID_HANDLE);
-	o.adapter_id = handle_id(args->hAdapter, KIND_ADAPTER, &as);
-	if (o.adapter_id)
-		session_put(as);
-	if (!o.adapter_id || as != s) {
+	o.adapter_id = handle_id_in(args->hAdapter, KIND_ADAPTER, s);
+	if (!o.adapter_id) {
 		session_put(s);
 		return done(STATUS_INVALID_HANDLE);
 	}
@@ -875,15 +889,11 @@ NTSTATUS DxgkCbUnmapPhysicalMemory(const DXGKARGCB_UNMAP_PHYSICAL_MEMORY *args)
 static uint32_t basis_of(HANDLE adapter, HANDLE basis,
 			 struct _DXGK_LINUX_SESSION **s)
 {
-	struct _DXGK_LINUX_SESSION *as;
-	uint32_t id = handle_id(basis, KIND_BASIS, s), aid;
+	uint32_t id = handle_id(basis, KIND_BASIS, s);
 
 	if (!id)
 		return 0;
-	aid = handle_id(adapter, KIND_ADAPTER, &as);
-	if (aid)
-		session_put(as);
-	if (!aid || as != *s) {
+	if (!handle_id_in(adapter, KIND_ADAPTER, *s)) {
 		session_put(*s);
 		return 0;
 	}
