@@ -414,7 +414,7 @@ static int engine_adapter_at(const char *pci, struct dxgpmo_adapter_info *out)
 
 	if (fd < 0)
 		return 0;
-	found = adapter_at_pci(fd, pci, out) &&
+	found = dxgpmo_adapter_at_pci(fd, pci, out) &&
 		(out->caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE);
 	close(fd);
 	return found;
@@ -436,7 +436,7 @@ TEST_F_TIMEOUT(hotremove, remove_edu_with_live_objects, 180)
 		SKIP(return, "needs an edu adapter");
 	}
 	close(fd);
-	dxgpmo_pci_name(&e, pci, sizeof(pci));
+	dxgpmo_adapter_pci_name(&e, pci, sizeof(pci));
 	r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE,
 		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, r);

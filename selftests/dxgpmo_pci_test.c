@@ -98,20 +98,6 @@ static int iova_state(int fd, uint32_t amo, uint64_t iova, uint64_t index)
 	return ret ? ret : (int)t.iova_state;
 }
 
-static int entries_in(const char *dir_path)
-{
-	DIR *dir = opendir(dir_path);
-	struct dirent *de;
-	int n = 0;
-
-	if (!dir)
-		return -1;
-	while ((de = readdir(dir)))
-		n += de->d_name[0] != '.';
-	closedir(dir);
-	return n;
-}
-
 static uint64_t live_dma_pages(int fd)
 {
 	struct dxgpmo_stats st;
@@ -169,7 +155,7 @@ FIXTURE_SETUP(generic)
 	}
 	self->fd = dxgpmo_open();
 	ASSERT_LE(0, self->fd);
-	ASSERT_TRUE(adapter_at_pci(self->fd, self->pci, &self->a));
+	ASSERT_TRUE(dxgpmo_adapter_at_pci(self->fd, self->pci, &self->a));
 }
 
 FIXTURE_TEARDOWN(generic)
@@ -507,7 +493,7 @@ TEST_F(generic, unbind_with_live_objects_then_rebind)
 	if (check_iova)
 		EXPECT_EQ(-ENODEV, iova_state(self->fd, c.amo_id,
 					      adl.base_page * PAGE, 0));
-	EXPECT_FALSE(adapter_at_pci(self->fd, self->pci, &back));
+	EXPECT_FALSE(dxgpmo_adapter_at_pci(self->fd, self->pci, &back));
 	EXPECT_EQ(-ENODEV, dxgpmo_allocate_adl(self->fd, &adl2));
 	EXPECT_EQ(-ENODEV,
 		  dxgpmo_create_memory_basis(self->fd, self->a.adapter_id, 1,
@@ -524,7 +510,7 @@ TEST_F(generic, unbind_with_live_objects_then_rebind)
 				     msg, sizeof(msg))) {
 		TH_LOG("%s", msg);
 	}
-	ASSERT_TRUE(adapter_at_pci(self->fd, self->pci, &back));
+	ASSERT_TRUE(dxgpmo_adapter_at_pci(self->fd, self->pci, &back));
 	EXPECT_NE(self->a.adapter_id, back.adapter_id);
 	EXPECT_EQ(self->a.caps, back.caps);
 	/*
@@ -609,7 +595,7 @@ TEST_F(generic, dma_bits_parameter)
 	EXPECT_EQ(0, dxgpmo_pci_bind(self->pci, 0, previous, sizeof(previous),
 				     msg, sizeof(msg)));
 	EXPECT_EQ(40, dma_mask_bits(self->pci));
-	EXPECT_TRUE(adapter_at_pci(self->fd, self->pci, &back));
+	EXPECT_TRUE(dxgpmo_adapter_at_pci(self->fd, self->pci, &back));
 	EXPECT_EQ((1ULL << 40) - 1, back.dma_mask);
 	ASSERT_EQ(0, write_sysfs(PCI_DMA_BITS_PARAM, "64"));
 	ASSERT_EQ(0, dxgpmo_pci_unbind(self->pci, now, sizeof(now), msg,
@@ -683,9 +669,7 @@ TEST(refusals)
 	}
 	if (!shared)
 		SKIP(return, "no device in a shared IOMMU group named (DXGPMO_SHARED_PCI unset)");
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/iommu_group/devices",
-		 shared);
-	ASSERT_LE(2, entries_in(path)) {
+	ASSERT_LE(2, dxgpmo_pci_group_members(shared)) {
 		TH_LOG("%s is alone in its IOMMU group", shared);
 	}
 	ASSERT_EQ(-EINVAL, dxgpmo_pci_bind(shared, 1, previous,
@@ -846,7 +830,7 @@ TEST_F(edu_generic, engine_less_adapter)
 		TH_LOG("%s", msg);
 	}
 	EXPECT_STREQ("dxgpmo-edu", previous);
-	ASSERT_TRUE(adapter_at_pci(fd, self->pci, &a));
+	ASSERT_TRUE(dxgpmo_adapter_at_pci(fd, self->pci, &a));
 	EXPECT_EQ(0, strncmp(a.name, "pci", 3));
 	EXPECT_EQ(0, a.caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE);
 	/* edu's driver had it mastering the bus. */
@@ -872,7 +856,7 @@ TEST_F(edu_generic, engine_less_adapter)
 		TH_LOG("%s", msg);
 	}
 	EXPECT_STREQ("dxgpmo-edu", now);
-	ASSERT_TRUE(adapter_at_pci(fd, self->pci, &back));
+	ASSERT_TRUE(dxgpmo_adapter_at_pci(fd, self->pci, &back));
 	EXPECT_TRUE(back.caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE);
 	EXPECT_NE(a.adapter_id, back.adapter_id);
 }

@@ -545,7 +545,7 @@ TEST_F_TIMEOUT(race, query_adapters_copy_vs_unbind, 120)
 	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
 	ASSERT_EQ(0, ioctl(uffd, UFFDIO_REGISTER, &reg));
 
-	dxgpmo_pci_name(self->edu, pci, sizeof(pci));
+	dxgpmo_adapter_pci_name(self->edu, pci, sizeof(pci));
 	snprintf(w->path, sizeof(w->path), EDU_DRIVER "/unbind");
 	snprintf(w->value, sizeof(w->value), "%s", pci);
 	b->fd = self->fd;
@@ -579,7 +579,7 @@ TEST_F_TIMEOUT(race, query_adapters_copy_vs_unbind, 120)
 		pthread_join(unbind, NULL);
 	}
 	bind_ret = write_sysfs(EDU_DRIVER "/bind", pci);
-	back = adapter_at_pci(self->fd, pci, &info);
+	back = dxgpmo_adapter_at_pci(self->fd, pci, &info);
 
 	ASSERT_TRUE(query_started);
 	EXPECT_TRUE(faulted) {

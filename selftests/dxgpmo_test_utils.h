@@ -78,13 +78,11 @@ static inline int drop_to_nobody(void)
 static inline uint64_t edu_bar0(const struct dxgpmo_adapter_info *a)
 {
 	unsigned long long start = 0, end, flags;
-	char path[128];
+	char pci[DXGPMO_PCI_NAME_MAX], path[128];
 	FILE *f;
 
-	snprintf(path, sizeof(path),
-		 "/sys/bus/pci/devices/%04x:%02x:%02x.%x/resource",
-		 a->pci_domain, a->pci_bus, a->pci_devfn >> 3,
-		 a->pci_devfn & 7);
+	dxgpmo_adapter_pci_name(a, pci, sizeof(pci));
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/resource", pci);
 	f = fopen(path, "r");
 	if (!f)
 		return 0;
@@ -369,14 +367,6 @@ static inline int kmsg_find_bad(int fd, char *out, size_t len)
 	return found;
 }
 
-/* "dddd:bb:dd.f", the PCI device name of an adapter in sysfs. */
-static inline void dxgpmo_pci_name(const struct dxgpmo_adapter_info *a,
-				   char *buf, size_t len)
-{
-	snprintf(buf, len, "%04x:%02x:%02x.%x", a->pci_domain, a->pci_bus,
-		 a->pci_devfn >> 3, a->pci_devfn & 7);
-}
-
 /* 1 when an ADL's page numbers are one run of consecutive pages. */
 static inline int pages_are_one_run(const uint64_t *pages, uint64_t n)
 {
@@ -386,28 +376,6 @@ static inline int pages_are_one_run(const uint64_t *pages, uint64_t n)
 		if (pages[i] != pages[0] + i)
 			return 0;
 	return 1;
-}
-
-/* The adapter at a PCI address ("dddd:bb:dd.f"); 1 when listed. */
-static inline int adapter_at_pci(int fd, const char *pci,
-				 struct dxgpmo_adapter_info *out)
-{
-	struct dxgpmo_adapter_info a[DXGPMO_MAX_ADAPTERS];
-	uint32_t nr = 0, i;
-	char name[32];
-
-	if (dxgpmo_query_adapters(fd, a, DXGPMO_MAX_ADAPTERS, &nr))
-		return 0;
-	for (i = 0; i < nr && i < DXGPMO_MAX_ADAPTERS; i++) {
-		if (a[i].caps & DXGPMO_ADAPTER_CAP_VIRTUAL)
-			continue;
-		dxgpmo_pci_name(&a[i], name, sizeof(name));
-		if (!strcmp(name, pci)) {
-			*out = a[i];
-			return 1;
-		}
-	}
-	return 0;
 }
 
 /* A DRM node of vgem, or -1 when vgem is not loaded. */

@@ -230,6 +230,8 @@ static int cmd_adapters(struct cmd_ctx *ctx, int argc, char **argv)
 	if (json_output) {
 		printf("[");
 		for (i = 0; i < total; i++) {
+			char pci[DXGPMO_PCI_NAME_MAX];
+
 			printf("%s{\"id\":%u,\"name\":\"%s\",\"caps\":%u,"
 			       "\"iommu\":%s,\"dma_engine\":%s,"
 			       "\"virtual\":%s,\"dma_mask\":%" PRIu64 ","
@@ -243,13 +245,14 @@ static int cmd_adapters(struct cmd_ctx *ctx, int argc, char **argv)
 			       (uint64_t)info[i].dma_mask,
 			       (uint64_t)info[i].segment_size,
 			       info[i].iommu_group);
-			if (!(info[i].caps & DXGPMO_ADAPTER_CAP_VIRTUAL))
-				printf(",\"pci\":\"%04x:%02x:%02x.%x\","
+			if (!(info[i].caps & DXGPMO_ADAPTER_CAP_VIRTUAL)) {
+				dxgpmo_adapter_pci_name(&info[i], pci,
+							sizeof(pci));
+				printf(",\"pci\":\"%s\","
 				       "\"vendor\":\"%04x\",\"device\":\"%04x\"",
-				       info[i].pci_domain, info[i].pci_bus,
-				       info[i].pci_devfn >> 3,
-				       info[i].pci_devfn & 7,
-				       info[i].pci_vendor, info[i].pci_device);
+				       pci, info[i].pci_vendor,
+				       info[i].pci_device);
+			}
 			printf("}");
 		}
 		printf("]\n");
@@ -259,12 +262,10 @@ static int cmd_adapters(struct cmd_ctx *ctx, int argc, char **argv)
 	       "PCI", "VEN:DEV", "GROUP", "IOMMU", "ENGINE", "DMA MASK",
 	       "SEGMENT");
 	for (i = 0; i < total; i++) {
-		char pci[16] = "-", ids[16] = "-", group[12] = "-";
+		char pci[DXGPMO_PCI_NAME_MAX] = "-", ids[16] = "-", group[12] = "-";
 
 		if (!(info[i].caps & DXGPMO_ADAPTER_CAP_VIRTUAL)) {
-			snprintf(pci, sizeof(pci), "%04x:%02x:%02x.%x",
-				 info[i].pci_domain, info[i].pci_bus,
-				 info[i].pci_devfn >> 3, info[i].pci_devfn & 7);
+			dxgpmo_adapter_pci_name(&info[i], pci, sizeof(pci));
 			snprintf(ids, sizeof(ids), "%04x:%04x",
 				 info[i].pci_vendor, info[i].pci_device);
 		}
@@ -958,25 +959,13 @@ static int report_pci(struct cmd_ctx *ctx, int err, const char *msg)
 /* The adapter a PCI device became, or 0. */
 static uint32_t adapter_of_pci(const char *pci)
 {
-	struct dxgpmo_adapter_info info[DXGPMO_MAX_ADAPTERS];
-	uint32_t total, i;
-	char name[16];
+	struct dxgpmo_adapter_info info;
 
 	if (dev_fd < 0)
 		dev_fd = dxgpmo_open();
-	if (dev_fd < 0 ||
-	    dxgpmo_query_adapters(dev_fd, info, DXGPMO_MAX_ADAPTERS, &total))
+	if (dev_fd < 0 || !dxgpmo_adapter_at_pci(dev_fd, pci, &info))
 		return 0;
-	for (i = 0; i < total && i < DXGPMO_MAX_ADAPTERS; i++) {
-		if (info[i].caps & DXGPMO_ADAPTER_CAP_VIRTUAL)
-			continue;
-		snprintf(name, sizeof(name), "%04x:%02x:%02x.%x",
-			 info[i].pci_domain, info[i].pci_bus,
-			 info[i].pci_devfn >> 3, info[i].pci_devfn & 7);
-		if (!strcmp(name, pci))
-			return info[i].adapter_id;
-	}
-	return 0;
+	return info.adapter_id;
 }
 
 static int cmd_bind(struct cmd_ctx *ctx, int argc, char **argv)

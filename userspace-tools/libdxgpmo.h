@@ -70,6 +70,16 @@ int dxgpmo_pci_bind(const char *pci, int force, char *previous,
 /* Unbind it from dxgpmo-pci and let its own driver, if any, take it. */
 int dxgpmo_pci_unbind(const char *pci, char *now, size_t now_len, char *msg,
 		      size_t len);
+/* Devices in its IOMMU group, itself included (1 when it has none). */
+int dxgpmo_pci_group_members(const char *pci);
+/* Room for a PCI name: domains above 0xffff have more than 4 digits. */
+#define DXGPMO_PCI_NAME_MAX 24
+/* "dddd:bb:dd.f", an adapter's PCI device as sysfs names it. */
+void dxgpmo_adapter_pci_name(const struct dxgpmo_adapter_info *a, char *buf,
+			     size_t len);
+/* The adapter at a PCI name, copied to *out; 1 when listed, else 0. */
+int dxgpmo_adapter_at_pci(int fd, const char *pci,
+			  struct dxgpmo_adapter_info *out);
 
 /* Counters that must be zero when no object exists (not the leak totals). */
 int dxgpmo_counters_live(const struct dxgpmo_counters *c);

@@ -143,7 +143,7 @@ static const char *why_not(int err)
 	       strerror(-err);
 }
 
-static int group_members(const char *pci)
+int dxgpmo_pci_group_members(const char *pci)
 {
 	char path[PATH_MAX];
 	struct dirent *de;
@@ -159,6 +159,34 @@ static int group_members(const char *pci)
 		n += de->d_name[0] != '.';
 	closedir(dir);
 	return n;
+}
+
+void dxgpmo_adapter_pci_name(const struct dxgpmo_adapter_info *a, char *buf,
+			     size_t len)
+{
+	snprintf(buf, len, "%04x:%02x:%02x.%x", a->pci_domain, a->pci_bus,
+		 a->pci_devfn >> 3, a->pci_devfn & 7);
+}
+
+int dxgpmo_adapter_at_pci(int fd, const char *pci,
+			  struct dxgpmo_adapter_info *out)
+{
+	struct dxgpmo_adapter_info a[DXGPMO_MAX_ADAPTERS];
+	char name[DXGPMO_PCI_NAME_MAX];
+	uint32_t nr = 0, i;
+
+	if (dxgpmo_query_adapters(fd, a, DXGPMO_MAX_ADAPTERS, &nr))
+		return 0;
+	for (i = 0; i < nr && i < DXGPMO_MAX_ADAPTERS; i++) {
+		if (a[i].caps & DXGPMO_ADAPTER_CAP_VIRTUAL)
+			continue;
+		dxgpmo_adapter_pci_name(&a[i], name, sizeof(name));
+		if (!strcmp(name, pci)) {
+			*out = a[i];
+			return 1;
+		}
+	}
+	return 0;
 }
 
 /*
@@ -185,7 +213,7 @@ static const char *unsuitable(const char *pci)
 			shared[0] = 'N';
 		fclose(f);
 	}
-	if (shared[0] != 'Y' && group_members(pci) > 1)
+	if (shared[0] != 'Y' && dxgpmo_pci_group_members(pci) > 1)
 		return "in an IOMMU group with other devices (pci_shared_group=1 allows it)";
 	return NULL;
 }
