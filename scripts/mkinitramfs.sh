@@ -6,7 +6,8 @@
 # usage: mkinitramfs.sh KVER OUT.cpio.gz JOB_SCRIPT FILE... [-- KMOD...]
 #
 # FILEs (the dxgpmo module, test and tool binaries, scripts) land in /dxgpmo
-# together with the shared libraries they need; KMODs are modules of the
+# together with the shared libraries they need, and JOB_SCRIPT as job.sh
+# next to guest/job-lib.sh, which it sources; KMODs are modules of the
 # kernel KVER (with their dependencies) loaded before JOB_SCRIPT runs,
 # decompressed because busybox insmod cannot read .ko.xz.  A kernel that
 # make deps keeps in the build cache has its modules taken from there.
@@ -14,6 +15,7 @@ set -eu
 
 kver=$1 out=$2 job=$3
 shift 3
+# shellcheck source=kernels.sh
 . "$(dirname "$0")/kernels.sh"
 # KVER's modules: installed, or extracted in the build cache by make deps
 modbase=$(kernel_modules_base "$kver")
@@ -64,6 +66,7 @@ done
 
 cp "$(dirname "$0")/guest/init" "$root/init"
 cp "$job" "$root/dxgpmo/job.sh"
+cp "$(dirname "$0")/guest/job-lib.sh" "$root/dxgpmo/job-lib.sh"
 chmod +x "$root/init" "$root/dxgpmo/job.sh"
 # mktemp made it 0700: the guest's / must be searchable by the tests' nobody
 chmod 0755 "$root"

@@ -3,7 +3,9 @@
 # Benchmarks in the VM: the table, then the JSON lines between markers.
 # debug_ioctls=1 gives dxgpmo-bench the in-module timing command; its ADLs
 # go up to its largest object (1 GiB), past the default max_adl_mb.
-insmod ./dxgpmo.ko debug_ioctls=1 max_adl_mb=4096 || exit 1
+# shellcheck source=job-lib.sh
+. ./job-lib.sh
+load_module debug_ioctls=1 max_adl_mb=4096
 # The spare PCI device (vm-boot.sh) on the generic driver: the ADL rows then
 # include an adapter without an engine, as on a real machine.
 ./dxgpmoctl bind 0000:00:10.0

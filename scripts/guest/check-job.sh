@@ -2,16 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # Runs inside the test VM (from /dxgpmo).  Every line "dxgpmo-check: PASS|FAIL
 # name" and every kselftest "# Totals:" line is counted by scripts/check.sh.
-
-check() {
-	name=$1
-	shift
-	if "$@"; then
-		echo "dxgpmo-check: PASS $name"
-	else
-		echo "dxgpmo-check: FAIL $name"
-	fi
-}
+# shellcheck source=job-lib.sh
+. ./job-lib.sh
+# Every test may assert the exact test VM (vm-boot.sh) it runs in.
+export DXGPMO_SPEC_VM=1
+# A KASAN kernel (make check-debug) sees use-after-free races, which the
+# race test then runs longer for; its boot message is still in the log.
+if dmesg | grep -q 'KernelAddressSanitizer initialized'; then
+	export DXGPMO_KASAN=1
+fi
 
 live_counters_zero() {
 	# every counter of live things in debugfs is 0 (leak totals and the
@@ -36,7 +35,7 @@ kmemleak_check() {
 check vgem_present test -e /sys/bus/platform/devices/vgem \
 	-o -e /sys/bus/faux/devices/vgem
 [ -e /sys/kernel/debug/kmemleak ] && echo clear > /sys/kernel/debug/kmemleak
-check insmod insmod ./dxgpmo.ko debug_ioctls=1
+load_module debug_ioctls=1
 [ -c /dev/dxgpmo ] || { echo "dxgpmo-check: FAIL dev_node"; exit 1; }
 
 # The spare PCI device (vm-boot.sh) for the generic driver: first by the
@@ -46,9 +45,11 @@ export DXGPMO_SPARE_PCI=0000:00:10.0 DXGPMO_SHARED_PCI=0000:00:11.0 \
 	PATH="/dxgpmo:$PATH"
 check spare_pci_is_vmxnet3 grep -qx 0x15ad \
 	"/sys/bus/pci/devices/$DXGPMO_SPARE_PCI/vendor"
+# shellcheck disable=SC2016
 check doc_bind_commands sh -ec '. ./doc-bind.sh
 	readlink /sys/bus/pci/devices/$dev/driver | grep -q "/dxgpmo-pci$"
 	dxgpmoctl adapters | grep -q " $dev "'
+# shellcheck disable=SC2016
 check doc_unbind_commands sh -ec 'dev=$DXGPMO_SPARE_PCI
 	. ./doc-unbind.sh
 	! readlink /sys/bus/pci/devices/$dev/driver
@@ -67,8 +68,7 @@ fi
 for t in ./dxgpmo_test ./dxgpmo_adl_test ./dxgpmo_map_test ./dxgpmo_dirty_test \
 	./dxgpmo_dmabuf_test ./dxgpmo_hardening_test ./dxgpmo_security_test \
 	./dxgpmo_scanout_test ./dxgpmo_capture_test; do
-	DXGPMO_SPEC_VM=1 $t
-	echo "dxgpmo-vm: $t exit $?"
+	run_test "$t"
 done
 
 # libdxgk's examples, Windows names only, before the tool's session renames
@@ -77,18 +77,15 @@ done
 check libdxgk_mobile_gpu_virtual0 ./dxgk-mobile-gpu virtual0
 check libdxgk_mobile_gpu_edu0 ./dxgk-mobile-gpu edu0
 check libdxgk_live_migration_edu0 ./dxgk-live-migration edu0
-./libdxgk_test
-echo "dxgpmo-vm: ./libdxgk_test exit $?"
+run_test ./libdxgk_test
 
-sh ./dxgpmoctl_test.sh
+run_test sh ./dxgpmoctl_test.sh
 # After the tool's session too: it hands an edu to the generic driver and
 # back, which renames it.
-DXGPMO_SPEC_VM=1 ./dxgpmo_pci_test
-echo "dxgpmo-vm: ./dxgpmo_pci_test exit $?"
+run_test ./dxgpmo_pci_test
 # After the tool's session, which names edu0 and edu1: one race test unbinds
 # and rebinds an edu device, which comes back as a new adapter.
-./dxgpmo_race_test
-echo "dxgpmo-vm: ./dxgpmo_race_test exit $?"
+run_test ./dxgpmo_race_test
 check counters_zero_after_tests live_counters_zero
 # debug kernel: nothing leaked since the module was loaded
 kmemleak_check kmemleak_empty
@@ -104,9 +101,6 @@ check reload insmod ./dxgpmo.ko virtual_adapters=2
 check reload_rmmod rmmod dxgpmo
 # Last, destructive: reloads the module itself (its open must be the first)
 # and hot-removes an edu device under live objects, then rescans.
-./dxgpmo_lifetime_test
-echo "dxgpmo-vm: ./dxgpmo_lifetime_test exit $?"
+run_test ./dxgpmo_lifetime_test
 check rmmod_after_lifetime rmmod dxgpmo
-echo "dxgpmo-vm: dmesg begin"
-dmesg
-echo "dxgpmo-vm: dmesg end"
+dump_dmesg

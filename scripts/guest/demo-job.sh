@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Runs inside the demo VM: load the module, run the demo script, then draw
 # the picture the host saves from the VM's screen.
-insmod ./dxgpmo.ko || exit 1
+# shellcheck source=job-lib.sh
+. ./job-lib.sh
+load_module
 echo "dxgpmo-demo: begin"
 ./dxgpmoctl -f ./demo.dxgpmo 2>&1
 status=$?
