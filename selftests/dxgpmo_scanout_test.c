@@ -27,9 +27,14 @@
 #define H 480
 #define PITCH (W * 4)
 #define SIZE ((PITCH * H + PAGE - 1) / PAGE * PAGE)
-/* The edu band: starts and ends on page boundaries (8 rows are 5 pages). */
+/*
+ * The edu band: starts and ends on page boundaries (8 rows are 5 pages).
+ * Each page takes the engine ~0.4 s (two 2 KiB chunks, each two ~100 ms
+ * transfers), whatever the host: 8 rows, 5 pages that each hold other
+ * pixels, show a misplaced or missing page as well as 40 rows did in 25.
+ */
 #define SY 200
-#define SH 40
+#define SH 8
 #define BAND_PAGES (SH * PITCH / PAGE)
 /* What the CPU redraws after the picture is on the screen. */
 #define RX 333
