@@ -6,25 +6,19 @@
 # the same boot mean anything under TCG.
 set -eu
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-build=${BUILD:-$top/build}
-cd "$top"
-"$top/scripts/deps.sh"
-. "$top/scripts/kernels.sh"
+# shellcheck source=vm-lib.sh
+. "$(dirname "$0")/vm-lib.sh"
+vm_prepare
 make -s tools
+export DXGPMO_VM_MEM="${DXGPMO_VM_MEM:-4G}"
 for kver in ${DXGPMO_KERNELS:-$(default_test_kernels)}; do
 	out=$build/bench-$kver
 	rm -rf "$out"
 	mkdir -p "$out"
-	build_module "$kver" "$out" > "$out/build.log" 2>&1 ||
-		{ cat "$out/build.log"; exit 1; }
-	"$top/scripts/mkinitramfs.sh" "$kver" "$out/bench.cpio.gz" \
-		"$top/scripts/guest/bench-job.sh" "$out/dxgpmo.ko" \
-		"$top/userspace-tools/dxgpmo-bench" \
-		"$top/userspace-tools/dxgpmoctl"
-	DXGPMO_VM_MEM=${DXGPMO_VM_MEM:-4G} \
-		"$top/scripts/vm-boot.sh" "$kver" "$out/bench.cpio.gz" \
-		"$out/guest.log" || true
+	vm_build "$top" "$kver" "$out" || { cat "$out/build.log"; exit 1; }
+	vm_job "$kver" "$out" guest "" "$top/scripts/guest/bench-job.sh" \
+		"$out/dxgpmo.ko" "$top/userspace-tools/dxgpmo-bench" \
+		"$top/userspace-tools/dxgpmoctl" || true
 	echo "== $kver"
 	sed -n '/^SCENARIO/,/^dxgpmo-bench: json begin/p' "$out/guest.log" |
 		grep -v '^dxgpmo-bench:' | grep -v '^\['

@@ -18,12 +18,9 @@
 # many seconds instead of a count (make fuzz SECONDS=n or OPS=n).
 set -eu
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-build=${BUILD:-$top/build}
-cd "$top"
-
-"$top/scripts/deps.sh"
-. "$top/scripts/kernels.sh"
+# shellcheck source=vm-lib.sh
+. "$(dirname "$0")/vm-lib.sh"
+vm_prepare
 
 kernels=${DXGPMO_KERNELS:-$(default_test_kernels)}
 [ -n "$kernels" ] || { echo "check: no test kernels installed" >&2; exit 1; }
@@ -41,7 +38,7 @@ if [ -n "${DXGPMO_FUZZ_DURATION:-}" ]; then
 else
 	fuzz_net=300
 	[ -z "${DXGPMO_KERNEL_BUILD:-}" ] || fuzz_net=1200
-	fuzz_seconds=$(((fuzz_ops + 199999) / 200000 * fuzz_net))
+	fuzz_seconds=$((((fuzz_ops + 199999) / 200000) * fuzz_net))
 	[ "$fuzz_seconds" -ge "$fuzz_net" ] || fuzz_seconds=$fuzz_net
 fi
 fuzz_seconds=${DXGPMO_FUZZ_SECONDS:-$fuzz_seconds}
@@ -55,10 +52,117 @@ if [ $((fuzz_boot + 180)) -gt "${DXGPMO_VM_TIMEOUT:-900}" ]; then
 	exit 1
 fi
 
-make -s -j"$(nproc)" tools selftests
 mkdir -p "$build"
+start=$(date +%s)
+# phase WHAT: when WHAT was done, in seconds from the start, in
+# build/timing.log: where the time of a run goes.
+phase() {
+	echo "$(($(date +%s) - start)) $*" >> "$build/timing.log"
+}
+: > "$build/timing.log"
 
-passed=0 failed=0 skipped=0 screen=
+# The kselftest harness's headers and checkpatch.pl from make deps' copy
+# (else the Makefile extracts them from linux-source again).
+for dir in kselftest checkpatch; do
+	[ -e "$build/$dir" ] || cp -Rp "$(linux_source_files)/$dir" "$build/"
+done
+
+# The literal block that follows the documentation line matching INTRO,
+# unindented, with its "dev=" line naming the test VM's spare device: the
+# guest runs the real-machine commands exactly as the documentation has them.
+# shellcheck disable=SC2016
+doc_commands() {
+	awk -v intro="$1" 'found && /^[^ \t]/ { exit }
+		found && /^    / { print substr($0, 5) }
+		$0 ~ intro { found = 1 }' "$top/Documentation/dxgpmo.rst" |
+		sed 's/^dev=.*/dev=$DXGPMO_SPARE_PCI/'
+}
+doc_commands 'prints it::$' > "$build/doc-bind.sh"
+doc_commands 'back to its own driver::$' > "$build/doc-unbind.sh"
+# The second block goes on with the first one's $dev.
+# shellcheck disable=SC2016,SC2015
+grep -q '^dev=\$DXGPMO_SPARE_PCI$' "$build/doc-bind.sh" &&
+	grep -q 'dxgpmo-pci/unbind' "$build/doc-unbind.sh" || {
+	echo "check: the real-machine commands are missing from the documentation" >&2
+	exit 1
+}
+
+# The initramfs of each boot of KVER.  The tests boot has a display
+# (cirrus-vga) the host looks at, and vivid, for the consumer tests.
+initramfs_tests() {
+	kver=$1 out=$build/$1
+	display=$(display_kmod "$kver") || display=
+	# shellcheck disable=SC2086
+	vm_initramfs "$kver" "$out" tests "$top/scripts/guest/check-job.sh" \
+		"$out/dxgpmo.ko" \
+		"$top/selftests/dxgpmo_test" "$top/selftests/dxgpmo_adl_test" \
+		"$top/selftests/dxgpmo_map_test" "$top/selftests/dxgpmo_dirty_test" \
+		"$top/selftests/dxgpmo_dmabuf_test" \
+		"$top/selftests/dxgpmo_hardening_test" \
+		"$top/selftests/dxgpmo_security_test" \
+		"$top/selftests/dxgpmo_pci_test" \
+		"$build/doc-bind.sh" "$build/doc-unbind.sh" \
+		"$top/selftests/dxgpmo_race_test" \
+		"$top/selftests/dxgpmo_lifetime_test" \
+		"$top/selftests/dxgpmo_scanout_test" \
+		"$top/selftests/dxgpmo_capture_test" \
+		"$top/userspace-tools/dxgpmoctl" "$top/selftests/dxgpmoctl_test.sh" \
+		"$top/userspace-tools/examples/dxgk-mobile-gpu" \
+		"$top/userspace-tools/examples/dxgk-live-migration" \
+		"$top/selftests/libdxgk_test" \
+		-- ${DXGPMO_KERNEL_BUILD:+--none} vgem $display vivid
+}
+initramfs_bug() {
+	vm_initramfs "$1" "$build/$1" bug "$top/scripts/guest/bug-job.sh" \
+		"$build/$1/dxgpmo.ko" "$top/selftests/dxgpmo_bug_test"
+}
+initramfs_fuzz() {
+	out=$build/$1
+	{
+		echo "export DXGPMO_FUZZ_OPS=$fuzz_ops"
+		echo "export DXGPMO_FUZZ_SECONDS=$fuzz_seconds"
+		[ -z "${DXGPMO_FUZZ_DURATION:-}" ] ||
+			echo "export DXGPMO_FUZZ_DURATION=$DXGPMO_FUZZ_DURATION"
+		[ -z "${DXGPMO_FUZZ_SEED:-}" ] ||
+			echo "export DXGPMO_FUZZ_SEED=$DXGPMO_FUZZ_SEED"
+	} > "$out/fuzz.env"
+	vm_initramfs "$1" "$out" fuzz "$top/scripts/guest/fuzz-job.sh" \
+		"$out/dxgpmo.ko" "$top/selftests/dxgpmo_fuzz" \
+		"$top/userspace-tools/dxgpmoctl" "$out/fuzz.env"
+}
+
+# The module of each kernel, then the initramfs of each of its boots, are
+# made one after another in the background: first while the tools and
+# selftests build, then during the boots of the kernels before, at a lower
+# priority than their guests.  Each boot waits for its own.
+for kver in $kernels; do
+	rm -rf "${build:?}/$kver"
+	mkdir -p "$build/$kver"
+done
+rm -f "$build/tools.status"
+(
+	renice -n 10 -p "$(exec sh -c 'echo $PPID')" > /dev/null 2>&1 || true
+	for kver in $kernels; do
+		vm_build "$top" "$kver" "$build/$kver" || continue
+		phase "$kver: module built"
+		vm_wait "$build/tools.status" || exit 0
+		for name in tests bug fuzz; do
+			"initramfs_$name" "$kver" \
+				> "$build/$kver/$name.initramfs.log" 2>&1 || true
+			phase "$kver: $name initramfs made"
+		done
+	done
+) &
+
+if make -s -j"$(nproc)" tools selftests; then
+	echo ok > "$build/tools.status"
+else
+	echo fail > "$build/tools.status"
+	exit 1
+fi
+phase "tools and selftests built"
+
+passed=0 failed=0 skipped=0
 
 # checkpatch, the DKMS builds and libdxgk's host checks (its header as C11
 # and C++17 with -Werror, its dependencies, its unit test) need no VM: they
@@ -118,34 +222,27 @@ unexpected_log() {
 	     /dxgpmo-expect: end/ { skip = 0 }' "$1"
 }
 
-# boot KVER NAME JOB FILES...: one VM boot; adds to the counters.
+# boot KVER NAME [screen]: one VM boot of the initramfs made for it; adds
+# to the counters.  A boot with a screen has the host's screen checks in
+# NAME.screen.
 boot() {
-	kver=$1 name=$2 job=$3
-	shift 3
+	kver=$1 name=$2 screen=${3:-}
 	out=$build/$kver
 	log=$out/$name.log
 
-	"$top/scripts/mkinitramfs.sh" "$kver" "$out/$name.cpio.gz" "$job" "$@"
-	# A guest that dies before the job starts never ran our code: that is
-	# the emulator, not a test result.  Boot it again, at most twice.
-	for attempt in 1 2 3; do
-		set +e
-		# A boot with a screen has the host's screen checks in NAME.screen.
-		if [ -n "$screen" ]; then
-			rm -rf "$out/$name.screen"
-			"$top/scripts/vm-boot-screen.sh" "$out/$name.screen" \
-				"$kver" "$out/$name.cpio.gz" "$log"
-		else
-			"$top/scripts/vm-boot.sh" "$kver" "$out/$name.cpio.gz" "$log"
-		fi
+	if ! vm_wait "$out/$name.initramfs"; then
+		cat "$out/$name.initramfs.log"
+		echo "$kver/$name: its initramfs could not be made"
+		failed=$((failed + 1))
+		return
+	fi
+	phase "$kver: $name boot begins"
+	vm_boot "$kver" "$out" "$name" "$screen" && qemu_status=0 ||
 		qemu_status=$?
-		set -e
-		grep -q '^dxgpmo-vm: job start' "$log" && break
-		cp "$log" "$out/$name.early-crash-$attempt.log"
-		echo "$kver/$name: guest died before the job started (attempt $attempt, log kept)"
-	done
+	phase "$kver: $name boot done"
 
 	b_pass=0 b_fail=0 b_skip=0
+	# shellcheck disable=SC2013
 	for totals in $(sed -n 's/.*# Totals: pass:\([0-9]*\) fail:\([0-9]*\) xfail:\([0-9]*\) xpass:\([0-9]*\) skip:\([0-9]*\) error:\([0-9]*\).*/\1:\2:\3:\4:\5:\6/p' "$log"); do
 		IFS=: read -r p f xf xp s e <<TOT
 $totals
@@ -189,50 +286,10 @@ kernel_summary() {
 	echo "$kver: $((passed - k_passed)) passed, $((failed - k_failed)) failed, $((skipped - k_skipped)) skipped in $(($(date +%s) - k_start)) s"
 }
 
-# The literal block that follows the documentation line matching INTRO,
-# unindented, with its "dev=" line naming the test VM's spare device: the
-# guest runs the real-machine commands exactly as the documentation has them.
-doc_commands() {
-	awk -v intro="$1" 'found && /^[^ \t]/ { exit }
-		found && /^    / { print substr($0, 5) }
-		$0 ~ intro { found = 1 }' "$top/Documentation/dxgpmo.rst" |
-		sed 's/^dev=.*/dev=$DXGPMO_SPARE_PCI/'
-}
-doc_commands 'prints it::$' > "$build/doc-bind.sh"
-doc_commands 'back to its own driver::$' > "$build/doc-unbind.sh"
-# The second block goes on with the first one's $dev.
-grep -q '^dev=\$DXGPMO_SPARE_PCI$' "$build/doc-bind.sh" &&
-	grep -q 'dxgpmo-pci/unbind' "$build/doc-unbind.sh" || {
-	echo "check: the real-machine commands are missing from the documentation" >&2
-	exit 1
-}
-
-# The module is built for every kernel, one after another, in the
-# background: a kernel's build overlaps the boots of the kernels before it
-# (at a lower priority than their guests), and each kernel waits for its own.
-for kver in $kernels; do
-	rm -rf "${build:?}/$kver"
-	mkdir -p "$build/$kver"
-done
-(
-	renice -n 10 -p "$(exec sh -c 'echo $PPID')" > /dev/null 2>&1 || true
-	for kver in $kernels; do
-		if build_module "$kver" "$build/$kver" > "$build/$kver/build.log" 2>&1
-		then
-			echo ok > "$build/$kver/build.status"
-		else
-			echo fail > "$build/$kver/build.status"
-		fi
-	done
-) &
-
 for kver in $kernels; do
 	k_passed=$passed k_failed=$failed k_skipped=$skipped k_start=$(date +%s)
 	out=$build/$kver
-	while [ ! -e "$out/build.status" ]; do
-		sleep 1
-	done
-	if [ "$(cat "$out/build.status")" != ok ]; then
+	if ! vm_wait "$out/build.status"; then
 		cat "$out/build.log"
 		echo "$kver: module build failed or warned"
 		failed=$((failed + 1))
@@ -243,41 +300,9 @@ for kver in $kernels; do
 		echo "$kver/sparse: skipped: the kernel's make dropped C=1: $(cat "$out/sparse-not-run")"
 		skipped=$((skipped + 1))
 	fi
-	# The tests boot has a display (cirrus-vga) the host looks at, and
-	# vivid, for the consumer tests.
-	display=$(display_kmod "$kver") || display=
-	screen=1
-	boot "$kver" tests "$top/scripts/guest/check-job.sh" "$out/dxgpmo.ko" \
-		"$top/selftests/dxgpmo_test" "$top/selftests/dxgpmo_adl_test" \
-		"$top/selftests/dxgpmo_map_test" "$top/selftests/dxgpmo_dirty_test" \
-		"$top/selftests/dxgpmo_dmabuf_test" \
-		"$top/selftests/dxgpmo_hardening_test" \
-		"$top/selftests/dxgpmo_security_test" \
-		"$top/selftests/dxgpmo_pci_test" \
-		"$build/doc-bind.sh" "$build/doc-unbind.sh" \
-		"$top/selftests/dxgpmo_race_test" \
-		"$top/selftests/dxgpmo_lifetime_test" \
-		"$top/selftests/dxgpmo_scanout_test" \
-		"$top/selftests/dxgpmo_capture_test" \
-		"$top/userspace-tools/dxgpmoctl" "$top/selftests/dxgpmoctl_test.sh" \
-		"$top/userspace-tools/examples/dxgk-mobile-gpu" \
-		"$top/userspace-tools/examples/dxgk-live-migration" \
-		"$top/selftests/libdxgk_test" \
-		-- ${DXGPMO_KERNEL_BUILD:+--none} vgem $display vivid
-	screen=
-	boot "$kver" bug "$top/scripts/guest/bug-job.sh" "$out/dxgpmo.ko" \
-		"$top/selftests/dxgpmo_bug_test"
-	{
-		echo "export DXGPMO_FUZZ_OPS=$fuzz_ops"
-		echo "export DXGPMO_FUZZ_SECONDS=$fuzz_seconds"
-		[ -z "${DXGPMO_FUZZ_DURATION:-}" ] ||
-			echo "export DXGPMO_FUZZ_DURATION=$DXGPMO_FUZZ_DURATION"
-		[ -z "${DXGPMO_FUZZ_SEED:-}" ] ||
-			echo "export DXGPMO_FUZZ_SEED=$DXGPMO_FUZZ_SEED"
-	} > "$out/fuzz.env"
-	boot "$kver" fuzz "$top/scripts/guest/fuzz-job.sh" "$out/dxgpmo.ko" \
-		"$top/selftests/dxgpmo_fuzz" "$top/userspace-tools/dxgpmoctl" \
-		"$out/fuzz.env"
+	boot "$kver" tests screen
+	boot "$kver" bug
+	boot "$kver" fuzz
 	kernel_summary
 done
 

@@ -8,12 +8,9 @@
 # log stays in build/demo/guest.log.
 set -eu
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-build=${BUILD:-$top/build}
-cd "$top"
-
-"$top/scripts/deps.sh"
-. "$top/scripts/kernels.sh"
+# shellcheck source=vm-lib.sh
+. "$(dirname "$0")/vm-lib.sh"
+vm_prepare
 
 kver=${DXGPMO_KERNEL:-$(default_test_kernels | tail -n 1)}
 [ -n "$kver" ] || { echo "demo: no test kernel installed" >&2; exit 1; }
@@ -23,26 +20,22 @@ mkdir -p "$out"
 
 make -s tools
 echo "demo: building dxgpmo for $kver"
-build_module "$kver" "$out" > "$out/build.log" 2>&1 ||
-	{ cat "$out/build.log"; exit 1; }
+vm_build "$top" "$kver" "$out" || { cat "$out/build.log"; exit 1; }
 cp "$top/scripts/demo.dxgpmo" "$out/demo.dxgpmo"
-"$top/scripts/mkinitramfs.sh" "$kver" "$out/initramfs.cpio.gz" \
-	"$top/scripts/guest/demo-job.sh" "$out/dxgpmo.ko" \
-	"$top/userspace-tools/dxgpmoctl" "$out/demo.dxgpmo" \
+echo "demo: booting $kver in QEMU (TCG, intel-iommu, 2 x edu, cirrus-vga)"
+rm -f "$build/demo-screen.png"
+vm_job "$kver" "$out" guest screen "$top/scripts/guest/demo-job.sh" \
+	"$out/dxgpmo.ko" "$top/userspace-tools/dxgpmoctl" "$out/demo.dxgpmo" \
 	"$top/userspace-tools/dxgpmo-demo-screen" \
 	"$top/userspace-tools/examples/dxgk-mobile-gpu" \
 	"$top/userspace-tools/examples/dxgk-live-migration" \
-	-- "$(display_kmod "$kver")"
-echo "demo: booting $kver in QEMU (TCG, intel-iommu, 2 x edu, cirrus-vga)"
-rm -f "$build/demo-screen.png"
-"$top/scripts/vm-boot-screen.sh" "$out/screen" "$kver" \
-	"$out/initramfs.cpio.gz" "$out/guest.log" ||
+	-- "$(display_kmod "$kver")" ||
 	{ echo "demo: the VM failed; see $out/guest.log" >&2; exit 1; }
 sed -n '/^dxgpmo-demo: begin/,/^dxgpmo-demo: end/p' "$out/guest.log" |
 	sed '1d;$d'
 grep -q '^dxgpmo-demo: end status 0' "$out/guest.log" ||
 	{ echo "demo: the session failed; see $out/guest.log" >&2; exit 1; }
-[ -f "$out/screen/demo-screen.png" ] ||
+[ -f "$out/guest.screen/demo-screen.png" ] ||
 	{ echo "demo: the host saved no screendump; see $out/guest.log" >&2; exit 1; }
-cp "$out/screen/demo-screen.png" "$build/demo-screen.png"
+cp "$out/guest.screen/demo-screen.png" "$build/demo-screen.png"
 echo "demo: QEMU's screendump of the VM's display: $build/demo-screen.png"

@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# Sourced by the VM scripts: which kernels to test, and building the module
-# for one of them out of a copy of the sources (so builds for different
-# kernels never share object files).
+# Sourced by the VM scripts: which kernels to test, where their images,
+# modules and build trees are.
 
 # The newest Debian kernel (trixie-backports) is never installed on the
 # host: its headers' tools need trixie's C library and gcc-14.  make deps
@@ -19,6 +18,19 @@ cached_kernel() {
 		[ -f "$cached_kernels/$1/.dxgpmo-complete" ] &&
 		[ -d "$build_root/usr/src/linux-headers-$1" ] &&
 		echo "$cached_kernels/$1"
+}
+
+# The newest linux-source tarball, the one the Makefile takes
+# kselftest_harness.h and checkpatch.pl from.
+linux_source_tarball() {
+	printf '%s\n' /usr/src/linux-source-6.*.tar.xz | LC_ALL=C sort | tail -n 1
+}
+
+# The directory where make deps keeps the tarball's kselftest_harness.h
+# (kselftest/) and checkpatch.pl (checkpatch/), one per tarball.
+linux_source_files() {
+	echo "$dxgpmo_cache/linux-source-files/$(stat -c '%n %s %Y' \
+		"$(linux_source_tarball)" | sha256sum | cut -c 1-16)"
 }
 
 # The image QEMU boots for KVER.
@@ -74,31 +86,4 @@ display_kmod() {
 			{ echo "$kmod"; return 0; }
 	done
 	return 1
-}
-
-# build_module KVER OUTDIR: leaves OUTDIR/dxgpmo.ko; fails on any warning;
-# leaves OUTDIR/sparse-not-run if the kernel's make did not run sparse.
-build_module() {
-	src=$2/src
-	mkdir -p "$src"
-	cp -r "$top/Kbuild" "$top/module" "$top/uapi" "$src/"
-	if [ -z "${DXGPMO_KERNEL_BUILD:-}" ] && cached_kernel "$1" > /dev/null; then
-		in_root "$src" make -j"$(nproc)" -C "/usr/src/linux-headers-$1" \
-			M=/dxgpmo W=1 C=1 modules > "$2/kbuild.log" 2>&1
-	else
-		make -j"$(nproc)" \
-			-C "${DXGPMO_KERNEL_BUILD:-/lib/modules/$1/build}" \
-			M="$src" W=1 C=1 modules > "$2/kbuild.log" 2>&1
-	fi || { cat "$2/kbuild.log"; return 1; }
-	cat "$2/kbuild.log"
-	if grep -E 'warning:|error:' "$2/kbuild.log"; then
-		return 1
-	fi
-	# C=1 is dropped with only a make message when the kernel finds the
-	# checker unusable: on Debian's 7.x headers always (they lack
-	# scripts/checker-valid.sh, and Debian's sparse 0.6.4 cannot parse
-	# __typeof_unqual__, which 7.x headers use under sparse).  Say so.
-	grep -o 'C=1 specified, but.*' "$2/kbuild.log" > "$2/sparse-not-run" ||
-		rm -f "$2/sparse-not-run"
-	cp "$src/module/dxgpmo.ko" "$2/dxgpmo.ko"
 }

@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: GPL-2.0
+# Sourced by make check, make demo and make bench (from scripts/): the one
+# way they build the module for a kernel, assemble a job's initramfs and
+# boot it.  A job NAME of a kernel lives in one directory OUT: its
+# initramfs OUT/NAME.cpio.gz, its serial log OUT/NAME.log, its screen
+# directory OUT/NAME.screen.
+
+vm_scripts=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=kernels.sh
+. "$vm_scripts/kernels.sh"
+
+# vm_prepare: installs what is missing (deps.sh); sets top, the tree's top
+# directory, now the working directory, and build, the build directory.
+# shellcheck disable=SC2034
+vm_prepare() {
+	top=$(cd "$vm_scripts/.." && pwd)
+	build=${BUILD:-$top/build}
+	cd "$top" || exit 1
+	"$vm_scripts/deps.sh"
+}
+
+# build_module SRC KVER OUT: builds the module of the tree SRC for KVER in
+# a copy under OUT (so builds for different kernels never share object
+# files), with W=1 and sparse; leaves OUT/dxgpmo.ko; fails on any warning;
+# leaves OUT/sparse-not-run if the kernel's make did not run sparse.
+# DXGPMO_KERNEL_BUILD builds against a kernel tree that is not installed.
+build_module() {
+	bm_src=$3/src
+	mkdir -p "$bm_src"
+	cp -r "$1/Kbuild" "$1/module" "$1/uapi" "$bm_src/"
+	if [ -z "${DXGPMO_KERNEL_BUILD:-}" ] && cached_kernel "$2" > /dev/null; then
+		in_root "$bm_src" make -j"$(nproc)" -C "/usr/src/linux-headers-$2" \
+			M=/dxgpmo W=1 C=1 modules > "$3/kbuild.log" 2>&1
+	else
+		make -j"$(nproc)" \
+			-C "${DXGPMO_KERNEL_BUILD:-/lib/modules/$2/build}" \
+			M="$bm_src" W=1 C=1 modules > "$3/kbuild.log" 2>&1
+	fi || { cat "$3/kbuild.log"; return 1; }
+	cat "$3/kbuild.log"
+	if grep -E 'warning:|error:' "$3/kbuild.log"; then
+		return 1
+	fi
+	# C=1 is dropped with only a make message when the kernel finds the
+	# checker unusable: on Debian's 7.x headers always (they lack
+	# scripts/checker-valid.sh, and Debian's sparse 0.6.4 cannot parse
+	# __typeof_unqual__, which 7.x headers use under sparse).  Say so.
+	grep -o 'C=1 specified, but.*' "$3/kbuild.log" > "$3/sparse-not-run" ||
+		rm -f "$3/sparse-not-run"
+	cp "$bm_src/module/dxgpmo.ko" "$3/dxgpmo.ko"
+}
+
+# vm_build SRC KVER OUT: build_module with its output in OUT/build.log and
+# its verdict, ok or fail, in OUT/build.status (for a caller that waits).
+vm_build() {
+	if build_module "$@" > "$3/build.log" 2>&1; then
+		echo ok > "$3/build.status"
+	else
+		echo fail > "$3/build.status"
+		return 1
+	fi
+}
+
+# vm_initramfs KVER OUT NAME JOB FILE... [-- KMOD...]: OUT/NAME.cpio.gz
+# (see mkinitramfs.sh), then OUT/NAME.initramfs saying ok or fail (for a
+# caller that waits for it).
+vm_initramfs() {
+	vi_kver=$1 vi_out=$2 vi_name=$3
+	shift 3
+	if "$vm_scripts/mkinitramfs.sh" "$vi_kver" "$vi_out/$vi_name.cpio.gz" "$@"
+	then
+		echo ok > "$vi_out/$vi_name.initramfs"
+	else
+		echo fail > "$vi_out/$vi_name.initramfs"
+		return 1
+	fi
+}
+
+# vm_wait FILE: until FILE exists; succeeds if it says ok.
+vm_wait() {
+	while [ ! -e "$1" ]; do
+		sleep 0.2
+	done
+	[ "$(cat "$1")" = ok ]
+}
+
+# vm_boot KVER OUT NAME [screen]: boots OUT/NAME.cpio.gz, with a display
+# the host looks at if "screen" (vm-boot-screen.sh); returns QEMU's status.
+# A guest that dies before the job starts never ran our code: that is the
+# emulator, not a result.  It is booted again, at most twice, each early
+# log kept.
+vm_boot() {
+	vb_kver=$1 vb_out=$2 vb_name=$3
+	vb_log=$vb_out/$vb_name.log
+	for vb_attempt in 1 2 3; do
+		if [ "${4:-}" = screen ]; then
+			rm -rf "$vb_out/$vb_name.screen"
+			"$vm_scripts/vm-boot-screen.sh" "$vb_out/$vb_name.screen" \
+				"$vb_kver" "$vb_out/$vb_name.cpio.gz" "$vb_log"
+		else
+			"$vm_scripts/vm-boot.sh" "$vb_kver" \
+				"$vb_out/$vb_name.cpio.gz" "$vb_log"
+		fi && vb_status=0 || vb_status=$?
+		grep -q '^dxgpmo-vm: job start' "$vb_log" && break
+		cp "$vb_log" "$vb_out/$vb_name.early-crash-$vb_attempt.log"
+		echo "$vb_kver/$vb_name: guest died before the job started (attempt $vb_attempt, log kept)"
+	done
+	return "$vb_status"
+}
+
+# vm_job KVER OUT NAME DISPLAY JOB FILE... [-- KMOD...]: vm_initramfs, then
+# vm_boot; DISPLAY is "screen" or empty.
+vm_job() {
+	vj_kver=$1 vj_out=$2 vj_name=$3 vj_display=$4
+	shift 4
+	vm_initramfs "$vj_kver" "$vj_out" "$vj_name" "$@" || return
+	vm_boot "$vj_kver" "$vj_out" "$vj_name" "$vj_display"
+}
