@@ -15,5 +15,5 @@ export DXGPMO_KERNEL_IMAGE="$tree/arch/x86/boot/bzImage"
 export DXGPMO_KERNEL_BUILD="$tree"
 export DXGPMO_KERNELS="$kver"
 # KASAN and lockdep make everything slower: more time for each boot.
-export DXGPMO_VM_TIMEOUT=${DXGPMO_VM_TIMEOUT:-2400}
+export DXGPMO_VM_TIMEOUT="${DXGPMO_VM_TIMEOUT:-2400}"
 exec "$top/scripts/check.sh"

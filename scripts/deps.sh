@@ -51,7 +51,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 1
 fi
 
-# shellcheck disable=SC2086
+# shellcheck disable=SC2086,SC2046
 apt_install $(missing $TOOLS)
 
 if ! has_backports; then
@@ -67,6 +67,7 @@ fi
 
 installed_kernel() {
 	# newest installed image of a series, e.g. "6.1" -> 6.1.0-28-amd64
+	# shellcheck disable=SC2010
 	ls /lib/modules 2>/dev/null | grep "^$1[.-]" | grep -- '-amd64$' |
 		sort -V | tail -n 1
 }
@@ -90,6 +91,7 @@ for series in 6.1:bookworm 6.12:bookworm-backports; do
 			exit 1
 		fi
 		kver=${image#linux-image-}
+		# shellcheck disable=SC2046
 		apt_install $(missing "$image" "linux-headers-$kver")
 	fi
 done

@@ -66,12 +66,14 @@ in_root() {
 # newest kernel cached by make deps.
 default_test_kernels() {
 	for series in 6.1 6.12; do
-		ls /lib/modules 2>/dev/null | grep "^$series[.-]" |
+		# shellcheck disable=SC2010
+		ls /lib/modules 2>/dev/null | grep "^${series}[.-]" |
 			grep -- '-amd64$' | sort -V |
 			while read -r k; do
 				[ -d "/lib/modules/$k/build" ] && echo "$k"
 			done | tail -n 1
 	done
+	# shellcheck disable=SC2012
 	ls "$cached_kernels" 2>/dev/null | sort -V | while read -r k; do
 		cached_kernel "$k" > /dev/null && echo "$k"
 	done | tail -n 1

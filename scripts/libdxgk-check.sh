@@ -11,7 +11,7 @@
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+cd "$top" || exit 1
 CC=${CC:-gcc}
 CXX=${CXX:-g++}
 tmp=$(mktemp -d)
@@ -39,12 +39,15 @@ result $rc build
 echo '#include "libdxgk.h"' > "$tmp/h.c"
 cp "$tmp/h.c" "$tmp/h.cc"
 flags="-Wall -Wextra -Werror -pedantic -Iuserspace-tools -fsyntax-only"
+# shellcheck disable=SC2086
 $CC -std=c11 $flags "$tmp/h.c"
 result $? header_c11
+# shellcheck disable=SC2086
 $CXX -std=c++17 $flags "$tmp/h.cc"
 result $? header_cxx17
 
 # What it pulls in: the C library's headers, not the kernel's or libdrm's.
+# shellcheck disable=SC1003,SC2020
 $CC -std=c11 -Iuserspace-tools -M "$tmp/h.c" | tr ' \\' '\n\n' |
 	grep -E '(/linux/|/asm/|/asm-generic/|/drm/|/libdrm/|dxgpmo\.h)' \
 	> "$tmp/deps"

@@ -18,6 +18,7 @@
 set -eu
 
 kver=$1 initrd=$2 log=$3
+# shellcheck source=kernels.sh
 . "$(dirname "$0")/kernels.sh"
 # DXGPMO_KERNEL_IMAGE boots a kernel that is not installed (the debug one);
 # the newest Debian kernel boots from the image make deps cached.
@@ -32,6 +33,7 @@ screen=
 mem=${DXGPMO_VM_MEM:-3G}
 smp=${DXGPMO_VM_SMP:-2}
 
+# shellcheck disable=SC2086
 exec timeout --foreground -k 10 "$timeout_s" \
 	qemu-system-x86_64 -accel tcg -cpu qemu64 -smp "$smp" -m "$mem" \
 	-machine q35,kernel-irqchip=split \
