@@ -132,25 +132,29 @@ initramfs_fuzz() {
 }
 
 # The module of each kernel, then the initramfs of each of its boots, are
-# made one after another in the background: first while the tools and
-# selftests build, then during the boots of the kernels before, at a lower
-# priority than their guests.  Each boot waits for its own.
+# made one after another in the background: the first kernel's while the
+# tools and selftests build (nothing else runs yet, and the first boot
+# waits for both), the others during the boots of the kernels before, at a
+# lower priority than their guests.  Each boot waits for its own.
 for kver in $kernels; do
 	rm -rf "${build:?}/$kver"
 	mkdir -p "$build/$kver"
 done
 rm -f "$build/tools.status"
 (
-	renice -n 10 -p "$(exec sh -c 'echo $PPID')" > /dev/null 2>&1 || true
 	for kver in $kernels; do
-		vm_build "$top" "$kver" "$build/$kver" || continue
-		phase "$kver: module built"
-		vm_wait "$build/tools.status" || exit 0
-		for name in tests bug fuzz; do
-			"initramfs_$name" "$kver" \
-				> "$build/$kver/$name.initramfs.log" 2>&1 || true
-			phase "$kver: $name initramfs made"
-		done
+		if vm_build "$top" "$kver" "$build/$kver"; then
+			phase "$kver: module built"
+			vm_wait "$build/tools.status" || exit 0
+			for name in tests bug fuzz; do
+				"initramfs_$name" "$kver" \
+					> "$build/$kver/$name.initramfs.log" 2>&1 ||
+					true
+				phase "$kver: $name initramfs made"
+			done
+		fi
+		renice -n 10 -p "$(exec sh -c 'echo $PPID')" > /dev/null 2>&1 ||
+			true
 	done
 ) &
 
