@@ -24,38 +24,7 @@
 #include "dxgpmo_test_utils.h"
 #include "dxgpmo_test.h"
 
-#define PAGE 4096ULL
 #define BELOW_4G ((1ULL << 32) - 1)
-
-struct adapters {
-	struct dxgpmo_adapter_info all[DXGPMO_MAX_ADAPTERS];
-	uint32_t nr;
-	/* edu adapters behind an IOMMU, in id order */
-	const struct dxgpmo_adapter_info *edu[DXGPMO_MAX_ADAPTERS];
-	unsigned int nr_edu;
-	const struct dxgpmo_adapter_info *virt;
-};
-
-static int load_adapters(int fd, struct adapters *a)
-{
-	unsigned int i;
-	int ret;
-
-	memset(a, 0, sizeof(*a));
-	ret = dxgpmo_query_adapters(fd, a->all, DXGPMO_MAX_ADAPTERS, &a->nr);
-	if (ret)
-		return ret;
-	for (i = 0; i < a->nr; i++) {
-		uint32_t caps = a->all[i].caps;
-
-		if ((caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE) &&
-		    (caps & DXGPMO_ADAPTER_CAP_IOMMU))
-			a->edu[a->nr_edu++] = &a->all[i];
-		if ((caps & DXGPMO_ADAPTER_CAP_VIRTUAL) && !a->virt)
-			a->virt = &a->all[i];
-	}
-	return 0;
-}
 
 static int is_iommu(const struct dxgpmo_adapter_info *a)
 {
@@ -532,7 +501,7 @@ static void pattern(uint8_t *buf, size_t len, uint8_t seed)
 
 #define NEED_TWO_EDU()                                                     \
 	do {                                                               \
-		if (self->a.nr_edu < 2)                                    \
+		if (self->a.nr_iommu_edu < 2)                                    \
 			SKIP(return, "needs two edu adapters behind an IOMMU"); \
 	} while (0)
 
@@ -548,8 +517,8 @@ TEST_F_TIMEOUT(adl, dma_roundtrip_two_adapters, 60)
 	uint32_t pmo, amo;
 
 	NEED_TWO_EDU();
-	e1 = self->a.edu[0];
-	e2 = self->a.edu[1];
+	e1 = self->a.iommu_edu[0];
+	e2 = self->a.iommu_edu[1];
 	ASSERT_EQ(0, pmo_on(self->fd, DXGPMO_PMO_TYPE_MDL, 4 * PAGE,
 			    e1->adapter_id, &pmo, &amo));
 	ASSERT_EQ(0, adl_make(self->fd, amo, 0, 4 * PAGE, 0, NULL, &adl));
@@ -598,9 +567,9 @@ TEST_F_TIMEOUT(adl, read_only_section_device_cannot_write, 60)
 	struct dxgpmo_map m = { .access_mode = DXGPMO_ACCESS_KERNEL,
 				.length = DMA_LEN };
 
-	if (!self->a.nr_edu)
+	if (!self->a.nr_iommu_edu)
 		SKIP(return, "needs an edu adapter");
-	c.adapter_id = self->a.edu[0]->adapter_id;
+	c.adapter_id = self->a.iommu_edu[0]->adapter_id;
 	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
 	ASSERT_EQ(0, adl_make(self->fd, c.amo_id, 0, PAGE, 0, NULL, &adl));
 	memset(in, 0xee, sizeof(in));
@@ -690,8 +659,8 @@ TEST_F_TIMEOUT(adl, dma_domains_separate, 60)
 	uint32_t pmo, amo;
 
 	NEED_TWO_EDU();
-	e1 = self->a.edu[0];
-	e2 = self->a.edu[1];
+	e1 = self->a.iommu_edu[0];
+	e2 = self->a.iommu_edu[1];
 	ASSERT_EQ(0, pmo_on(self->fd, DXGPMO_PMO_TYPE_MDL, PAGE,
 			    e1->adapter_id, &pmo, &amo));
 	ASSERT_EQ(0, adl_make(self->fd, amo, 0, PAGE, 0, NULL, &adl));
@@ -728,9 +697,9 @@ TEST_F_TIMEOUT(adl, dma_after_free_faults, 60)
 	struct dxgpmo_allocate_adl adl;
 	uint32_t pmo, amo;
 
-	if (self->a.nr_edu < 1)
+	if (self->a.nr_iommu_edu < 1)
 		SKIP(return, "needs an edu adapter behind an IOMMU");
-	e1 = self->a.edu[0];
+	e1 = self->a.iommu_edu[0];
 	ASSERT_EQ(0, pmo_on(self->fd, DXGPMO_PMO_TYPE_MDL, PAGE,
 			    e1->adapter_id, &pmo, &amo));
 	ASSERT_EQ(0, adl_make(self->fd, amo, 0, PAGE, 0, NULL, &adl));
@@ -779,9 +748,9 @@ TEST_F_TIMEOUT(adl, dma_access_rules, 60)
 	int other, status;
 	pid_t pid;
 
-	if (self->a.nr_edu < 1)
+	if (self->a.nr_iommu_edu < 1)
 		SKIP(return, "needs an edu adapter behind an IOMMU");
-	e1 = self->a.edu[0];
+	e1 = self->a.iommu_edu[0];
 	memset(buf, 0, sizeof(buf));
 	ASSERT_EQ(0, pmo_on(self->fd, DXGPMO_PMO_TYPE_MDL, 2 * PAGE,
 			    e1->adapter_id, &pmo, &amo));

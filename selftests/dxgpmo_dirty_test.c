@@ -22,8 +22,6 @@
 #include "kselftest_harness.h"
 #include "dxgpmo_test_utils.h"
 
-#define PAGE 4096ULL
-
 struct seg {
 	const struct dxgpmo_adapter_info *a;
 	volatile uint8_t *cpu;
@@ -66,8 +64,7 @@ static int bit(const uint8_t *buf, unsigned long i)
 
 FIXTURE(dirty) {
 	int fd;
-	struct dxgpmo_adapter_info adapters[DXGPMO_MAX_ADAPTERS];
-	uint32_t nr;
+	struct adapters ad;
 	const struct dxgpmo_adapter_info *cpu_adapter;	/* any */
 	const struct dxgpmo_adapter_info *edu;		/* with an engine */
 	struct seg seg;
@@ -75,19 +72,12 @@ FIXTURE(dirty) {
 
 FIXTURE_SETUP(dirty)
 {
-	unsigned int i;
-
 	self->fd = dxgpmo_open();
 	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, dxgpmo_query_adapters(self->fd, self->adapters,
-					   DXGPMO_MAX_ADAPTERS, &self->nr));
-	ASSERT_LT(0, self->nr);
-	self->cpu_adapter = &self->adapters[self->nr - 1];
-	self->edu = NULL;
-	for (i = 0; i < self->nr; i++)
-		if ((self->adapters[i].caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE) &&
-		    !self->edu)
-			self->edu = &self->adapters[i];
+	ASSERT_EQ(0, load_adapters(self->fd, &self->ad));
+	ASSERT_LT(0, self->ad.nr);
+	self->cpu_adapter = &self->ad.all[self->ad.nr - 1];
+	self->edu = self->ad.edu;
 	ASSERT_EQ(0, seg_map(self->fd, self->cpu_adapter, &self->seg));
 }
 
@@ -362,8 +352,7 @@ TEST_F(dirty, read_only_mapping_hides_no_write)
 
 FIXTURE(dirty_shapes) {
 	int fd;
-	struct dxgpmo_adapter_info adapters[DXGPMO_MAX_ADAPTERS];
-	uint32_t nr;
+	struct adapters ad;
 	struct seg seg;
 };
 
@@ -387,9 +376,8 @@ FIXTURE_SETUP(dirty_shapes)
 {
 	self->fd = dxgpmo_open();
 	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, dxgpmo_query_adapters(self->fd, self->adapters,
-					   DXGPMO_MAX_ADAPTERS, &self->nr));
-	ASSERT_EQ(0, seg_map(self->fd, &self->adapters[self->nr - 1],
+	ASSERT_EQ(0, load_adapters(self->fd, &self->ad));
+	ASSERT_EQ(0, seg_map(self->fd, &self->ad.all[self->ad.nr - 1],
 			     &self->seg));
 }
 

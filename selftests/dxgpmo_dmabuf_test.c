@@ -26,7 +26,6 @@
 #include "kselftest_harness.h"
 #include "dxgpmo_test_utils.h"
 
-#define PAGE 4096ULL
 #define SIZE (4 * PAGE)
 
 static int export(int fd, uint32_t pmo, uint32_t fd_flags, int *out)

@@ -26,8 +26,6 @@
 #include "dxgpmo_test_utils.h"
 #include "dxgpmo_test.h"
 
-#define PAGE 4096ULL
-
 static int fail_nth(int fd, uint64_t nth, uint64_t *left)
 {
 	struct dxgpmo_test_cmd t = {
@@ -39,25 +37,6 @@ static int fail_nth(int fd, uint64_t nth, uint64_t *left)
 	if (!ret && left)
 		*left = t.fail_nth;
 	return ret;
-}
-
-struct adapters {
-	struct dxgpmo_adapter_info a[DXGPMO_MAX_ADAPTERS];
-	uint32_t nr;
-	const struct dxgpmo_adapter_info *edu;
-	const struct dxgpmo_adapter_info *any;
-};
-
-static void load(int fd, struct adapters *ad)
-{
-	uint32_t i;
-
-	memset(ad, 0, sizeof(*ad));
-	dxgpmo_query_adapters(fd, ad->a, DXGPMO_MAX_ADAPTERS, &ad->nr);
-	for (i = 0; i < ad->nr; i++)
-		if (ad->a[i].caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE && !ad->edu)
-			ad->edu = &ad->a[i];
-	ad->any = ad->nr ? &ad->a[0] : NULL;
 }
 
 /*
@@ -298,7 +277,7 @@ FIXTURE_SETUP(hardening)
 {
 	self->fd = dxgpmo_open();
 	ASSERT_LE(0, self->fd);
-	load(self->fd, &self->ad);
+	ASSERT_EQ(0, load_adapters(self->fd, &self->ad));
 	ASSERT_NE(NULL, self->ad.any);
 }
 
@@ -514,7 +493,7 @@ FIXTURE_SETUP(quota)
 	}
 	self->fd = dxgpmo_open();
 	ASSERT_LE(0, self->fd);
-	load(self->fd, &self->ad);
+	ASSERT_EQ(0, load_adapters(self->fd, &self->ad));
 	ASSERT_NE(NULL, self->ad.any);
 }
 
@@ -798,7 +777,7 @@ TEST_F(hardening, no_kernel_addresses)
 						&r, 1, &basis));
 	ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &st));
 	EXPECT_FALSE(looks_kernel(&st, sizeof(st)));
-	EXPECT_FALSE(looks_kernel(self->ad.a, sizeof(self->ad.a)));
+	EXPECT_FALSE(looks_kernel(self->ad.all, sizeof(self->ad.all)));
 	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, u.address, u.length));
 	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, k.address, k.length));
 	EXPECT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));

@@ -24,8 +24,6 @@
 #include "dxgpmo_test_utils.h"
 #include "dxgpmo_test.h"
 
-#define PAGE 4096ULL
-
 static int create(int fd, uint32_t type, uint32_t cache, uint64_t length,
 		  uint32_t adapter, struct dxgpmo_create_pmo *c)
 {
@@ -70,24 +68,16 @@ static void fill(uint8_t *buf, size_t len, uint8_t seed)
 
 FIXTURE(map) {
 	int fd;
-	struct dxgpmo_adapter_info adapters[DXGPMO_MAX_ADAPTERS];
-	uint32_t nr;
+	struct adapters ad;
 	const struct dxgpmo_adapter_info *edu;
 };
 
 FIXTURE_SETUP(map)
 {
-	unsigned int i;
-
 	self->fd = dxgpmo_open();
 	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, dxgpmo_query_adapters(self->fd, self->adapters,
-					   DXGPMO_MAX_ADAPTERS, &self->nr));
-	self->edu = NULL;
-	for (i = 0; i < self->nr; i++)
-		if ((self->adapters[i].caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE) &&
-		    !self->edu)
-			self->edu = &self->adapters[i];
+	ASSERT_EQ(0, load_adapters(self->fd, &self->ad));
+	self->edu = self->ad.edu;
 }
 
 FIXTURE_TEARDOWN(map)

@@ -27,17 +27,14 @@
 
 FIXTURE(dxgpmo) {
 	int fd;
-	struct dxgpmo_adapter_info adapters[DXGPMO_MAX_ADAPTERS];
-	uint32_t nr_adapters;
+	struct adapters ad;
 };
 
 FIXTURE_SETUP(dxgpmo)
 {
 	self->fd = dxgpmo_open();
 	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, dxgpmo_query_adapters(self->fd, self->adapters,
-					   DXGPMO_MAX_ADAPTERS,
-					   &self->nr_adapters));
+	ASSERT_EQ(0, load_adapters(self->fd, &self->ad));
 }
 
 FIXTURE_TEARDOWN(dxgpmo)
@@ -57,9 +54,9 @@ TEST_F(dxgpmo, adapters_match_system)
 
 	ASSERT_EQ(0, discover_expected_adapters(&exp));
 	EXPECT_EQ(exp.nr_edu + exp.nr_generic + exp.nr_virtual,
-		  self->nr_adapters);
-	for (i = 0; i < self->nr_adapters; i++) {
-		const struct dxgpmo_adapter_info *a = &self->adapters[i];
+		  self->ad.nr);
+	for (i = 0; i < self->ad.nr; i++) {
+		const struct dxgpmo_adapter_info *a = &self->ad.all[i];
 
 		EXPECT_NE(0, a->adapter_id);
 		EXPECT_EQ(DEFAULT_SEGMENT_SIZE, a->segment_size);
@@ -106,8 +103,8 @@ TEST_F(dxgpmo, adapters_spec_vm)
 
 	if (!getenv("DXGPMO_SPEC_VM"))
 		SKIP(return, "not the test VM (DXGPMO_SPEC_VM unset)");
-	for (i = 0; i < self->nr_adapters; i++) {
-		uint32_t caps = self->adapters[i].caps;
+	for (i = 0; i < self->ad.nr; i++) {
+		uint32_t caps = self->ad.all[i].caps;
 
 		if (caps == (DXGPMO_ADAPTER_CAP_IOMMU |
 			     DXGPMO_ADAPTER_CAP_DMA_ENGINE))
@@ -117,7 +114,7 @@ TEST_F(dxgpmo, adapters_spec_vm)
 		else if (caps == DXGPMO_ADAPTER_CAP_VIRTUAL)
 			virt++;
 	}
-	EXPECT_EQ(4, self->nr_adapters);
+	EXPECT_EQ(4, self->ad.nr);
 	EXPECT_EQ(2, iommu_edu);
 	EXPECT_EQ(1, iommu_generic);
 	EXPECT_EQ(1, virt);
@@ -130,7 +127,7 @@ TEST_F(dxgpmo, adapters_count_only)
 	};
 
 	ASSERT_EQ(0, ioctl(self->fd, DXGPMO_IOC_QUERY_ADAPTERS, &q));
-	EXPECT_EQ(self->nr_adapters, q.count);
+	EXPECT_EQ(self->ad.nr, q.count);
 }
 
 TEST_F(dxgpmo, adapters_entry_size)
@@ -154,19 +151,19 @@ TEST_F(dxgpmo, adapters_entry_size)
 	memset(big, 0xa5, sizeof(big));
 	q.entry_size = v1;
 	ASSERT_EQ(0, ioctl(self->fd, DXGPMO_IOC_QUERY_ADAPTERS, &q));
-	ASSERT_EQ(self->nr_adapters, q.count);
+	ASSERT_EQ(self->ad.nr, q.count);
 	for (i = 0; i < q.count; i++)
 		EXPECT_EQ(0, memcmp((uint8_t *)big + i * v1,
-				    &self->adapters[i], v1));
+				    &self->ad.all[i], v1));
 	EXPECT_EQ(0xa5, ((uint8_t *)big)[q.count * v1]);
 	q.count = DXGPMO_MAX_ADAPTERS;
 
 	memset(big, 0xa5, sizeof(big));
 	q.entry_size = sizeof(big[0]);
 	ASSERT_EQ(0, ioctl(self->fd, DXGPMO_IOC_QUERY_ADAPTERS, &q));
-	ASSERT_EQ(self->nr_adapters, q.count);
+	ASSERT_EQ(self->ad.nr, q.count);
 	for (i = 0; i < q.count; i++) {
-		EXPECT_EQ(0, memcmp(&big[i].info, &self->adapters[i],
+		EXPECT_EQ(0, memcmp(&big[i].info, &self->ad.all[i],
 				    sizeof(big[i].info)));
 		for (j = 0; j < sizeof(big[i].tail); j++)
 			EXPECT_EQ(0, big[i].tail[j]);
@@ -179,7 +176,7 @@ TEST_F(dxgpmo, adapters_entry_size)
 	memset(big, 0xa5, sizeof(big));
 	q.count = 1;
 	ASSERT_EQ(0, ioctl(self->fd, DXGPMO_IOC_QUERY_ADAPTERS, &q));
-	EXPECT_EQ(self->nr_adapters, q.count);
+	EXPECT_EQ(self->ad.nr, q.count);
 	EXPECT_EQ(0xa5, ((uint8_t *)&big[1])[0]);
 
 	q.flags = 1;
@@ -379,9 +376,9 @@ TEST_F(dxgpmo, create_window_isa_limit)
 	struct dxgpmo_allocate_adl adl = { .length = 4096 };
 	uint32_t i;
 
-	for (i = 0; i < self->nr_adapters; i++)
-		if (self->adapters[i].caps & DXGPMO_ADAPTER_CAP_VIRTUAL)
-			c.adapter_id = self->adapters[i].adapter_id;
+	for (i = 0; i < self->ad.nr; i++)
+		if (self->ad.all[i].caps & DXGPMO_ADAPTER_CAP_VIRTUAL)
+			c.adapter_id = self->ad.all[i].adapter_id;
 	if (!c.adapter_id)
 		SKIP(return, "needs a virtual adapter (logical == physical)");
 	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
@@ -437,21 +434,21 @@ TEST_F(dxgpmo, wrong_handles)
 
 	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
 	ASSERT_EQ(0, dxgpmo_open_pmo(self->fd, c.pmo_id,
-				     self->adapters[0].adapter_id, &amo));
+				     self->ad.all[0].adapter_id, &amo));
 	/* Unknown ids and id 0. */
 	EXPECT_EQ(-ENOENT, dxgpmo_destroy_pmo(self->fd, 0, 0));
 	EXPECT_EQ(-ENOENT, dxgpmo_destroy_pmo(self->fd, 999999, 0));
 	EXPECT_EQ(-ENOENT, dxgpmo_close_pmo(self->fd, 0));
 	EXPECT_EQ(-ENOENT, dxgpmo_close_pmo(self->fd, 999999));
 	EXPECT_EQ(-ENOENT, dxgpmo_open_pmo(self->fd, 999999,
-					   self->adapters[0].adapter_id, NULL));
+					   self->ad.all[0].adapter_id, NULL));
 	EXPECT_EQ(-ENOENT, dxgpmo_open_pmo(self->fd, c.pmo_id, 0, NULL));
 	EXPECT_EQ(-ENOENT, dxgpmo_open_pmo(self->fd, c.pmo_id, 250, NULL));
 	/* Ids of the wrong type. */
 	EXPECT_EQ(-ENOENT, dxgpmo_destroy_pmo(self->fd, amo, 0));
 	EXPECT_EQ(-ENOENT, dxgpmo_close_pmo(self->fd, c.pmo_id));
 	EXPECT_EQ(-ENOENT, dxgpmo_open_pmo(self->fd, amo,
-					   self->adapters[0].adapter_id, NULL));
+					   self->ad.all[0].adapter_id, NULL));
 	EXPECT_EQ(-ENOENT, dxgpmo_destroy_pmo(self->fd, c.pmo_id, c.pmo_id));
 	/* Nothing was changed by the failures. */
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, amo));
@@ -467,7 +464,7 @@ TEST_F(dxgpmo, reserved_and_flags)
 
 	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
 	o.pmo_id = c.pmo_id;
-	o.adapter_id = self->adapters[0].adapter_id;
+	o.adapter_id = self->ad.all[0].adapter_id;
 	o.__reserved = 1;
 	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_OPEN_PMO, &o));
 	o.__reserved = 0;
@@ -506,9 +503,9 @@ TEST_F(dxgpmo, open_close_every_adapter)
 
 	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
 	EXPECT_EQ(0, c.amo_id);
-	for (i = 0; i < self->nr_adapters; i++) {
+	for (i = 0; i < self->ad.nr; i++) {
 		ASSERT_EQ(0, dxgpmo_open_pmo(self->fd, c.pmo_id,
-					     self->adapters[i].adapter_id,
+					     self->ad.all[i].adapter_id,
 					     &amo));
 		EXPECT_NE(0, amo);
 		EXPECT_NE(c.pmo_id, amo);
@@ -527,10 +524,10 @@ TEST_F(dxgpmo, second_open_busy)
 {
 	unsigned int i, j;
 
-	for (i = 0; i < self->nr_adapters; i++) {
+	for (i = 0; i < self->ad.nr; i++) {
 		struct dxgpmo_create_pmo c = {
 			.length = 4096,
-			.adapter_id = self->adapters[i].adapter_id,
+			.adapter_id = self->ad.all[i].adapter_id,
 		};
 		struct dxgpmo_create_pmo plain = { .length = 4096 };
 		uint32_t amo;
@@ -538,22 +535,22 @@ TEST_F(dxgpmo, second_open_busy)
 		/* Associated by CREATE with an adapter. */
 		ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
 		ASSERT_NE(0, c.amo_id);
-		for (j = 0; j < self->nr_adapters; j++)
+		for (j = 0; j < self->ad.nr; j++)
 			EXPECT_EQ(-EBUSY,
 				  dxgpmo_open_pmo(self->fd, c.pmo_id,
-						  self->adapters[j].adapter_id,
+						  self->ad.all[j].adapter_id,
 						  NULL));
 		EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, c.amo_id));
 
 		/* Associated by an earlier OPEN. */
 		ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &plain));
 		ASSERT_EQ(0, dxgpmo_open_pmo(self->fd, plain.pmo_id,
-					     self->adapters[i].adapter_id,
+					     self->ad.all[i].adapter_id,
 					     &amo));
-		for (j = 0; j < self->nr_adapters; j++)
+		for (j = 0; j < self->ad.nr; j++)
 			EXPECT_EQ(-EBUSY,
 				  dxgpmo_open_pmo(self->fd, plain.pmo_id,
-						  self->adapters[j].adapter_id,
+						  self->ad.all[j].adapter_id,
 						  NULL));
 		EXPECT_EQ(0, dxgpmo_close_pmo(self->fd, amo));
 		EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, plain.pmo_id, 0));
@@ -563,7 +560,7 @@ TEST_F(dxgpmo, second_open_busy)
 TEST_F(dxgpmo, destroy_with_amo_then_close)
 {
 	struct dxgpmo_create_pmo c = {
-		.length = 4096, .adapter_id = self->adapters[0].adapter_id,
+		.length = 4096, .adapter_id = self->ad.all[0].adapter_id,
 	};
 	struct dxgpmo_create_pmo other = { .length = 4096 };
 	uint32_t other_amo;
@@ -571,7 +568,7 @@ TEST_F(dxgpmo, destroy_with_amo_then_close)
 	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
 	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &other));
 	ASSERT_EQ(0, dxgpmo_open_pmo(self->fd, other.pmo_id,
-				     self->adapters[0].adapter_id, &other_amo));
+				     self->ad.all[0].adapter_id, &other_amo));
 
 	/* The AMO is open: destroy must name it. */
 	EXPECT_EQ(-EBUSY, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
@@ -598,7 +595,7 @@ TEST_F(dxgpmo, close_file_releases)
 	for (i = 0; i < 4; i++) {
 		struct dxgpmo_create_pmo c = {
 			.length = (i + 1) << 20,
-			.adapter_id = i % 2 ? self->adapters[0].adapter_id : 0,
+			.adapter_id = i % 2 ? self->ad.all[0].adapter_id : 0,
 		};
 
 		ASSERT_EQ(0, dxgpmo_create_pmo(fd2, &c));
@@ -637,7 +634,7 @@ TEST_F(dxgpmo, killed_child_leaks_nothing)
 				.length = 256 << 10,
 				.type = i % 2,
 				.adapter_id = i % 3 ? 0 :
-					self->adapters[i % self->nr_adapters]
+					self->ad.all[i % self->ad.nr]
 						.adapter_id,
 			};
 
@@ -668,8 +665,7 @@ TEST_F(dxgpmo, killed_child_leaks_nothing)
  */
 FIXTURE(pmo_sizes) {
 	int fd;
-	struct dxgpmo_adapter_info adapters[DXGPMO_MAX_ADAPTERS];
-	uint32_t nr_adapters;
+	struct adapters ad;
 };
 
 FIXTURE_VARIANT(pmo_sizes) {
@@ -692,9 +688,7 @@ FIXTURE_SETUP(pmo_sizes)
 {
 	self->fd = dxgpmo_open();
 	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, dxgpmo_query_adapters(self->fd, self->adapters,
-					   DXGPMO_MAX_ADAPTERS,
-					   &self->nr_adapters));
+	ASSERT_EQ(0, load_adapters(self->fd, &self->ad));
 }
 
 FIXTURE_TEARDOWN(pmo_sizes)
@@ -765,12 +759,12 @@ TEST_F(pmo_sizes, create_with_each_adapter)
 		if (type == DXGPMO_PMO_TYPE_CONTIGUOUS &&
 		    !contiguous_fits(variant->length))
 			continue;
-		for (i = 0; i < self->nr_adapters; i++) {
+		for (i = 0; i < self->ad.nr; i++) {
 			struct dxgpmo_create_pmo c = {
 				.type = type,
 				.cache_type = DXGPMO_CACHE_WRITE_COMBINED,
 				.length = variant->length,
-				.adapter_id = self->adapters[i].adapter_id,
+				.adapter_id = self->ad.all[i].adapter_id,
 			};
 			struct dxgpmo_stats st;
 

@@ -31,6 +31,12 @@
 		EXPECT_EQ(expected_errno, errno);  \
 	})
 
+/*
+ * The module's page size.  Fixed, not sysconf(): the test VMs are x86-64
+ * and the ABI's page-multiple rules are stated in 4 KiB pages.
+ */
+#define PAGE 4096ULL
+
 static inline unsigned long read_sysfs_ulong(const char *path)
 {
 	unsigned long val = 0;
@@ -214,6 +220,58 @@ expected_pci_for(const struct expected_adapters *exp,
 		return e;
 	}
 	return NULL;
+}
+
+/*
+ * The adapters QUERY_ADAPTERS lists, and the kinds of adapter the tests
+ * look for among them.
+ */
+struct adapters {
+	struct dxgpmo_adapter_info all[DXGPMO_MAX_ADAPTERS];
+	uint32_t nr;
+	const struct dxgpmo_adapter_info *any;	/* the first listed */
+	const struct dxgpmo_adapter_info *edu;	/* the first with an engine */
+	const struct dxgpmo_adapter_info *virt;	/* the first virtual one */
+	/* the adapters with an engine behind an IOMMU, in list order */
+	const struct dxgpmo_adapter_info *iommu_edu[DXGPMO_MAX_ADAPTERS];
+	unsigned int nr_iommu_edu;
+};
+
+/*
+ * The first adapter that has every cap of want and none of unwanted, or
+ * NULL.
+ */
+static inline const struct dxgpmo_adapter_info *
+find_adapter(const struct adapters *ad, uint32_t want, uint32_t unwanted)
+{
+	uint32_t i;
+
+	for (i = 0; i < ad->nr && i < DXGPMO_MAX_ADAPTERS; i++)
+		if ((ad->all[i].caps & want) == want &&
+		    !(ad->all[i].caps & unwanted))
+			return &ad->all[i];
+	return NULL;
+}
+
+/* 0, or the -errno of QUERY_ADAPTERS. */
+static inline int load_adapters(int fd, struct adapters *ad)
+{
+	const uint32_t iommu_edu = DXGPMO_ADAPTER_CAP_DMA_ENGINE |
+				   DXGPMO_ADAPTER_CAP_IOMMU;
+	uint32_t i;
+	int ret;
+
+	memset(ad, 0, sizeof(*ad));
+	ret = dxgpmo_query_adapters(fd, ad->all, DXGPMO_MAX_ADAPTERS, &ad->nr);
+	if (ret)
+		return ret;
+	ad->any = ad->nr ? &ad->all[0] : NULL;
+	ad->edu = find_adapter(ad, DXGPMO_ADAPTER_CAP_DMA_ENGINE, 0);
+	ad->virt = find_adapter(ad, DXGPMO_ADAPTER_CAP_VIRTUAL, 0);
+	for (i = 0; i < ad->nr && i < DXGPMO_MAX_ADAPTERS; i++)
+		if ((ad->all[i].caps & iommu_edu) == iommu_edu)
+			ad->iommu_edu[ad->nr_iommu_edu++] = &ad->all[i];
+	return 0;
 }
 
 #define expect_no_live_objects(_metadata, fd)                              \
