@@ -14,11 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <xf86drm.h>
 
 #include "libdxgpmo.h"
+#include "dxgpmo_test.h"
 
 #ifndef offsetofend
 #define offsetofend(TYPE, MEMBER) \
@@ -377,6 +379,119 @@ static inline int write_sysfs(const char *path, const char *val)
 	n = write(fd, val, strlen(val));
 	close(fd);
 	return n == (ssize_t)strlen(val) ? 0 : -EIO;
+}
+
+/*
+ * The module's own fault injection: from now on the nth should-fail point
+ * hit through fd fails (0: off).  *left gets what remained of the previous
+ * countdown, non-zero when its point was never reached.  0 or -errno
+ * (-ENOTTY without debug_ioctls=1).
+ */
+static inline int module_fail_nth(int fd, uint64_t nth, uint64_t *left)
+{
+	struct dxgpmo_test_cmd t = {
+		.size = sizeof(t), .op = DXGPMO_TEST_OP_FAIL_NTH,
+		.fail_nth = nth,
+	};
+	int ret = dxgpmo_ioctl(fd, DXGPMO_IOC_TEST, &t);
+
+	if (!ret && left)
+		*left = t.fail_nth;
+	return ret;
+}
+
+/*
+ * A fail-nth sweep in the style of iommufd's fail_nth test: arm the nth
+ * failure, run something, disarm and learn whether the nth point was
+ * reached, for n = 1, 2, ... until it is not.  The failure is either the
+ * module's should-fail countdown of the file (FAIL_NTH_MODULE) or the
+ * kernel's failslab / fail_page_alloc on the nth allocation of this thread,
+ * through /proc/self/task/<tid>/fail-nth (FAIL_NTH_KERNEL, on a kernel
+ * with CONFIG_FAULT_INJECTION): then every allocation inside the module and
+ * the kernel code it calls.
+ */
+enum fail_nth_source {
+	FAIL_NTH_MODULE,
+	FAIL_NTH_KERNEL,
+};
+
+struct fail_nth {
+	enum fail_nth_source source;
+	int proc_fd;		/* FAIL_NTH_KERNEL: this thread's fail-nth */
+};
+
+/*
+ * 0; -EOPNOTSUPP when the source is not there (a module without
+ * debug_ioctls=1, a kernel without fault injection); or another -errno.
+ * fd: a /dev/dxgpmo file, to ask the module.
+ */
+static inline int fail_nth_open(struct fail_nth *f,
+				enum fail_nth_source source, int fd)
+{
+	/* Quiet and unconditional: only fail-nth decides what fails. */
+	static const char *const knobs[] = {
+		"/sys/kernel/debug/failslab/ignore-gfp-wait",
+		"/sys/kernel/debug/fail_page_alloc/ignore-gfp-wait",
+		"/sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem",
+		"/sys/kernel/debug/failslab/verbose",
+		"/sys/kernel/debug/fail_page_alloc/verbose",
+	};
+	char path[64];
+	unsigned int i;
+	int ret;
+
+	f->source = source;
+	f->proc_fd = -1;
+	if (source == FAIL_NTH_MODULE) {
+		ret = module_fail_nth(fd, 0, NULL);
+		return ret == -ENOTTY ? -EOPNOTSUPP : ret;
+	}
+	snprintf(path, sizeof(path), "/proc/self/task/%ld/fail-nth",
+		 (long)syscall(SYS_gettid));
+	if (access(path, W_OK))
+		return -EOPNOTSUPP;
+	for (i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
+		write_sysfs(knobs[i], "0");
+	/* Opened before arming: opening it would allocate, and fail. */
+	f->proc_fd = open(path, O_RDWR | O_CLOEXEC);
+	return f->proc_fd < 0 ? -errno : 0;
+}
+
+static inline void fail_nth_close(struct fail_nth *f)
+{
+	if (f->proc_fd >= 0)
+		close(f->proc_fd);
+	f->proc_fd = -1;
+}
+
+/* Make the nth point fail (of fd's calls, or of this thread): 0 or -errno. */
+static inline int fail_nth_arm(struct fail_nth *f, int fd, unsigned int nth)
+{
+	char num[16];
+	int n;
+
+	if (f->source == FAIL_NTH_MODULE)
+		return module_fail_nth(fd, nth, NULL);
+	n = snprintf(num, sizeof(num), "%u", nth);
+	return pwrite(f->proc_fd, num, n, 0) == n ? 0 : -errno;
+}
+
+/* Off again: 1 when the armed point was reached, 0 when not, or -errno. */
+static inline int fail_nth_disarm(struct fail_nth *f, int fd)
+{
+	char left[16] = "";
+	uint64_t rest;
+	int ret;
+
+	if (f->source == FAIL_NTH_MODULE) {
+		ret = module_fail_nth(fd, 0, &rest);
+		return ret ? ret : !rest;
+	}
+	ret = pread(f->proc_fd, left, sizeof(left) - 1, 0) > 0 ? 0 : -EIO;
+	/* disarmed before anything else allocates */
+	if (pwrite(f->proc_fd, "0", 1, 0) != 1)
+		return -errno;
+	return ret ? ret : atoi(left) <= 0;
 }
 
 /*
