@@ -353,50 +353,6 @@ TEST_F(adl, bad_args)
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, pmo, amo));
 }
 
-TEST_F(adl, cmd_length)
-{
-	struct {
-		struct dxgpmo_allocate_adl cmd;
-		uint8_t extra;
-	} a;
-	struct {
-		struct dxgpmo_free_adl cmd;
-		uint8_t extra;
-	} f;
-	struct {
-		struct dxgpmo_adapter_dma cmd;
-		uint8_t extra;
-	} d;
-
-	memset(&a, 0, sizeof(a));
-	a.cmd.size = offsetofend(struct dxgpmo_allocate_adl, base_page) - 1;
-	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_ALLOCATE_ADL, &a));
-	a.cmd.size = sizeof(a.cmd) + 1;
-	a.extra = 1;
-	EXPECT_ERRNO(E2BIG, ioctl(self->fd, DXGPMO_IOC_ALLOCATE_ADL, &a));
-	a.extra = 0;	/* zero tail: same as exact size (amo 0 -> ENOENT) */
-	a.cmd.length = PAGE;
-	EXPECT_ERRNO(ENOENT, ioctl(self->fd, DXGPMO_IOC_ALLOCATE_ADL, &a));
-
-	memset(&f, 0, sizeof(f));
-	f.cmd.size = offsetofend(struct dxgpmo_free_adl, __reserved) - 1;
-	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_FREE_ADL, &f));
-	f.cmd.size = sizeof(f.cmd) + 1;
-	f.extra = 1;
-	EXPECT_ERRNO(E2BIG, ioctl(self->fd, DXGPMO_IOC_FREE_ADL, &f));
-	f.extra = 0;
-	EXPECT_ERRNO(ENOENT, ioctl(self->fd, DXGPMO_IOC_FREE_ADL, &f));
-
-	memset(&d, 0, sizeof(d));
-	d.cmd.size = offsetofend(struct dxgpmo_adapter_dma, buffer) - 1;
-	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_ADAPTER_DMA, &d));
-	d.cmd.size = sizeof(d.cmd) + 1;
-	d.extra = 1;
-	EXPECT_ERRNO(E2BIG, ioctl(self->fd, DXGPMO_IOC_ADAPTER_DMA, &d));
-	d.extra = 0;	/* length 0 */
-	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_ADAPTER_DMA, &d));
-}
-
 /* REQUIRE_CONTIGUOUS is for CONTIGUOUS and IO_SPACE objects only. */
 TEST_F(adl, require_contiguous_mdl_refused)
 {

@@ -572,50 +572,6 @@ TEST_F(dirty, invalid_ranges_and_handles)
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
 }
 
-TEST_F(dirty, cmd_length)
-{
-	struct {
-		struct dxgpmo_create_memory_basis cmd;
-		uint8_t extra;
-	} c;
-	struct {
-		struct dxgpmo_query_dirty_bits cmd;
-		uint8_t extra;
-	} q;
-	struct {
-		struct dxgpmo_dirty_tracking cmd;
-		uint8_t extra;
-	} t;
-
-	memset(&c, 0, sizeof(c));
-	c.cmd.size = offsetofend(struct dxgpmo_create_memory_basis, ranges) - 1;
-	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_CREATE_MEMORY_BASIS,
-				   &c));
-	c.cmd.size = sizeof(c.cmd) + 1;
-	c.extra = 1;
-	EXPECT_ERRNO(E2BIG, ioctl(self->fd, DXGPMO_IOC_CREATE_MEMORY_BASIS,
-				  &c));
-	memset(&q, 0, sizeof(q));
-	q.cmd.size = offsetofend(struct dxgpmo_query_dirty_bits, buffer_size) - 1;
-	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_QUERY_DIRTY_BITS, &q));
-	q.cmd.size = sizeof(q.cmd) + 1;
-	q.extra = 1;
-	EXPECT_ERRNO(E2BIG, ioctl(self->fd, DXGPMO_IOC_QUERY_DIRTY_BITS, &q));
-	q.extra = 0;
-	EXPECT_ERRNO(ENOENT, ioctl(self->fd, DXGPMO_IOC_QUERY_DIRTY_BITS, &q));
-	memset(&t, 0, sizeof(t));
-	t.cmd.size = offsetofend(struct dxgpmo_dirty_tracking, __reserved) - 1;
-	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_START_DIRTY_TRACKING,
-				   &t));
-	t.cmd.size = sizeof(t.cmd) + 1;
-	t.extra = 1;
-	EXPECT_ERRNO(E2BIG, ioctl(self->fd, DXGPMO_IOC_STOP_DIRTY_TRACKING,
-				  &t));
-	t.extra = 0;
-	EXPECT_ERRNO(ENOENT, ioctl(self->fd, DXGPMO_IOC_STOP_DIRTY_TRACKING,
-				   &t));
-}
-
 /*
  * A writer and a read-and-clear querier race.  Every query that finished
  * before a write began cannot have seen it, so each page's last write must

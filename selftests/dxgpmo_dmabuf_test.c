@@ -376,21 +376,4 @@ TEST_F(dmabuf, bad_args)
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
 }
 
-TEST_F(dmabuf, cmd_length)
-{
-	struct {
-		struct dxgpmo_export_dmabuf cmd;
-		uint8_t extra;
-	} e;
-
-	memset(&e, 0, sizeof(e));
-	e.cmd.size = offsetofend(struct dxgpmo_export_dmabuf, __reserved) - 1;
-	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_EXPORT_DMABUF, &e));
-	e.cmd.size = sizeof(e.cmd) + 1;
-	e.extra = 1;
-	EXPECT_ERRNO(E2BIG, ioctl(self->fd, DXGPMO_IOC_EXPORT_DMABUF, &e));
-	e.extra = 0;
-	EXPECT_ERRNO(ENOENT, ioctl(self->fd, DXGPMO_IOC_EXPORT_DMABUF, &e));
-}
-
 TEST_HARNESS_MAIN

@@ -251,51 +251,6 @@ TEST_F(map, bad_args)
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
 }
 
-TEST_F(map, cmd_length)
-{
-	struct {
-		struct dxgpmo_map cmd;
-		uint8_t extra;
-	} m;
-	struct {
-		struct dxgpmo_unmap cmd;
-		uint8_t extra;
-	} u;
-	struct {
-		struct dxgpmo_kmap_rw cmd;
-		uint8_t extra;
-	} k;
-
-	memset(&m, 0, sizeof(m));
-	m.cmd.size = offsetofend(struct dxgpmo_map, __reserved) - 1;
-	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_MAP, &m));
-	m.cmd.size = sizeof(m.cmd) + 1;
-	m.extra = 1;
-	EXPECT_ERRNO(E2BIG, ioctl(self->fd, DXGPMO_IOC_MAP, &m));
-	m.extra = 0;
-	m.cmd.length = 1;
-	EXPECT_ERRNO(ENOENT, ioctl(self->fd, DXGPMO_IOC_MAP, &m));
-
-	memset(&u, 0, sizeof(u));
-	u.cmd.size = offsetofend(struct dxgpmo_unmap, length) - 1;
-	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_UNMAP, &u));
-	u.cmd.size = sizeof(u.cmd) + 1;
-	u.extra = 1;
-	EXPECT_ERRNO(E2BIG, ioctl(self->fd, DXGPMO_IOC_UNMAP, &u));
-	u.extra = 0;
-	EXPECT_ERRNO(ENOENT, ioctl(self->fd, DXGPMO_IOC_UNMAP, &u));
-
-	memset(&k, 0, sizeof(k));
-	k.cmd.size = offsetofend(struct dxgpmo_kmap_rw, buffer) - 1;
-	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_KMAP_RW, &k));
-	k.cmd.size = sizeof(k.cmd) + 1;
-	k.extra = 1;
-	EXPECT_ERRNO(E2BIG, ioctl(self->fd, DXGPMO_IOC_KMAP_RW, &k));
-	k.extra = 0;
-	k.cmd.length = 1;
-	EXPECT_ERRNO(ENOENT, ioctl(self->fd, DXGPMO_IOC_KMAP_RW, &k));
-}
-
 /*
  * The same bytes through every view: user map, kernel map (KMAP_RW) and the
  * device through an ADL, in both directions.

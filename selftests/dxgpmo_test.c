@@ -184,46 +184,170 @@ TEST_F(dxgpmo, adapters_entry_size)
 }
 
 /*
- * Struct length rules, per ioctl: shorter than the first version -> EINVAL,
- * longer with a non-zero tail -> E2BIG, longer with a zero tail behaves
- * exactly like the exact size.
+ * Struct length rules, one variant per row of DXGPMO_IOCTL_TABLE: shorter
+ * than the first version -> EINVAL, longer with a non-zero tail -> E2BIG,
+ * longer with a zero tail behaves exactly like the exact size.
  */
-#define TEST_LENGTH(_struct, _ioctl, _last)                                  \
-	do {                                                                 \
-		size_t min_size = offsetofend(struct _struct, _last);        \
-		struct {                                                     \
-			struct _struct cmd;                                  \
-			uint8_t extra;                                       \
-		} buf;                                                       \
-		int rc_exact, errno_exact, rc_long;                          \
-									     \
-		memset(&buf, 0, sizeof(buf));                                \
-		buf.cmd.size = min_size - 1;                                 \
-		EXPECT_ERRNO(EINVAL, ioctl(self->fd, _ioctl, &buf));         \
-		memset(&buf, 0, sizeof(buf));                                \
-		buf.cmd.size = sizeof(struct _struct) + 1;                   \
-		buf.extra = 0xff;                                            \
-		EXPECT_ERRNO(E2BIG, ioctl(self->fd, _ioctl, &buf));          \
-		memset(&buf, 0, sizeof(buf));                                \
-		buf.cmd.size = sizeof(struct _struct);                       \
-		rc_exact = ioctl(self->fd, _ioctl, &buf);                    \
-		errno_exact = errno;                                         \
-		memset(&buf, 0, sizeof(buf));                                \
-		buf.cmd.size = sizeof(struct _struct) + 1;                   \
-		rc_long = ioctl(self->fd, _ioctl, &buf);                     \
-		EXPECT_EQ(rc_exact, rc_long);                                \
-		if (rc_exact)                                                \
-			EXPECT_EQ(errno_exact, errno);                       \
-	} while (0)
+FIXTURE(cmd_length) {
+	int fd;
+};
 
-TEST_F(dxgpmo, cmd_length)
+FIXTURE_VARIANT(cmd_length) {
+	unsigned long ioctl;
+	size_t size;
+	size_t min_size;
+};
+
+#define CMD_LENGTH_VARIANT(_name, _struct, _last)                          \
+	FIXTURE_VARIANT_ADD(cmd_length, _name) {                           \
+		.ioctl = DXGPMO_IOC_##_name,                               \
+		.size = sizeof(struct _struct),                            \
+		.min_size = offsetofend(struct _struct, _last),            \
+	};
+DXGPMO_IOCTL_TABLE(CMD_LENGTH_VARIANT)
+#undef CMD_LENGTH_VARIANT
+
+FIXTURE_SETUP(cmd_length)
 {
-	TEST_LENGTH(dxgpmo_query_adapters, DXGPMO_IOC_QUERY_ADAPTERS, entries);
-	TEST_LENGTH(dxgpmo_create_pmo, DXGPMO_IOC_CREATE_PMO, mmap_offset);
-	TEST_LENGTH(dxgpmo_destroy_pmo, DXGPMO_IOC_DESTROY_PMO, amo_id);
-	TEST_LENGTH(dxgpmo_open_pmo, DXGPMO_IOC_OPEN_PMO, __reserved);
-	TEST_LENGTH(dxgpmo_close_pmo, DXGPMO_IOC_CLOSE_PMO, __reserved);
-	TEST_LENGTH(dxgpmo_stats, DXGPMO_IOC_STATS, file);
+	self->fd = dxgpmo_open();
+	ASSERT_LE(0, self->fd);
+}
+
+FIXTURE_TEARDOWN(cmd_length)
+{
+	teardown_dxgpmo(_metadata, self->fd);
+}
+
+/* A zeroed struct of the variant's ioctl that says it is size bytes. */
+static void *cmd_sized(uint64_t *buf, uint32_t size)
+{
+	memset(buf, 0, DXGPMO_CMD_BUF_WORDS * sizeof(*buf));
+	memcpy(buf, &size, sizeof(size));
+	return buf;
+}
+
+TEST_F(cmd_length, size_rules)
+{
+	static const size_t longer[] = { 1, 8 };
+	uint64_t buf[DXGPMO_CMD_BUF_WORDS];
+	int rc_exact, errno_exact;
+	unsigned int i;
+
+	ASSERT_GT(sizeof(buf), variant->size + 8);
+	ASSERT_LE(8, variant->min_size);
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, variant->ioctl,
+				   cmd_sized(buf, variant->min_size - 1)));
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, variant->ioctl,
+				   cmd_sized(buf, 0)));
+	for (i = 0; i < sizeof(longer) / sizeof(longer[0]); i++) {
+		cmd_sized(buf, variant->size + longer[i]);
+		((uint8_t *)buf)[variant->size + longer[i] - 1] = 0xff;
+		EXPECT_ERRNO(E2BIG, ioctl(self->fd, variant->ioctl, buf));
+	}
+	rc_exact = ioctl(self->fd, variant->ioctl,
+			 cmd_sized(buf, variant->size));
+	errno_exact = errno;
+	for (i = 0; i < sizeof(longer) / sizeof(longer[0]); i++) {
+		errno = 0;
+		EXPECT_EQ(rc_exact, ioctl(self->fd, variant->ioctl,
+					  cmd_sized(buf, variant->size +
+							 longer[i])));
+		if (rc_exact)
+			EXPECT_EQ(errno_exact, errno);
+	}
+}
+
+/*
+ * The table has every command the module answers: a struct of size 0 is
+ * -EINVAL for a command and -ENOTTY for a number that is none.
+ */
+TEST_F(dxgpmo, cmd_length_table_complete)
+{
+#define CMD_NR(_name, _struct, _last) DXGPMO_CMD_##_name,
+	static const unsigned int in_table[] = {
+		DXGPMO_IOCTL_TABLE(CMD_NR)
+	};
+#undef CMD_NR
+	uint32_t size = 0;
+	unsigned int nr, i;
+
+	for (nr = 0; nr < 256; nr++) {
+		int known = 0, rc;
+
+		for (i = 0; i < sizeof(in_table) / sizeof(in_table[0]); i++)
+			known |= in_table[i] == nr;
+		errno = 0;
+		rc = ioctl(self->fd, _IO(DXGPMO_TYPE, nr), &size);
+		EXPECT_EQ(-1, rc);
+		EXPECT_EQ(known ? EINVAL : ENOTTY, errno) {
+			TH_LOG("command %#x: %s", nr,
+			       known ? "in the table" : "not in the table");
+		}
+	}
+}
+
+/*
+ * Calls that fail on a field check fail the same way through a longer
+ * struct with a zero tail: ids that name nothing, a DMA of length 0.
+ */
+TEST_F(dxgpmo, cmd_longer_struct_same_errno)
+{
+	static const struct dxgpmo_allocate_adl adl = {
+		.size = sizeof(adl), .length = PAGE,
+	};
+	static const struct dxgpmo_free_adl free_adl = {
+		.size = sizeof(free_adl),
+	};
+	static const struct dxgpmo_adapter_dma dma = { .size = sizeof(dma) };
+	static const struct dxgpmo_map map = {
+		.size = sizeof(map), .length = 1,
+	};
+	static const struct dxgpmo_unmap unmap = { .size = sizeof(unmap) };
+	static const struct dxgpmo_kmap_rw kmap = {
+		.size = sizeof(kmap), .length = 1,
+	};
+	static const struct dxgpmo_query_dirty_bits query = {
+		.size = sizeof(query),
+	};
+	static const struct dxgpmo_dirty_tracking stop = {
+		.size = sizeof(stop),
+	};
+	static const struct dxgpmo_export_dmabuf export = {
+		.size = sizeof(export),
+	};
+	static const struct {
+		unsigned long ioctl;
+		const void *arg;
+		int err;
+	} calls[] = {
+		{ DXGPMO_IOC_ALLOCATE_ADL, &adl, ENOENT },
+		{ DXGPMO_IOC_FREE_ADL, &free_adl, ENOENT },
+		{ DXGPMO_IOC_ADAPTER_DMA, &dma, EINVAL },
+		{ DXGPMO_IOC_MAP, &map, ENOENT },
+		{ DXGPMO_IOC_UNMAP, &unmap, ENOENT },
+		{ DXGPMO_IOC_KMAP_RW, &kmap, ENOENT },
+		{ DXGPMO_IOC_QUERY_DIRTY_BITS, &query, ENOENT },
+		{ DXGPMO_IOC_STOP_DIRTY_TRACKING, &stop, ENOENT },
+		{ DXGPMO_IOC_EXPORT_DMABUF, &export, ENOENT },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
+		uint64_t buf[DXGPMO_CMD_BUF_WORDS];
+		uint32_t size;
+
+		memcpy(&size, calls[i].arg, sizeof(size));
+		memcpy(buf, calls[i].arg, size);
+		ASSERT_EQ(-1, ioctl(self->fd, calls[i].ioctl, buf));
+		EXPECT_EQ(calls[i].err, errno) {
+			TH_LOG("ioctl %#lx, exact size", calls[i].ioctl);
+		}
+		ASSERT_EQ(-1, ioctl_zero_tail(self->fd, calls[i].ioctl,
+					      calls[i].arg));
+		EXPECT_EQ(calls[i].err, errno) {
+			TH_LOG("ioctl %#lx, zero tail", calls[i].ioctl);
+		}
+	}
 }
 
 /* A longer struct whose extra bytes are zero really works (not an error). */

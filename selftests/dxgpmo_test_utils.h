@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -38,6 +39,57 @@
  * and the ABI's page-multiple rules are stated in 4 KiB pages.
  */
 #define PAGE 4096ULL
+
+/*
+ * Every ioctl, as X(name, struct, last): the struct it takes and the last
+ * field of that struct's first version.  A struct shorter than
+ * offsetofend(struct, last) is -EINVAL, a longer one than the module knows
+ * is -E2BIG unless the bytes it does not know are zero.
+ */
+#define DXGPMO_IOCTL_TABLE(X)                                              \
+	X(QUERY_ADAPTERS, dxgpmo_query_adapters, entries)                  \
+	X(CREATE_PMO, dxgpmo_create_pmo, mmap_offset)                      \
+	X(DESTROY_PMO, dxgpmo_destroy_pmo, amo_id)                         \
+	X(OPEN_PMO, dxgpmo_open_pmo, __reserved)                           \
+	X(CLOSE_PMO, dxgpmo_close_pmo, __reserved)                         \
+	X(ALLOCATE_ADL, dxgpmo_allocate_adl, base_page)                    \
+	X(FREE_ADL, dxgpmo_free_adl, __reserved)                           \
+	X(MAP, dxgpmo_map, __reserved)                                     \
+	X(UNMAP, dxgpmo_unmap, length)                                     \
+	X(KMAP_RW, dxgpmo_kmap_rw, buffer)                                 \
+	X(ADAPTER_DMA, dxgpmo_adapter_dma, buffer)                         \
+	X(CREATE_MEMORY_BASIS, dxgpmo_create_memory_basis, ranges)         \
+	X(DESTROY_MEMORY_BASIS, dxgpmo_destroy_memory_basis, __reserved)   \
+	X(START_DIRTY_TRACKING, dxgpmo_dirty_tracking, __reserved)         \
+	X(STOP_DIRTY_TRACKING, dxgpmo_dirty_tracking, __reserved)          \
+	X(QUERY_DIRTY_BITS, dxgpmo_query_dirty_bits, buffer_size)          \
+	X(EXPORT_DMABUF, dxgpmo_export_dmabuf, __reserved)                 \
+	X(STATS, dxgpmo_stats, file)                                       \
+	X(TEST, dxgpmo_test_cmd, fail_nth)
+
+/* Room for any ioctl's struct and more, aligned like them. */
+#define DXGPMO_CMD_BUF_WORDS 64
+
+/*
+ * The ioctl with arg copied into a struct longer than the caller's, the
+ * extra bytes zero: the module must take it exactly as arg itself.  arg
+ * starts with its size, as every ioctl's struct does.
+ */
+static inline int ioctl_zero_tail(int fd, unsigned long cmd, const void *arg)
+{
+	uint64_t buf[DXGPMO_CMD_BUF_WORDS] = { 0 };
+	uint32_t size;
+
+	memcpy(&size, arg, sizeof(size));
+	if (size + 8 > sizeof(buf)) {
+		errno = EOVERFLOW;
+		return -1;
+	}
+	memcpy(buf, arg, size);
+	size += 8;
+	memcpy(buf, &size, sizeof(size));
+	return ioctl(fd, cmd, buf);
+}
 
 static inline unsigned long read_sysfs_ulong(const char *path)
 {
