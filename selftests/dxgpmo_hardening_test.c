@@ -255,23 +255,7 @@ static const struct scenario scenarios[] = {
 	{ "io_space", sc_io_space },
 };
 
-FIXTURE(hardening) {
-	int fd;
-	struct adapters ad;
-};
-
-FIXTURE_SETUP(hardening)
-{
-	self->fd = dxgpmo_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, load_adapters(self->fd, &self->ad));
-	ASSERT_NE(NULL, self->ad.any);
-}
-
-FIXTURE_TEARDOWN(hardening)
-{
-	teardown_dxgpmo(_metadata, self->fd);
-}
+FIXTURE_DXGPMO(hardening, 1)
 
 /*
  * For every scenario: N = 1, 2, ... until the N-th point is never reached.
@@ -280,14 +264,23 @@ FIXTURE_TEARDOWN(hardening)
  * succeeded; a kernel allocation may fail in ways the module passes on as
  * they come, so there only the leak is checked.
  */
-static void fail_nth_sweep(struct __test_metadata *_metadata,
-			   const struct adapters *ad, int self_fd,
-			   struct fail_nth *f)
+static void sweep_scenarios(struct __test_metadata *_metadata,
+			    const struct adapters *ad, int self_fd,
+			    enum fail_nth_source source)
 {
-	const int own = f->source == FAIL_NTH_MODULE;
+	const int own = source == FAIL_NTH_MODULE;
 	const char *what = own ? "should-fail points" :
 				 "kernel allocation points";
 	unsigned int i, total = 0;
+	struct fail_nth fail;
+	struct fail_nth *f = &fail;
+	int ret = fail_nth_open(f, source, self_fd);
+
+	if (ret == -EOPNOTSUPP && own)
+		SKIP(return, "module loaded without debug_ioctls=1");
+	if (ret == -EOPNOTSUPP)
+		SKIP(return, "kernel without CONFIG_FAULT_INJECTION (make check-debug runs this)");
+	ASSERT_EQ(0, ret);
 
 	for (i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++) {
 		unsigned int nth;
@@ -348,30 +341,17 @@ static void fail_nth_sweep(struct __test_metadata *_metadata,
 	TH_LOG("%u %s swept", total, what);
 	if (own)
 		EXPECT_LT(20, total);
+	fail_nth_close(f);
 }
 
 TEST_F_TIMEOUT(hardening, fail_nth_sweep, 300)
 {
-	struct fail_nth f;
-	int ret = fail_nth_open(&f, FAIL_NTH_MODULE, self->fd);
-
-	if (ret == -EOPNOTSUPP)
-		SKIP(return, "module loaded without debug_ioctls=1");
-	ASSERT_EQ(0, ret);
-	fail_nth_sweep(_metadata, &self->ad, self->fd, &f);
-	fail_nth_close(&f);
+	sweep_scenarios(_metadata, &self->ad, self->fd, FAIL_NTH_MODULE);
 }
 
 TEST_F_TIMEOUT(hardening, kernel_fail_nth_sweep, 600)
 {
-	struct fail_nth f;
-	int ret = fail_nth_open(&f, FAIL_NTH_KERNEL, self->fd);
-
-	if (ret == -EOPNOTSUPP)
-		SKIP(return, "kernel without CONFIG_FAULT_INJECTION (make check-debug runs this)");
-	ASSERT_EQ(0, ret);
-	fail_nth_sweep(_metadata, &self->ad, self->fd, &f);
-	fail_nth_close(&f);
+	sweep_scenarios(_metadata, &self->ad, self->fd, FAIL_NTH_KERNEL);
 }
 
 #define MAX_PINNED "/sys/module/dxgpmo/parameters/max_pinned_mb"

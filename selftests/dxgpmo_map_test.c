@@ -66,24 +66,7 @@ static void fill(uint8_t *buf, size_t len, uint8_t seed)
 		buf[i] = (uint8_t)(seed ^ (i * 13) ^ (i >> 9));
 }
 
-FIXTURE(map) {
-	int fd;
-	struct adapters ad;
-	const struct dxgpmo_adapter_info *edu;
-};
-
-FIXTURE_SETUP(map)
-{
-	self->fd = dxgpmo_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, load_adapters(self->fd, &self->ad));
-	self->edu = self->ad.edu;
-}
-
-FIXTURE_TEARDOWN(map)
-{
-	teardown_dxgpmo(_metadata, self->fd);
-}
+FIXTURE_DXGPMO(map, 0)
 
 /*
  * Rounding: the view starts at the page below the wanted offset and covers
@@ -264,11 +247,11 @@ TEST_F_TIMEOUT(map, coherence_across_views, 60)
 	volatile uint8_t *user;
 	uint32_t cache;
 
-	if (!self->edu)
+	if (!self->ad.edu)
 		SKIP(return, "needs an adapter with a DMA engine");
 	for (cache = 0; cache <= DXGPMO_CACHE_WRITE_COMBINED; cache++) {
 		ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_MDL, cache,
-				    2 * PAGE, self->edu->adapter_id, &c));
+				    2 * PAGE, self->ad.edu->adapter_id, &c));
 		ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_USER, 0,
 				 2 * PAGE, &u));
 		ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_KERNEL,
@@ -286,14 +269,14 @@ TEST_F_TIMEOUT(map, coherence_across_views, 60)
 		ASSERT_EQ(0, dxgpmo_kmap_rw(self->fd, k.map_id, 0, 300, got,
 					    sizeof(got)));
 		EXPECT_EQ(0, memcmp(a, got, sizeof(a)));
-		ASSERT_EQ(0, dxgpmo_adapter_dma(self->fd, self->edu->adapter_id,
+		ASSERT_EQ(0, dxgpmo_adapter_dma(self->fd, self->ad.edu->adapter_id,
 						0, (adl.base_page + 1) * PAGE + 300,
 						got, sizeof(got)));
 		EXPECT_EQ(0, memcmp(a, got, sizeof(a)));
 
 		/* device -> user view and kernel view */
 		fill(b, sizeof(b), 0x90 + cache);
-		ASSERT_EQ(0, dxgpmo_adapter_dma(self->fd, self->edu->adapter_id,
+		ASSERT_EQ(0, dxgpmo_adapter_dma(self->fd, self->ad.edu->adapter_id,
 						DXGPMO_DMA_TO_MEMORY,
 						(adl.base_page + 1) * PAGE + 600,
 						b, sizeof(b)));
@@ -629,7 +612,7 @@ TEST_F_TIMEOUT(map, section_objects, 60)
 
 	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_SECTION,
 			    DXGPMO_CACHE_WRITE_COMBINED, 3 * PAGE,
-			    self->edu ? self->edu->adapter_id : 0, &c));
+			    self->ad.edu ? self->ad.edu->adapter_id : 0, &c));
 	ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_USER, 0, 3 * PAGE,
 			 &u));
 	p = (volatile uint8_t *)(uintptr_t)u.address;
@@ -642,14 +625,14 @@ TEST_F_TIMEOUT(map, section_objects, 60)
 	ASSERT_EQ(0, dxgpmo_kmap_rw(self->fd, k.map_id, 0, k.offset, got,
 				    sizeof(got)));
 	EXPECT_EQ(0, memcmp(a, got, sizeof(a)));
-	if (self->edu) {
+	if (self->ad.edu) {
 		/* The ADL pins the pages; the device sees the same bytes. */
 		adl = (struct dxgpmo_allocate_adl){
 			.amo_id = c.amo_id, .offset = 2 * PAGE, .length = PAGE,
 		};
 		ASSERT_EQ(0, dxgpmo_allocate_adl(self->fd, &adl));
 		ASSERT_EQ(0, dxgpmo_adapter_dma(self->fd,
-						self->edu->adapter_id, 0,
+						self->ad.edu->adapter_id, 0,
 						adl.base_page * PAGE + 10, got,
 						sizeof(got)));
 		EXPECT_EQ(0, memcmp(a, got, sizeof(got)));
@@ -813,7 +796,7 @@ TEST_F_TIMEOUT(map, section_writes_survive_drop_caches, 60)
 
 	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_SECTION,
 			    DXGPMO_CACHE_CACHED, 4 * PAGE,
-			    self->edu ? self->edu->adapter_id : 0, &c));
+			    self->ad.edu ? self->ad.edu->adapter_id : 0, &c));
 
 	/* A kernel view (MAP kernel + KMAP_RW). */
 	fill(a, sizeof(a), 0x31);
@@ -833,13 +816,13 @@ TEST_F_TIMEOUT(map, section_writes_survive_drop_caches, 60)
 	EXPECT_EQ(0, close(dmabuf));
 
 	/* The device, through an ADL. */
-	if (self->edu) {
+	if (self->ad.edu) {
 		fill(d, sizeof(d), 0x73);
 		adl = (struct dxgpmo_allocate_adl){
 			.amo_id = c.amo_id, .offset = 2 * PAGE, .length = PAGE,
 		};
 		ASSERT_EQ(0, dxgpmo_allocate_adl(self->fd, &adl));
-		ASSERT_EQ(0, dxgpmo_adapter_dma(self->fd, self->edu->adapter_id,
+		ASSERT_EQ(0, dxgpmo_adapter_dma(self->fd, self->ad.edu->adapter_id,
 						DXGPMO_DMA_TO_MEMORY,
 						adl.base_page * PAGE + 300, d,
 						sizeof(d)));
@@ -857,7 +840,7 @@ TEST_F_TIMEOUT(map, section_writes_survive_drop_caches, 60)
 		TH_LOG("dma-buf write lost (read %02x %02x %02x)",
 		       got[0], got[1], got[2]);
 	}
-	if (self->edu) {
+	if (self->ad.edu) {
 		ASSERT_EQ(0, kread(self->fd, c.pmo_id, 2 * PAGE + 300, got,
 				   sizeof(got)));
 		EXPECT_EQ(0, memcmp(d, got, sizeof(d))) {
@@ -1016,9 +999,9 @@ TEST_F(map, io_space_objects)
 	uint32_t val;
 	uint64_t bar;
 
-	if (!self->edu)
+	if (!self->ad.edu)
 		SKIP(return, "needs an edu adapter (its BAR0)");
-	bar = edu_bar0(self->edu);
+	bar = edu_bar0(self->ad.edu);
 	ASSERT_NE(0, bar);
 
 #define IO(_base, _len, _cache) (struct dxgpmo_create_pmo){ \
@@ -1035,7 +1018,7 @@ TEST_F(map, io_space_objects)
 	EXPECT_EQ(-EINVAL, dxgpmo_create_pmo(self->fd, &c));
 
 	c = IO(bar, PAGE, DXGPMO_CACHE_NON_CACHED);
-	c.adapter_id = self->edu->adapter_id;
+	c.adapter_id = self->ad.edu->adapter_id;
 	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
 	/* Kernel mode only. */
 	EXPECT_EQ(-EINVAL, map(self->fd, c.pmo_id, DXGPMO_ACCESS_USER, 0, 4,
@@ -1060,7 +1043,7 @@ TEST_F(map, io_space_objects)
 
 	/* The rest of the BAR is plain I/O space: written, and an ADL. */
 	c = IO(bar + PAGE, PAGE, DXGPMO_CACHE_WRITE_COMBINED);
-	c.adapter_id = self->edu->adapter_id;
+	c.adapter_id = self->ad.edu->adapter_id;
 	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
 	ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_KERNEL, 0, 8, &m));
 	EXPECT_EQ(0, dxgpmo_kmap_rw(self->fd, m.map_id, DXGPMO_KMAP_WRITE, 4,

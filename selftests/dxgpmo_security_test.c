@@ -140,23 +140,7 @@ out:
 	return fd;
 }
 
-FIXTURE(security) {
-	int fd;
-	struct adapters ad;
-};
-
-FIXTURE_SETUP(security)
-{
-	self->fd = dxgpmo_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, load_adapters(self->fd, &self->ad));
-	ASSERT_LT(0, self->ad.nr);
-}
-
-FIXTURE_TEARDOWN(security)
-{
-	teardown_dxgpmo(_metadata, self->fd);
-}
+FIXTURE_DXGPMO(security, 1)
 
 /* The ordinary contract works without privilege. */
 static int unpriv_ordinary_use(int fd, int inherited, void *arg)

@@ -25,22 +25,7 @@
 #include "kselftest_harness.h"
 #include "dxgpmo_test_utils.h"
 
-FIXTURE(dxgpmo) {
-	int fd;
-	struct adapters ad;
-};
-
-FIXTURE_SETUP(dxgpmo)
-{
-	self->fd = dxgpmo_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, load_adapters(self->fd, &self->ad));
-}
-
-FIXTURE_TEARDOWN(dxgpmo)
-{
-	teardown_dxgpmo(_metadata, self->fd);
-}
+FIXTURE_DXGPMO(dxgpmo, 0)
 
 /*
  * QUERY_ADAPTERS lists exactly the edu devices, the devices bound to the
@@ -787,10 +772,7 @@ TEST_F(dxgpmo, killed_child_leaks_nothing)
  * Create/destroy for every type x cache type x size.  Variants are the
  * sizes; each test walks the types and cache types.
  */
-FIXTURE(pmo_sizes) {
-	int fd;
-	struct adapters ad;
-};
+FIXTURE_DXGPMO(pmo_sizes, 0)
 
 FIXTURE_VARIANT(pmo_sizes) {
 	uint64_t length;
@@ -807,18 +789,6 @@ FIXTURE_VARIANT_ADD(pmo_sizes, two_mib_plus_page) {
 	.length = (2 << 20) + 4096
 };
 FIXTURE_VARIANT_ADD(pmo_sizes, sixty_four_mib) { .length = 64 << 20 };
-
-FIXTURE_SETUP(pmo_sizes)
-{
-	self->fd = dxgpmo_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, load_adapters(self->fd, &self->ad));
-}
-
-FIXTURE_TEARDOWN(pmo_sizes)
-{
-	teardown_dxgpmo(_metadata, self->fd);
-}
 
 static int contiguous_fits(uint64_t length)
 {

@@ -363,6 +363,29 @@ static inline int load_adapters(int fd, struct adapters *ad)
 	} while (0)
 
 /*
+ * FIXTURE(name) of a test on one open /dev/dxgpmo file (self->fd) and the
+ * adapters it lists (self->ad), at least min_adapters of them; the
+ * teardown is the leak check.
+ */
+#define FIXTURE_DXGPMO(fixture_name, min_adapters)                         \
+	FIXTURE(fixture_name) {                                            \
+		int fd;                                                    \
+		struct adapters ad;                                        \
+	};                                                                 \
+	FIXTURE_SETUP(fixture_name)                                        \
+	{                                                                  \
+		self->fd = dxgpmo_open();                                  \
+		ASSERT_LE(0, self->fd);                                    \
+		ASSERT_EQ(0, load_adapters(self->fd, &self->ad));          \
+		if (min_adapters)                                          \
+			ASSERT_LE(min_adapters, self->ad.nr);              \
+	}                                                                  \
+	FIXTURE_TEARDOWN(fixture_name)                                     \
+	{                                                                  \
+		teardown_dxgpmo(_metadata, self->fd);                      \
+	}
+
+/*
  * Kernel log lines a test provokes on purpose (IOMMU faults, the ADL-leak
  * WARN or BUG) are bracketed by "dxgpmo-expect: begin/end" lines written to
  * /dev/kmsg; scripts/check.sh ignores what lies between them and fails on
