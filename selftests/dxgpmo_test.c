@@ -224,7 +224,7 @@ TEST_F(cmd_length, size_rules)
 				   cmd_sized(buf, variant->min_size - 1)));
 	EXPECT_ERRNO(EINVAL, ioctl(self->fd, variant->ioctl,
 				   cmd_sized(buf, 0)));
-	for (i = 0; i < sizeof(longer) / sizeof(longer[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(longer); i++) {
 		cmd_sized(buf, variant->size + longer[i]);
 		((uint8_t *)buf)[variant->size + longer[i] - 1] = 0xff;
 		EXPECT_ERRNO(E2BIG, ioctl(self->fd, variant->ioctl, buf));
@@ -232,7 +232,7 @@ TEST_F(cmd_length, size_rules)
 	rc_exact = ioctl(self->fd, variant->ioctl,
 			 cmd_sized(buf, variant->size));
 	errno_exact = errno;
-	for (i = 0; i < sizeof(longer) / sizeof(longer[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(longer); i++) {
 		errno = 0;
 		EXPECT_EQ(rc_exact, ioctl(self->fd, variant->ioctl,
 					  cmd_sized(buf, variant->size +
@@ -259,7 +259,7 @@ TEST_F(dxgpmo, cmd_length_table_complete)
 	for (nr = 0; nr < 256; nr++) {
 		int known = 0, rc;
 
-		for (i = 0; i < sizeof(in_table) / sizeof(in_table[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(in_table); i++)
 			known |= in_table[i] == nr;
 		errno = 0;
 		rc = ioctl(self->fd, _IO(DXGPMO_TYPE, nr), &size);
@@ -317,7 +317,7 @@ TEST_F(dxgpmo, cmd_longer_struct_same_errno)
 	};
 	unsigned int i;
 
-	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(calls); i++) {
 		uint64_t buf[DXGPMO_CMD_BUF_WORDS];
 		uint32_t size;
 

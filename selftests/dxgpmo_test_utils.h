@@ -525,7 +525,7 @@ static inline int fail_nth_open(struct fail_nth *f,
 		 (long)syscall(SYS_gettid));
 	if (access(path, W_OK))
 		return -EOPNOTSUPP;
-	for (i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(knobs); i++)
 		write_sysfs(knobs[i], "0");
 	/* Opened before arming: opening it would allocate, and fail. */
 	f->proc_fd = open(path, O_RDWR | O_CLOEXEC);
