@@ -173,9 +173,7 @@ TEST_F(dxgpmo, adapters_entry_size)
  * than the first version -> EINVAL, longer with a non-zero tail -> E2BIG,
  * longer with a zero tail behaves exactly like the exact size.
  */
-FIXTURE(cmd_length) {
-	int fd;
-};
+FIXTURE_DXGPMO(cmd_length, 0)
 
 FIXTURE_VARIANT(cmd_length) {
 	unsigned long ioctl;
@@ -191,17 +189,6 @@ FIXTURE_VARIANT(cmd_length) {
 	};
 DXGPMO_IOCTL_TABLE(CMD_LENGTH_VARIANT)
 #undef CMD_LENGTH_VARIANT
-
-FIXTURE_SETUP(cmd_length)
-{
-	self->fd = dxgpmo_open();
-	ASSERT_LE(0, self->fd);
-}
-
-FIXTURE_TEARDOWN(cmd_length)
-{
-	teardown_dxgpmo(_metadata, self->fd);
-}
 
 /* A zeroed struct of the variant's ioctl that says it is size bytes. */
 static void *cmd_sized(uint64_t *buf, uint32_t size)
