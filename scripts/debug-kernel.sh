@@ -1,41 +1,82 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build, once, a debug kernel from Debian's linux-source-6.12 with KASAN,
-# lockdep, kmemleak, DMA-API debugging, DEBUG_VM and fault injection, plus
-# what the test VM needs (PCI, intel-iommu, serial console, devtmpfs, DRM and
-# vgem built in).  The tree is cached outside the repository
-# (DXGPMO_CACHE, default /var/cache/dxgpmo); a second run only prints the
-# path of the built tree, unless the options below changed: then the cached
-# tree is reconfigured and rebuilt incrementally.
+# Build, once, a debug kernel from Debian's linux-source-6.12: what the
+# selftests need (selftests/config: PCI, intel-iommu, serial console,
+# devtmpfs, DRM and vgem built in, fault injection) plus the debug options
+# below (KASAN, lockdep, kmemleak, DMA-API debugging, DEBUG_VM).  The tree
+# is cached outside the repository (DXGPMO_CACHE, default
+# /var/cache/dxgpmo); a second run only prints the path of the built tree.
+# When the options changed, they are applied to a copy of the tree's
+# .config first: only if that copy differs is the tree reconfigured and
+# rebuilt incrementally.
 set -eu
 
+top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${DXGPMO_CACHE:-/var/cache/dxgpmo}
 tree=$cache/linux-debug
 stamp=$tree/.dxgpmo-built
 
-# DRM_VMWGFX for MAPPING_DIRTY_HELPERS, which dirty tracking needs;
-# USERFAULTFD for the test that blocks QUERY_ADAPTERS in its user copy.
-options="-e KASAN -e KASAN_GENERIC -e KASAN_INLINE
-	-e PROVE_LOCKING -e DEBUG_ATOMIC_SLEEP
-	-e DEBUG_KMEMLEAK -d DEBUG_KMEMLEAK_DEFAULT_OFF
-	-e DMA_API_DEBUG -e DEBUG_VM
-	-e FAULT_INJECTION -e FAILSLAB -e FAIL_PAGE_ALLOC
-	-e FAULT_INJECTION_DEBUG_FS -e DEBUG_FS
-	-e PCI -e IOMMU_SUPPORT -e INTEL_IOMMU -e IRQ_REMAP
-	-e SERIAL_8250 -e SERIAL_8250_CONSOLE
-	-e DEVTMPFS -e DEVTMPFS_MOUNT -e BLK_DEV_INITRD
-	-e DRM -e DRM_VGEM -e DRM_VMWGFX -e DMA_SHARED_BUFFER -e SHMEM -e X86_PAT
-	-e USERFAULTFD
-	-e MODULES -e MODULE_UNLOAD -d MODULE_SIG -d IKHEADERS
-	-e DEBUG_INFO_NONE -d DEBUG_INFO_BTF -d DEBUG_INFO_DWARF5
-	-d DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT"
+# What only the debug kernel has: the checkers, and neither module
+# signing, kernel headers in the image nor debug info, for a faster build.
+debug_config='CONFIG_KASAN=y
+CONFIG_KASAN_GENERIC=y
+CONFIG_KASAN_INLINE=y
+CONFIG_PROVE_LOCKING=y
+CONFIG_DEBUG_ATOMIC_SLEEP=y
+CONFIG_DEBUG_KMEMLEAK=y
+# CONFIG_DEBUG_KMEMLEAK_DEFAULT_OFF is not set
+CONFIG_DMA_API_DEBUG=y
+CONFIG_DEBUG_VM=y
+# CONFIG_MODULE_SIG is not set
+CONFIG_SYSTEM_TRUSTED_KEYS=""
+CONFIG_SYSTEM_REVOCATION_KEYS=""
+# CONFIG_IKHEADERS is not set
+CONFIG_DEBUG_INFO_NONE=y
+# CONFIG_DEBUG_INFO_BTF is not set
+# CONFIG_DEBUG_INFO_DWARF5 is not set
+# CONFIG_DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT is not set'
+
+# Both fragments' options, one a line, sorted: the stamp does not change
+# when an option only moves or its comment does.
+option_lines() {
+	grep -E '^(CONFIG_[A-Za-z0-9_]+=.*|# CONFIG_[A-Za-z0-9_]+ is not set)$' ||
+		true
+}
+test_options=$(option_lines < "$top/selftests/config")
+options=$({ echo "$test_options"; echo "$debug_config" | option_lines; } |
+	sort -u)
+twice=$(echo "$options" |
+	sed -E 's/^# (CONFIG_[A-Za-z0-9_]+) is not set$/\1/; s/=.*//' |
+	sort | uniq -d)
+if [ -n "$twice" ]; then
+	echo "debug kernel: options set twice: $(echo "$twice" | tr '\n' ' ')" >&2
+	exit 1
+fi
 want=$(echo "$options" | sha256sum | cut -d' ' -f1)
 
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
 	echo "$tree"
 	exit 0
 fi
+
+# The options as arguments of the kernel's scripts/config.
+set --
+while IFS= read -r line; do
+	name=${line#"# "}
+	name=${name%%[= ]*}
+	name=${name#CONFIG_}
+	value=${line#*=}
+	case $line in
+	"# CONFIG_"*) set -- "$@" --disable "$name" ;;
+	*=y) set -- "$@" --enable "$name" ;;
+	*=m) set -- "$@" --module "$name" ;;
+	*=\"*\") value=${value#\"}; set -- "$@" --set-str "$name" "${value%\"}" ;;
+	*) set -- "$@" --set-val "$name" "$value" ;;
+	esac
+done <<EOF
+$options
+EOF
 
 missing=
 for pkg in linux-source-6.12 bc flex bison libelf-dev libssl-dev; do
@@ -57,12 +98,30 @@ if [ ! -f "$stamp" ]; then
 	make -s -C "$tree" x86_64_defconfig >&2
 fi
 cd "$tree"
-# shellcheck disable=SC2086
-./scripts/config $options \
-	--set-str SYSTEM_TRUSTED_KEYS "" --set-str SYSTEM_REVOCATION_KEYS ""
-make -s olddefconfig >&2
-grep -q '^CONFIG_MAPPING_DIRTY_HELPERS=y' .config ||
+# A build finished with this .config when the stamp is newer than it.
+built=
+[ -f "$stamp" ] && [ -n "$(find "$stamp" -newer .config)" ] && built=1
+candidate=$cache/config.candidate
+trap 'rm -f "$candidate" "$candidate.old"' EXIT
+cp .config "$candidate"
+./scripts/config --file "$candidate" "$@"
+KCONFIG_CONFIG=$candidate make -s olddefconfig >&2
+grep -q '^CONFIG_MAPPING_DIRTY_HELPERS=y' "$candidate" ||
 	{ echo "debug kernel: MAPPING_DIRTY_HELPERS did not get enabled" >&2; exit 1; }
+# What the tests need must survive the dependencies' resolution.
+while IFS= read -r line; do
+	grep -qxF "$line" "$candidate" ||
+		{ echo "debug kernel: $line did not get set" >&2; exit 1; }
+done <<EOF
+$test_options
+EOF
+if [ -n "$built" ] && cmp -s "$candidate" .config; then
+	echo "debug kernel: options changed, its .config did not" >&2
+	echo "$want" > "$stamp"
+	echo "$tree"
+	exit 0
+fi
+mv "$candidate" .config
 start=$(date +%s)
 # modules too: they write the Module.symvers external modules link against
 nice make -s -j"$(nproc)" bzImage modules >&2

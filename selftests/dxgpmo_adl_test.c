@@ -24,38 +24,7 @@
 #include "dxgpmo_test_utils.h"
 #include "dxgpmo_test.h"
 
-#define PAGE 4096ULL
 #define BELOW_4G ((1ULL << 32) - 1)
-
-struct adapters {
-	struct dxgpmo_adapter_info all[DXGPMO_MAX_ADAPTERS];
-	uint32_t nr;
-	/* edu adapters behind an IOMMU, in id order */
-	const struct dxgpmo_adapter_info *edu[DXGPMO_MAX_ADAPTERS];
-	unsigned int nr_edu;
-	const struct dxgpmo_adapter_info *virt;
-};
-
-static int load_adapters(int fd, struct adapters *a)
-{
-	unsigned int i;
-	int ret;
-
-	memset(a, 0, sizeof(*a));
-	ret = dxgpmo_query_adapters(fd, a->all, DXGPMO_MAX_ADAPTERS, &a->nr);
-	if (ret)
-		return ret;
-	for (i = 0; i < a->nr; i++) {
-		uint32_t caps = a->all[i].caps;
-
-		if ((caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE) &&
-		    (caps & DXGPMO_ADAPTER_CAP_IOMMU))
-			a->edu[a->nr_edu++] = &a->all[i];
-		if ((caps & DXGPMO_ADAPTER_CAP_VIRTUAL) && !a->virt)
-			a->virt = &a->all[i];
-	}
-	return 0;
-}
 
 static int is_iommu(const struct dxgpmo_adapter_info *a)
 {
@@ -99,27 +68,9 @@ static uint64_t *pages_alloc(uint64_t length)
 	return calloc(length / PAGE, sizeof(uint64_t));
 }
 
-FIXTURE(adl) {
-	int fd;
-	struct adapters a;
-};
+FIXTURE_DXGPMO(adl, 0)
 
-FIXTURE_SETUP(adl)
-{
-	self->fd = dxgpmo_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, load_adapters(self->fd, &self->a));
-}
-
-FIXTURE_TEARDOWN(adl)
-{
-	teardown_dxgpmo(_metadata, self->fd);
-}
-
-FIXTURE(adl_sizes) {
-	int fd;
-	struct adapters a;
-};
+FIXTURE_DXGPMO(adl_sizes, 0)
 
 FIXTURE_VARIANT(adl_sizes) {
 	uint64_t length;
@@ -137,18 +88,6 @@ FIXTURE_VARIANT_ADD(adl_sizes, two_mib_plus_page) {
 FIXTURE_VARIANT_ADD(adl_sizes, four_mib) { .length = 4 << 20 };
 FIXTURE_VARIANT_ADD(adl_sizes, sixty_four_mib) { .length = 64 << 20 };
 
-FIXTURE_SETUP(adl_sizes)
-{
-	self->fd = dxgpmo_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, load_adapters(self->fd, &self->a));
-}
-
-FIXTURE_TEARDOWN(adl_sizes)
-{
-	teardown_dxgpmo(_metadata, self->fd);
-}
-
 /*
  * Whole-object ADLs of an MDL object on every adapter: exact page count, one
  * IOVA run behind an IOMMU, and on the physically addressed adapter every
@@ -162,8 +101,8 @@ TEST_F(adl_sizes, mdl_every_adapter)
 	uint64_t j;
 
 	ASSERT_NE(NULL, pages);
-	for (i = 0; i < self->a.nr; i++) {
-		const struct dxgpmo_adapter_info *ad = &self->a.all[i];
+	for (i = 0; i < self->ad.nr; i++) {
+		const struct dxgpmo_adapter_info *ad = &self->ad.all[i];
 		struct dxgpmo_allocate_adl adl;
 		struct dxgpmo_stats st;
 		uint32_t pmo, amo;
@@ -221,8 +160,8 @@ TEST_F(adl_sizes, contiguous_every_adapter)
 	ASSERT_NE(NULL, pages);
 	while (boundary < variant->length)
 		boundary <<= 1;
-	for (i = 0; i < self->a.nr; i++) {
-		const struct dxgpmo_adapter_info *ad = &self->a.all[i];
+	for (i = 0; i < self->ad.nr; i++) {
+		const struct dxgpmo_adapter_info *ad = &self->ad.all[i];
 		struct dxgpmo_create_pmo c = {
 			.type = DXGPMO_PMO_TYPE_CONTIGUOUS,
 			.length = variant->length,
@@ -271,8 +210,8 @@ TEST_F(adl_sizes, subranges_overlap)
 		SKIP(return, "needs at least three pages");
 	ASSERT_NE(NULL, whole);
 	ASSERT_NE(NULL, part);
-	for (i = 0; i < self->a.nr; i++) {
-		const struct dxgpmo_adapter_info *ad = &self->a.all[i];
+	for (i = 0; i < self->ad.nr; i++) {
+		const struct dxgpmo_adapter_info *ad = &self->ad.all[i];
 		uint64_t off = (n / 3) | 1, len = n - off - 1;
 		struct dxgpmo_allocate_adl all, sub, sub2, last;
 		struct dxgpmo_stats st;
@@ -325,7 +264,7 @@ TEST_F(adl, bad_args)
 	uint32_t pmo, amo;
 
 	ASSERT_EQ(0, pmo_on(self->fd, DXGPMO_PMO_TYPE_MDL, 4 * PAGE,
-			    self->a.all[0].adapter_id, &pmo, &amo));
+			    self->ad.all[0].adapter_id, &pmo, &amo));
 	EXPECT_EQ(-EINVAL, adl_make(self->fd, amo, 1, PAGE, 0, NULL, &adl));
 	EXPECT_EQ(-EINVAL, adl_make(self->fd, amo, 0, PAGE + 1, 0, NULL, &adl));
 	EXPECT_EQ(-EINVAL, adl_make(self->fd, amo, 0, 0, 0, NULL, &adl));
@@ -384,62 +323,18 @@ TEST_F(adl, bad_args)
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, pmo, amo));
 }
 
-TEST_F(adl, cmd_length)
-{
-	struct {
-		struct dxgpmo_allocate_adl cmd;
-		uint8_t extra;
-	} a;
-	struct {
-		struct dxgpmo_free_adl cmd;
-		uint8_t extra;
-	} f;
-	struct {
-		struct dxgpmo_adapter_dma cmd;
-		uint8_t extra;
-	} d;
-
-	memset(&a, 0, sizeof(a));
-	a.cmd.size = offsetofend(struct dxgpmo_allocate_adl, base_page) - 1;
-	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_ALLOCATE_ADL, &a));
-	a.cmd.size = sizeof(a.cmd) + 1;
-	a.extra = 1;
-	EXPECT_ERRNO(E2BIG, ioctl(self->fd, DXGPMO_IOC_ALLOCATE_ADL, &a));
-	a.extra = 0;	/* zero tail: same as exact size (amo 0 -> ENOENT) */
-	a.cmd.length = PAGE;
-	EXPECT_ERRNO(ENOENT, ioctl(self->fd, DXGPMO_IOC_ALLOCATE_ADL, &a));
-
-	memset(&f, 0, sizeof(f));
-	f.cmd.size = offsetofend(struct dxgpmo_free_adl, __reserved) - 1;
-	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_FREE_ADL, &f));
-	f.cmd.size = sizeof(f.cmd) + 1;
-	f.extra = 1;
-	EXPECT_ERRNO(E2BIG, ioctl(self->fd, DXGPMO_IOC_FREE_ADL, &f));
-	f.extra = 0;
-	EXPECT_ERRNO(ENOENT, ioctl(self->fd, DXGPMO_IOC_FREE_ADL, &f));
-
-	memset(&d, 0, sizeof(d));
-	d.cmd.size = offsetofend(struct dxgpmo_adapter_dma, buffer) - 1;
-	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_ADAPTER_DMA, &d));
-	d.cmd.size = sizeof(d.cmd) + 1;
-	d.extra = 1;
-	EXPECT_ERRNO(E2BIG, ioctl(self->fd, DXGPMO_IOC_ADAPTER_DMA, &d));
-	d.extra = 0;	/* length 0 */
-	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_ADAPTER_DMA, &d));
-}
-
 /* REQUIRE_CONTIGUOUS is for CONTIGUOUS and IO_SPACE objects only. */
 TEST_F(adl, require_contiguous_mdl_refused)
 {
 	unsigned int i;
 
-	for (i = 0; i < self->a.nr; i++) {
+	for (i = 0; i < self->ad.nr; i++) {
 		struct dxgpmo_allocate_adl adl;
 		uint32_t pmo, amo;
 
 		/* One page is trivially contiguous, and still refused. */
 		ASSERT_EQ(0, pmo_on(self->fd, DXGPMO_PMO_TYPE_MDL, PAGE,
-				    self->a.all[i].adapter_id, &pmo, &amo));
+				    self->ad.all[i].adapter_id, &pmo, &amo));
 		EXPECT_EQ(-EINVAL, adl_make(self->fd, amo, 0, PAGE,
 					    DXGPMO_ADL_REQUIRE_CONTIGUOUS,
 					    NULL, &adl));
@@ -453,7 +348,7 @@ TEST_F(adl, close_amo_with_adl_busy)
 	uint32_t pmo, amo;
 
 	ASSERT_EQ(0, pmo_on(self->fd, DXGPMO_PMO_TYPE_MDL, PAGE,
-			    self->a.all[0].adapter_id, &pmo, &amo));
+			    self->ad.all[0].adapter_id, &pmo, &amo));
 	ASSERT_EQ(0, adl_make(self->fd, amo, 0, PAGE, 0, NULL, &adl));
 	EXPECT_EQ(-EBUSY, dxgpmo_close_pmo(self->fd, amo));
 	EXPECT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
@@ -470,7 +365,7 @@ TEST_F(adl, adl_leak_warn)
 
 	ASSERT_EQ(0, write_sysfs(ADL_LEAK_PARAM, "warn"));
 	ASSERT_EQ(0, pmo_on(self->fd, DXGPMO_PMO_TYPE_MDL, 2 * PAGE,
-			    self->a.all[0].adapter_id, &pmo, &amo));
+			    self->ad.all[0].adapter_id, &pmo, &amo));
 	ASSERT_EQ(0, adl_make(self->fd, amo, 0, PAGE, 0, NULL, &adl));
 
 	kmsg = kmsg_open_new();
@@ -500,21 +395,21 @@ TEST_F(adl, close_file_frees_adls)
 
 	ASSERT_LE(0, fd2);
 	ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &before));
-	for (i = 0; i < self->a.nr; i++) {
+	for (i = 0; i < self->ad.nr; i++) {
 		struct dxgpmo_allocate_adl adl;
 		uint32_t pmo, amo;
 
 		ASSERT_EQ(0, pmo_on(fd2, DXGPMO_PMO_TYPE_MDL, 64 << 10,
-				    self->a.all[i].adapter_id, &pmo, &amo));
+				    self->ad.all[i].adapter_id, &pmo, &amo));
 		ASSERT_EQ(0, adl_make(fd2, amo, 0, 64 << 10, 0, NULL, &adl));
 		ASSERT_EQ(0, adl_make(fd2, amo, 0, PAGE, 0, NULL, &adl));
 	}
 	ASSERT_EQ(0, dxgpmo_get_stats(fd2, &after));
-	EXPECT_EQ(2 * self->a.nr, after.file.adls);
+	EXPECT_EQ(2 * self->ad.nr, after.file.adls);
 	EXPECT_EQ(0, close(fd2));
 	ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &after));
 	EXPECT_EQ(0, dxgpmo_counters_live(&after.global));
-	EXPECT_EQ(before.global.leaked_adls + 2 * self->a.nr,
+	EXPECT_EQ(before.global.leaked_adls + 2 * self->ad.nr,
 		  after.global.leaked_adls);
 }
 
@@ -532,7 +427,7 @@ static void pattern(uint8_t *buf, size_t len, uint8_t seed)
 
 #define NEED_TWO_EDU()                                                     \
 	do {                                                               \
-		if (self->a.nr_edu < 2)                                    \
+		if (self->ad.nr_iommu_edu < 2)                                    \
 			SKIP(return, "needs two edu adapters behind an IOMMU"); \
 	} while (0)
 
@@ -548,8 +443,8 @@ TEST_F_TIMEOUT(adl, dma_roundtrip_two_adapters, 60)
 	uint32_t pmo, amo;
 
 	NEED_TWO_EDU();
-	e1 = self->a.edu[0];
-	e2 = self->a.edu[1];
+	e1 = self->ad.iommu_edu[0];
+	e2 = self->ad.iommu_edu[1];
 	ASSERT_EQ(0, pmo_on(self->fd, DXGPMO_PMO_TYPE_MDL, 4 * PAGE,
 			    e1->adapter_id, &pmo, &amo));
 	ASSERT_EQ(0, adl_make(self->fd, amo, 0, 4 * PAGE, 0, NULL, &adl));
@@ -598,9 +493,9 @@ TEST_F_TIMEOUT(adl, read_only_section_device_cannot_write, 60)
 	struct dxgpmo_map m = { .access_mode = DXGPMO_ACCESS_KERNEL,
 				.length = DMA_LEN };
 
-	if (!self->a.nr_edu)
+	if (!self->ad.nr_iommu_edu)
 		SKIP(return, "needs an edu adapter");
-	c.adapter_id = self->a.edu[0]->adapter_id;
+	c.adapter_id = self->ad.iommu_edu[0]->adapter_id;
 	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
 	ASSERT_EQ(0, adl_make(self->fd, c.amo_id, 0, PAGE, 0, NULL, &adl));
 	memset(in, 0xee, sizeof(in));
@@ -690,8 +585,8 @@ TEST_F_TIMEOUT(adl, dma_domains_separate, 60)
 	uint32_t pmo, amo;
 
 	NEED_TWO_EDU();
-	e1 = self->a.edu[0];
-	e2 = self->a.edu[1];
+	e1 = self->ad.iommu_edu[0];
+	e2 = self->ad.iommu_edu[1];
 	ASSERT_EQ(0, pmo_on(self->fd, DXGPMO_PMO_TYPE_MDL, PAGE,
 			    e1->adapter_id, &pmo, &amo));
 	ASSERT_EQ(0, adl_make(self->fd, amo, 0, PAGE, 0, NULL, &adl));
@@ -728,9 +623,9 @@ TEST_F_TIMEOUT(adl, dma_after_free_faults, 60)
 	struct dxgpmo_allocate_adl adl;
 	uint32_t pmo, amo;
 
-	if (self->a.nr_edu < 1)
+	if (self->ad.nr_iommu_edu < 1)
 		SKIP(return, "needs an edu adapter behind an IOMMU");
-	e1 = self->a.edu[0];
+	e1 = self->ad.iommu_edu[0];
 	ASSERT_EQ(0, pmo_on(self->fd, DXGPMO_PMO_TYPE_MDL, PAGE,
 			    e1->adapter_id, &pmo, &amo));
 	ASSERT_EQ(0, adl_make(self->fd, amo, 0, PAGE, 0, NULL, &adl));
@@ -779,9 +674,9 @@ TEST_F_TIMEOUT(adl, dma_access_rules, 60)
 	int other, status;
 	pid_t pid;
 
-	if (self->a.nr_edu < 1)
+	if (self->ad.nr_iommu_edu < 1)
 		SKIP(return, "needs an edu adapter behind an IOMMU");
-	e1 = self->a.edu[0];
+	e1 = self->ad.iommu_edu[0];
 	memset(buf, 0, sizeof(buf));
 	ASSERT_EQ(0, pmo_on(self->fd, DXGPMO_PMO_TYPE_MDL, 2 * PAGE,
 			    e1->adapter_id, &pmo, &amo));
@@ -814,14 +709,14 @@ TEST_F_TIMEOUT(adl, dma_access_rules, 60)
 	EXPECT_EQ(-EFAULT, dxgpmo_adapter_dma(self->fd, e1->adapter_id, 0,
 					      adl.base_page * PAGE, NULL, 16));
 	/* No engine on the virtual adapter, raw or not. */
-	if (self->a.virt) {
+	if (self->ad.virt) {
 		EXPECT_EQ(-EOPNOTSUPP,
 			  dxgpmo_adapter_dma(self->fd,
-					     self->a.virt->adapter_id,
+					     self->ad.virt->adapter_id,
 					     DXGPMO_DMA_RAW, 0x100000, buf, 16));
 		EXPECT_EQ(-EOPNOTSUPP,
 			  dxgpmo_adapter_dma(self->fd,
-					     self->a.virt->adapter_id, 0,
+					     self->ad.virt->adapter_id, 0,
 					     0x100000, buf, 16));
 	}
 
@@ -885,8 +780,8 @@ TEST_F(adl, timing_command)
 	t.id = 0xfffff;
 	EXPECT_EQ(-ENOENT, bench_cmd(self->fd, &t));
 
-	for (i = 0; i < self->a.nr; i++) {
-		const struct dxgpmo_adapter_info *a = &self->a.all[i];
+	for (i = 0; i < self->ad.nr; i++) {
+		const struct dxgpmo_adapter_info *a = &self->ad.all[i];
 
 		ASSERT_EQ(0, dxgpmo_open_pmo(self->fd, c.pmo_id, a->adapter_id,
 					     &amo));

@@ -25,7 +25,6 @@
 #include "kselftest_harness.h"
 #include "dxgpmo_test_utils.h"
 
-#define PAGE 4096ULL
 #define W 640
 #define H 360
 /* vivid starts streaming only with two buffers queued */
@@ -294,22 +293,19 @@ FIXTURE_VARIANT_ADD(capture, mdl_dma_contig) {
  */
 static int one_physical_run(int fd, uint32_t pmo, uint64_t size)
 {
-	struct dxgpmo_adapter_info a[DXGPMO_MAX_ADAPTERS];
 	struct dxgpmo_allocate_adl adl;
+	struct adapters ad;
 	uint64_t *pages;
-	uint32_t n, i, amo, virt = 0;
+	uint32_t i, amo;
 	int ret;
 
-	ret = dxgpmo_query_adapters(fd, a, DXGPMO_MAX_ADAPTERS, &n);
-	for (i = 0; !ret && i < n && i < DXGPMO_MAX_ADAPTERS && !virt; i++)
-		if (a[i].caps & DXGPMO_ADAPTER_CAP_VIRTUAL)
-			virt = a[i].adapter_id;
-	if (ret || !virt)
+	ret = load_adapters(fd, &ad);
+	if (ret || !ad.virt)
 		return ret ? ret : -ENODEV;
 	pages = calloc(size / PAGE, sizeof(*pages));
 	if (!pages)
 		return -ENOMEM;
-	ret = dxgpmo_open_pmo(fd, pmo, virt, &amo);
+	ret = dxgpmo_open_pmo(fd, pmo, ad.virt->adapter_id, &amo);
 	if (ret)
 		goto out;
 	adl = (struct dxgpmo_allocate_adl){

@@ -22,8 +22,6 @@
 #include "kselftest_harness.h"
 #include "dxgpmo_test_utils.h"
 
-#define PAGE 4096ULL
-
 struct seg {
 	const struct dxgpmo_adapter_info *a;
 	volatile uint8_t *cpu;
@@ -66,8 +64,7 @@ static int bit(const uint8_t *buf, unsigned long i)
 
 FIXTURE(dirty) {
 	int fd;
-	struct dxgpmo_adapter_info adapters[DXGPMO_MAX_ADAPTERS];
-	uint32_t nr;
+	struct adapters ad;
 	const struct dxgpmo_adapter_info *cpu_adapter;	/* any */
 	const struct dxgpmo_adapter_info *edu;		/* with an engine */
 	struct seg seg;
@@ -75,19 +72,12 @@ FIXTURE(dirty) {
 
 FIXTURE_SETUP(dirty)
 {
-	unsigned int i;
-
 	self->fd = dxgpmo_open();
 	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, dxgpmo_query_adapters(self->fd, self->adapters,
-					   DXGPMO_MAX_ADAPTERS, &self->nr));
-	ASSERT_LT(0, self->nr);
-	self->cpu_adapter = &self->adapters[self->nr - 1];
-	self->edu = NULL;
-	for (i = 0; i < self->nr; i++)
-		if ((self->adapters[i].caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE) &&
-		    !self->edu)
-			self->edu = &self->adapters[i];
+	ASSERT_EQ(0, load_adapters(self->fd, &self->ad));
+	ASSERT_LT(0, self->ad.nr);
+	self->cpu_adapter = &self->ad.all[self->ad.nr - 1];
+	self->edu = self->ad.edu;
 	ASSERT_EQ(0, seg_map(self->fd, self->cpu_adapter, &self->seg));
 }
 
@@ -362,8 +352,7 @@ TEST_F(dirty, read_only_mapping_hides_no_write)
 
 FIXTURE(dirty_shapes) {
 	int fd;
-	struct dxgpmo_adapter_info adapters[DXGPMO_MAX_ADAPTERS];
-	uint32_t nr;
+	struct adapters ad;
 	struct seg seg;
 };
 
@@ -387,9 +376,8 @@ FIXTURE_SETUP(dirty_shapes)
 {
 	self->fd = dxgpmo_open();
 	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, dxgpmo_query_adapters(self->fd, self->adapters,
-					   DXGPMO_MAX_ADAPTERS, &self->nr));
-	ASSERT_EQ(0, seg_map(self->fd, &self->adapters[self->nr - 1],
+	ASSERT_EQ(0, load_adapters(self->fd, &self->ad));
+	ASSERT_EQ(0, seg_map(self->fd, &self->ad.all[self->ad.nr - 1],
 			     &self->seg));
 }
 
@@ -582,50 +570,6 @@ TEST_F(dirty, invalid_ranges_and_handles)
 	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
 	EXPECT_EQ(-ENOENT, dxgpmo_destroy_memory_basis(self->fd, c.pmo_id));
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
-}
-
-TEST_F(dirty, cmd_length)
-{
-	struct {
-		struct dxgpmo_create_memory_basis cmd;
-		uint8_t extra;
-	} c;
-	struct {
-		struct dxgpmo_query_dirty_bits cmd;
-		uint8_t extra;
-	} q;
-	struct {
-		struct dxgpmo_dirty_tracking cmd;
-		uint8_t extra;
-	} t;
-
-	memset(&c, 0, sizeof(c));
-	c.cmd.size = offsetofend(struct dxgpmo_create_memory_basis, ranges) - 1;
-	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_CREATE_MEMORY_BASIS,
-				   &c));
-	c.cmd.size = sizeof(c.cmd) + 1;
-	c.extra = 1;
-	EXPECT_ERRNO(E2BIG, ioctl(self->fd, DXGPMO_IOC_CREATE_MEMORY_BASIS,
-				  &c));
-	memset(&q, 0, sizeof(q));
-	q.cmd.size = offsetofend(struct dxgpmo_query_dirty_bits, buffer_size) - 1;
-	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_QUERY_DIRTY_BITS, &q));
-	q.cmd.size = sizeof(q.cmd) + 1;
-	q.extra = 1;
-	EXPECT_ERRNO(E2BIG, ioctl(self->fd, DXGPMO_IOC_QUERY_DIRTY_BITS, &q));
-	q.extra = 0;
-	EXPECT_ERRNO(ENOENT, ioctl(self->fd, DXGPMO_IOC_QUERY_DIRTY_BITS, &q));
-	memset(&t, 0, sizeof(t));
-	t.cmd.size = offsetofend(struct dxgpmo_dirty_tracking, __reserved) - 1;
-	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_START_DIRTY_TRACKING,
-				   &t));
-	t.cmd.size = sizeof(t.cmd) + 1;
-	t.extra = 1;
-	EXPECT_ERRNO(E2BIG, ioctl(self->fd, DXGPMO_IOC_STOP_DIRTY_TRACKING,
-				  &t));
-	t.extra = 0;
-	EXPECT_ERRNO(ENOENT, ioctl(self->fd, DXGPMO_IOC_STOP_DIRTY_TRACKING,
-				   &t));
 }
 
 /*

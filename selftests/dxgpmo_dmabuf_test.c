@@ -26,7 +26,6 @@
 #include "kselftest_harness.h"
 #include "dxgpmo_test_utils.h"
 
-#define PAGE 4096ULL
 #define SIZE (4 * PAGE)
 
 static int export(int fd, uint32_t pmo, uint32_t fd_flags, int *out)
@@ -375,23 +374,6 @@ TEST_F(dmabuf, bad_args)
 				   MAP_SHARED, dfd, 0));
 	EXPECT_EQ(0, close(dfd));
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
-}
-
-TEST_F(dmabuf, cmd_length)
-{
-	struct {
-		struct dxgpmo_export_dmabuf cmd;
-		uint8_t extra;
-	} e;
-
-	memset(&e, 0, sizeof(e));
-	e.cmd.size = offsetofend(struct dxgpmo_export_dmabuf, __reserved) - 1;
-	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_EXPORT_DMABUF, &e));
-	e.cmd.size = sizeof(e.cmd) + 1;
-	e.extra = 1;
-	EXPECT_ERRNO(E2BIG, ioctl(self->fd, DXGPMO_IOC_EXPORT_DMABUF, &e));
-	e.extra = 0;
-	EXPECT_ERRNO(ENOENT, ioctl(self->fd, DXGPMO_IOC_EXPORT_DMABUF, &e));
 }
 
 TEST_HARNESS_MAIN

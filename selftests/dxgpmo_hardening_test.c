@@ -26,40 +26,6 @@
 #include "dxgpmo_test_utils.h"
 #include "dxgpmo_test.h"
 
-#define PAGE 4096ULL
-
-static int fail_nth(int fd, uint64_t nth, uint64_t *left)
-{
-	struct dxgpmo_test_cmd t = {
-		.size = sizeof(t), .op = DXGPMO_TEST_OP_FAIL_NTH,
-		.fail_nth = nth,
-	};
-	int ret = dxgpmo_ioctl(fd, DXGPMO_IOC_TEST, &t);
-
-	if (!ret && left)
-		*left = t.fail_nth;
-	return ret;
-}
-
-struct adapters {
-	struct dxgpmo_adapter_info a[DXGPMO_MAX_ADAPTERS];
-	uint32_t nr;
-	const struct dxgpmo_adapter_info *edu;
-	const struct dxgpmo_adapter_info *any;
-};
-
-static void load(int fd, struct adapters *ad)
-{
-	uint32_t i;
-
-	memset(ad, 0, sizeof(*ad));
-	dxgpmo_query_adapters(fd, ad->a, DXGPMO_MAX_ADAPTERS, &ad->nr);
-	for (i = 0; i < ad->nr; i++)
-		if (ad->a[i].caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE && !ad->edu)
-			ad->edu = &ad->a[i];
-	ad->any = ad->nr ? &ad->a[0] : NULL;
-}
-
 /*
  * A scenario runs calls in order and stops at the first failure.  After
  * each successful call it states which objects the file must hold, so a
@@ -289,164 +255,103 @@ static const struct scenario scenarios[] = {
 	{ "io_space", sc_io_space },
 };
 
-FIXTURE(hardening) {
-	int fd;
-	struct adapters ad;
-};
-
-FIXTURE_SETUP(hardening)
-{
-	self->fd = dxgpmo_open();
-	ASSERT_LE(0, self->fd);
-	load(self->fd, &self->ad);
-	ASSERT_NE(NULL, self->ad.any);
-}
-
-FIXTURE_TEARDOWN(hardening)
-{
-	teardown_dxgpmo(_metadata, self->fd);
-}
+FIXTURE_DXGPMO(hardening, 1)
 
 /*
  * For every scenario: N = 1, 2, ... until the N-th point is never reached.
- * Each injected failure must give -ENOMEM, leave exactly the objects of the
- * steps that succeeded, and closing the file must bring every counter back.
+ * Closing the file must bring every counter back.  The module's own points
+ * are each an -ENOMEM that leaves exactly the objects of the steps that
+ * succeeded; a kernel allocation may fail in ways the module passes on as
+ * they come, so there only the leak is checked.
  */
-TEST_F_TIMEOUT(hardening, fail_nth_sweep, 300)
+static void sweep_scenarios(struct __test_metadata *_metadata,
+			    const struct adapters *ad, int self_fd,
+			    enum fail_nth_source source)
 {
+	const int own = source == FAIL_NTH_MODULE;
+	const char *what = own ? "should-fail points" :
+				 "kernel allocation points";
 	unsigned int i, total = 0;
-	uint64_t left;
+	struct fail_nth fail;
+	struct fail_nth *f = &fail;
+	int ret = fail_nth_open(f, source, self_fd);
 
-	if (fail_nth(self->fd, 0, NULL) == -ENOTTY)
+	if (ret == -EOPNOTSUPP && own)
 		SKIP(return, "module loaded without debug_ioctls=1");
+	if (ret == -EOPNOTSUPP)
+		SKIP(return, "kernel without CONFIG_FAULT_INJECTION (make check-debug runs this)");
+	ASSERT_EQ(0, ret);
+
 	for (i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++) {
 		unsigned int nth;
 
 		for (nth = 1; nth < 400; nth++) {
 			struct expect e = { 0 };
 			struct dxgpmo_stats st;
-			int fd = dxgpmo_open(), ret;
+			int fd = dxgpmo_open(), ret, reached;
 
 			ASSERT_LE(0, fd);
-			ASSERT_EQ(0, fail_nth(fd, nth, NULL));
-			ret = scenarios[i].run(fd, &self->ad, &e);
-			ASSERT_EQ(0, fail_nth(fd, 0, &left));
-			if (left) {
+			ASSERT_EQ(0, fail_nth_arm(f, fd, nth));
+			ret = scenarios[i].run(fd, ad, &e);
+			reached = fail_nth_disarm(f, fd);
+			ASSERT_LE(0, reached);
+			if (own && !reached) {
 				/* Point nth never reached: swept them all. */
 				EXPECT_EQ(0, ret) {
 					TH_LOG("%s without injection: %d",
 					       scenarios[i].name, ret);
 				}
-				close(fd);
-				break;
-			}
-			EXPECT_EQ(-ENOMEM, ret) {
-				TH_LOG("%s, point %u: %d", scenarios[i].name,
-				       nth, ret);
-			}
-			ASSERT_EQ(0, dxgpmo_get_stats(fd, &st));
-			EXPECT_EQ(e.pmos, st.file.pmos);
-			EXPECT_EQ(e.amos, st.file.amos);
-			EXPECT_EQ(e.adls, st.file.adls);
-			EXPECT_EQ(e.maps, st.file.maps);
-			EXPECT_EQ(e.bases, st.file.bases) {
-				TH_LOG("%s, point %u", scenarios[i].name, nth);
-			}
-			/* What a failed call charged to the caps is back. */
-			if (!e.pmos)
-				EXPECT_EQ(0, st.file.pages);
-			if (!e.adls)
-				EXPECT_EQ(0, st.file.dma_mapped_pages) {
+			} else if (own) {
+				EXPECT_EQ(-ENOMEM, ret) {
+					TH_LOG("%s, point %u: %d",
+					       scenarios[i].name, nth, ret);
+				}
+				ASSERT_EQ(0, dxgpmo_get_stats(fd, &st));
+				EXPECT_EQ(e.pmos, st.file.pmos);
+				EXPECT_EQ(e.amos, st.file.amos);
+				EXPECT_EQ(e.adls, st.file.adls);
+				EXPECT_EQ(e.maps, st.file.maps);
+				EXPECT_EQ(e.bases, st.file.bases) {
 					TH_LOG("%s, point %u",
 					       scenarios[i].name, nth);
 				}
-			close(fd);
-			ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &st));
-			ASSERT_EQ(0, dxgpmo_counters_live(&st.global)) {
-				TH_LOG("%s, point %u leaked", scenarios[i].name,
-				       nth);
+				/* What a failed call charged is back. */
+				if (!e.pmos)
+					EXPECT_EQ(0, st.file.pages);
+				if (!e.adls)
+					EXPECT_EQ(0, st.file.dma_mapped_pages) {
+						TH_LOG("%s, point %u",
+						       scenarios[i].name, nth);
+					}
 			}
+			close(fd);
+			ASSERT_EQ(0, dxgpmo_get_stats(self_fd, &st));
+			ASSERT_EQ(0, dxgpmo_counters_live(&st.global)) {
+				TH_LOG("%s, %s %u leaked", scenarios[i].name,
+				       own ? "point" : "kernel point", nth);
+			}
+			if (!reached)
+				break;
 		}
-		EXPECT_GT(400, nth);
-		TH_LOG("%s: %u should-fail points", scenarios[i].name,
-		       nth - 1);
+		if (own)
+			EXPECT_GT(400, nth);
+		TH_LOG("%s: %u %s", scenarios[i].name, nth - 1, what);
 		total += nth - 1;
 	}
-	TH_LOG("%u should-fail points swept", total);
-	EXPECT_LT(20, total);
+	TH_LOG("%u %s swept", total, what);
+	if (own)
+		EXPECT_LT(20, total);
+	fail_nth_close(f);
 }
 
-/*
- * On a kernel with CONFIG_FAULT_INJECTION (make check-debug), the kernel's
- * own failslab / fail_page_alloc make the N-th allocation of this thread
- * fail, through /proc/self/task/<tid>/fail-nth, as in iommufd's fail_nth
- * test: every allocation inside the module and the kernel code it calls.
- */
-static int kfail_nth_path(char *buf, size_t len)
+TEST_F_TIMEOUT(hardening, fail_nth_sweep, 300)
 {
-	return snprintf(buf, len, "/proc/self/task/%d/fail-nth",
-			(int)gettid());
-}
-
-static void kfail_setup(void)
-{
-	static const char *const knobs[] = {
-		"/sys/kernel/debug/failslab/ignore-gfp-wait",
-		"/sys/kernel/debug/fail_page_alloc/ignore-gfp-wait",
-		"/sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem",
-		"/sys/kernel/debug/failslab/verbose",
-		"/sys/kernel/debug/fail_page_alloc/verbose",
-	};
-	unsigned int i;
-
-	for (i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
-		write_sysfs(knobs[i], "0");
+	sweep_scenarios(_metadata, &self->ad, self->fd, FAIL_NTH_MODULE);
 }
 
 TEST_F_TIMEOUT(hardening, kernel_fail_nth_sweep, 600)
 {
-	unsigned int i, total = 0;
-	char path[64];
-	int pfd;
-
-	kfail_nth_path(path, sizeof(path));
-	if (access(path, W_OK))
-		SKIP(return, "kernel without CONFIG_FAULT_INJECTION (make check-debug runs this)");
-	kfail_setup();
-	/* Opened before arming: opening it would allocate, and fail. */
-	pfd = open(path, O_RDWR);
-	ASSERT_LE(0, pfd);
-	for (i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++) {
-		unsigned int nth;
-
-		for (nth = 1; nth < 400; nth++) {
-			struct expect e = { 0 };
-			struct dxgpmo_stats st;
-			char num[16], left[16] = "";
-			int fd = dxgpmo_open(), n;
-
-			ASSERT_LE(0, fd);
-			n = snprintf(num, sizeof(num), "%u", nth);
-			ASSERT_EQ(n, pwrite(pfd, num, n, 0));
-			scenarios[i].run(fd, &self->ad, &e);
-			ASSERT_LT(0, pread(pfd, left, sizeof(left) - 1, 0));
-			/* disarm before anything else allocates */
-			ASSERT_EQ(1, pwrite(pfd, "0", 1, 0));
-			close(fd);
-			ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &st));
-			ASSERT_EQ(0, dxgpmo_counters_live(&st.global)) {
-				TH_LOG("%s, kernel point %u leaked",
-				       scenarios[i].name, nth);
-			}
-			if (atoi(left) > 0)
-				break;	/* the nth allocation never came */
-		}
-		TH_LOG("%s: %u kernel allocation points", scenarios[i].name,
-		       nth - 1);
-		total += nth - 1;
-	}
-	TH_LOG("%u kernel allocation points swept", total);
-	close(pfd);
+	sweep_scenarios(_metadata, &self->ad, self->fd, FAIL_NTH_KERNEL);
 }
 
 #define MAX_PINNED "/sys/module/dxgpmo/parameters/max_pinned_mb"
@@ -514,7 +419,7 @@ FIXTURE_SETUP(quota)
 	}
 	self->fd = dxgpmo_open();
 	ASSERT_LE(0, self->fd);
-	load(self->fd, &self->ad);
+	ASSERT_EQ(0, load_adapters(self->fd, &self->ad));
 	ASSERT_NE(NULL, self->ad.any);
 }
 
@@ -716,9 +621,9 @@ TEST_F(quota, kernel_map_cap)
 	 * A kernel view that failed to be made (point 2 of MAP: the vmap,
 	 * after the object) gives its share back.
 	 */
-	if (fail_nth(self->fd, 2, NULL) == 0) {
+	if (module_fail_nth(self->fd, 2, NULL) == 0) {
 		EXPECT_EQ(-ENOMEM, dxgpmo_map(self->fd, &a));
-		ASSERT_EQ(0, fail_nth(self->fd, 0, NULL));
+		ASSERT_EQ(0, module_fail_nth(self->fd, 0, NULL));
 		a.map_id = 0;
 		a.address = 0;
 		a.length = 1 << 20;
@@ -798,7 +703,7 @@ TEST_F(hardening, no_kernel_addresses)
 						&r, 1, &basis));
 	ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &st));
 	EXPECT_FALSE(looks_kernel(&st, sizeof(st)));
-	EXPECT_FALSE(looks_kernel(self->ad.a, sizeof(self->ad.a)));
+	EXPECT_FALSE(looks_kernel(self->ad.all, sizeof(self->ad.all)));
 	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, u.address, u.length));
 	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, k.address, k.length));
 	EXPECT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));

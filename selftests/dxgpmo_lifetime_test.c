@@ -37,7 +37,6 @@
 #include "kselftest_harness.h"
 #include "dxgpmo_test_utils.h"
 
-#define PAGE 4096ULL
 #define STATS_PATH "/sys/kernel/debug/dxgpmo/stats"
 
 /* Wait up to ms for child pid; 1 with *status when it ended. */
@@ -390,21 +389,15 @@ setup_failed:
 /* The first adapter with a DMA engine, preferably behind an IOMMU. */
 static int find_edu(int fd, struct dxgpmo_adapter_info *out)
 {
-	struct dxgpmo_adapter_info a[DXGPMO_MAX_ADAPTERS];
-	uint32_t nr = 0, i;
-	int found = 0;
+	const struct dxgpmo_adapter_info *edu;
+	struct adapters ad;
 
-	if (dxgpmo_query_adapters(fd, a, DXGPMO_MAX_ADAPTERS, &nr))
+	if (load_adapters(fd, &ad))
 		return 0;
-	for (i = 0; i < nr && i < DXGPMO_MAX_ADAPTERS; i++) {
-		if (!(a[i].caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE))
-			continue;
-		if (!found || (a[i].caps & DXGPMO_ADAPTER_CAP_IOMMU &&
-			       !(out->caps & DXGPMO_ADAPTER_CAP_IOMMU)))
-			*out = a[i];
-		found = 1;
-	}
-	return found;
+	edu = ad.nr_iommu_edu ? ad.iommu_edu[0] : ad.edu;
+	if (edu)
+		*out = *edu;
+	return !!edu;
 }
 
 /* 1 when an engine adapter at that PCI address is listed, in *out. */

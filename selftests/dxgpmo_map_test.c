@@ -24,8 +24,6 @@
 #include "dxgpmo_test_utils.h"
 #include "dxgpmo_test.h"
 
-#define PAGE 4096ULL
-
 static int create(int fd, uint32_t type, uint32_t cache, uint64_t length,
 		  uint32_t adapter, struct dxgpmo_create_pmo *c)
 {
@@ -68,32 +66,7 @@ static void fill(uint8_t *buf, size_t len, uint8_t seed)
 		buf[i] = (uint8_t)(seed ^ (i * 13) ^ (i >> 9));
 }
 
-FIXTURE(map) {
-	int fd;
-	struct dxgpmo_adapter_info adapters[DXGPMO_MAX_ADAPTERS];
-	uint32_t nr;
-	const struct dxgpmo_adapter_info *edu;
-};
-
-FIXTURE_SETUP(map)
-{
-	unsigned int i;
-
-	self->fd = dxgpmo_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, dxgpmo_query_adapters(self->fd, self->adapters,
-					   DXGPMO_MAX_ADAPTERS, &self->nr));
-	self->edu = NULL;
-	for (i = 0; i < self->nr; i++)
-		if ((self->adapters[i].caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE) &&
-		    !self->edu)
-			self->edu = &self->adapters[i];
-}
-
-FIXTURE_TEARDOWN(map)
-{
-	teardown_dxgpmo(_metadata, self->fd);
-}
+FIXTURE_DXGPMO(map, 0)
 
 /*
  * Rounding: the view starts at the page below the wanted offset and covers
@@ -261,51 +234,6 @@ TEST_F(map, bad_args)
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
 }
 
-TEST_F(map, cmd_length)
-{
-	struct {
-		struct dxgpmo_map cmd;
-		uint8_t extra;
-	} m;
-	struct {
-		struct dxgpmo_unmap cmd;
-		uint8_t extra;
-	} u;
-	struct {
-		struct dxgpmo_kmap_rw cmd;
-		uint8_t extra;
-	} k;
-
-	memset(&m, 0, sizeof(m));
-	m.cmd.size = offsetofend(struct dxgpmo_map, __reserved) - 1;
-	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_MAP, &m));
-	m.cmd.size = sizeof(m.cmd) + 1;
-	m.extra = 1;
-	EXPECT_ERRNO(E2BIG, ioctl(self->fd, DXGPMO_IOC_MAP, &m));
-	m.extra = 0;
-	m.cmd.length = 1;
-	EXPECT_ERRNO(ENOENT, ioctl(self->fd, DXGPMO_IOC_MAP, &m));
-
-	memset(&u, 0, sizeof(u));
-	u.cmd.size = offsetofend(struct dxgpmo_unmap, length) - 1;
-	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_UNMAP, &u));
-	u.cmd.size = sizeof(u.cmd) + 1;
-	u.extra = 1;
-	EXPECT_ERRNO(E2BIG, ioctl(self->fd, DXGPMO_IOC_UNMAP, &u));
-	u.extra = 0;
-	EXPECT_ERRNO(ENOENT, ioctl(self->fd, DXGPMO_IOC_UNMAP, &u));
-
-	memset(&k, 0, sizeof(k));
-	k.cmd.size = offsetofend(struct dxgpmo_kmap_rw, buffer) - 1;
-	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_KMAP_RW, &k));
-	k.cmd.size = sizeof(k.cmd) + 1;
-	k.extra = 1;
-	EXPECT_ERRNO(E2BIG, ioctl(self->fd, DXGPMO_IOC_KMAP_RW, &k));
-	k.extra = 0;
-	k.cmd.length = 1;
-	EXPECT_ERRNO(ENOENT, ioctl(self->fd, DXGPMO_IOC_KMAP_RW, &k));
-}
-
 /*
  * The same bytes through every view: user map, kernel map (KMAP_RW) and the
  * device through an ADL, in both directions.
@@ -319,11 +247,11 @@ TEST_F_TIMEOUT(map, coherence_across_views, 60)
 	volatile uint8_t *user;
 	uint32_t cache;
 
-	if (!self->edu)
+	if (!self->ad.edu)
 		SKIP(return, "needs an adapter with a DMA engine");
 	for (cache = 0; cache <= DXGPMO_CACHE_WRITE_COMBINED; cache++) {
 		ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_MDL, cache,
-				    2 * PAGE, self->edu->adapter_id, &c));
+				    2 * PAGE, self->ad.edu->adapter_id, &c));
 		ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_USER, 0,
 				 2 * PAGE, &u));
 		ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_KERNEL,
@@ -341,14 +269,14 @@ TEST_F_TIMEOUT(map, coherence_across_views, 60)
 		ASSERT_EQ(0, dxgpmo_kmap_rw(self->fd, k.map_id, 0, 300, got,
 					    sizeof(got)));
 		EXPECT_EQ(0, memcmp(a, got, sizeof(a)));
-		ASSERT_EQ(0, dxgpmo_adapter_dma(self->fd, self->edu->adapter_id,
+		ASSERT_EQ(0, dxgpmo_adapter_dma(self->fd, self->ad.edu->adapter_id,
 						0, (adl.base_page + 1) * PAGE + 300,
 						got, sizeof(got)));
 		EXPECT_EQ(0, memcmp(a, got, sizeof(a)));
 
 		/* device -> user view and kernel view */
 		fill(b, sizeof(b), 0x90 + cache);
-		ASSERT_EQ(0, dxgpmo_adapter_dma(self->fd, self->edu->adapter_id,
+		ASSERT_EQ(0, dxgpmo_adapter_dma(self->fd, self->ad.edu->adapter_id,
 						DXGPMO_DMA_TO_MEMORY,
 						(adl.base_page + 1) * PAGE + 600,
 						b, sizeof(b)));
@@ -684,7 +612,7 @@ TEST_F_TIMEOUT(map, section_objects, 60)
 
 	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_SECTION,
 			    DXGPMO_CACHE_WRITE_COMBINED, 3 * PAGE,
-			    self->edu ? self->edu->adapter_id : 0, &c));
+			    self->ad.edu ? self->ad.edu->adapter_id : 0, &c));
 	ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_USER, 0, 3 * PAGE,
 			 &u));
 	p = (volatile uint8_t *)(uintptr_t)u.address;
@@ -697,14 +625,14 @@ TEST_F_TIMEOUT(map, section_objects, 60)
 	ASSERT_EQ(0, dxgpmo_kmap_rw(self->fd, k.map_id, 0, k.offset, got,
 				    sizeof(got)));
 	EXPECT_EQ(0, memcmp(a, got, sizeof(a)));
-	if (self->edu) {
+	if (self->ad.edu) {
 		/* The ADL pins the pages; the device sees the same bytes. */
 		adl = (struct dxgpmo_allocate_adl){
 			.amo_id = c.amo_id, .offset = 2 * PAGE, .length = PAGE,
 		};
 		ASSERT_EQ(0, dxgpmo_allocate_adl(self->fd, &adl));
 		ASSERT_EQ(0, dxgpmo_adapter_dma(self->fd,
-						self->edu->adapter_id, 0,
+						self->ad.edu->adapter_id, 0,
 						adl.base_page * PAGE + 10, got,
 						sizeof(got)));
 		EXPECT_EQ(0, memcmp(a, got, sizeof(got)));
@@ -868,7 +796,7 @@ TEST_F_TIMEOUT(map, section_writes_survive_drop_caches, 60)
 
 	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_SECTION,
 			    DXGPMO_CACHE_CACHED, 4 * PAGE,
-			    self->edu ? self->edu->adapter_id : 0, &c));
+			    self->ad.edu ? self->ad.edu->adapter_id : 0, &c));
 
 	/* A kernel view (MAP kernel + KMAP_RW). */
 	fill(a, sizeof(a), 0x31);
@@ -888,13 +816,13 @@ TEST_F_TIMEOUT(map, section_writes_survive_drop_caches, 60)
 	EXPECT_EQ(0, close(dmabuf));
 
 	/* The device, through an ADL. */
-	if (self->edu) {
+	if (self->ad.edu) {
 		fill(d, sizeof(d), 0x73);
 		adl = (struct dxgpmo_allocate_adl){
 			.amo_id = c.amo_id, .offset = 2 * PAGE, .length = PAGE,
 		};
 		ASSERT_EQ(0, dxgpmo_allocate_adl(self->fd, &adl));
-		ASSERT_EQ(0, dxgpmo_adapter_dma(self->fd, self->edu->adapter_id,
+		ASSERT_EQ(0, dxgpmo_adapter_dma(self->fd, self->ad.edu->adapter_id,
 						DXGPMO_DMA_TO_MEMORY,
 						adl.base_page * PAGE + 300, d,
 						sizeof(d)));
@@ -912,7 +840,7 @@ TEST_F_TIMEOUT(map, section_writes_survive_drop_caches, 60)
 		TH_LOG("dma-buf write lost (read %02x %02x %02x)",
 		       got[0], got[1], got[2]);
 	}
-	if (self->edu) {
+	if (self->ad.edu) {
 		ASSERT_EQ(0, kread(self->fd, c.pmo_id, 2 * PAGE + 300, got,
 				   sizeof(got)));
 		EXPECT_EQ(0, memcmp(d, got, sizeof(d))) {
@@ -1071,9 +999,9 @@ TEST_F(map, io_space_objects)
 	uint32_t val;
 	uint64_t bar;
 
-	if (!self->edu)
+	if (!self->ad.edu)
 		SKIP(return, "needs an edu adapter (its BAR0)");
-	bar = edu_bar0(self->edu);
+	bar = edu_bar0(self->ad.edu);
 	ASSERT_NE(0, bar);
 
 #define IO(_base, _len, _cache) (struct dxgpmo_create_pmo){ \
@@ -1090,7 +1018,7 @@ TEST_F(map, io_space_objects)
 	EXPECT_EQ(-EINVAL, dxgpmo_create_pmo(self->fd, &c));
 
 	c = IO(bar, PAGE, DXGPMO_CACHE_NON_CACHED);
-	c.adapter_id = self->edu->adapter_id;
+	c.adapter_id = self->ad.edu->adapter_id;
 	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
 	/* Kernel mode only. */
 	EXPECT_EQ(-EINVAL, map(self->fd, c.pmo_id, DXGPMO_ACCESS_USER, 0, 4,
@@ -1115,7 +1043,7 @@ TEST_F(map, io_space_objects)
 
 	/* The rest of the BAR is plain I/O space: written, and an ADL. */
 	c = IO(bar + PAGE, PAGE, DXGPMO_CACHE_WRITE_COMBINED);
-	c.adapter_id = self->edu->adapter_id;
+	c.adapter_id = self->ad.edu->adapter_id;
 	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
 	ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_KERNEL, 0, 8, &m));
 	EXPECT_EQ(0, dxgpmo_kmap_rw(self->fd, m.map_id, DXGPMO_KMAP_WRITE, 4,

@@ -24,7 +24,6 @@
 #include "dxgpmo_test_utils.h"
 #include "dxgpmo_test.h"
 
-#define PAGE 4096ULL
 #define PCI_COMMAND_MASTER 0x4
 
 /* The PCI command register, read from config space; -1 on error. */
@@ -348,29 +347,23 @@ TEST_F(generic, adapter_dma_refused)
  */
 TEST_F(generic, io_space_refused)
 {
-	struct dxgpmo_adapter_info all[DXGPMO_MAX_ADAPTERS];
 	struct dxgpmo_create_pmo c = {
 		.type = DXGPMO_PMO_TYPE_IO_SPACE, .length = PAGE,
 		.cache_type = DXGPMO_CACHE_NON_CACHED,
 	};
 	uint64_t bar = edu_bar0(&self->a);
-	uint32_t nr = 0, i;
+	struct adapters ad;
 
 	if (!bar)
 		SKIP(return, "the spare device has no memory BAR 0");
 	c.io_base = bar;
 	EXPECT_EQ(-EPERM, dxgpmo_create_pmo(self->fd, &c));
-	ASSERT_EQ(0, dxgpmo_query_adapters(self->fd, all, DXGPMO_MAX_ADAPTERS,
-					   &nr));
-	for (i = 0; i < nr; i++) {
-		if (!(all[i].caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE))
-			continue;
-		c.io_base = edu_bar0(&all[i]) + PAGE;
-		ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
-		ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
-		return;
-	}
-	SKIP(return, "no edu adapter for the control call");
+	ASSERT_EQ(0, load_adapters(self->fd, &ad));
+	if (!ad.edu)
+		SKIP(return, "no edu adapter for the control call");
+	c.io_base = edu_bar0(ad.edu) + PAGE;
+	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+	ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
 }
 
 /* The segment is the CPU's: memory bases track writes through its mmap. */

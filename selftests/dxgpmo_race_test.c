@@ -37,8 +37,6 @@
 #include "kselftest_harness.h"
 #include "dxgpmo_test_utils.h"
 
-#define PAGE 4096ULL
-
 /* The clock is only a safety net: a loop that runs this long fails. */
 #define SAFETY_NET_NS (240ULL * 1000 * 1000 * 1000)
 
@@ -58,31 +56,20 @@ static double secs_since(uint64_t start)
 FIXTURE(race) {
 	int fd;
 	int kmsg;
-	struct dxgpmo_adapter_info adapters[DXGPMO_MAX_ADAPTERS];
-	uint32_t nr;
+	struct adapters ad;
 	const struct dxgpmo_adapter_info *edu;	/* engine, behind an IOMMU */
 	const struct dxgpmo_adapter_info *any;
 };
 
 FIXTURE_SETUP(race)
 {
-	unsigned int i;
-
 	self->kmsg = kmsg_open_new();
 	self->fd = dxgpmo_open();
 	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, dxgpmo_query_adapters(self->fd, self->adapters,
-					   DXGPMO_MAX_ADAPTERS, &self->nr));
-	ASSERT_LT(0, self->nr);
-	self->any = &self->adapters[self->nr - 1];
-	self->edu = NULL;
-	for (i = 0; i < self->nr; i++) {
-		uint32_t caps = self->adapters[i].caps;
-
-		if ((caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE) &&
-		    (caps & DXGPMO_ADAPTER_CAP_IOMMU) && !self->edu)
-			self->edu = &self->adapters[i];
-	}
+	ASSERT_EQ(0, load_adapters(self->fd, &self->ad));
+	ASSERT_LT(0, self->ad.nr);
+	self->any = &self->ad.all[self->ad.nr - 1];
+	self->edu = self->ad.nr_iommu_edu ? self->ad.iommu_edu[0] : NULL;
 }
 
 FIXTURE_TEARDOWN(race)
@@ -565,7 +552,7 @@ TEST_F_TIMEOUT(race, query_adapters_copy_vs_unbind, 120)
 	snprintf(w->value, sizeof(w->value), "%s", pci);
 	b->fd = self->fd;
 	b->entries = buf;
-	b->count = self->nr;
+	b->count = self->ad.nr;
 
 	/* From here on nothing returns before the fault is resolved. */
 	query_started = !pthread_create(&query, NULL, blocked_query_run, b);

@@ -22,7 +22,6 @@
 #include "dxgpmo_test_utils.h"
 #include "dxgpmo_screen.h"
 
-#define PAGE 4096ULL
 #define W 640
 #define H 480
 #define PITCH (W * 4)
@@ -121,20 +120,15 @@ FIXTURE_VARIANT_ADD(scanout, section_cached) {
 
 FIXTURE_SETUP(scanout)
 {
-	struct dxgpmo_adapter_info a[DXGPMO_MAX_ADAPTERS];
-	uint32_t n, i;
+	struct adapters ad;
 	int ret;
 
 	self->host = -1;
 	self->scr.fd = -1;
 	self->fd = dxgpmo_open();
 	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, dxgpmo_query_adapters(self->fd, a, DXGPMO_MAX_ADAPTERS,
-					   &n));
-	self->edu = 0;
-	for (i = 0; i < n && i < DXGPMO_MAX_ADAPTERS && !self->edu; i++)
-		if (a[i].caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE)
-			self->edu = a[i].adapter_id;
+	ASSERT_EQ(0, load_adapters(self->fd, &ad));
+	self->edu = ad.edu ? ad.edu->adapter_id : 0;
 	ret = screen_open(&self->scr, "cirrus", W, H);
 	if (ret == -ENOENT)
 		SKIP(return, "the cirrus display offers no %dx%d mode", W, H);

@@ -28,8 +28,6 @@
 #include "dxgpmo_test_utils.h"
 #include "dxgpmo_test.h"
 
-#define PAGE 4096ULL
-
 /*
  * In the unprivileged child: on a false condition say where and give the
  * line back as the exit status (non-zero, < 256 by construction below).
@@ -42,29 +40,6 @@
 			return __LINE__ % 255 + 1;                         \
 		}                                                          \
 	} while (0)
-
-struct adapters {
-	struct dxgpmo_adapter_info a[DXGPMO_MAX_ADAPTERS];
-	uint32_t nr;
-};
-
-static void load_adapters(int fd, struct adapters *ad)
-{
-	memset(ad, 0, sizeof(*ad));
-	dxgpmo_query_adapters(fd, ad->a, DXGPMO_MAX_ADAPTERS, &ad->nr);
-}
-
-static const struct dxgpmo_adapter_info *find(const struct adapters *ad,
-					      uint32_t want, uint32_t unwanted)
-{
-	uint32_t i;
-
-	for (i = 0; i < ad->nr; i++)
-		if ((ad->a[i].caps & want) == want &&
-		    !(ad->a[i].caps & unwanted))
-			return &ad->a[i];
-	return NULL;
-}
 
 static int no_effective_caps(void)
 {
@@ -165,23 +140,7 @@ out:
 	return fd;
 }
 
-FIXTURE(security) {
-	int fd;
-	struct adapters ad;
-};
-
-FIXTURE_SETUP(security)
-{
-	self->fd = dxgpmo_open();
-	ASSERT_LE(0, self->fd);
-	load_adapters(self->fd, &self->ad);
-	ASSERT_LT(0, self->ad.nr);
-}
-
-FIXTURE_TEARDOWN(security)
-{
-	teardown_dxgpmo(_metadata, self->fd);
-}
+FIXTURE_DXGPMO(security, 1)
 
 /* The ordinary contract works without privilege. */
 static int unpriv_ordinary_use(int fd, int inherited, void *arg)
@@ -191,9 +150,9 @@ static int unpriv_ordinary_use(int fd, int inherited, void *arg)
 	struct dxgpmo_map m = { .access_mode = DXGPMO_ACCESS_USER };
 	struct dxgpmo_allocate_adl a = { .length = 4 * PAGE };
 
-	load_adapters(fd, &ad);
+	CHECK(load_adapters(fd, &ad) == 0);
 	CHECK(ad.nr > 0);
-	c.adapter_id = ad.a[0].adapter_id;
+	c.adapter_id = ad.all[0].adapter_id;
 	CHECK(dxgpmo_create_pmo(fd, &c) == 0);
 	m.pmo_id = c.pmo_id;
 	m.length = c.length;
@@ -234,7 +193,7 @@ static int unpriv_io_space(int fd, int inherited, void *arg)
 TEST_F(security, unprivileged_io_space_refused)
 {
 	const struct dxgpmo_adapter_info *edu =
-		find(&self->ad, DXGPMO_ADAPTER_CAP_DMA_ENGINE, 0);
+		find_adapter(&self->ad, DXGPMO_ADAPTER_CAP_DMA_ENGINE, 0);
 	uint64_t bar;
 
 	if (!edu)
@@ -253,7 +212,7 @@ TEST_F(security, unprivileged_io_space_refused)
 TEST_F(security, driven_registers_never_written)
 {
 	const struct dxgpmo_adapter_info *edu =
-		find(&self->ad, DXGPMO_ADAPTER_CAP_DMA_ENGINE, 0);
+		find_adapter(&self->ad, DXGPMO_ADAPTER_CAP_DMA_ENGINE, 0);
 	struct dxgpmo_create_pmo c = {
 		.type = DXGPMO_PMO_TYPE_IO_SPACE, .length = 2 * PAGE,
 		.cache_type = DXGPMO_CACHE_NON_CACHED,
@@ -347,7 +306,7 @@ static int unpriv_physical(int fd, int inherited, void *arg)
 TEST_F(security, physical_addresses_need_cap_sys_admin)
 {
 	const struct dxgpmo_adapter_info *phys =
-		find(&self->ad, 0, DXGPMO_ADAPTER_CAP_IOMMU);
+		find_adapter(&self->ad, 0, DXGPMO_ADAPTER_CAP_IOMMU);
 
 	if (!phys)
 		SKIP(return, "no adapter without an IOMMU");
@@ -367,7 +326,7 @@ static int unpriv_iova(int fd, int inherited, void *arg)
 TEST_F(security, iovas_shown_to_anyone)
 {
 	const struct dxgpmo_adapter_info *iommu =
-		find(&self->ad, DXGPMO_ADAPTER_CAP_IOMMU, 0);
+		find_adapter(&self->ad, DXGPMO_ADAPTER_CAP_IOMMU, 0);
 
 	if (!iommu)
 		SKIP(return, "no adapter behind an IOMMU");
@@ -434,9 +393,9 @@ TEST_F(security, unprivileged_windows_are_dma_masks)
 TEST_F(security, unprivileged_opener_privileged_caller)
 {
 	const struct dxgpmo_adapter_info *edu =
-		find(&self->ad, DXGPMO_ADAPTER_CAP_DMA_ENGINE, 0);
+		find_adapter(&self->ad, DXGPMO_ADAPTER_CAP_DMA_ENGINE, 0);
 	const struct dxgpmo_adapter_info *phys =
-		find(&self->ad, 0, DXGPMO_ADAPTER_CAP_IOMMU);
+		find_adapter(&self->ad, 0, DXGPMO_ADAPTER_CAP_IOMMU);
 	struct dxgpmo_test_cmd t = {
 		.size = sizeof(t), .op = DXGPMO_TEST_OP_FAIL_NTH,
 	};
@@ -491,7 +450,7 @@ static int unpriv_privileged_calls(int fd, int inherited, void *arg)
 TEST_F(security, unprivileged_privileged_calls_refused)
 {
 	const struct dxgpmo_adapter_info *iommu =
-		find(&self->ad, DXGPMO_ADAPTER_CAP_IOMMU |
+		find_adapter(&self->ad, DXGPMO_ADAPTER_CAP_IOMMU |
 				DXGPMO_ADAPTER_CAP_DMA_ENGINE, 0);
 
 	if (!iommu)

@@ -25,25 +25,7 @@
 #include "kselftest_harness.h"
 #include "dxgpmo_test_utils.h"
 
-FIXTURE(dxgpmo) {
-	int fd;
-	struct dxgpmo_adapter_info adapters[DXGPMO_MAX_ADAPTERS];
-	uint32_t nr_adapters;
-};
-
-FIXTURE_SETUP(dxgpmo)
-{
-	self->fd = dxgpmo_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, dxgpmo_query_adapters(self->fd, self->adapters,
-					   DXGPMO_MAX_ADAPTERS,
-					   &self->nr_adapters));
-}
-
-FIXTURE_TEARDOWN(dxgpmo)
-{
-	teardown_dxgpmo(_metadata, self->fd);
-}
+FIXTURE_DXGPMO(dxgpmo, 0)
 
 /*
  * QUERY_ADAPTERS lists exactly the edu devices, the devices bound to the
@@ -57,9 +39,9 @@ TEST_F(dxgpmo, adapters_match_system)
 
 	ASSERT_EQ(0, discover_expected_adapters(&exp));
 	EXPECT_EQ(exp.nr_edu + exp.nr_generic + exp.nr_virtual,
-		  self->nr_adapters);
-	for (i = 0; i < self->nr_adapters; i++) {
-		const struct dxgpmo_adapter_info *a = &self->adapters[i];
+		  self->ad.nr);
+	for (i = 0; i < self->ad.nr; i++) {
+		const struct dxgpmo_adapter_info *a = &self->ad.all[i];
 
 		EXPECT_NE(0, a->adapter_id);
 		EXPECT_EQ(DEFAULT_SEGMENT_SIZE, a->segment_size);
@@ -106,8 +88,8 @@ TEST_F(dxgpmo, adapters_spec_vm)
 
 	if (!getenv("DXGPMO_SPEC_VM"))
 		SKIP(return, "not the test VM (DXGPMO_SPEC_VM unset)");
-	for (i = 0; i < self->nr_adapters; i++) {
-		uint32_t caps = self->adapters[i].caps;
+	for (i = 0; i < self->ad.nr; i++) {
+		uint32_t caps = self->ad.all[i].caps;
 
 		if (caps == (DXGPMO_ADAPTER_CAP_IOMMU |
 			     DXGPMO_ADAPTER_CAP_DMA_ENGINE))
@@ -117,7 +99,7 @@ TEST_F(dxgpmo, adapters_spec_vm)
 		else if (caps == DXGPMO_ADAPTER_CAP_VIRTUAL)
 			virt++;
 	}
-	EXPECT_EQ(4, self->nr_adapters);
+	EXPECT_EQ(4, self->ad.nr);
 	EXPECT_EQ(2, iommu_edu);
 	EXPECT_EQ(1, iommu_generic);
 	EXPECT_EQ(1, virt);
@@ -130,7 +112,7 @@ TEST_F(dxgpmo, adapters_count_only)
 	};
 
 	ASSERT_EQ(0, ioctl(self->fd, DXGPMO_IOC_QUERY_ADAPTERS, &q));
-	EXPECT_EQ(self->nr_adapters, q.count);
+	EXPECT_EQ(self->ad.nr, q.count);
 }
 
 TEST_F(dxgpmo, adapters_entry_size)
@@ -154,19 +136,19 @@ TEST_F(dxgpmo, adapters_entry_size)
 	memset(big, 0xa5, sizeof(big));
 	q.entry_size = v1;
 	ASSERT_EQ(0, ioctl(self->fd, DXGPMO_IOC_QUERY_ADAPTERS, &q));
-	ASSERT_EQ(self->nr_adapters, q.count);
+	ASSERT_EQ(self->ad.nr, q.count);
 	for (i = 0; i < q.count; i++)
 		EXPECT_EQ(0, memcmp((uint8_t *)big + i * v1,
-				    &self->adapters[i], v1));
+				    &self->ad.all[i], v1));
 	EXPECT_EQ(0xa5, ((uint8_t *)big)[q.count * v1]);
 	q.count = DXGPMO_MAX_ADAPTERS;
 
 	memset(big, 0xa5, sizeof(big));
 	q.entry_size = sizeof(big[0]);
 	ASSERT_EQ(0, ioctl(self->fd, DXGPMO_IOC_QUERY_ADAPTERS, &q));
-	ASSERT_EQ(self->nr_adapters, q.count);
+	ASSERT_EQ(self->ad.nr, q.count);
 	for (i = 0; i < q.count; i++) {
-		EXPECT_EQ(0, memcmp(&big[i].info, &self->adapters[i],
+		EXPECT_EQ(0, memcmp(&big[i].info, &self->ad.all[i],
 				    sizeof(big[i].info)));
 		for (j = 0; j < sizeof(big[i].tail); j++)
 			EXPECT_EQ(0, big[i].tail[j]);
@@ -179,7 +161,7 @@ TEST_F(dxgpmo, adapters_entry_size)
 	memset(big, 0xa5, sizeof(big));
 	q.count = 1;
 	ASSERT_EQ(0, ioctl(self->fd, DXGPMO_IOC_QUERY_ADAPTERS, &q));
-	EXPECT_EQ(self->nr_adapters, q.count);
+	EXPECT_EQ(self->ad.nr, q.count);
 	EXPECT_EQ(0xa5, ((uint8_t *)&big[1])[0]);
 
 	q.flags = 1;
@@ -187,46 +169,157 @@ TEST_F(dxgpmo, adapters_entry_size)
 }
 
 /*
- * Struct length rules, per ioctl: shorter than the first version -> EINVAL,
- * longer with a non-zero tail -> E2BIG, longer with a zero tail behaves
- * exactly like the exact size.
+ * Struct length rules, one variant per row of DXGPMO_IOCTL_TABLE: shorter
+ * than the first version -> EINVAL, longer with a non-zero tail -> E2BIG,
+ * longer with a zero tail behaves exactly like the exact size.
  */
-#define TEST_LENGTH(_struct, _ioctl, _last)                                  \
-	do {                                                                 \
-		size_t min_size = offsetofend(struct _struct, _last);        \
-		struct {                                                     \
-			struct _struct cmd;                                  \
-			uint8_t extra;                                       \
-		} buf;                                                       \
-		int rc_exact, errno_exact, rc_long;                          \
-									     \
-		memset(&buf, 0, sizeof(buf));                                \
-		buf.cmd.size = min_size - 1;                                 \
-		EXPECT_ERRNO(EINVAL, ioctl(self->fd, _ioctl, &buf));         \
-		memset(&buf, 0, sizeof(buf));                                \
-		buf.cmd.size = sizeof(struct _struct) + 1;                   \
-		buf.extra = 0xff;                                            \
-		EXPECT_ERRNO(E2BIG, ioctl(self->fd, _ioctl, &buf));          \
-		memset(&buf, 0, sizeof(buf));                                \
-		buf.cmd.size = sizeof(struct _struct);                       \
-		rc_exact = ioctl(self->fd, _ioctl, &buf);                    \
-		errno_exact = errno;                                         \
-		memset(&buf, 0, sizeof(buf));                                \
-		buf.cmd.size = sizeof(struct _struct) + 1;                   \
-		rc_long = ioctl(self->fd, _ioctl, &buf);                     \
-		EXPECT_EQ(rc_exact, rc_long);                                \
-		if (rc_exact)                                                \
-			EXPECT_EQ(errno_exact, errno);                       \
-	} while (0)
+FIXTURE_DXGPMO(cmd_length, 0)
 
-TEST_F(dxgpmo, cmd_length)
+FIXTURE_VARIANT(cmd_length) {
+	unsigned long ioctl;
+	size_t size;
+	size_t min_size;
+};
+
+#define CMD_LENGTH_VARIANT(_name, _struct, _last)                          \
+	FIXTURE_VARIANT_ADD(cmd_length, _name) {                           \
+		.ioctl = DXGPMO_IOC_##_name,                               \
+		.size = sizeof(struct _struct),                            \
+		.min_size = offsetofend(struct _struct, _last),            \
+	};
+DXGPMO_IOCTL_TABLE(CMD_LENGTH_VARIANT)
+#undef CMD_LENGTH_VARIANT
+
+/* A zeroed struct of the variant's ioctl that says it is size bytes. */
+static void *cmd_sized(uint64_t *buf, uint32_t size)
 {
-	TEST_LENGTH(dxgpmo_query_adapters, DXGPMO_IOC_QUERY_ADAPTERS, entries);
-	TEST_LENGTH(dxgpmo_create_pmo, DXGPMO_IOC_CREATE_PMO, mmap_offset);
-	TEST_LENGTH(dxgpmo_destroy_pmo, DXGPMO_IOC_DESTROY_PMO, amo_id);
-	TEST_LENGTH(dxgpmo_open_pmo, DXGPMO_IOC_OPEN_PMO, __reserved);
-	TEST_LENGTH(dxgpmo_close_pmo, DXGPMO_IOC_CLOSE_PMO, __reserved);
-	TEST_LENGTH(dxgpmo_stats, DXGPMO_IOC_STATS, file);
+	memset(buf, 0, DXGPMO_CMD_BUF_WORDS * sizeof(*buf));
+	memcpy(buf, &size, sizeof(size));
+	return buf;
+}
+
+TEST_F(cmd_length, size_rules)
+{
+	static const size_t longer[] = { 1, 8 };
+	uint64_t buf[DXGPMO_CMD_BUF_WORDS];
+	int rc_exact, errno_exact;
+	unsigned int i;
+
+	ASSERT_GT(sizeof(buf), variant->size + 8);
+	ASSERT_LE(8, variant->min_size);
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, variant->ioctl,
+				   cmd_sized(buf, variant->min_size - 1)));
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, variant->ioctl,
+				   cmd_sized(buf, 0)));
+	for (i = 0; i < ARRAY_SIZE(longer); i++) {
+		cmd_sized(buf, variant->size + longer[i]);
+		((uint8_t *)buf)[variant->size + longer[i] - 1] = 0xff;
+		EXPECT_ERRNO(E2BIG, ioctl(self->fd, variant->ioctl, buf));
+	}
+	rc_exact = ioctl(self->fd, variant->ioctl,
+			 cmd_sized(buf, variant->size));
+	errno_exact = errno;
+	for (i = 0; i < ARRAY_SIZE(longer); i++) {
+		errno = 0;
+		EXPECT_EQ(rc_exact, ioctl(self->fd, variant->ioctl,
+					  cmd_sized(buf, variant->size +
+							 longer[i])));
+		if (rc_exact)
+			EXPECT_EQ(errno_exact, errno);
+	}
+}
+
+/*
+ * The table has every command the module answers: a struct of size 0 is
+ * -EINVAL for a command and -ENOTTY for a number that is none.
+ */
+TEST_F(dxgpmo, cmd_length_table_complete)
+{
+#define CMD_NR(_name, _struct, _last) DXGPMO_CMD_##_name,
+	static const unsigned int in_table[] = {
+		DXGPMO_IOCTL_TABLE(CMD_NR)
+	};
+#undef CMD_NR
+	uint32_t size = 0;
+	unsigned int nr, i;
+
+	for (nr = 0; nr < 256; nr++) {
+		int known = 0, rc;
+
+		for (i = 0; i < ARRAY_SIZE(in_table); i++)
+			known |= in_table[i] == nr;
+		errno = 0;
+		rc = ioctl(self->fd, _IO(DXGPMO_TYPE, nr), &size);
+		EXPECT_EQ(-1, rc);
+		EXPECT_EQ(known ? EINVAL : ENOTTY, errno) {
+			TH_LOG("command %#x: %s", nr,
+			       known ? "in the table" : "not in the table");
+		}
+	}
+}
+
+/*
+ * Calls that fail on a field check fail the same way through a longer
+ * struct with a zero tail: ids that name nothing, a DMA of length 0.
+ */
+TEST_F(dxgpmo, cmd_longer_struct_same_errno)
+{
+	static const struct dxgpmo_allocate_adl adl = {
+		.size = sizeof(adl), .length = PAGE,
+	};
+	static const struct dxgpmo_free_adl free_adl = {
+		.size = sizeof(free_adl),
+	};
+	static const struct dxgpmo_adapter_dma dma = { .size = sizeof(dma) };
+	static const struct dxgpmo_map map = {
+		.size = sizeof(map), .length = 1,
+	};
+	static const struct dxgpmo_unmap unmap = { .size = sizeof(unmap) };
+	static const struct dxgpmo_kmap_rw kmap = {
+		.size = sizeof(kmap), .length = 1,
+	};
+	static const struct dxgpmo_query_dirty_bits query = {
+		.size = sizeof(query),
+	};
+	static const struct dxgpmo_dirty_tracking stop = {
+		.size = sizeof(stop),
+	};
+	static const struct dxgpmo_export_dmabuf export = {
+		.size = sizeof(export),
+	};
+	static const struct {
+		unsigned long ioctl;
+		const void *arg;
+		int err;
+	} calls[] = {
+		{ DXGPMO_IOC_ALLOCATE_ADL, &adl, ENOENT },
+		{ DXGPMO_IOC_FREE_ADL, &free_adl, ENOENT },
+		{ DXGPMO_IOC_ADAPTER_DMA, &dma, EINVAL },
+		{ DXGPMO_IOC_MAP, &map, ENOENT },
+		{ DXGPMO_IOC_UNMAP, &unmap, ENOENT },
+		{ DXGPMO_IOC_KMAP_RW, &kmap, ENOENT },
+		{ DXGPMO_IOC_QUERY_DIRTY_BITS, &query, ENOENT },
+		{ DXGPMO_IOC_STOP_DIRTY_TRACKING, &stop, ENOENT },
+		{ DXGPMO_IOC_EXPORT_DMABUF, &export, ENOENT },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(calls); i++) {
+		uint64_t buf[DXGPMO_CMD_BUF_WORDS];
+		uint32_t size;
+
+		memcpy(&size, calls[i].arg, sizeof(size));
+		memcpy(buf, calls[i].arg, size);
+		ASSERT_EQ(-1, ioctl(self->fd, calls[i].ioctl, buf));
+		EXPECT_EQ(calls[i].err, errno) {
+			TH_LOG("ioctl %#lx, exact size", calls[i].ioctl);
+		}
+		ASSERT_EQ(-1, ioctl_zero_tail(self->fd, calls[i].ioctl,
+					      calls[i].arg));
+		EXPECT_EQ(calls[i].err, errno) {
+			TH_LOG("ioctl %#lx, zero tail", calls[i].ioctl);
+		}
+	}
 }
 
 /* A longer struct whose extra bytes are zero really works (not an error). */
@@ -379,9 +472,9 @@ TEST_F(dxgpmo, create_window_isa_limit)
 	struct dxgpmo_allocate_adl adl = { .length = 4096 };
 	uint32_t i;
 
-	for (i = 0; i < self->nr_adapters; i++)
-		if (self->adapters[i].caps & DXGPMO_ADAPTER_CAP_VIRTUAL)
-			c.adapter_id = self->adapters[i].adapter_id;
+	for (i = 0; i < self->ad.nr; i++)
+		if (self->ad.all[i].caps & DXGPMO_ADAPTER_CAP_VIRTUAL)
+			c.adapter_id = self->ad.all[i].adapter_id;
 	if (!c.adapter_id)
 		SKIP(return, "needs a virtual adapter (logical == physical)");
 	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
@@ -437,21 +530,21 @@ TEST_F(dxgpmo, wrong_handles)
 
 	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
 	ASSERT_EQ(0, dxgpmo_open_pmo(self->fd, c.pmo_id,
-				     self->adapters[0].adapter_id, &amo));
+				     self->ad.all[0].adapter_id, &amo));
 	/* Unknown ids and id 0. */
 	EXPECT_EQ(-ENOENT, dxgpmo_destroy_pmo(self->fd, 0, 0));
 	EXPECT_EQ(-ENOENT, dxgpmo_destroy_pmo(self->fd, 999999, 0));
 	EXPECT_EQ(-ENOENT, dxgpmo_close_pmo(self->fd, 0));
 	EXPECT_EQ(-ENOENT, dxgpmo_close_pmo(self->fd, 999999));
 	EXPECT_EQ(-ENOENT, dxgpmo_open_pmo(self->fd, 999999,
-					   self->adapters[0].adapter_id, NULL));
+					   self->ad.all[0].adapter_id, NULL));
 	EXPECT_EQ(-ENOENT, dxgpmo_open_pmo(self->fd, c.pmo_id, 0, NULL));
 	EXPECT_EQ(-ENOENT, dxgpmo_open_pmo(self->fd, c.pmo_id, 250, NULL));
 	/* Ids of the wrong type. */
 	EXPECT_EQ(-ENOENT, dxgpmo_destroy_pmo(self->fd, amo, 0));
 	EXPECT_EQ(-ENOENT, dxgpmo_close_pmo(self->fd, c.pmo_id));
 	EXPECT_EQ(-ENOENT, dxgpmo_open_pmo(self->fd, amo,
-					   self->adapters[0].adapter_id, NULL));
+					   self->ad.all[0].adapter_id, NULL));
 	EXPECT_EQ(-ENOENT, dxgpmo_destroy_pmo(self->fd, c.pmo_id, c.pmo_id));
 	/* Nothing was changed by the failures. */
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, amo));
@@ -467,7 +560,7 @@ TEST_F(dxgpmo, reserved_and_flags)
 
 	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
 	o.pmo_id = c.pmo_id;
-	o.adapter_id = self->adapters[0].adapter_id;
+	o.adapter_id = self->ad.all[0].adapter_id;
 	o.__reserved = 1;
 	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_OPEN_PMO, &o));
 	o.__reserved = 0;
@@ -506,9 +599,9 @@ TEST_F(dxgpmo, open_close_every_adapter)
 
 	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
 	EXPECT_EQ(0, c.amo_id);
-	for (i = 0; i < self->nr_adapters; i++) {
+	for (i = 0; i < self->ad.nr; i++) {
 		ASSERT_EQ(0, dxgpmo_open_pmo(self->fd, c.pmo_id,
-					     self->adapters[i].adapter_id,
+					     self->ad.all[i].adapter_id,
 					     &amo));
 		EXPECT_NE(0, amo);
 		EXPECT_NE(c.pmo_id, amo);
@@ -527,10 +620,10 @@ TEST_F(dxgpmo, second_open_busy)
 {
 	unsigned int i, j;
 
-	for (i = 0; i < self->nr_adapters; i++) {
+	for (i = 0; i < self->ad.nr; i++) {
 		struct dxgpmo_create_pmo c = {
 			.length = 4096,
-			.adapter_id = self->adapters[i].adapter_id,
+			.adapter_id = self->ad.all[i].adapter_id,
 		};
 		struct dxgpmo_create_pmo plain = { .length = 4096 };
 		uint32_t amo;
@@ -538,22 +631,22 @@ TEST_F(dxgpmo, second_open_busy)
 		/* Associated by CREATE with an adapter. */
 		ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
 		ASSERT_NE(0, c.amo_id);
-		for (j = 0; j < self->nr_adapters; j++)
+		for (j = 0; j < self->ad.nr; j++)
 			EXPECT_EQ(-EBUSY,
 				  dxgpmo_open_pmo(self->fd, c.pmo_id,
-						  self->adapters[j].adapter_id,
+						  self->ad.all[j].adapter_id,
 						  NULL));
 		EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, c.amo_id));
 
 		/* Associated by an earlier OPEN. */
 		ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &plain));
 		ASSERT_EQ(0, dxgpmo_open_pmo(self->fd, plain.pmo_id,
-					     self->adapters[i].adapter_id,
+					     self->ad.all[i].adapter_id,
 					     &amo));
-		for (j = 0; j < self->nr_adapters; j++)
+		for (j = 0; j < self->ad.nr; j++)
 			EXPECT_EQ(-EBUSY,
 				  dxgpmo_open_pmo(self->fd, plain.pmo_id,
-						  self->adapters[j].adapter_id,
+						  self->ad.all[j].adapter_id,
 						  NULL));
 		EXPECT_EQ(0, dxgpmo_close_pmo(self->fd, amo));
 		EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, plain.pmo_id, 0));
@@ -563,7 +656,7 @@ TEST_F(dxgpmo, second_open_busy)
 TEST_F(dxgpmo, destroy_with_amo_then_close)
 {
 	struct dxgpmo_create_pmo c = {
-		.length = 4096, .adapter_id = self->adapters[0].adapter_id,
+		.length = 4096, .adapter_id = self->ad.all[0].adapter_id,
 	};
 	struct dxgpmo_create_pmo other = { .length = 4096 };
 	uint32_t other_amo;
@@ -571,7 +664,7 @@ TEST_F(dxgpmo, destroy_with_amo_then_close)
 	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
 	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &other));
 	ASSERT_EQ(0, dxgpmo_open_pmo(self->fd, other.pmo_id,
-				     self->adapters[0].adapter_id, &other_amo));
+				     self->ad.all[0].adapter_id, &other_amo));
 
 	/* The AMO is open: destroy must name it. */
 	EXPECT_EQ(-EBUSY, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
@@ -598,7 +691,7 @@ TEST_F(dxgpmo, close_file_releases)
 	for (i = 0; i < 4; i++) {
 		struct dxgpmo_create_pmo c = {
 			.length = (i + 1) << 20,
-			.adapter_id = i % 2 ? self->adapters[0].adapter_id : 0,
+			.adapter_id = i % 2 ? self->ad.all[0].adapter_id : 0,
 		};
 
 		ASSERT_EQ(0, dxgpmo_create_pmo(fd2, &c));
@@ -637,7 +730,7 @@ TEST_F(dxgpmo, killed_child_leaks_nothing)
 				.length = 256 << 10,
 				.type = i % 2,
 				.adapter_id = i % 3 ? 0 :
-					self->adapters[i % self->nr_adapters]
+					self->ad.all[i % self->ad.nr]
 						.adapter_id,
 			};
 
@@ -666,11 +759,7 @@ TEST_F(dxgpmo, killed_child_leaks_nothing)
  * Create/destroy for every type x cache type x size.  Variants are the
  * sizes; each test walks the types and cache types.
  */
-FIXTURE(pmo_sizes) {
-	int fd;
-	struct dxgpmo_adapter_info adapters[DXGPMO_MAX_ADAPTERS];
-	uint32_t nr_adapters;
-};
+FIXTURE_DXGPMO(pmo_sizes, 0)
 
 FIXTURE_VARIANT(pmo_sizes) {
 	uint64_t length;
@@ -687,20 +776,6 @@ FIXTURE_VARIANT_ADD(pmo_sizes, two_mib_plus_page) {
 	.length = (2 << 20) + 4096
 };
 FIXTURE_VARIANT_ADD(pmo_sizes, sixty_four_mib) { .length = 64 << 20 };
-
-FIXTURE_SETUP(pmo_sizes)
-{
-	self->fd = dxgpmo_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, dxgpmo_query_adapters(self->fd, self->adapters,
-					   DXGPMO_MAX_ADAPTERS,
-					   &self->nr_adapters));
-}
-
-FIXTURE_TEARDOWN(pmo_sizes)
-{
-	teardown_dxgpmo(_metadata, self->fd);
-}
 
 static int contiguous_fits(uint64_t length)
 {
@@ -765,12 +840,12 @@ TEST_F(pmo_sizes, create_with_each_adapter)
 		if (type == DXGPMO_PMO_TYPE_CONTIGUOUS &&
 		    !contiguous_fits(variant->length))
 			continue;
-		for (i = 0; i < self->nr_adapters; i++) {
+		for (i = 0; i < self->ad.nr; i++) {
 			struct dxgpmo_create_pmo c = {
 				.type = type,
 				.cache_type = DXGPMO_CACHE_WRITE_COMBINED,
 				.length = variant->length,
-				.adapter_id = self->adapters[i].adapter_id,
+				.adapter_id = self->ad.all[i].adapter_id,
 			};
 			struct dxgpmo_stats st;
 

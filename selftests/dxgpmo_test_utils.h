@@ -14,11 +14,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <xf86drm.h>
 
 #include "libdxgpmo.h"
+#include "dxgpmo_test.h"
 
 #ifndef offsetofend
 #define offsetofend(TYPE, MEMBER) \
@@ -30,6 +33,63 @@
 		ASSERT_EQ(-1, cmd);                \
 		EXPECT_EQ(expected_errno, errno);  \
 	})
+
+/*
+ * The module's page size.  Fixed, not sysconf(): the test VMs are x86-64
+ * and the ABI's page-multiple rules are stated in 4 KiB pages.
+ */
+#define PAGE 4096ULL
+
+/*
+ * Every ioctl, as X(name, struct, last): the struct it takes and the last
+ * field of that struct's first version.  A struct shorter than
+ * offsetofend(struct, last) is -EINVAL, a longer one than the module knows
+ * is -E2BIG unless the bytes it does not know are zero.
+ */
+#define DXGPMO_IOCTL_TABLE(X)                                              \
+	X(QUERY_ADAPTERS, dxgpmo_query_adapters, entries)                  \
+	X(CREATE_PMO, dxgpmo_create_pmo, mmap_offset)                      \
+	X(DESTROY_PMO, dxgpmo_destroy_pmo, amo_id)                         \
+	X(OPEN_PMO, dxgpmo_open_pmo, __reserved)                           \
+	X(CLOSE_PMO, dxgpmo_close_pmo, __reserved)                         \
+	X(ALLOCATE_ADL, dxgpmo_allocate_adl, base_page)                    \
+	X(FREE_ADL, dxgpmo_free_adl, __reserved)                           \
+	X(MAP, dxgpmo_map, __reserved)                                     \
+	X(UNMAP, dxgpmo_unmap, length)                                     \
+	X(KMAP_RW, dxgpmo_kmap_rw, buffer)                                 \
+	X(ADAPTER_DMA, dxgpmo_adapter_dma, buffer)                         \
+	X(CREATE_MEMORY_BASIS, dxgpmo_create_memory_basis, ranges)         \
+	X(DESTROY_MEMORY_BASIS, dxgpmo_destroy_memory_basis, __reserved)   \
+	X(START_DIRTY_TRACKING, dxgpmo_dirty_tracking, __reserved)         \
+	X(STOP_DIRTY_TRACKING, dxgpmo_dirty_tracking, __reserved)          \
+	X(QUERY_DIRTY_BITS, dxgpmo_query_dirty_bits, buffer_size)          \
+	X(EXPORT_DMABUF, dxgpmo_export_dmabuf, __reserved)                 \
+	X(STATS, dxgpmo_stats, file)                                       \
+	X(TEST, dxgpmo_test_cmd, fail_nth)
+
+/* Room for any ioctl's struct and more, aligned like them. */
+#define DXGPMO_CMD_BUF_WORDS 64
+
+/*
+ * The ioctl with arg copied into a struct longer than the caller's, the
+ * extra bytes zero: the module must take it exactly as arg itself.  arg
+ * starts with its size, as every ioctl's struct does.
+ */
+static inline int ioctl_zero_tail(int fd, unsigned long cmd, const void *arg)
+{
+	uint64_t buf[DXGPMO_CMD_BUF_WORDS] = { 0 };
+	uint32_t size;
+
+	memcpy(&size, arg, sizeof(size));
+	if (size + 8 > sizeof(buf)) {
+		errno = EOVERFLOW;
+		return -1;
+	}
+	memcpy(buf, arg, size);
+	size += 8;
+	memcpy(buf, &size, sizeof(size));
+	return ioctl(fd, cmd, buf);
+}
 
 static inline unsigned long read_sysfs_ulong(const char *path)
 {
@@ -216,6 +276,58 @@ expected_pci_for(const struct expected_adapters *exp,
 	return NULL;
 }
 
+/*
+ * The adapters QUERY_ADAPTERS lists, and the kinds of adapter the tests
+ * look for among them.
+ */
+struct adapters {
+	struct dxgpmo_adapter_info all[DXGPMO_MAX_ADAPTERS];
+	uint32_t nr;
+	const struct dxgpmo_adapter_info *any;	/* the first listed */
+	const struct dxgpmo_adapter_info *edu;	/* the first with an engine */
+	const struct dxgpmo_adapter_info *virt;	/* the first virtual one */
+	/* the adapters with an engine behind an IOMMU, in list order */
+	const struct dxgpmo_adapter_info *iommu_edu[DXGPMO_MAX_ADAPTERS];
+	unsigned int nr_iommu_edu;
+};
+
+/*
+ * The first adapter that has every cap of want and none of unwanted, or
+ * NULL.
+ */
+static inline const struct dxgpmo_adapter_info *
+find_adapter(const struct adapters *ad, uint32_t want, uint32_t unwanted)
+{
+	uint32_t i;
+
+	for (i = 0; i < ad->nr && i < DXGPMO_MAX_ADAPTERS; i++)
+		if ((ad->all[i].caps & want) == want &&
+		    !(ad->all[i].caps & unwanted))
+			return &ad->all[i];
+	return NULL;
+}
+
+/* 0, or the -errno of QUERY_ADAPTERS. */
+static inline int load_adapters(int fd, struct adapters *ad)
+{
+	const uint32_t iommu_edu = DXGPMO_ADAPTER_CAP_DMA_ENGINE |
+				   DXGPMO_ADAPTER_CAP_IOMMU;
+	uint32_t i;
+	int ret;
+
+	memset(ad, 0, sizeof(*ad));
+	ret = dxgpmo_query_adapters(fd, ad->all, DXGPMO_MAX_ADAPTERS, &ad->nr);
+	if (ret)
+		return ret;
+	ad->any = ad->nr ? &ad->all[0] : NULL;
+	ad->edu = find_adapter(ad, DXGPMO_ADAPTER_CAP_DMA_ENGINE, 0);
+	ad->virt = find_adapter(ad, DXGPMO_ADAPTER_CAP_VIRTUAL, 0);
+	for (i = 0; i < ad->nr && i < DXGPMO_MAX_ADAPTERS; i++)
+		if ((ad->all[i].caps & iommu_edu) == iommu_edu)
+			ad->iommu_edu[ad->nr_iommu_edu++] = &ad->all[i];
+	return 0;
+}
+
 #define expect_no_live_objects(_metadata, fd)                              \
 	do {                                                               \
 		struct dxgpmo_stats __st;                                  \
@@ -249,6 +361,29 @@ expected_pci_for(const struct expected_adapters *exp,
 		EXPECT_EQ(0, __st.global.dma_mapped_pages);                \
 		close(__fd);                                               \
 	} while (0)
+
+/*
+ * FIXTURE(name) of a test on one open /dev/dxgpmo file (self->fd) and the
+ * adapters it lists (self->ad), at least min_adapters of them; the
+ * teardown is the leak check.
+ */
+#define FIXTURE_DXGPMO(fixture_name, min_adapters)                         \
+	FIXTURE(fixture_name) {                                            \
+		int fd;                                                    \
+		struct adapters ad;                                        \
+	};                                                                 \
+	FIXTURE_SETUP(fixture_name)                                        \
+	{                                                                  \
+		self->fd = dxgpmo_open();                                  \
+		ASSERT_LE(0, self->fd);                                    \
+		ASSERT_EQ(0, load_adapters(self->fd, &self->ad));          \
+		if (min_adapters)                                          \
+			ASSERT_LE(min_adapters, self->ad.nr);              \
+	}                                                                  \
+	FIXTURE_TEARDOWN(fixture_name)                                     \
+	{                                                                  \
+		teardown_dxgpmo(_metadata, self->fd);                      \
+	}
 
 /*
  * Kernel log lines a test provokes on purpose (IOMMU faults, the ADL-leak
@@ -319,6 +454,119 @@ static inline int write_sysfs(const char *path, const char *val)
 	n = write(fd, val, strlen(val));
 	close(fd);
 	return n == (ssize_t)strlen(val) ? 0 : -EIO;
+}
+
+/*
+ * The module's own fault injection: from now on the nth should-fail point
+ * hit through fd fails (0: off).  *left gets what remained of the previous
+ * countdown, non-zero when its point was never reached.  0 or -errno
+ * (-ENOTTY without debug_ioctls=1).
+ */
+static inline int module_fail_nth(int fd, uint64_t nth, uint64_t *left)
+{
+	struct dxgpmo_test_cmd t = {
+		.size = sizeof(t), .op = DXGPMO_TEST_OP_FAIL_NTH,
+		.fail_nth = nth,
+	};
+	int ret = dxgpmo_ioctl(fd, DXGPMO_IOC_TEST, &t);
+
+	if (!ret && left)
+		*left = t.fail_nth;
+	return ret;
+}
+
+/*
+ * A fail-nth sweep in the style of iommufd's fail_nth test: arm the nth
+ * failure, run something, disarm and learn whether the nth point was
+ * reached, for n = 1, 2, ... until it is not.  The failure is either the
+ * module's should-fail countdown of the file (FAIL_NTH_MODULE) or the
+ * kernel's failslab / fail_page_alloc on the nth allocation of this thread,
+ * through /proc/self/task/<tid>/fail-nth (FAIL_NTH_KERNEL, on a kernel
+ * with CONFIG_FAULT_INJECTION): then every allocation inside the module and
+ * the kernel code it calls.
+ */
+enum fail_nth_source {
+	FAIL_NTH_MODULE,
+	FAIL_NTH_KERNEL,
+};
+
+struct fail_nth {
+	enum fail_nth_source source;
+	int proc_fd;		/* FAIL_NTH_KERNEL: this thread's fail-nth */
+};
+
+/*
+ * 0; -EOPNOTSUPP when the source is not there (a module without
+ * debug_ioctls=1, a kernel without fault injection); or another -errno.
+ * fd: a /dev/dxgpmo file, to ask the module.
+ */
+static inline int fail_nth_open(struct fail_nth *f,
+				enum fail_nth_source source, int fd)
+{
+	/* Quiet and unconditional: only fail-nth decides what fails. */
+	static const char *const knobs[] = {
+		"/sys/kernel/debug/failslab/ignore-gfp-wait",
+		"/sys/kernel/debug/fail_page_alloc/ignore-gfp-wait",
+		"/sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem",
+		"/sys/kernel/debug/failslab/verbose",
+		"/sys/kernel/debug/fail_page_alloc/verbose",
+	};
+	char path[64];
+	unsigned int i;
+	int ret;
+
+	f->source = source;
+	f->proc_fd = -1;
+	if (source == FAIL_NTH_MODULE) {
+		ret = module_fail_nth(fd, 0, NULL);
+		return ret == -ENOTTY ? -EOPNOTSUPP : ret;
+	}
+	snprintf(path, sizeof(path), "/proc/self/task/%ld/fail-nth",
+		 (long)syscall(SYS_gettid));
+	if (access(path, W_OK))
+		return -EOPNOTSUPP;
+	for (i = 0; i < ARRAY_SIZE(knobs); i++)
+		write_sysfs(knobs[i], "0");
+	/* Opened before arming: opening it would allocate, and fail. */
+	f->proc_fd = open(path, O_RDWR | O_CLOEXEC);
+	return f->proc_fd < 0 ? -errno : 0;
+}
+
+static inline void fail_nth_close(struct fail_nth *f)
+{
+	if (f->proc_fd >= 0)
+		close(f->proc_fd);
+	f->proc_fd = -1;
+}
+
+/* Make the nth point fail (of fd's calls, or of this thread): 0 or -errno. */
+static inline int fail_nth_arm(struct fail_nth *f, int fd, unsigned int nth)
+{
+	char num[16];
+	int n;
+
+	if (f->source == FAIL_NTH_MODULE)
+		return module_fail_nth(fd, nth, NULL);
+	n = snprintf(num, sizeof(num), "%u", nth);
+	return pwrite(f->proc_fd, num, n, 0) == n ? 0 : -errno;
+}
+
+/* Off again: 1 when the armed point was reached, 0 when not, or -errno. */
+static inline int fail_nth_disarm(struct fail_nth *f, int fd)
+{
+	char left[16] = "";
+	uint64_t rest;
+	int ret;
+
+	if (f->source == FAIL_NTH_MODULE) {
+		ret = module_fail_nth(fd, 0, &rest);
+		return ret ? ret : !rest;
+	}
+	ret = pread(f->proc_fd, left, sizeof(left) - 1, 0) > 0 ? 0 : -EIO;
+	/* disarmed before anything else allocates */
+	if (pwrite(f->proc_fd, "0", 1, 0) != 1)
+		return -errno;
+	return ret ? ret : atoi(left) <= 0;
 }
 
 /*
