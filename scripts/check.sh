@@ -62,8 +62,9 @@ passed=0 failed=0 skipped=0 screen=
 
 # checkpatch and kernel-doc, the DKMS builds and libdxgk's host checks (its
 # header as C11 and C++17 with -Werror, its dependencies, its unit test)
-# need no VM: they run on the host while the first kernel builds and boots (its guest waits
-# on edu's timers much of the time), and are counted at the end.
+# need no VM: they run on the host while the first kernel builds and boots
+# (its guest waits on edu's timers much of the time), and are counted at the
+# end.
 rm -f "$build/lint.status"
 (
 	# Below the guests (TCG threads) in the scheduler's eyes.
