@@ -67,7 +67,7 @@ fi
 for t in ./dxgpmo_test ./dxgpmo_adl_test ./dxgpmo_map_test ./dxgpmo_dirty_test \
 	./dxgpmo_dmabuf_test ./dxgpmo_hardening_test ./dxgpmo_security_test \
 	./dxgpmo_scanout_test ./dxgpmo_capture_test; do
-	DXGPMO_SPEC_VM=1 $t
+	DXGPMO_TEST_VM=1 $t
 	echo "dxgpmo-vm: $t exit $?"
 done
 
@@ -83,7 +83,7 @@ echo "dxgpmo-vm: ./libdxgk_test exit $?"
 sh ./dxgpmoctl_test.sh
 # After the tool's session too: it hands an edu to the generic driver and
 # back, which renames it.
-DXGPMO_SPEC_VM=1 ./dxgpmo_pci_test
+DXGPMO_TEST_VM=1 ./dxgpmo_pci_test
 echo "dxgpmo-vm: ./dxgpmo_pci_test exit $?"
 # After the tool's session, which names edu0 and edu1: one race test unbinds
 # and rebinds an edu device, which comes back as a new adapter.
