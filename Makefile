@@ -26,8 +26,11 @@ SELFTESTS := selftests/dxgpmo_test selftests/dxgpmo_adl_test \
 	selftests/dxgpmo_security_test selftests/dxgpmo_pci_test \
 	selftests/dxgpmo_scanout_test selftests/dxgpmo_capture_test
 LIB_SRCS := userspace-tools/libdxgpmo.c userspace-tools/libdxgpmo_pci.c
-LIB_HDRS := userspace-tools/libdxgpmo.h uapi/dxgpmo.h uapi/dxgpmo_test.h \
+LIB_HDRS := userspace-tools/libdxgpmo.h uapi/dxgpmo.h \
 	userspace-tools/dxgpmo_screen.h
+# The debug command (debug_ioctls=1): selftests and dxgpmo-bench only,
+# never installed.
+TEST_HDRS := uapi/dxgpmo_test.h
 
 .PHONY: all module tools selftests deps check demo clean kselftest-headers lint \
 	man install uninstall dkms-check fuzz check-debug bench
@@ -53,7 +56,8 @@ userspace-tools/dxgpmo-demo-screen: userspace-tools/dxgpmo-demo-screen.c \
 		userspace-tools/dxgpmo_screen.h $(LIB_SRCS) $(LIB_HDRS)
 	$(CC) $(USER_CFLAGS) -o $@ $< $(LIB_SRCS) $(USER_LIBS)
 
-userspace-tools/dxgpmo-bench: userspace-tools/dxgpmo-bench.c $(LIB_SRCS) $(LIB_HDRS)
+userspace-tools/dxgpmo-bench: userspace-tools/dxgpmo-bench.c $(LIB_SRCS) $(LIB_HDRS) \
+		$(TEST_HDRS)
 	$(CC) $(USER_CFLAGS) -o $@ $< $(LIB_SRCS) $(USER_LIBS) -lpthread
 
 # kselftest_harness.h is taken from Debian's linux-source package at build
@@ -69,7 +73,7 @@ $(KSELFTEST_DIR)/kselftest_harness.h:
 kselftest-headers: $(KSELFTEST_DIR)/kselftest_harness.h
 
 selftests/%: selftests/%.c selftests/dxgpmo_test_utils.h $(LIB_SRCS) $(LIB_HDRS) \
-		$(KSELFTEST_DIR)/kselftest_harness.h
+		$(TEST_HDRS) $(KSELFTEST_DIR)/kselftest_harness.h
 	$(CC) -O2 -g -Wall -Iuapi -Iuserspace-tools -I$(KSELFTEST_DIR) \
 		$(shell pkg-config --cflags libdrm 2>/dev/null) \
 		-o $@ $< $(LIB_SRCS) $(USER_LIBS) -lpthread

@@ -196,7 +196,7 @@ kernel_summary() {
 doc_commands() {
 	awk -v intro="$1" 'found && /^[^ \t]/ { exit }
 		found && /^    / { print substr($0, 5) }
-		$0 ~ intro { found = 1 }' "$top/Documentation/dxgpmo.rst" |
+		$0 ~ intro { found = 1 }' "$top/Documentation/admin-guide/dxgpmo.rst" |
 		sed 's/^dev=.*/dev=$DXGPMO_SPARE_PCI/'
 }
 doc_commands 'prints it::$' > "$build/doc-bind.sh"
