@@ -26,8 +26,11 @@ SELFTESTS := selftests/dxgpmo_test selftests/dxgpmo_adl_test \
 	selftests/dxgpmo_security_test selftests/dxgpmo_pci_test \
 	selftests/dxgpmo_scanout_test selftests/dxgpmo_capture_test
 LIB_SRCS := userspace-tools/libdxgpmo.c userspace-tools/libdxgpmo_pci.c
-LIB_HDRS := userspace-tools/libdxgpmo.h uapi/dxgpmo.h uapi/dxgpmo_test.h \
+LIB_HDRS := userspace-tools/libdxgpmo.h uapi/dxgpmo.h \
 	userspace-tools/dxgpmo_screen.h
+# The debug command (debug_ioctls=1): selftests and dxgpmo-bench only,
+# never installed.
+TEST_HDRS := uapi/dxgpmo_test.h
 
 .PHONY: all module tools selftests deps check demo clean kselftest-headers lint \
 	man install uninstall dkms-check fuzz check-debug bench
@@ -53,7 +56,8 @@ userspace-tools/dxgpmo-demo-screen: userspace-tools/dxgpmo-demo-screen.c \
 		userspace-tools/dxgpmo_screen.h $(LIB_SRCS) $(LIB_HDRS)
 	$(CC) $(USER_CFLAGS) -o $@ $< $(LIB_SRCS) $(USER_LIBS)
 
-userspace-tools/dxgpmo-bench: userspace-tools/dxgpmo-bench.c $(LIB_SRCS) $(LIB_HDRS)
+userspace-tools/dxgpmo-bench: userspace-tools/dxgpmo-bench.c $(LIB_SRCS) $(LIB_HDRS) \
+		$(TEST_HDRS)
 	$(CC) $(USER_CFLAGS) -o $@ $< $(LIB_SRCS) $(USER_LIBS) -lpthread
 
 # kselftest_harness.h is taken from Debian's linux-source package at build
@@ -69,7 +73,7 @@ $(KSELFTEST_DIR)/kselftest_harness.h:
 kselftest-headers: $(KSELFTEST_DIR)/kselftest_harness.h
 
 selftests/%: selftests/%.c selftests/dxgpmo_test_utils.h $(LIB_SRCS) $(LIB_HDRS) \
-		$(KSELFTEST_DIR)/kselftest_harness.h
+		$(TEST_HDRS) $(KSELFTEST_DIR)/kselftest_harness.h
 	$(CC) -O2 -g -Wall -Iuapi -Iuserspace-tools -I$(KSELFTEST_DIR) \
 		$(shell pkg-config --cflags libdrm 2>/dev/null) \
 		-o $@ $< $(LIB_SRCS) $(USER_LIBS) -lpthread
@@ -84,13 +88,29 @@ $(CHECKPATCH):
 		--wildcards '*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
 		'*/scripts/const_structs.checkpatch'
 
+# kernel-doc, from the same package, checks the documentation comments
+# that Documentation/userspace-api/dxgpmo.rst pulls from the header.
+KERNEL_DOC := $(BUILD)/kernel-doc/kernel-doc
+$(KERNEL_DOC):
+	@test -n "$(LINUX_SOURCE_TAR)" || \
+		{ echo "no /usr/src/linux-source-6.*.tar.xz: run 'make deps'" >&2; exit 1; }
+	mkdir -p $(BUILD)/kernel-doc
+	tar -xJf $(LINUX_SOURCE_TAR) -C $(BUILD)/kernel-doc --strip-components=2 \
+		--wildcards '*/scripts/kernel-doc'
+
+LINT_SOURCES = $(filter-out %.mod.c,$(wildcard module/*.c)) module/*.h \
+	uapi/dxgpmo.h
+
 # Kernel style for the module and the uapi header.  uapi headers cannot use
 # BIT(), and the one BUG() is the contract's bugcheck (adl_leak=bug), so
-# those two checks are off.
-lint: $(CHECKPATCH)
+# those two checks are off.  kernel-doc prints nothing when the comments
+# are well formed; any line it prints fails the target.
+lint: $(CHECKPATCH) $(KERNEL_DOC)
 	perl $(CHECKPATCH) --strict --no-tree --ignore BIT_MACRO,AVOID_BUG -q \
-		-f $(filter-out %.mod.c,$(wildcard module/*.c)) module/*.h \
-		uapi/dxgpmo.h
+		-f $(LINT_SOURCES)
+	@out=$$(perl $(KERNEL_DOC) -none -Wall $(LINT_SOURCES) 2>&1); \
+		if [ -n "$$out" ]; then echo "$$out"; \
+		echo "kernel-doc: warnings (above)" >&2; exit 1; fi
 
 # The man page is generated from dxgpmoctl's own command table.
 man: userspace-tools/dxgpmoctl.8
@@ -104,8 +124,6 @@ install: module tools man
 	install -D -m 0644 userspace-tools/dxgpmoctl.8 \
 		$(DESTDIR)$(PREFIX)/share/man/man8/dxgpmoctl.8
 	install -D -m 0644 uapi/dxgpmo.h $(DESTDIR)$(PREFIX)/include/dxgpmo/dxgpmo.h
-	install -D -m 0644 uapi/dxgpmo_test.h \
-		$(DESTDIR)$(PREFIX)/include/dxgpmo/dxgpmo_test.h
 
 uninstall:
 	rm -f $(DESTDIR)/lib/modules/$(KVER)/updates/module/dxgpmo.ko*

@@ -422,9 +422,13 @@ int dxgpmo_ioctl_query_dirty_bits(struct dxgpmo_ucmd *ucmd)
 	if (ret)
 		goto out_put;
 	nbytes = DIV_ROUND_UP(count, BITS_PER_BYTE);
-	ret = -ENOSPC;
-	if (cmd->buffer_size < nbytes)
+	if (cmd->buffer_size < nbytes) {
+		/* Tell the caller how much room it needs; no bit is read. */
+		cmd->buffer_size = nbytes;
+		ret = dxgpmo_ucmd_respond(ucmd, sizeof(*cmd));
+		ret = ret ? ret : -ENOSPC;
 		goto out_put;
+	}
 	ret = -ENOMEM;
 	if (dxgpmo_should_fail(file))
 		goto out_put;

@@ -74,7 +74,7 @@ done
 doc_commands() {
 	awk -v intro="$1" 'found && /^[^ \t]/ { exit }
 		found && /^    / { print substr($0, 5) }
-		$0 ~ intro { found = 1 }' "$top/Documentation/dxgpmo.rst" |
+		$0 ~ intro { found = 1 }' "$top/Documentation/admin-guide/dxgpmo.rst" |
 		sed 's/^dev=.*/dev=$DXGPMO_SPARE_PCI/'
 }
 doc_commands 'prints it::$' > "$build/doc-bind.sh"
@@ -168,10 +168,11 @@ phase "tools and selftests built"
 
 passed=0 failed=0 skipped=0
 
-# checkpatch, the DKMS builds and libdxgk's host checks (its header as C11
-# and C++17 with -Werror, its dependencies, its unit test) need no VM: they
-# run on the host while the first kernel builds and boots (its guest waits
-# on edu's timers much of the time), and are counted at the end.
+# checkpatch and kernel-doc, the DKMS builds and libdxgk's host checks (its
+# header as C11 and C++17 with -Werror, its dependencies, its unit test)
+# need no VM: they run on the host while the first kernel builds and boots
+# (its guest waits on edu's timers much of the time), and are counted at the
+# end.
 rm -f "$build/lint.status"
 (
 	# Below the guests (TCG threads) in the scheduler's eyes.
@@ -197,11 +198,11 @@ host_checks=$!
 host_checks_count() {
 	wait "$host_checks" || true
 	if [ "$(cat "$build/lint.status" 2>/dev/null)" = pass ]; then
-		echo "lint: checkpatch --strict clean"
+		echo "lint: checkpatch --strict and kernel-doc clean"
 		passed=$((passed + 1))
 	else
 		cat "$build/lint.log"
-		echo "lint: checkpatch --strict found problems"
+		echo "lint: checkpatch --strict or kernel-doc found problems"
 		failed=$((failed + 1))
 	fi
 	cat "$build/libdxgk.log"

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The one intended crash (SPEC section 3): DESTROY_PMO while an ADL exists,
- * with adl_leak=bug, is a BUG() in the calling task.  This runs in a VM boot
- * of its own, because the oops taints the kernel.  The child that commits
- * the leak dies; the kernel log names this module's pmo.c; the machine goes
- * on: the parent opens the device again and finds every object of the dead
- * child released and the ADL counted as leaked.  The same from one thread of
- * a multi-threaded process: its file must still be released when the
- * process exits, and the module's reference with it.
+ * The one intended crash, where Windows bugchecks: DESTROY_PMO while an ADL
+ * exists, with adl_leak=bug, is a BUG() in the calling task.  This runs in
+ * a VM boot of its own, because the oops taints the kernel.  The child that
+ * commits the leak dies; the kernel log names this module's pmo.c; the
+ * machine goes on: the parent opens the device again and finds every object
+ * of the dead child released and the ADL counted as leaked.  The same from
+ * one thread of a multi-threaded process: its file must still be released
+ * when the process exits, and the module's reference with it.
  */
 #include <errno.h>
 #include <pthread.h>

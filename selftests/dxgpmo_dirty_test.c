@@ -430,6 +430,57 @@ TEST_F(dirty_shapes, bitmap_exact)
 	free(mem);
 }
 
+/*
+ * A buffer too small for the span: -ENOSPC, nothing written to it, no bit
+ * cleared, and buffer_size comes back as the bytes the span needs, so a
+ * caller can ask with an empty buffer first and then query for real.
+ */
+TEST_F(dirty_shapes, bitmap_too_small_says_size)
+{
+	uint64_t n = variant->pages, base = 3 * PAGE;
+	size_t bytes = (n + 7) / 8;
+	uint8_t *buf = malloc(bytes);
+	struct dxgpmo_query_dirty_bits q;
+	uint32_t id;
+	size_t i;
+
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(0, basis_of(self->fd, self->seg.a, base, n * PAGE, &id));
+	ASSERT_EQ(0, dxgpmo_start_dirty_tracking(self->fd, id));
+	self->seg.cpu[base + (n - 1) * PAGE] = 1;
+
+	/* No buffer at all: only the size. */
+	q = (struct dxgpmo_query_dirty_bits){
+		.size = sizeof(q), .flags = DXGPMO_DIRTY_CLEAR_DATA,
+		.basis_id = id,
+	};
+	EXPECT_ERRNO(ENOSPC, ioctl(self->fd, DXGPMO_IOC_QUERY_DIRTY_BITS, &q));
+	EXPECT_EQ(bytes, q.buffer_size);
+
+	/* One byte short: the buffer is left alone. */
+	memset(buf, 0xaa, bytes);
+	q.buffer = (uintptr_t)buf;
+	q.buffer_size = bytes - 1;
+	EXPECT_ERRNO(ENOSPC, ioctl(self->fd, DXGPMO_IOC_QUERY_DIRTY_BITS, &q));
+	EXPECT_EQ(bytes, q.buffer_size);
+	for (i = 0; i < bytes; i++)
+		EXPECT_EQ(0xaa, buf[i]);
+
+	/* The size it said is enough, and the refused queries cleared nothing. */
+	EXPECT_EQ(0, ioctl(self->fd, DXGPMO_IOC_QUERY_DIRTY_BITS, &q));
+	EXPECT_EQ(bytes, q.buffer_size);
+	EXPECT_EQ(1, bit(buf, n - 1));
+
+	/* A subrange: the size of that span, not of the whole basis. */
+	q.subrange_length = PAGE;
+	q.buffer_size = 0;
+	EXPECT_ERRNO(ENOSPC, ioctl(self->fd, DXGPMO_IOC_QUERY_DIRTY_BITS, &q));
+	EXPECT_EQ(1, q.buffer_size);
+
+	EXPECT_EQ(0, dxgpmo_destroy_memory_basis(self->fd, id));
+	free(buf);
+}
+
 /* Several ranges, in basis order, and subrange queries at offsets. */
 TEST_F(dirty, multi_range_and_subranges)
 {

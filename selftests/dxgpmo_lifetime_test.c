@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Destructive lifetime kselftests, run last in a VM boot (issue 13):
+ * Destructive lifetime kselftests, run last in a VM boot (they reload the
+ * module and remove a device):
  *
  * lifetime: the module is reloaded so that the test's open is the first,
  * through a device node on a scratch tmpfs; closing it must leave nothing

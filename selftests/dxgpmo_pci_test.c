@@ -181,7 +181,7 @@ TEST_F(generic, identity)
 	EXPECT_EQ(pci_dma_mask(), self->a.dma_mask);
 	ASSERT_LE(0, cmd);
 	EXPECT_EQ(0, cmd & PCI_COMMAND_MASTER);
-	if (getenv("DXGPMO_SPEC_VM")) {
+	if (getenv("DXGPMO_TEST_VM")) {
 		EXPECT_TRUE(self->a.caps & DXGPMO_ADAPTER_CAP_IOMMU);
 		EXPECT_LE(0, self->a.iommu_group);
 	}
@@ -203,7 +203,7 @@ TEST_F(generic, adl_iova_runs)
 			 (self->a.caps & DXGPMO_ADAPTER_CAP_IOMMU);
 	unsigned int i;
 
-	if (getenv("DXGPMO_SPEC_VM"))
+	if (getenv("DXGPMO_TEST_VM"))
 		ASSERT_TRUE(check_iova);
 
 	for (i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++) {
@@ -828,7 +828,7 @@ TEST_F(edu_generic, engine_less_adapter)
 	EXPECT_EQ(0, a.caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE);
 	/* edu's driver had it mastering the bus. */
 	EXPECT_EQ(0, pci_command(self->pci) & PCI_COMMAND_MASTER);
-	if (getenv("DXGPMO_SPEC_VM"))
+	if (getenv("DXGPMO_TEST_VM"))
 		EXPECT_TRUE(a.caps & DXGPMO_ADAPTER_CAP_IOMMU);
 	c.adapter_id = a.adapter_id;
 	ASSERT_EQ(0, dxgpmo_create_pmo(fd, &c));

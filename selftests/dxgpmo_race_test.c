@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kselftests for the races and lock scopes of issue 13:
+ * kselftests for races between calls, and for what each lock may not hold
+ * up:
  *
  * - mmap(2) of an object window racing the object's DESTROY;
  * - two files' dirty queries racing each other over the same pages;

@@ -82,12 +82,12 @@ TEST_F(dxgpmo, adapters_match_system)
  * The test VM: two edu behind the IOMMU, one spare PCI device bound to the
  * generic driver (behind the IOMMU too) and one virtual adapter.
  */
-TEST_F(dxgpmo, adapters_spec_vm)
+TEST_F(dxgpmo, adapters_of_test_vm)
 {
 	unsigned int iommu_edu = 0, iommu_generic = 0, virt = 0, i;
 
-	if (!getenv("DXGPMO_SPEC_VM"))
-		SKIP(return, "not the test VM (DXGPMO_SPEC_VM unset)");
+	if (!getenv("DXGPMO_TEST_VM"))
+		SKIP(return, "not the test VM (DXGPMO_TEST_VM unset)");
 	for (i = 0; i < self->ad.nr; i++) {
 		uint32_t caps = self->ad.all[i].caps;
 
@@ -615,7 +615,10 @@ TEST_F(dxgpmo, open_close_every_adapter)
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
 }
 
-/* A second OPEN while associated fails on every adapter (SPEC section 1). */
+/*
+ * A second OPEN while associated fails on every adapter: an object has at
+ * most one adapter memory object at a time.
+ */
 TEST_F(dxgpmo, second_open_busy)
 {
 	unsigned int i, j;

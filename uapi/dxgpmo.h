@@ -4,15 +4,8 @@
  * objects, adapter memory objects, ADLs, CPU mappings, memory bases with
  * dirty-bit tracking) on the Linux page allocator and DMA API.
  *
- * Every ioctl takes one struct that starts with "__u32 size; __u32 flags;".
- * The kernel copies the struct with copy_struct_from_user(): a caller built
- * against an older (shorter) header still works, a newer (longer) one works
- * as long as the fields the kernel does not know are zero (else -E2BIG), and
- * a struct shorter than the first version of the ioctl gets -EINVAL.  Unknown
- * flag bits and non-zero reserved fields give -EINVAL.  Ids are per open file
- * of /dev/dxgpmo; 0 means "none".  Enum values equal the WDDM ones.
- *
- * See Documentation/dxgpmo.rst for the mapping to each Windows call.
+ * Documentation/userspace-api/dxgpmo.rst renders the comments below and
+ * maps each ioctl to the Windows call it stands for.
  */
 #ifndef _UAPI_DXGPMO_H
 #define _UAPI_DXGPMO_H
@@ -21,6 +14,86 @@
 #include <linux/ioctl.h>
 
 #define DXGPMO_TYPE 0xDC
+
+/**
+ * DOC: General ioctl format
+ *
+ * Every command is _IO(DXGPMO_TYPE, nr) on an open file of /dev/dxgpmo, and
+ * its argument is a pointer to one struct that starts with "__u32 size;
+ * __u32 flags;".  The caller sets @size to the sizeof() of the struct it was
+ * built with.  The kernel reads @size and copies the struct with
+ * copy_struct_from_user(), so that the structs can grow:
+ *
+ *  - a caller built against an older, shorter struct keeps working; the
+ *    fields it does not know read as zero;
+ *  - a caller built against a newer, longer struct works as long as every
+ *    byte the kernel does not know is zero;
+ *  - the reply is written back over min(@size, the kernel's size) bytes.
+ *
+ * A call that fails writes nothing back, with one exception: a buffer too
+ * small (see "Buffers the caller sizes").  Unknown @flags bits, non-zero
+ * reserved fields and non-zero output fields on input are refused.  Pointers
+ * and 64-bit values are __aligned_u64 and no struct has implicit padding,
+ * so 32-bit callers use the same layout.  Ids are per open file and never
+ * 0; 0 means "none".  Constants named after a WDDM type have its values.
+ *
+ * The errnos mean the same in every ioctl:
+ *
+ *  - ENOTTY: the ioctl number is unknown (DXGPMO_IOC_TEST also when the
+ *    module was loaded without debug_ioctls=1).
+ *  - E2BIG: the struct is longer than the kernel knows and a byte in the
+ *    part it does not know is non-zero; or a count above a fixed limit
+ *    (memory basis ranges, bytes of one ADAPTER_DMA).
+ *  - EINVAL: the struct is shorter than the first version of the ioctl, or
+ *    a field is wrong: an unknown flag, a non-zero reserved or output field,
+ *    a bad size, alignment, range, allocation window, type or cache type,
+ *    or a call that does not fit the object's state.
+ *  - ENOENT: no object of that id and type in the calling file, or no
+ *    adapter of that id.
+ *  - ENODEV: the adapter was removed (unbind or hot-unplug).
+ *  - EPERM: a capability the call needs is missing, in the caller or in the
+ *    opener of the file; or the call reaches what nobody may reach through
+ *    this module (registers it drives, BARs of a device it does not drive,
+ *    another process's view).
+ *  - EACCES: ADAPTER_DMA outside the caller's live ADLs on that adapter,
+ *    or a write to a read-only section or to registers the module drives.
+ *  - EBUSY: the object still has users: an open adapter memory object,
+ *    ADLs, mappings, or another thread's call in flight on it.
+ *  - ENOMEM: out of memory, an allocation window no memory satisfies, or a
+ *    per-file limit (module parameters max_pinned_mb, max_adl_mb,
+ *    max_kmap_mb) reached.
+ *  - ENOSPC: a buffer the caller sized is too small.
+ *  - EOPNOTSUPP: the object type or the adapter does not support the call.
+ *  - ERANGE, EEXIST: CREATE_MEMORY_BASIS only: a range outside the segment,
+ *    two ranges overlapping.
+ *  - ETIMEDOUT: the adapter's DMA engine did not complete a transfer.
+ *  - EFAULT: a user pointer is not accessible.
+ *  - EINTR: a fatal signal ended a large allocation or a DMA transfer.
+ */
+
+/**
+ * DOC: Buffers the caller sizes
+ *
+ * Three calls return an array into a buffer the caller provides and sizes:
+ * QUERY_ADAPTERS (adapter entries), ALLOCATE_ADL (logical page numbers) and
+ * QUERY_DIRTY_BITS (dirty bits).  One rule holds for the three: when the
+ * buffer is too small, the caller always learns the size it needs, in the
+ * field that gave the size, and nothing is written to the buffer beyond
+ * what it holds.
+ *
+ *  - QUERY_ADAPTERS succeeds, writes the entries that fit and returns the
+ *    number of adapters in &dxgpmo_query_adapters.count.  A count of 0
+ *    only counts.
+ *  - ALLOCATE_ADL fails with ENOSPC, makes no ADL, writes nothing to the
+ *    page array, and returns the number of entries needed in
+ *    &dxgpmo_allocate_adl.page_count.
+ *  - QUERY_DIRTY_BITS fails with ENOSPC, writes nothing to the bit buffer,
+ *    clears no bit, and returns the bytes needed in
+ *    &dxgpmo_query_dirty_bits.buffer_size.  A buffer_size of 0 only asks
+ *    for the size.
+ *
+ * These two ENOSPC replies are the only failed calls that write back.
+ */
 
 enum {
 	DXGPMO_CMD_QUERY_ADAPTERS = 0x00,
@@ -43,7 +116,21 @@ enum {
 	DXGPMO_CMD_STATS,
 };
 
-/* Adapter capabilities (struct dxgpmo_adapter_info.caps) */
+/**
+ * DOC: Adapter capabilities
+ *
+ * What an adapter has (&dxgpmo_adapter_info.caps):
+ *
+ *  - %DXGPMO_ADAPTER_CAP_IOMMU: the adapter's DMA goes through an IOMMU DMA
+ *    domain: ADL pages are IOVAs, separate for each adapter
+ *  - %DXGPMO_ADAPTER_CAP_DMA_ENGINE: the adapter has a DMA engine:
+ *    DXGPMO_IOC_ADAPTER_DMA works
+ *  - %DXGPMO_ADAPTER_CAP_VIRTUAL: no hardware: logical pages equal physical
+ *    pages
+ *
+ * A PCI adapter with neither DMA_ENGINE nor VIRTUAL is a device bound to
+ * the generic PCI driver (dxgpmo-pci): ADLs only, the device never driven.
+ */
 #define DXGPMO_ADAPTER_CAP_IOMMU	(1U << 0)
 #define DXGPMO_ADAPTER_CAP_DMA_ENGINE	(1U << 1)
 #define DXGPMO_ADAPTER_CAP_VIRTUAL	(1U << 2)
@@ -51,11 +138,7 @@ enum {
 /**
  * struct dxgpmo_adapter_info - one adapter, as listed by QUERY_ADAPTERS
  * @adapter_id: id naming the adapter in other ioctls (never 0)
- * @caps: DXGPMO_ADAPTER_CAP_* bits: IOMMU = DMA goes through an IOMMU DMA
- *	domain, so ADL pages are IOVAs; DMA_ENGINE = ADAPTER_DMA works;
- *	VIRTUAL = no hardware, logical pages equal physical pages.  A PCI
- *	adapter with neither DMA_ENGINE nor VIRTUAL is a device bound to
- *	the generic driver (dxgpmo-pci): ADLs only, its device never driven
+ * @caps: bits of "Adapter capabilities"
  * @dma_mask: the device's DMA mask (highest logical address it reaches)
  * @segment_size: bytes of the adapter's emulated local-memory segment (id 1)
  * @segment_mmap_offset: mmap(2) offset of that segment on /dev/dxgpmo
@@ -74,6 +157,9 @@ enum {
  *	a PCI adapter means a module older than these three fields, which
  *	left them zero: @iommu_group is then unknown, not group 0)
  * @pci_device: PCI device id of the device (0 for virtual adapters)
+ *
+ * Entries grow at the end; a caller gives the size of the entry it knows
+ * in &dxgpmo_query_adapters.entry_size.
  */
 struct dxgpmo_adapter_info {
 	__u32 adapter_id;
@@ -95,15 +181,21 @@ struct dxgpmo_adapter_info {
 };
 
 /**
- * struct dxgpmo_query_adapters - DXGPMO_IOC_QUERY_ADAPTERS
+ * struct dxgpmo_query_adapters - ioctl(DXGPMO_IOC_QUERY_ADAPTERS)
  * @size: sizeof(struct dxgpmo_query_adapters)
  * @flags: zero
  * @count: in: number of entries @entries has room for (0 to only count);
  *	out: number of adapters present.  Only min(in, out) are written.
  * @entry_size: in: size of one entry of @entries as the caller knows it;
- *	at least offsetofend(struct dxgpmo_adapter_info, name).  A larger
- *	entry has its unknown tail zeroed.
+ *	at least offsetofend(struct dxgpmo_adapter_info, name) unless @count
+ *	is 0.  A larger entry has its unknown tail zeroed.
  * @entries: user pointer to an array of struct dxgpmo_adapter_info
+ *
+ * List the adapters: every bound edu device, every device bound to the
+ * generic PCI driver, and the virtual adapters.  Adapter ids are global
+ * (the same in every file), never reused while the module is loaded, and
+ * an adapter that was removed is no longer listed.  A list longer than the
+ * buffer follows "Buffers the caller sizes".
  */
 struct dxgpmo_query_adapters {
 	__u32 size;
@@ -115,30 +207,60 @@ struct dxgpmo_query_adapters {
 
 #define DXGPMO_IOC_QUERY_ADAPTERS _IO(DXGPMO_TYPE, DXGPMO_CMD_QUERY_ADAPTERS)
 
-/* DXGK_PHYSICAL_MEMORY_TYPE */
+/**
+ * DOC: Physical memory object types
+ *
+ * What memory a physical memory object is (DXGK_PHYSICAL_MEMORY_TYPE):
+ *
+ *  - %DXGPMO_PMO_TYPE_MDL: pages from the page allocator, in chunks, inside
+ *    an allocation window
+ *  - %DXGPMO_PMO_TYPE_CONTIGUOUS: one physically contiguous block (at most 4
+ *    MiB), inside an allocation window and a boundary
+ *  - %DXGPMO_PMO_TYPE_SECTION: a shmem file: pageable pages, allocated
+ *    zeroed on first use
+ *  - %DXGPMO_PMO_TYPE_IO_SPACE: a page-aligned range of a memory BAR of an
+ *    adapter the module drives; nothing is allocated
+ */
 #define DXGPMO_PMO_TYPE_MDL		0
 #define DXGPMO_PMO_TYPE_CONTIGUOUS	1
 #define DXGPMO_PMO_TYPE_SECTION		2
 #define DXGPMO_PMO_TYPE_IO_SPACE	3
 
-/* DXGK_MEMORY_CACHING_TYPE */
+/**
+ * DOC: Cache types
+ *
+ * Memory type of every CPU mapping of an object (DXGK_MEMORY_CACHING_TYPE):
+ *
+ *  - %DXGPMO_CACHE_NON_CACHED: uncached (UC-); not for SECTION objects
+ *  - %DXGPMO_CACHE_CACHED: write-back; not for IO_SPACE objects
+ *  - %DXGPMO_CACHE_WRITE_COMBINED: write-combined
+ */
 #define DXGPMO_CACHE_NON_CACHED		0
 #define DXGPMO_CACHE_CACHED		1
 #define DXGPMO_CACHE_WRITE_COMBINED	2
 
-/* SECTION page protection (the Windows PAGE_* values) */
+/**
+ * DOC: Section page protection
+ *
+ * Protection of a SECTION object (the Windows PAGE_* values):
+ *
+ *  - %DXGPMO_PAGE_READONLY: no writable view of any kind, and devices only
+ *    read it
+ *  - %DXGPMO_PAGE_READWRITE: readable and writable
+ */
 #define DXGPMO_PAGE_READONLY		0x02
 #define DXGPMO_PAGE_READWRITE		0x04
 
 /**
- * struct dxgpmo_create_pmo - DXGPMO_IOC_CREATE_PMO (DxgkCbCreatePhysicalMemoryObject)
+ * struct dxgpmo_create_pmo - ioctl(DXGPMO_IOC_CREATE_PMO)
  * @size: sizeof(struct dxgpmo_create_pmo)
  * @flags: zero
  * @adapter_id: adapter to associate the object with, or 0 for none
  *	(hAdapter); with an adapter, @amo_id returns the adapter memory object
- * @type: DXGPMO_PMO_TYPE_*
- * @cache_type: DXGPMO_CACHE_*; every CPU mapping of the object uses it
- * @page_protection: SECTION only: DXGPMO_PAGE_READONLY or _READWRITE; else 0
+ * @type: "Physical memory object types"
+ * @cache_type: "Cache types"; every CPU mapping of the object
+ *	uses it
+ * @page_protection: SECTION only: "Section page protection"; else 0
  * @length: bytes (Size); rounded up to whole pages for the allocation
  * @context: opaque value kept for debugging, never interpreted (Context)
  * @low_address: MDL: LowAddress; CONTIGUOUS: LowestAcceptableAddress
@@ -150,6 +272,14 @@ struct dxgpmo_query_adapters {
  * @pmo_id: out: the physical memory object (hPhysicalMemoryObject)
  * @amo_id: out: the adapter memory object when @adapter_id was given, else 0
  * @mmap_offset: out: mmap(2) offset of the object's window on /dev/dxgpmo
+ *
+ * Create a physical memory object (DxgkCbCreatePhysicalMemoryObject): all
+ * of its memory at once, zeroed, or -ENOMEM and nothing.  The fields of
+ * another type's variant must be 0.  @high_address is inclusive; an
+ * allocation window that is not a DMA mask (@low_address not 0,
+ * @high_address + 1 or @boundary not a power of two) needs CAP_SYS_ADMIN,
+ * and IO_SPACE objects need CAP_SYS_RAWIO.  With @adapter_id the call also
+ * opens the object for that adapter, as OPEN_PMO does.
  */
 struct dxgpmo_create_pmo {
 	__u32 size;
@@ -173,13 +303,22 @@ struct dxgpmo_create_pmo {
 #define DXGPMO_IOC_CREATE_PMO _IO(DXGPMO_TYPE, DXGPMO_CMD_CREATE_PMO)
 
 /**
- * struct dxgpmo_destroy_pmo - DXGPMO_IOC_DESTROY_PMO (DxgkCbDestroyPhysicalMemoryObject)
+ * struct dxgpmo_destroy_pmo - ioctl(DXGPMO_IOC_DESTROY_PMO)
  * @size: sizeof(struct dxgpmo_destroy_pmo)
  * @flags: zero
  * @pmo_id: object to destroy
  * @amo_id: its adapter memory object, closed at the same time, or 0.  When
  *	the object is associated with an adapter this must name that AMO
  *	(-EBUSY otherwise), and the AMO must not be closed again (-ENOENT).
+ *
+ * Destroy a physical memory object (DxgkCbDestroyPhysicalMemoryObject),
+ * and with @amo_id its adapter memory object, in one step or not at all.
+ * Live MAP views give -EBUSY; mmap(2) views of the object's window are
+ * revoked (a later access gets SIGBUS).  ADLs still made from the object
+ * are the driver leaking locked pages: the module parameter adl_leak says
+ * whether the calling thread dies with an oops (bug, the default) or the
+ * call gets -EBUSY with a kernel warning (warn).  The memory is freed when
+ * the last mapping or dma-buf export of it is gone.
  */
 struct dxgpmo_destroy_pmo {
 	__u32 size;
@@ -191,13 +330,18 @@ struct dxgpmo_destroy_pmo {
 #define DXGPMO_IOC_DESTROY_PMO _IO(DXGPMO_TYPE, DXGPMO_CMD_DESTROY_PMO)
 
 /**
- * struct dxgpmo_open_pmo - DXGPMO_IOC_OPEN_PMO (DxgkCbOpenPhysicalMemoryObject)
+ * struct dxgpmo_open_pmo - ioctl(DXGPMO_IOC_OPEN_PMO)
  * @size: sizeof(struct dxgpmo_open_pmo)
  * @flags: zero
  * @pmo_id: object to associate
  * @adapter_id: adapter to associate it with
  * @amo_id: out: the adapter memory object
  * @__reserved: zero
+ *
+ * Open a physical memory object for an adapter
+ * (DxgkCbOpenPhysicalMemoryObject): the adapter memory object (AMO) is
+ * what ADLs are made from.  An object has at most one AMO at a time: a
+ * second OPEN, on any adapter, is -EBUSY until the first is closed.
  */
 struct dxgpmo_open_pmo {
 	__u32 size;
@@ -211,11 +355,15 @@ struct dxgpmo_open_pmo {
 #define DXGPMO_IOC_OPEN_PMO _IO(DXGPMO_TYPE, DXGPMO_CMD_OPEN_PMO)
 
 /**
- * struct dxgpmo_close_pmo - DXGPMO_IOC_CLOSE_PMO (DxgkCbClosePhysicalMemoryObject)
+ * struct dxgpmo_close_pmo - ioctl(DXGPMO_IOC_CLOSE_PMO)
  * @size: sizeof(struct dxgpmo_close_pmo)
  * @flags: zero
  * @amo_id: adapter memory object to close
  * @__reserved: zero
+ *
+ * Close an adapter memory object (DxgkCbClosePhysicalMemoryObject); -EBUSY
+ * while it still has ADLs.  The physical memory object stays and may be
+ * opened again, on any adapter.
  */
 struct dxgpmo_close_pmo {
 	__u32 size;
@@ -226,29 +374,57 @@ struct dxgpmo_close_pmo {
 
 #define DXGPMO_IOC_CLOSE_PMO _IO(DXGPMO_TYPE, DXGPMO_CMD_CLOSE_PMO)
 
-/* ALLOCATE_ADL flags (DXGK_ALLOCATEADL_FLAGS) and adl_flags (DXGK_ADL_FLAGS) */
+/**
+ * DOC: ALLOCATE_ADL flags
+ *
+ * &dxgpmo_allocate_adl.flags (DXGK_ALLOCATEADL_FLAGS):
+ *
+ *  - %DXGPMO_ADL_REQUIRE_CONTIGUOUS: the logical pages must be one run, or
+ *    the call fails with -ENOMEM; CONTIGUOUS and IO_SPACE objects only
+ *  - %DXGPMO_ADL_PREFER_CONTIGUOUS: a hint; it changes nothing, since behind
+ *    an IOMMU every ADL is one run anyway
+ */
 #define DXGPMO_ADL_REQUIRE_CONTIGUOUS	(1U << 0)
 #define DXGPMO_ADL_PREFER_CONTIGUOUS	(1U << 1)
+
+/**
+ * DOC: ADL flags
+ *
+ * &dxgpmo_allocate_adl.adl_flags (DXGK_ADL_FLAGS):
+ *
+ *  - %DXGPMO_ADL_CONTIGUOUS: the logical pages are one run, starting at
+ *    &dxgpmo_allocate_adl.base_page
+ *  - %DXGPMO_ADL_ADDRESSES_HIDDEN: the logical pages are physical and the
+ *    caller or the file's opener lacks CAP_SYS_ADMIN: the page list and the
+ *    base page read 0 (as /proc/pid/pagemap does); the ADL is made all the
+ *    same
+ */
 #define DXGPMO_ADL_CONTIGUOUS		(1U << 0)
 #define DXGPMO_ADL_ADDRESSES_HIDDEN	(1U << 1)
 
 /**
- * struct dxgpmo_allocate_adl - DXGPMO_IOC_ALLOCATE_ADL (DxgkCbAllocateAdl)
+ * struct dxgpmo_allocate_adl - ioctl(DXGPMO_IOC_ALLOCATE_ADL)
  * @size: sizeof(struct dxgpmo_allocate_adl)
- * @flags: DXGPMO_ADL_REQUIRE_CONTIGUOUS, DXGPMO_ADL_PREFER_CONTIGUOUS
+ * @flags: bits of "ALLOCATE_ADL flags"
  * @amo_id: adapter memory object
  * @adl_id: out: the ADL
  * @offset: byte offset in the object, page aligned
  * @length: bytes, page aligned, non-zero
- * @pages: user pointer to a __u64 array receiving the logical page numbers
+ * @pages: user pointer to a __u64 array receiving the logical page numbers,
+ *	or 0 for no list (then @pages_capacity is 0 too)
  * @pages_capacity: entries @pages has room for
- * @page_count: out: length / page size
- * @adl_flags: out: DXGPMO_ADL_CONTIGUOUS when the logical range is one run;
- *	DXGPMO_ADL_ADDRESSES_HIDDEN when the page numbers are physical and the
- *	caller or the file's opener lacks CAP_SYS_ADMIN: @pages and @base_page
- *	then read 0 (as /proc/pid/pagemap does), the ADL is made all the same
+ * @page_count: out: length / page size; also when @pages_capacity is too
+ *	small (see "Buffers the caller sizes")
+ * @adl_flags: out: bits of "ADL flags"
  * @__reserved: zero
- * @base_page: out: first logical page number when contiguous
+ * @base_page: out: first logical page number when contiguous, else 0
+ *
+ * Make an address descriptor list (DxgkCbAllocateAdl): map a page range of
+ * the object for the adapter the AMO was opened on and return the page
+ * numbers the adapter uses for it - IOVAs behind an IOMMU, physical page
+ * numbers otherwise.  The pages stay mapped, and a SECTION object's pages
+ * resident, until FREE_ADL, the file's release or the adapter's removal.
+ * Several ADLs, also overlapping, may exist at once.
  */
 struct dxgpmo_allocate_adl {
 	__u32 size;
@@ -268,11 +444,15 @@ struct dxgpmo_allocate_adl {
 #define DXGPMO_IOC_ALLOCATE_ADL _IO(DXGPMO_TYPE, DXGPMO_CMD_ALLOCATE_ADL)
 
 /**
- * struct dxgpmo_free_adl - DXGPMO_IOC_FREE_ADL (DxgkCbFreeAdl)
+ * struct dxgpmo_free_adl - ioctl(DXGPMO_IOC_FREE_ADL)
  * @size: sizeof(struct dxgpmo_free_adl)
  * @flags: zero
  * @adl_id: ADL to free
  * @__reserved: zero
+ *
+ * Free an ADL (DxgkCbFreeAdl): its pages are unmapped for the adapter
+ * before the call returns.  An ADAPTER_DMA of another thread using the ADL
+ * is waited for (at most 30 s, then -EBUSY).
  */
 struct dxgpmo_free_adl {
 	__u32 size;
@@ -283,22 +463,37 @@ struct dxgpmo_free_adl {
 
 #define DXGPMO_IOC_FREE_ADL _IO(DXGPMO_TYPE, DXGPMO_CMD_FREE_ADL)
 
-/* DXGK_ACCESS_MODE */
+/**
+ * DOC: Access modes
+ *
+ * Who a view is for (DXGK_ACCESS_MODE):
+ *
+ *  - %DXGPMO_ACCESS_KERNEL: a kernel-mode view, read and written through
+ *    DXGPMO_IOC_KMAP_RW; its address is an opaque token
+ *  - %DXGPMO_ACCESS_USER: a shared mapping in the calling process; not for
+ *    IO_SPACE objects
+ */
 #define DXGPMO_ACCESS_KERNEL	0
 #define DXGPMO_ACCESS_USER	1
 
 /**
- * struct dxgpmo_map - DXGPMO_IOC_MAP (DxgkCbMapPhysicalMemory)
+ * struct dxgpmo_map - ioctl(DXGPMO_IOC_MAP)
  * @size: sizeof(struct dxgpmo_map)
  * @flags: zero
  * @pmo_id: physical memory object
- * @access_mode: DXGPMO_ACCESS_USER or DXGPMO_ACCESS_KERNEL
+ * @access_mode: "Access modes"
  * @offset: in: offset of the wanted data in the object; out: offset of that
  *	data from @address
  * @length: in: bytes wanted; out: size of the whole view
  * @address: out: base of the view (user VA), or an opaque token (kernel)
  * @map_id: out: id of the mapping
  * @__reserved: zero
+ *
+ * Map part of an object for the CPU (DxgkCbMapPhysicalMemory), with the
+ * object's cache type.  The view runs from the page boundary below the
+ * wanted data to the page boundary above it.  A user view is the same
+ * mapping as mmap(2) of /dev/dxgpmo at &dxgpmo_create_pmo.mmap_offset; a
+ * writable view of a read-only section is -EACCES.
  */
 struct dxgpmo_map {
 	__u32 size;
@@ -315,13 +510,18 @@ struct dxgpmo_map {
 #define DXGPMO_IOC_MAP _IO(DXGPMO_TYPE, DXGPMO_CMD_MAP)
 
 /**
- * struct dxgpmo_unmap - DXGPMO_IOC_UNMAP (DxgkCbUnmapPhysicalMemory)
+ * struct dxgpmo_unmap - ioctl(DXGPMO_IOC_UNMAP)
  * @size: sizeof(struct dxgpmo_unmap)
  * @flags: zero
  * @pmo_id: physical memory object
  * @__reserved: zero
  * @address: base returned by MAP
  * @length: view size returned by MAP
+ *
+ * Undo a MAP (DxgkCbUnmapPhysicalMemory).  A user view is detached, not
+ * unmapped: it maps nothing from then on (an access gets SIGBUS), and its
+ * address range stays reserved until the process unmaps it with munmap(2).
+ * A view another process made is -EPERM.
  */
 struct dxgpmo_unmap {
 	__u32 size;
@@ -334,17 +534,30 @@ struct dxgpmo_unmap {
 
 #define DXGPMO_IOC_UNMAP _IO(DXGPMO_TYPE, DXGPMO_CMD_UNMAP)
 
+/**
+ * DOC: KMAP_RW flags
+ *
+ * &dxgpmo_kmap_rw.flags:
+ *
+ *  - %DXGPMO_KMAP_WRITE: copy from the user buffer into the view; without it
+ *    the view is read into the buffer
+ */
 #define DXGPMO_KMAP_WRITE	(1U << 0)
 
 /**
- * struct dxgpmo_kmap_rw - DXGPMO_IOC_KMAP_RW: copy through a kernel-mode map
+ * struct dxgpmo_kmap_rw - ioctl(DXGPMO_IOC_KMAP_RW)
  * @size: sizeof(struct dxgpmo_kmap_rw)
- * @flags: DXGPMO_KMAP_WRITE to write the view from @buffer, else read it
+ * @flags: bits of "KMAP_RW flags"
  * @map_id: a kernel-mode mapping
  * @__reserved: zero
  * @offset: byte offset in the view
  * @length: bytes to copy
  * @buffer: user buffer
+ *
+ * Copy between a user buffer and a kernel-mode view, which user space
+ * cannot address.  The range must lie inside the view; on an IO_SPACE view
+ * the copy is made of 32-bit accesses, so @offset and @length are multiples
+ * of 4.
  */
 struct dxgpmo_kmap_rw {
 	__u32 size;
@@ -358,19 +571,36 @@ struct dxgpmo_kmap_rw {
 
 #define DXGPMO_IOC_KMAP_RW _IO(DXGPMO_TYPE, DXGPMO_CMD_KMAP_RW)
 
+/**
+ * DOC: ADAPTER_DMA flags
+ *
+ * &dxgpmo_adapter_dma.flags:
+ *
+ *  - %DXGPMO_DMA_TO_MEMORY: the device writes memory from the user buffer;
+ *    without it the device reads memory into the buffer
+ *  - %DXGPMO_DMA_RAW: skip the check that the range lies in the caller's
+ *    live ADLs, to provoke IOMMU faults; needs CAP_SYS_RAWIO and an adapter
+ *    behind an IOMMU, and is refused for the segment
+ */
 #define DXGPMO_DMA_TO_MEMORY	(1U << 0)
 #define DXGPMO_DMA_RAW		(1U << 1)
 
 /**
- * struct dxgpmo_adapter_dma - DXGPMO_IOC_ADAPTER_DMA: run the adapter's engine
+ * struct dxgpmo_adapter_dma - ioctl(DXGPMO_IOC_ADAPTER_DMA)
  * @size: sizeof(struct dxgpmo_adapter_dma)
- * @flags: DXGPMO_DMA_TO_MEMORY (device writes memory; else device reads),
- *	DXGPMO_DMA_RAW (skip the live-ADL check; IOMMU adapters, CAP_SYS_RAWIO)
+ * @flags: bits of "ADAPTER_DMA flags"
  * @adapter_id: adapter whose engine moves the bytes
  * @__reserved: zero
  * @device_address: logical address as the adapter sees it
- * @length: bytes
+ * @length: bytes, at most 64 KiB
  * @buffer: user buffer (source or destination)
+ *
+ * Have the adapter's own DMA engine read or write memory at a device
+ * address, with a user buffer at the other end: the way to show that an
+ * ADL really maps the object for that adapter.  The range lies in live
+ * ADLs of the calling file on that adapter (else -EACCES), or in the
+ * adapter's segment at &dxgpmo_adapter_info.segment_device_address.  Only
+ * adapters with DXGPMO_ADAPTER_CAP_DMA_ENGINE have an engine.
  */
 struct dxgpmo_adapter_dma {
 	__u32 size;
@@ -385,9 +615,10 @@ struct dxgpmo_adapter_dma {
 #define DXGPMO_IOC_ADAPTER_DMA _IO(DXGPMO_TYPE, DXGPMO_CMD_ADAPTER_DMA)
 
 /**
- * struct dxgpmo_memory_range - DXGK_MEMORYRANGE
- * @segment_offset: byte offset in the segment
- * @length: bytes
+ * struct dxgpmo_memory_range - one range of a memory basis (DXGK_MEMORYRANGE)
+ * @segment_offset: byte offset in the segment, a multiple of the adapter's
+ *	dirty_page_size
+ * @length: bytes, non-zero, a multiple of the adapter's dirty_page_size
  */
 struct dxgpmo_memory_range {
 	__aligned_u64 segment_offset;
@@ -395,14 +626,19 @@ struct dxgpmo_memory_range {
 };
 
 /**
- * struct dxgpmo_create_memory_basis - DXGPMO_IOC_CREATE_MEMORY_BASIS
+ * struct dxgpmo_create_memory_basis - ioctl(DXGPMO_IOC_CREATE_MEMORY_BASIS)
  * @size: sizeof(struct dxgpmo_create_memory_basis)
  * @flags: zero
  * @adapter_id: adapter owning the segment
  * @segment_id: segment (1)
- * @range_count: entries in @ranges
+ * @range_count: entries in @ranges, 1 to 4096
  * @basis_id: out: the memory basis
  * @ranges: user pointer to struct dxgpmo_memory_range[@range_count]
+ *
+ * Make a memory basis (DxgkDdiCreateMemoryBasis): a list of ranges of the
+ * adapter's segment whose writes are tracked, one bit per tracking page.
+ * Ranges must not overlap (-EEXIST) and must lie inside the segment
+ * (-ERANGE).
  */
 struct dxgpmo_create_memory_basis {
 	__u32 size;
@@ -418,11 +654,14 @@ struct dxgpmo_create_memory_basis {
 	_IO(DXGPMO_TYPE, DXGPMO_CMD_CREATE_MEMORY_BASIS)
 
 /**
- * struct dxgpmo_destroy_memory_basis - DXGPMO_IOC_DESTROY_MEMORY_BASIS
+ * struct dxgpmo_destroy_memory_basis - ioctl(DXGPMO_IOC_DESTROY_MEMORY_BASIS)
  * @size: sizeof(struct dxgpmo_destroy_memory_basis)
  * @flags: zero
  * @basis_id: basis to destroy
  * @__reserved: zero
+ *
+ * Destroy a memory basis (DxgkDdiDestroyMemoryBasis); tracking stops
+ * first.
  */
 struct dxgpmo_destroy_memory_basis {
 	__u32 size;
@@ -435,11 +674,18 @@ struct dxgpmo_destroy_memory_basis {
 	_IO(DXGPMO_TYPE, DXGPMO_CMD_DESTROY_MEMORY_BASIS)
 
 /**
- * struct dxgpmo_dirty_tracking - DXGPMO_IOC_START/STOP_DIRTY_TRACKING
+ * struct dxgpmo_dirty_tracking - ioctl(DXGPMO_IOC_START_DIRTY_TRACKING) and
+ *	ioctl(DXGPMO_IOC_STOP_DIRTY_TRACKING)
  * @size: sizeof(struct dxgpmo_dirty_tracking)
  * @flags: zero
  * @basis_id: memory basis
  * @__reserved: zero
+ *
+ * Start or stop tracking the writes to a basis (DxgkDdiStartDirtyTracking,
+ * DxgkDdiStopDirtyTracking).  The calls are counted: tracking is on while
+ * more STARTs than STOPs were made.  The first START clears the bits, so
+ * the next write to any page is seen; a STOP with none outstanding is
+ * -EINVAL.
  */
 struct dxgpmo_dirty_tracking {
 	__u32 size;
@@ -453,19 +699,35 @@ struct dxgpmo_dirty_tracking {
 #define DXGPMO_IOC_STOP_DIRTY_TRACKING \
 	_IO(DXGPMO_TYPE, DXGPMO_CMD_STOP_DIRTY_TRACKING)
 
+/**
+ * DOC: QUERY_DIRTY_BITS flags
+ *
+ * &dxgpmo_query_dirty_bits.flags:
+ *
+ *  - %DXGPMO_DIRTY_CLEAR_DATA: read and clear the bits in one atomic step
+ *    (DXGKARG_QUERYDIRTYBITDATAFLAGS_CLEARDATA)
+ */
 #define DXGPMO_DIRTY_CLEAR_DATA	(1U << 0)
 
 /**
- * struct dxgpmo_query_dirty_bits - DXGPMO_IOC_QUERY_DIRTY_BITS
+ * struct dxgpmo_query_dirty_bits - ioctl(DXGPMO_IOC_QUERY_DIRTY_BITS)
  * @size: sizeof(struct dxgpmo_query_dirty_bits)
- * @flags: DXGPMO_DIRTY_CLEAR_DATA: read and clear in one atomic step
+ * @flags: bits of "QUERY_DIRTY_BITS flags"
  * @basis_id: tracked memory basis
  * @__reserved: zero
  * @subrange_index: range of the basis, when @subrange_length is not 0
  * @subrange_offset: byte offset in that range
  * @subrange_length: bytes, or 0 for the whole basis
  * @buffer: user pointer receiving one bit per tracking page, LSB first
- * @buffer_size: bytes at @buffer
+ * @buffer_size: in: bytes at @buffer; out, when that is too small: the
+ *	bytes the span needs (see "Buffers the caller sizes")
+ *
+ * Read which tracking pages of a tracked basis were written, by the CPU
+ * through any mapping of the segment or by the adapter's engine, since
+ * tracking started or the bits were last cleared (DxgkDdiQueryDirtyBitData).
+ * Bit i % 8 of byte i / 8 is tracking page i of the span; the ranges follow
+ * each other in basis order with no padding, and the unused bits of the
+ * last byte are 0.  Exactly DIV_ROUND_UP(bits, 8) bytes are written.
  */
 struct dxgpmo_query_dirty_bits {
 	__u32 size;
@@ -483,13 +745,17 @@ struct dxgpmo_query_dirty_bits {
 	_IO(DXGPMO_TYPE, DXGPMO_CMD_QUERY_DIRTY_BITS)
 
 /**
- * struct dxgpmo_export_dmabuf - DXGPMO_IOC_EXPORT_DMABUF
+ * struct dxgpmo_export_dmabuf - ioctl(DXGPMO_IOC_EXPORT_DMABUF)
  * @size: sizeof(struct dxgpmo_export_dmabuf)
  * @flags: zero
  * @pmo_id: object to export
  * @fd_flags: O_CLOEXEC and/or O_RDWR
  * @fd: out: the dma-buf file descriptor
  * @__reserved: zero
+ *
+ * Export an object's pages as a dma-buf, for any other driver to import.
+ * The dma-buf holds the pages, not the object: DESTROY_PMO is allowed
+ * while it lives.  IO_SPACE objects have no pages (-EOPNOTSUPP).
  */
 struct dxgpmo_export_dmabuf {
 	__u32 size;
@@ -533,11 +799,14 @@ struct dxgpmo_counters {
 };
 
 /**
- * struct dxgpmo_stats - DXGPMO_IOC_STATS
+ * struct dxgpmo_stats - ioctl(DXGPMO_IOC_STATS)
  * @size: sizeof(struct dxgpmo_stats)
  * @flags: zero
  * @global: out: counters over the whole module (all files)
  * @file: out: counters of the calling file (leak counters stay 0 here)
+ *
+ * Read the object and page counters, of the module and of the calling
+ * file.  The file's @pages is what counts against its max_pinned_mb.
  */
 struct dxgpmo_stats {
 	__u32 size;

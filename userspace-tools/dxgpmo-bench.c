@@ -4,7 +4,7 @@
  * in the same run (TCG times mean nothing on their own).  Prints a table and,
  * with --json, one JSON object per measurement.
  *
- * Scenarios (issue 9): 1 create+destroy vs anonymous mmap(MAP_POPULATE),
+ * Scenarios: 1 create+destroy vs anonymous mmap(MAP_POPULATE),
  * with the buddy orders the objects got; 2 ALLOCATE_ADL + FREE_ADL vs a
  * per-page dma_map_page() loop on the same device, both timed inside the
  * module (DXGPMO_IOC_TEST, so the module must be loaded with

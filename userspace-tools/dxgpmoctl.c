@@ -1160,7 +1160,7 @@ static void print_man(void)
 		putchar('\n');
 	}
 	printf(".SH FILES\n/dev/dxgpmo\n.SH SEE ALSO\n"
-	       "Documentation/dxgpmo.rst in the dxgpmo sources; uapi/dxgpmo.h.\n");
+	       "Documentation/index.rst in the dxgpmo sources; uapi/dxgpmo.h.\n");
 }
 
 static int run_command(int argc, char **argv, const char *store)

@@ -5,7 +5,7 @@
 # shellcheck source=job-lib.sh
 . ./job-lib.sh
 # Every test may assert the exact test VM (vm-boot.sh) it runs in.
-export DXGPMO_SPEC_VM=1
+export DXGPMO_TEST_VM=1
 # A KASAN kernel (make check-debug) sees use-after-free races, which the
 # race test then runs longer for; its boot message is still in the log.
 if dmesg | grep -q 'KernelAddressSanitizer initialized'; then
