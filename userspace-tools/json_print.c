@@ -177,37 +177,35 @@ void print_string(enum output_type type, const char *key, const char *fmt,
 		fprintf(out, fmt, value);
 }
 
+/* A number: json_fmt in JSON, fmt in the text, with the one argument. */
+static void print_number(enum output_type type, const char *key,
+			 const char *json_fmt, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!printing(type, key))
+		return;
+	va_start(ap, fmt);
+	vfprintf(out, json_mode ? json_fmt : fmt, ap);
+	va_end(ap);
+}
+
 void print_uint(enum output_type type, const char *key, const char *fmt,
 		unsigned int value)
 {
-	if (!printing(type, key))
-		return;
-	if (json_mode)
-		fprintf(out, "%u", value);
-	else
-		fprintf(out, fmt, value);
+	print_number(type, key, "%u", fmt, value);
 }
 
 void print_int(enum output_type type, const char *key, const char *fmt,
 	       int value)
 {
-	if (!printing(type, key))
-		return;
-	if (json_mode)
-		fprintf(out, "%d", value);
-	else
-		fprintf(out, fmt, value);
+	print_number(type, key, "%d", fmt, value);
 }
 
 void print_u64(enum output_type type, const char *key, const char *fmt,
 	       uint64_t value)
 {
-	if (!printing(type, key))
-		return;
-	if (json_mode)
-		fprintf(out, "%" PRIu64, value);
-	else
-		fprintf(out, fmt, value);
+	print_number(type, key, "%" PRIu64, fmt, value);
 }
 
 void print_bool(enum output_type type, const char *key, const char *fmt,
