@@ -239,6 +239,12 @@ result json_check_rejects_unescaped $?
 [ $? -ne 0 ]
 result json_check_rejects_nothing $?
 
+# Commands that once printed nothing with --json print one object each.
+printf 's=basis virtual0 0:16K\nstart $s\nstop $s\ndestroy-basis $s\n' |
+	"$tool" --json > "$out" 2>&1
+"$json_check" 4 < "$out"
+result json_formerly_silent_commands $?
+
 # --json: one JSON text on stdout per command, for every command (the
 # loop below fails for one this session does not run); errors one JSON
 # object on stderr.
@@ -287,6 +293,7 @@ result json_session_covers_every_command $ok
 grep -q '^{"echo":"a \\"quoted\\" word and a \\\\backslash"}$' "$out" &&
 	grep -q '"bytes":"74776f20776f726473"' "$out" &&
 	grep -q '^{"basis":[0-9]*,"tracking":true}$' "$out" &&
+	grep -q '"ranges":\[{"offset":0,"length":16384}\]}$' "$out" &&
 	grep -q '^{"pmos":{"global":[0-9]*,"file":0},' "$out"
 result json_values $?
 

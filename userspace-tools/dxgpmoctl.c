@@ -922,8 +922,16 @@ static int cmd_basis(struct cmd_ctx *ctx)
 	set_result(ctx, id);
 	open_json_object(NULL);
 	print_uint(PRINT_ANY, "basis", "basis %u: ", id);
-	print_uint(PRINT_ANY, "ranges", "%u range(s) of segment 1", n);
+	print_uint(PRINT_FP, NULL, "%u range(s) of segment 1", n);
 	print_uint(PRINT_ANY, "adapter", " of adapter %u\n", adapter);
+	open_json_array("ranges");
+	for (i = 0; i < (int)n; i++) {
+		open_json_object(NULL);
+		print_u64(PRINT_JSON, "offset", NULL, r[i].segment_offset);
+		print_u64(PRINT_JSON, "length", NULL, r[i].length);
+		close_json_object();
+	}
+	close_json_array();
 	close_json_object();
 	return 0;
 }
