@@ -115,7 +115,7 @@ static int set_var(const char *name, uint64_t value)
 	}
 	if (nr_vars == MAX_VARS || strlen(name) >= sizeof(vars[0].name))
 		return -1;
-	strcpy(vars[nr_vars].name, name);
+	snprintf(vars[nr_vars].name, sizeof(vars[0].name), "%s", name);
 	vars[nr_vars++].value = value;
 	return 0;
 }
@@ -840,9 +840,9 @@ static int view_access(struct cmd_ctx *ctx, bool write)
 	if (write) {
 		len = strlen(ctx->argv[2]);
 		buf = (uint8_t *)ctx->argv[2];
-	} else if (parse_u64(ctx, ctx->argv[2], &len) || !len || len > 4096) {
-		return usage_error(ctx, "LENGTH must be 1..4096");
 	} else {
+		if (parse_u64(ctx, ctx->argv[2], &len) || !len || len > 4096)
+			return usage_error(ctx, "LENGTH must be 1..4096");
 		buf = calloc(1, len);
 		if (!buf)
 			return report(ctx, -ENOMEM);
@@ -1754,25 +1754,25 @@ int main(int argc, char **argv)
 		name = c >= 256 ? global_opts[c - 256].name : "";
 		if (c == 'j') {
 			json_print_mode(true);
-		} else if (c == 'f') {
+			continue;
+		}
+		if (c == 'f') {
 			batch = optarg;
-		} else if (c == 'h') {
+			continue;
+		}
+		if (c == 'h')
 			usage(stdout);
-			return 0;
-		} else if (!strcmp(name, "man")) {
+		else if (!strcmp(name, "man"))
 			print_man();
-			return 0;
-		} else if (!strcmp(name, "commands")) {
+		else if (!strcmp(name, "commands"))
 			for (i = 0; i < ARRAY_SIZE(commands); i++)
 				printf("%s\n", commands[i].name);
-			return 0;
-		} else {
-			error_record("dxgpmoctl", -EINVAL,
-				     "%s '%s' (see 'dxgpmoctl --help')",
-				     c == ':' ? "an argument is missing after" :
-				     "unknown option", argv[optind - 1]);
-			return 2;
-		}
+		else
+			return usage_error(&(struct cmd_ctx){ .name = "dxgpmoctl" },
+					   "%s '%s'", c == ':' ?
+					   "an argument is missing after" :
+					   "unknown option", argv[optind - 1]);
+		return 0;
 	}
 	if (batch)
 		return run_batch_file(batch);

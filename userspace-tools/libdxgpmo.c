@@ -283,7 +283,7 @@ static const struct dxgpmo_name cache_names[] = {
 	{ "wb", DXGPMO_CACHE_CACHED },
 };
 
-#define NAMES(table) table, sizeof(table) / sizeof(table[0])
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static const char *name_of(const struct dxgpmo_name *table, size_t n,
 			   uint32_t value)
@@ -312,20 +312,20 @@ static int value_of(const struct dxgpmo_name *table, size_t n,
 
 const char *dxgpmo_type_name(uint32_t type)
 {
-	return name_of(NAMES(type_names), type);
+	return name_of(type_names, ARRAY_SIZE(type_names), type);
 }
 
 const char *dxgpmo_cache_name(uint32_t cache_type)
 {
-	return name_of(NAMES(cache_names), cache_type);
+	return name_of(cache_names, ARRAY_SIZE(cache_names), cache_type);
 }
 
 int dxgpmo_type_from_name(const char *name, uint32_t *type)
 {
-	return value_of(NAMES(type_names), name, type);
+	return value_of(type_names, ARRAY_SIZE(type_names), name, type);
 }
 
 int dxgpmo_cache_from_name(const char *name, uint32_t *cache_type)
 {
-	return value_of(NAMES(cache_names), name, cache_type);
+	return value_of(cache_names, ARRAY_SIZE(cache_names), name, cache_type);
 }
