@@ -1748,6 +1748,11 @@ int main(int argc, char **argv)
 				shorts[s++] = ':';
 		}
 	}
+	/*
+	 * One write per record: stderr is unbuffered, and a reader taking
+	 * one read() of an error line must get all of it.
+	 */
+	setvbuf(stderr, NULL, _IOLBF, 0);
 	opterr = 0;
 	/* iproute2's single-dash long options (-json, -batch) too. */
 	while ((c = getopt_long_only(argc, argv, shorts, longopts, NULL)) != -1) {
