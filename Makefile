@@ -49,8 +49,10 @@ module:
 tools: $(TOOLS)
 selftests: $(SELFTESTS)
 
-userspace-tools/dxgpmoctl: userspace-tools/dxgpmoctl.c $(LIB_SRCS) $(LIB_HDRS)
-	$(CC) $(USER_CFLAGS) -o $@ $< $(LIB_SRCS) $(USER_LIBS)
+userspace-tools/dxgpmoctl: userspace-tools/dxgpmoctl.c userspace-tools/json_print.c \
+		userspace-tools/json_print.h $(LIB_SRCS) $(LIB_HDRS)
+	$(CC) $(USER_CFLAGS) -o $@ $< userspace-tools/json_print.c $(LIB_SRCS) \
+		$(USER_LIBS)
 
 userspace-tools/dxgpmo-demo-screen: userspace-tools/dxgpmo-demo-screen.c \
 		userspace-tools/dxgpmo_screen.h $(LIB_SRCS) $(LIB_HDRS)
@@ -71,6 +73,13 @@ $(KSELFTEST_DIR)/kselftest_harness.h:
 		'*/tools/testing/selftests/kselftest.h'
 
 kselftest-headers: $(KSELFTEST_DIR)/kselftest_harness.h
+
+# The JSON validator of dxgpmoctl_test.sh: json-c's parser, not the
+# tool's own writer.
+selftests: selftests/json_check
+selftests/json_check: selftests/json_check.c
+	$(CC) -O2 -g -Wall -Wextra $(shell pkg-config --cflags json-c) -o $@ $< \
+		$(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
 
 selftests/%: selftests/%.c selftests/dxgpmo_test_utils.h $(LIB_SRCS) $(LIB_HDRS) \
 		$(TEST_HDRS) $(KSELFTEST_DIR)/kselftest_harness.h
@@ -167,7 +176,7 @@ demo:
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
-	rm -f $(TOOLS) $(SELFTESTS) userspace-tools/dxgpmoctl.8
+	rm -f $(TOOLS) $(SELFTESTS) selftests/json_check userspace-tools/dxgpmoctl.8
 	rm -rf $(BUILD)
 
 # libdxgk: the Windows-named calls (userspace-tools/libdxgk.h), as a static

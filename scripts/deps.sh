@@ -13,8 +13,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 BACKPORTS_LIST=/etc/apt/sources.list.d/dxgpmo-bookworm-backports.sources
 TOOLS="qemu-system-x86 busybox-static cpio xz-utils kmod libdrm-dev pkg-config
 sparse make gcc libc6-dev file dkms debootstrap python3"
-# libdxgk's header is also compiled as C++.
-TOOLS="$TOOLS g++"
+# libdxgk's header is also compiled as C++; the CLI test's JSON checker
+# uses json-c's parser.
+TOOLS="$TOOLS g++ libjson-c-dev"
 # In the trixie build root: what building and dkms-building for the newest
 # kernel need besides its headers (gcc-14 is what its config expects).
 ROOT_TOOLS="gcc-14 make sparse dkms kmod"

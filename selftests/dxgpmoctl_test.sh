@@ -1,11 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Exercise dxgpmoctl in the VM: a batch session whose output is checked,
-# JSON output, error lines and exit status, --help of every subcommand.
+# JSON output (every command's, errors included, read by json-c's parser in
+# json_check), error lines and exit status, argument parsing, dma-buf
+# export, --help of every subcommand.
 # Prints "dxgpmo-check: PASS|FAIL name" lines for scripts/check.sh.
 
 tool=${DXGPMOCTL:-./dxgpmoctl}
+json_check=${JSON_CHECK:-./json_check}
 out=/tmp/dxgpmoctl.out
+err=/tmp/dxgpmoctl.err
 
 result() {
 	if [ "$2" = 0 ]; then
@@ -60,7 +64,7 @@ result error_status $?
 
 # JSON: one object per call; machine readable.
 "$tool" --json adapters > "$out" 2>&1
-grep -q '^\[{"id":[0-9]*,"name":"' "$out"
+grep -q '^\[{"id":[0-9]*,"name":"' "$out" && "$json_check" 1 < "$out"
 result json_adapters $?
 printf 'p=create 4K\ndestroy $p\n' | "$tool" --json > "$out" 2>&1
 grep -q '^{"pmo":[0-9]*,"amo":0,' "$out" && grep -q '^{"destroyed":' "$out"
@@ -87,7 +91,7 @@ if [ -n "$spare" ]; then
 	grep -Eq "^[0-9]+ +pci[0-9]+ +$spare +$ids +$group +yes +no " "$out"
 	result adapters_pci_ids_group $?
 	"$tool" --json adapters > "$out" 2>&1
-	grep -q "\"iommu_group\":$group,\"pci\":\"$spare\",\"vendor\":\"${ids%:*}\",\"device\":\"${ids#*:}\"" "$out"
+	grep -q "\"pci\":\"$spare\",\"vendor\":\"${ids%:*}\",\"device\":\"${ids#*:}\",\"iommu_group\":$group," "$out"
 	result json_adapters_pci $?
 	# in a session: the bind's result is the adapter; no engine on it
 	printf 'g=bind %s\np=create --adapter $g 64K\nl=adl $p_amo 64K\n-dma $g $l_addr write x\nfree-adl $l\ndestroy $p $p_amo\n' "$spare" |
@@ -107,7 +111,8 @@ if [ -n "$spare" ]; then
 	[ $? -ne 0 ] && grep -q "^bind: EBUSY — $edu is in use by driver dxgpmo-edu: pass --force" "$out"
 	result bind_driver_busy $?
 	"$tool" --json unbind "$edu" > "$out" 2>&1
-	[ $? -ne 0 ] && grep -q '^{"call":"unbind","error":"EINVAL","errno":22,"message":".*not bound to dxgpmo-pci (driver: dxgpmo-edu)"}$' "$out"
+	[ $? -ne 0 ] && grep -q '^{"call":"unbind","error":"EINVAL","errno":22,"message":".*not bound to dxgpmo-pci (driver: dxgpmo-edu)"}$' "$out" &&
+		"$json_check" 1 < "$out"
 	result json_unbind_not_bound $?
 else
 	# the test VM always has one (scripts/vm-boot.sh)
@@ -123,3 +128,200 @@ done
 result help_every_command $ok
 "$tool" --man | grep -q '^\.TH DXGPMOCTL 8'
 result man_page $?
+
+# The usage lists every option the parser takes: each option of a
+# command's --help is accepted (options before --help are parsed first)
+# and stands in its synopsis, in the global usage and in the man page.
+ok=0
+"$tool" --help > /tmp/usage.txt
+"$tool" --man | sed 's/\\-/-/g; s/\\f[BIR]//g' > /tmp/man.txt
+for cmd in $("$tool" --commands); do
+	"$tool" "$cmd" --help > "$out"
+	synopsis=$(sed -n '1s/^usage: dxgpmoctl //p' "$out")
+	grep -qxF "  $synopsis" /tmp/usage.txt || { echo "usage lacks: $synopsis"; ok=1; }
+	grep -qxF ".B $synopsis" /tmp/man.txt || { echo "man page lacks: $synopsis"; ok=1; }
+	for o in $(sed -n 's/^  \(-., \)\{0,1\} *\(--[a-z-]*\).*/\2/p' "$out"); do
+		echo "$synopsis" | grep -q -- "\[$o[] ]" || { echo "$cmd: $o not in its synopsis"; ok=1; }
+		arg=$(sed -n "s/^  \(-., \)\{0,1\} *$o \([^ ]*\) .*/\2/p" "$out")
+		"$tool" "$cmd" "$o" ${arg:+x} --help > /dev/null 2>&1 ||
+			{ echo "$cmd does not take $o"; ok=1; }
+	done
+done
+# the two create options the old hand-written usage lacked
+grep -q -- '^  create .*\[--io-base ADDR\] \[--protection ro|rw\]' /tmp/usage.txt || ok=1
+result usage_every_option $ok
+
+# Unknown options, anywhere: status 2 and one error line naming them.
+"$tool" create 4K --bogus > "$out" 2> "$err"
+[ $? -eq 2 ] && [ ! -s "$out" ] &&
+	grep -q "^create: EINVAL — unknown option '--bogus'" "$err"
+result unknown_option $?
+"$tool" --bogus adapters > "$out" 2> "$err"
+[ $? -eq 2 ] && grep -q "^dxgpmoctl: EINVAL — unknown option '--bogus'" "$err"
+result unknown_global_option $?
+
+# A batch: quoted words, options after operands, "+N" sums, --expect.
+cat > /tmp/parse.dxgpmo <<'SCRIPT'
+p=create 4K --cache wc --type mdl
+u=map $p 0 4K
+view-write $u 0 'say "hi" twice'
+view-read $u 4 4 --expect '"hi"'
+view-write $u 100 "two \"words\""
+view-read $u 100 11
+s=basis virtual0 0:16K
+start $s
+segment-write virtual0 0x1000 "two words"
+query $s 4 --clear
+stop $s
+destroy-basis $s
+unmap $u
+a=create --adapter edu0 64K
+l=adl $a_amo 64K
+dma edu0 $l_addr write "two words"
+dma edu0 $l_addr+4 read 5 --expect words
+-dma edu0 $l_addr read 3 --expect one
+free-adl $l
+destroy $a $a_amo
+destroy $p
+SCRIPT
+"$tool" -batch /tmp/parse.dxgpmo > "$out" 2>&1
+result parse_session_status $?
+cat "$out"
+expect options_after_operands '^created pmo [0-9]+ \(mdl, wc, 4 KiB\)'
+expect quoted_single 'wrote 14 byte\(s\) at \+0x0'
+expect quoted_double '^  "two "words""$'
+expect quoted_segment_write '^CPU wrote 9 byte\(s\) at segment offset 0x1000'
+expect option_after_operands_query 'cleared \(page 0 first\): 0100$'
+expect sum_of_terms '^  "words"$'
+expect expect_mismatch "^dma: EBADMSG — read 3 byte\(s\) that are not 'one'"
+printf 'view-write 1 0 "open quote\n' | "$tool" > "$out" 2>&1
+[ $? -eq 2 ] && grep -q 'open quote' "$out"
+result open_quote $?
+
+# dma-buf export: kept for the session (its pages outlive the PMO until
+# close-dmabuf), or handed to a command as fd 3 or --fd N.
+cat > /tmp/export.dxgpmo <<'SCRIPT'
+p=create 64K
+e=export $p
+destroy $p
+stats
+close-dmabuf $e
+stats
+-close-dmabuf 0
+p=create 64K
+export $p -- sh -c 'grep -q "^exp_name:.*dxgpmo" /proc/self/fdinfo/3 && [ "$DXGPMO_DMABUF_FD" = 3 ] && echo child-saw-fd-3'
+export --fd 7 --read-only $p -- sh -c 'sed -n "s/^size:[[:space:]]*/child-size-/p; s/^flags:.*\(.\)$/child-mode-\1/p" /proc/self/fdinfo/7'
+-export $p -- sh -c 'exit 3'
+destroy $p
+stats
+SCRIPT
+"$tool" -batch /tmp/export.dxgpmo > "$out" 2>&1
+result export_session_status $?
+cat "$out"
+expect export_kept '^pmo [0-9]+: read-write dma-buf kept as fd [0-9]+$'
+grep -E '^pages +[0-9]+ ' "$out" | head -n 1 | grep -Eq '^pages +(1[6-9]|[2-9][0-9]|[0-9]{3,}) '
+result export_pages_outlive_pmo $?
+grep -E '^pages +[0-9]+ ' "$out" | sed -n 2p | grep -Eq '^pages +0 +0$'
+result export_close_frees_pages $?
+expect export_close_not_dmabuf '^close-dmabuf: EINVAL — fd 0 is no dma-buf'
+expect export_child_fd3 '^child-saw-fd-3$'
+expect export_child_fd_option '^child-size-65536$'
+expect export_child_read_only '^child-mode-0$'
+expect export_child_status '^pmo [0-9]+: read-write dma-buf as fd 3 of .sh., exit status 3$'
+grep -E '^pages +[0-9]+ ' "$out" | sed -n 3p | grep -Eq '^pages +0 +0$'
+result export_no_leak $?
+
+# The JSON checker must be able to fail: unescaped quotes, no output.
+printf '{"name":"a"b"}\n' | "$json_check" > /dev/null 2>&1
+[ $? -ne 0 ]
+result json_check_rejects_unescaped $?
+: | "$json_check" > /dev/null 2>&1
+[ $? -ne 0 ]
+result json_check_rejects_nothing $?
+
+# Commands that once printed nothing with --json print one object each.
+printf 's=basis virtual0 0:16K\nstart $s\nstop $s\ndestroy-basis $s\n' |
+	"$tool" --json > "$out" 2>&1
+"$json_check" 4 < "$out"
+result json_formerly_silent_commands $?
+
+# --json: one JSON text on stdout per command, for every command (the
+# loop below fails for one this session does not run); errors one JSON
+# object on stderr.
+cat > /tmp/json.dxgpmo <<'SCRIPT'
+echo a "quoted" word and a \backslash
+adapters
+p=create --adapter edu0 64K
+l=adl $p_amo 64K
+dma edu0 $l_addr write "two words"
+dma edu0 $l_addr read 9 --expect "two words"
+free-adl $l
+close $p_amo
+p_amo=open $p edu1
+close $p_amo
+u=map $p 0 4K
+view-write $u 0 'say "hi"'
+view-read $u 0 8
+unmap $u
+e=export $p
+close-dmabuf $e
+export $p -- true
+destroy $p
+s=basis virtual0 0:16K
+start $s
+segment-write virtual0 0x1000 "two words"
+query $s 4
+stop $s
+destroy-basis $s
+stats
+SCRIPT
+if [ -n "$spare" ]; then
+	printf 'bind %s\nunbind %s\nbind %s\n' "$spare" "$spare" "$spare" >> /tmp/json.dxgpmo
+fi
+"$tool" --json -batch /tmp/json.dxgpmo > "$out" 2> "$err"
+status=$?
+cat "$out" "$err"
+[ $status -eq 0 ] && [ ! -s "$err" ] &&
+	"$json_check" "$(grep -c . /tmp/json.dxgpmo)" < "$out"
+result json_every_command_output $?
+ok=0
+for cmd in $("$tool" --commands); do
+	grep -Eq "^([a-z_]+=)?$cmd( |\$)" /tmp/json.dxgpmo ||
+		{ echo "the JSON session does not run $cmd"; ok=1; }
+done
+result json_session_covers_every_command $ok
+grep -q '^{"echo":"a \\"quoted\\" word and a \\\\backslash"}$' "$out" &&
+	grep -q '"bytes":"74776f20776f726473"' "$out" &&
+	grep -q '^{"basis":[0-9]*,"tracking":true}$' "$out" &&
+	grep -q '"ranges":\[{"offset":0,"length":16384}\]}$' "$out" &&
+	grep -q '^{"pmos":{"global":[0-9]*,"file":0},' "$out"
+result json_values $?
+
+# every command's usage error, as JSON on stderr and nothing on stdout
+ok=0
+for cmd in $("$tool" --commands); do
+	"$tool" --json "$cmd" --no-such-option > "$out" 2> "$err"
+	[ $? -eq 2 ] && [ ! -s "$out" ] && "$json_check" 1 < "$err" > /dev/null &&
+		grep -q "^{\"call\":\"$cmd\",\"error\":\"EINVAL\",\"errno\":22,\"message\":\"unknown option '--no-such-option'" "$err" ||
+		{ echo "$cmd:"; cat "$out" "$err"; ok=1; }
+done
+result json_every_command_usage_error $ok
+
+# failed calls, names with quotes, unknown commands, a batch's line
+json_error() {	# json_error NAME STATUS PATTERN ARGS...
+	name=$1 want=$2 pattern=$3
+	shift 3
+	"$tool" --json "$@" > "$out" 2> "$err"
+	status=$?
+	[ $status -eq "$want" ] && [ ! -s "$out" ] &&
+		"$json_check" 1 < "$err" > /dev/null && grep -q -- "$pattern" "$err"
+	result "$name" $?
+}
+json_error json_error_call 1 '^{"call":"close","error":"ENOENT","errno":2,"message":"no such adapter memory object' close 4242
+json_error json_error_quoted_name 2 'bad argument .ed\\"u0' create --adapter 'ed"u0' 4K
+json_error json_error_unknown_command 2 '^{"call":"fo\\"o","error":"EINVAL"' 'fo"o'
+printf 'adapters\nclose 4242\n' | "$tool" --json > "$out" 2> "$err"
+[ $? -eq 1 ] && "$json_check" 1 < "$out" > /dev/null &&
+	"$json_check" 1 < "$err" > /dev/null &&
+	grep -q '"batch":"stdin","line":2}$' "$err"
+result json_error_batch_line $?

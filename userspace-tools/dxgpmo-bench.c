@@ -228,17 +228,23 @@ static void report_orders(size_t size)
 
 static void scenario_create(void)
 {
+	static const uint32_t caches[] = {
+		DXGPMO_CACHE_CACHED, DXGPMO_CACHE_WRITE_COMBINED,
+	};
+	char what[64];
 	size_t size;
+	unsigned int i;
 
 	for (size = 4096; size <= max_size; size <<= 2) {
 		double base = best(anon_populate2, size, 0, reps_for(size));
 
-		report("create", "create+destroy (cached)", size,
-		       best(create_destroy, size, DXGPMO_CACHE_CACHED,
-			    reps_for(size)), "anon mmap+populate", base);
-		report("create", "create+destroy (wc)", size,
-		       best(create_destroy, size, DXGPMO_CACHE_WRITE_COMBINED,
-			    reps_for(size)), "anon mmap+populate", base);
+		for (i = 0; i < sizeof(caches) / sizeof(caches[0]); i++) {
+			snprintf(what, sizeof(what), "create+destroy (%s)",
+				 dxgpmo_cache_name(caches[i]));
+			report("create", what, size,
+			       best(create_destroy, size, caches[i],
+				    reps_for(size)), "anon mmap+populate", base);
+		}
 		report_orders(size);
 	}
 }

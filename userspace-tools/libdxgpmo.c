@@ -196,89 +196,136 @@ int dxgpmo_counters_live(const struct dxgpmo_counters *c)
 	       c->pages || c->dma_mapped_pages;
 }
 
-const char *dxgpmo_errno_name(int err)
+int dxgpmo_export_dmabuf(int fd, uint32_t pmo_id, uint32_t fd_flags,
+			 int *dmabuf_fd)
 {
-	static const struct { int err; const char *name; } names[] = {
-		{ EPERM, "EPERM" }, { ENOENT, "ENOENT" }, { EINTR, "EINTR" },
-		{ EIO, "EIO" }, { ENOMEM, "ENOMEM" }, { EACCES, "EACCES" },
-		{ EFAULT, "EFAULT" }, { EBUSY, "EBUSY" }, { ENODEV, "ENODEV" },
-		{ EINVAL, "EINVAL" }, { ENOSPC, "ENOSPC" }, { ENOTTY, "ENOTTY" },
-		{ E2BIG, "E2BIG" }, { EOPNOTSUPP, "EOPNOTSUPP" },
-		{ ETIMEDOUT, "ETIMEDOUT" }, { EOVERFLOW, "EOVERFLOW" },
-		{ EEXIST, "EEXIST" }, { ERANGE, "ERANGE" },
+	struct dxgpmo_export_dmabuf e = {
+		.size = sizeof(e), .pmo_id = pmo_id, .fd_flags = fd_flags,
 	};
-	size_t i;
+	int ret = dxgpmo_ioctl(fd, DXGPMO_IOC_EXPORT_DMABUF, &e);
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i].err == err)
-			return names[i].name;
-	return NULL;
+	if (!ret)
+		*dmabuf_fd = e.fd;
+	return ret;
 }
 
-const char *dxgpmo_error_meaning(const char *call, int err)
+const char *dxgpmo_error_meaning(unsigned long request, int err)
 {
 	static const struct {
-		const char *call;	/* NULL: any call */
+		unsigned long request;	/* 0: any call */
 		int err;
 		const char *meaning;
 	} table[] = {
-		{ "destroy", EINVAL, "the AMO named does not belong to this object" },
-		{ "open", EBUSY, "the object is already associated with an adapter (close its AMO first)" },
-		{ "close", EBUSY, "an ADL still exists for this adapter memory object" },
-		{ "destroy", EBUSY, "its AMO is still open (name it), a MAP view still exists, or an ADL still exists (adl_leak=warn)" },
-		{ "adl", EINVAL, "offset/length not page aligned or outside the object, bad flags, or REQUIRE_CONTIGUOUS on an MDL/SECTION object" },
-		{ "adl", ENOSPC, "the pages buffer is too small (page_count says how many are needed)" },
-		{ "adl", EOPNOTSUPP, "the adapter cannot reach these pages without bouncing" },
-		{ "dma", EACCES, "the device range is not inside a live ADL of this file on that adapter" },
-		{ "dma", EPERM, "raw DMA needs CAP_SYS_RAWIO and an adapter behind an IOMMU" },
-		{ "dma", EOPNOTSUPP, "this adapter has no DMA engine" },
-		{ "dma", ETIMEDOUT, "the adapter's DMA engine did not finish" },
-		{ "close", ENOENT, "no such adapter memory object (already closed, or closed by destroy)" },
-		{ "create", ENOMEM, "no memory satisfies the size and address window" },
-		{ "create", EPERM, "IO_SPACE ranges must lie inside a BAR of a dxgpmo adapter" },
-		{ "map", EINVAL, "bad range (length 0 or past the end), bad access mode, or a user map of an IO_SPACE object" },
-		{ "unmap", EINVAL, "no view of this object with that base and size (use MAP's outputs)" },
-		{ "unmap", EPERM, "a user view can only be unmapped by the process that mapped it" },
-		{ "unmap", ENOENT, "no such object, or the view was already unmapped by the process (the record is dropped)" },
-		{ "basis", EEXIST, "two ranges of the basis overlap" },
-		{ "basis", ERANGE, "a range lies outside the segment" },
-		{ "basis", EINVAL, "zero ranges, a zero-length or misaligned range, or a bad segment id" },
-		{ "query", EINVAL, "the basis is not tracked, or the subrange is not inside a range" },
-		{ "query", ENOSPC, "the buffer is smaller than one bit per tracking page" },
-		{ "stop", EINVAL, "no START is outstanding on this basis" },
-		{ NULL, ENOENT, "no such object, adapter or id of that type in this file" },
-		{ NULL, EINVAL, "invalid size, alignment, flags or reserved field" },
-		{ NULL, E2BIG, "the struct has non-zero bytes this module does not know" },
-		{ NULL, ENOMEM, "out of memory or beyond a limit" },
-		{ NULL, EBUSY, "the object is in use" },
-		{ NULL, EOPNOTSUPP, "not supported on this adapter or object" },
-		{ NULL, ENOTTY, "this module does not know the ioctl" },
-		{ NULL, ENODEV, "the adapter is gone" },
-		{ NULL, EFAULT, "a user pointer is not accessible" },
-		{ NULL, EACCES, "not allowed for this caller" },
-		{ NULL, EPERM, "not allowed for this caller" },
+		{ DXGPMO_IOC_DESTROY_PMO, EINVAL, "the AMO named does not belong to this object" },
+		{ DXGPMO_IOC_OPEN_PMO, EBUSY, "the object is already associated with an adapter (close its AMO first)" },
+		{ DXGPMO_IOC_CLOSE_PMO, EBUSY, "an ADL still exists for this adapter memory object" },
+		{ DXGPMO_IOC_DESTROY_PMO, EBUSY, "its AMO is still open (name it), a MAP view still exists, or an ADL still exists (adl_leak=warn)" },
+		{ DXGPMO_IOC_ALLOCATE_ADL, EINVAL, "offset/length not page aligned or outside the object, bad flags, or REQUIRE_CONTIGUOUS on an MDL/SECTION object" },
+		{ DXGPMO_IOC_ALLOCATE_ADL, ENOSPC, "the pages buffer is too small (page_count says how many are needed)" },
+		{ DXGPMO_IOC_ALLOCATE_ADL, EOPNOTSUPP, "the adapter cannot reach these pages without bouncing" },
+		{ DXGPMO_IOC_ADAPTER_DMA, EACCES, "the device range is not inside a live ADL of this file on that adapter" },
+		{ DXGPMO_IOC_ADAPTER_DMA, EPERM, "raw DMA needs CAP_SYS_RAWIO and an adapter behind an IOMMU" },
+		{ DXGPMO_IOC_ADAPTER_DMA, EOPNOTSUPP, "this adapter has no DMA engine" },
+		{ DXGPMO_IOC_ADAPTER_DMA, ETIMEDOUT, "the adapter's DMA engine did not finish" },
+		{ DXGPMO_IOC_CLOSE_PMO, ENOENT, "no such adapter memory object (already closed, or closed by destroy)" },
+		{ DXGPMO_IOC_CREATE_PMO, ENOMEM, "no memory satisfies the size and address window" },
+		{ DXGPMO_IOC_CREATE_PMO, EPERM, "IO_SPACE ranges must lie inside a BAR of a dxgpmo adapter" },
+		{ DXGPMO_IOC_MAP, EINVAL, "bad range (length 0 or past the end), bad access mode, or a user map of an IO_SPACE object" },
+		{ DXGPMO_IOC_UNMAP, EINVAL, "no view of this object with that base and size (use MAP's outputs)" },
+		{ DXGPMO_IOC_UNMAP, EPERM, "a user view can only be unmapped by the process that mapped it" },
+		{ DXGPMO_IOC_UNMAP, ENOENT, "no such object, or the view was already unmapped by the process (the record is dropped)" },
+		{ DXGPMO_IOC_CREATE_MEMORY_BASIS, EEXIST, "two ranges of the basis overlap" },
+		{ DXGPMO_IOC_CREATE_MEMORY_BASIS, ERANGE, "a range lies outside the segment" },
+		{ DXGPMO_IOC_CREATE_MEMORY_BASIS, EINVAL, "zero ranges, a zero-length or misaligned range, or a bad segment id" },
+		{ DXGPMO_IOC_QUERY_DIRTY_BITS, EINVAL, "the basis is not tracked, or the subrange is not inside a range" },
+		{ DXGPMO_IOC_QUERY_DIRTY_BITS, ENOSPC, "the buffer is smaller than one bit per tracking page" },
+		{ DXGPMO_IOC_STOP_DIRTY_TRACKING, EINVAL, "no START is outstanding on this basis" },
+		{ DXGPMO_IOC_EXPORT_DMABUF, EOPNOTSUPP, "IO_SPACE objects have no pages to export" },
+		{ 0, ENOENT, "no such object, adapter or id of that type in this file" },
+		{ 0, EINVAL, "invalid size, alignment, flags or reserved field" },
+		{ 0, E2BIG, "the struct has non-zero bytes this module does not know" },
+		{ 0, ENOMEM, "out of memory or beyond a limit" },
+		{ 0, EBUSY, "the object is in use" },
+		{ 0, EOPNOTSUPP, "not supported on this adapter or object" },
+		{ 0, ENOTTY, "this module does not know the ioctl" },
+		{ 0, ENODEV, "the adapter is gone" },
+		{ 0, EFAULT, "a user pointer is not accessible" },
+		{ 0, EACCES, "not allowed for this caller" },
+		{ 0, EPERM, "not allowed for this caller" },
 	};
 	size_t i;
 
 	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++)
 		if (table[i].err == err &&
-		    (!table[i].call || !strcmp(table[i].call, call)))
+		    (!table[i].request || table[i].request == request))
 			return table[i].meaning;
 	return strerror(err);
 }
 
+struct dxgpmo_name {
+	const char *name;
+	uint32_t value;
+};
+
+/* The first name of a value is its own; later ones are accepted aliases. */
+static const struct dxgpmo_name type_names[] = {
+	{ "mdl", DXGPMO_PMO_TYPE_MDL },
+	{ "contiguous", DXGPMO_PMO_TYPE_CONTIGUOUS },
+	{ "section", DXGPMO_PMO_TYPE_SECTION },
+	{ "io_space", DXGPMO_PMO_TYPE_IO_SPACE },
+};
+
+static const struct dxgpmo_name cache_names[] = {
+	{ "uc", DXGPMO_CACHE_NON_CACHED },
+	{ "cached", DXGPMO_CACHE_CACHED },
+	{ "wc", DXGPMO_CACHE_WRITE_COMBINED },
+	{ "noncached", DXGPMO_CACHE_NON_CACHED },
+	{ "wb", DXGPMO_CACHE_CACHED },
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *name_of(const struct dxgpmo_name *table, size_t n,
+			   uint32_t value)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (table[i].value == value)
+			return table[i].name;
+	return "?";
+}
+
+static int value_of(const struct dxgpmo_name *table, size_t n,
+		    const char *name, uint32_t *value)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!strcmp(table[i].name, name)) {
+			*value = table[i].value;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
 const char *dxgpmo_type_name(uint32_t type)
 {
-	static const char *const names[] = {
-		"mdl", "contiguous", "section", "io_space",
-	};
-
-	return type < 4 ? names[type] : "?";
+	return name_of(type_names, ARRAY_SIZE(type_names), type);
 }
 
 const char *dxgpmo_cache_name(uint32_t cache_type)
 {
-	static const char *const names[] = { "uc", "cached", "wc" };
+	return name_of(cache_names, ARRAY_SIZE(cache_names), cache_type);
+}
 
-	return cache_type < 3 ? names[cache_type] : "?";
+int dxgpmo_type_from_name(const char *name, uint32_t *type)
+{
+	return value_of(type_names, ARRAY_SIZE(type_names), name, type);
+}
+
+int dxgpmo_cache_from_name(const char *name, uint32_t *cache_type)
+{
+	return value_of(cache_names, ARRAY_SIZE(cache_names), name, cache_type);
 }

@@ -51,6 +51,9 @@ int dxgpmo_stop_dirty_tracking(int fd, uint32_t basis_id);
 int dxgpmo_query_dirty_bits(int fd, uint32_t basis_id, uint32_t flags,
 			    uint64_t index, uint64_t offset, uint64_t length,
 			    void *buffer, uint64_t buffer_size);
+/* fd_flags: O_RDONLY or O_RDWR, and O_CLOEXEC. */
+int dxgpmo_export_dmabuf(int fd, uint32_t pmo_id, uint32_t fd_flags,
+			 int *dmabuf_fd);
 
 /*
  * The generic PCI driver (libdxgpmo_pci.c).  pci is "DDDD:BB:DD.F".  Each
@@ -84,12 +87,17 @@ int dxgpmo_adapter_at_pci(int fd, const char *pci,
 /* Counters that must be zero when no object exists (not the leak totals). */
 int dxgpmo_counters_live(const struct dxgpmo_counters *c);
 
-/* Name of an errno ("EBUSY"), or NULL. */
-const char *dxgpmo_errno_name(int err);
-/* What an errno of a given call means in the contract (never NULL). */
-const char *dxgpmo_error_meaning(const char *call, int err);
+/*
+ * What an errno of an ioctl (DXGPMO_IOC_*; 0 for none in particular) means
+ * in the contract; never NULL.
+ */
+const char *dxgpmo_error_meaning(unsigned long request, int err);
 
+/* Object and cache types by name ("mdl", "wc"; "?" for unknown values). */
 const char *dxgpmo_type_name(uint32_t type);
 const char *dxgpmo_cache_name(uint32_t cache_type);
+/* 0, or -EINVAL for a name that is none of them. */
+int dxgpmo_type_from_name(const char *name, uint32_t *type);
+int dxgpmo_cache_from_name(const char *name, uint32_t *cache_type);
 
 #endif
