@@ -18,10 +18,19 @@ for kver in ${DXGPMO_KERNELS:-$(default_test_kernels)}; do
 	mkdir -p "$out"
 	build_module "$kver" "$out" > "$out/build.log" 2>&1 ||
 		{ cat "$out/build.log"; exit 1; }
+	# The kernel's own allocators the create scenario compares with,
+	# when KVER has them as modules (built in, or absent: nothing to do).
+	peers=
+	for kmod in system_heap udmabuf; do
+		modprobe -d "$(kernel_modules_base "$kver")" -S "$kver" \
+			--show-depends "$kmod" 2>/dev/null | grep -q '^insmod' &&
+			peers="$peers $kmod"
+	done
+	# shellcheck disable=SC2086
 	"$top/scripts/mkinitramfs.sh" "$kver" "$out/bench.cpio.gz" \
 		"$top/scripts/guest/bench-job.sh" "$out/dxgpmo.ko" \
 		"$top/userspace-tools/dxgpmo-bench" \
-		"$top/userspace-tools/dxgpmoctl"
+		"$top/userspace-tools/dxgpmoctl" ${peers:+-- $peers}
 	DXGPMO_VM_MEM=${DXGPMO_VM_MEM:-4G} \
 		"$top/scripts/vm-boot.sh" "$kver" "$out/bench.cpio.gz" \
 		"$out/guest.log" || true
