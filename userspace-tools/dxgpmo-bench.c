@@ -372,8 +372,10 @@ static void adl_on(const struct dxgpmo_adapter_info *a, size_t size)
 	struct dxgpmo_create_pmo c = { .length = size,
 				       .cache_type = DXGPMO_CACHE_CACHED };
 	struct dxgpmo_test_cmd t = { .op = DXGPMO_TEST_OP_BENCH_ADL };
+	uint64_t best_adl = 0, best_loop = 0, best_sgt = 0;
 	char what[64], extra[128];
 	double adl, loop, sgtable;
+	unsigned int i;
 	int ret;
 
 	if (dxgpmo_create_pmo(dev, &c))
@@ -385,8 +387,19 @@ static void adl_on(const struct dxgpmo_adapter_info *a, size_t size)
 	t.loops = 1;		/* warm caches and the IOVA allocator */
 	ret = test_cmd(&t);
 	t.loops = size >= (64 << 20) ? 1 : size >= (1 << 20) ? 3 : 20;
-	if (!ret)
+	/*
+	 * The best of a few calls for each of the three, like the other
+	 * scenarios' best of N: a preemption inside one loop is not the
+	 * cost of the call.
+	 */
+	for (i = 0; !ret && i < (size >= (64 << 20) ? 2 : 5); i++) {
 		ret = test_cmd(&t);
+		best_adl = i && best_adl < t.adl_ns ? best_adl : t.adl_ns;
+		best_loop = i && best_loop < t.page_loop_ns ? best_loop :
+			    t.page_loop_ns;
+		best_sgt = i && best_sgt < t.sgtable_ns ? best_sgt :
+			   t.sgtable_ns;
+	}
 	if (ret == -ENOTTY || ret == -EINVAL) {
 		no_test_cmd("scenario 2 (ADL)");
 		goto out;
@@ -397,9 +410,9 @@ static void adl_on(const struct dxgpmo_adapter_info *a, size_t size)
 		       "does not fit the adapter's DMA addressing");
 		goto out;
 	}
-	adl = t.adl_ns / 1e9 / t.loops;
-	loop = t.page_loop_ns / 1e9 / t.loops;
-	sgtable = t.sgtable_ns / 1e9 / t.loops;
+	adl = best_adl / 1e9 / t.loops;
+	loop = best_loop / 1e9 / t.loops;
+	sgtable = best_sgt / 1e9 / t.loops;
 	snprintf(extra, sizeof(extra),
 		 ",\"adapter\":\"%s\",\"adl_runs\":%u,\"page_loop_runs\":%u,"
 		 "\"sgtable_runs\":%u",
