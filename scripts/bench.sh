@@ -31,7 +31,10 @@ for kver in ${DXGPMO_KERNELS:-$(default_test_kernels)}; do
 		"$top/scripts/guest/bench-job.sh" "$out/dxgpmo.ko" \
 		"$top/userspace-tools/dxgpmo-bench" \
 		"$top/userspace-tools/dxgpmoctl" ${peers:+-- $peers}
+	# A run takes about 5 minutes per kernel on an idle host and can take
+	# several times that on a busy one.
 	DXGPMO_VM_MEM=${DXGPMO_VM_MEM:-4G} \
+		DXGPMO_VM_TIMEOUT=${DXGPMO_VM_TIMEOUT:-3600} \
 		"$top/scripts/vm-boot.sh" "$kver" "$out/bench.cpio.gz" \
 		"$out/guest.log" || true
 	echo "== $kver"
@@ -40,4 +43,6 @@ for kver in ${DXGPMO_KERNELS:-$(default_test_kernels)}; do
 	sed -n '/^dxgpmo-bench: json begin/,/^dxgpmo-bench: json end/p' \
 		"$out/guest.log" | grep '^{' > "$build/bench-$kver.json" || true
 	echo "JSON: ${build#"$top"/}/bench-$kver.json ($(wc -l < "$build/bench-$kver.json") measurements)"
+	grep -q '^dxgpmo-bench: json end' "$out/guest.log" ||
+		echo "$kver: the guest did not finish (DXGPMO_VM_TIMEOUT?); the table above is partial: ${out#"$top"/}/guest.log"
 done
