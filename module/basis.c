@@ -19,6 +19,7 @@
  * Faults take no lock at all.
  */
 #include <linux/bitmap.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -55,6 +56,48 @@ static void dxgpmo_segment_mark_locked(struct dxgpmo_segment *segment,
 	}
 }
 
+/*
+ * Set the bits of every tracked basis for the pages of the segment from
+ * offset whose bits are set in dirty (nr of them): one pass over the set
+ * bits per basis range.  A sparse write pattern is many short runs, and a
+ * call of dxgpmo_segment_mark_locked() per run walked every basis and
+ * range for each.  Called with the segment lock held.
+ */
+static void dxgpmo_segment_mark_pages_locked(struct dxgpmo_segment *segment,
+					     u64 offset,
+					     const unsigned long *dirty,
+					     unsigned long nr)
+{
+	unsigned int ps_shift = ilog2(dxgpmo_dirty_page_size);
+	u64 end = offset + ((u64)nr << PAGE_SHIFT);
+	struct dxgpmo_basis *basis;
+	unsigned long b, to;
+	u32 i;
+
+	lockdep_assert_held(&segment->lock);
+	list_for_each_entry(basis, &segment->bases, segment_node) {
+		if (!basis->track_count)
+			continue;
+		for (i = 0; i < basis->nr_ranges; i++) {
+			const struct dxgpmo_basis_range *r = &basis->ranges[i];
+			u64 from = max(offset, r->offset);
+			u64 page;
+
+			if (from >= min(end, r->offset + r->length))
+				continue;
+			b = (from - offset) >> PAGE_SHIFT;
+			to = (min(end, r->offset + r->length) - offset) >>
+			     PAGE_SHIFT;
+			for_each_set_bit_from(b, dirty, to) {
+				page = offset + ((u64)b << PAGE_SHIFT);
+				__set_bit(r->first_bit +
+					  ((page - r->offset) >> ps_shift),
+					  basis->bitmap);
+			}
+		}
+	}
+}
+
 void dxgpmo_basis_mark_dirty(struct dxgpmo_segment *segment, u64 offset,
 			     u64 length)
 {
@@ -79,7 +122,6 @@ static int dxgpmo_segment_collect(struct dxgpmo_segment *segment, u64 offset,
 	pgoff_t start = 0, end = 0;	/* the helper's range of set bits */
 	XA_STATE(xas, &segment->pages, offset >> PAGE_SHIFT);
 	unsigned long *dirty;
-	unsigned long b, e;
 	struct page *page;
 
 	lockdep_assert_held(&segment->collect_lock);
@@ -103,10 +145,7 @@ static int dxgpmo_segment_collect(struct dxgpmo_segment *segment, u64 offset,
 	rcu_read_unlock();
 	if (!bitmap_empty(dirty, nr)) {
 		mutex_lock(&segment->lock);
-		for_each_set_bitrange(b, e, dirty, nr)
-			dxgpmo_segment_mark_locked(segment,
-						   offset + ((u64)b << PAGE_SHIFT),
-						   (u64)(e - b) << PAGE_SHIFT);
+		dxgpmo_segment_mark_pages_locked(segment, offset, dirty, nr);
 		mutex_unlock(&segment->lock);
 	}
 	bitmap_free(dirty);
@@ -440,9 +479,11 @@ int dxgpmo_ioctl_query_dirty_bits(struct dxgpmo_ucmd *ucmd)
 	ret = dxgpmo_basis_collect(basis, first, count);
 	if (!ret) {
 		mutex_lock(&segment->lock);
-		for (i = 0; i < count; i++)
-			if (test_bit(first + i, basis->bitmap))
-				out[i / BITS_PER_BYTE] |= BIT(i % BITS_PER_BYTE);
+		/* The set bits only: a 1 GiB basis is 262,144 bits. */
+		i = first;
+		for_each_set_bit_from(i, basis->bitmap, first + count)
+			out[(i - first) / BITS_PER_BYTE] |=
+				BIT((i - first) % BITS_PER_BYTE);
 		if (clear)
 			bitmap_clear(basis->bitmap, first, count);
 		mutex_unlock(&segment->lock);

@@ -3,12 +3,13 @@
  * In-module timing for dxgpmo-bench, reached through DXGPMO_IOC_TEST (so
  * only with debug_ioctls=1), in the manner of kernel/dma/map_benchmark.c:
  * kernel-side costs measured without a syscall around each call, against
- * a baseline run on the same device in the same call.
+ * baselines run on the same device in the same call.
  */
 #include <linux/dma-mapping.h>
 #include <linux/ktime.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
+#include <linux/scatterlist.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 
@@ -86,6 +87,95 @@ static int dxgpmo_bench_adl_loops(struct dxgpmo_file *file,
 	return 0;
 }
 
+/*
+ * The floor of an ADL: what a driver that keeps an sg_table of the pages
+ * pays to map and unmap it.  The table is built once, from the pages one
+ * at a time (consecutive ones merge into one entry, as the object's chunks
+ * do in an ADL), outside the timed loop.
+ */
+static int dxgpmo_bench_sgtable_build(struct dxgpmo_amo *amo,
+				      unsigned long nr, struct sg_table *sgt)
+{
+	struct dxgpmo_backing *backing = amo->pmo->backing;
+	unsigned int max_segment;
+	struct page **pages;
+	unsigned long i;
+	int ret;
+
+	if (!dxgpmo_adapter_begin_access(amo->adapter))
+		return -ENODEV;
+	max_segment = dma_get_max_seg_size(amo->adapter->dev);
+	dxgpmo_adapter_end_access(amo->adapter);
+	pages = kvmalloc_array(nr, sizeof(*pages), GFP_KERNEL);
+	if (!pages)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++)
+		pages[i] = backing->ops->page(backing, i);
+	ret = sg_alloc_table_from_pages_segment(sgt, pages, nr, 0,
+						nr << PAGE_SHIFT, max_segment,
+						GFP_KERNEL);
+	kvfree(pages);
+	return ret;
+}
+
+/* One dma_map_sgtable() + dma_unmap_sgtable(); addr: the pages' addresses. */
+static int dxgpmo_bench_sgtable_once(struct dxgpmo_adapter *adapter,
+				     struct sg_table *sgt, unsigned long nr,
+				     u64 *addr)
+{
+	struct sg_dma_page_iter iter;
+	unsigned long i = 0;
+	int ret;
+
+	if (!dxgpmo_adapter_begin_access(adapter))
+		return -ENODEV;
+	ret = dma_map_sgtable(adapter->dev, sgt, DMA_BIDIRECTIONAL, 0);
+	if (ret)
+		goto out;
+	for_each_sgtable_dma_page(sgt, &iter, 0) {
+		if (!addr || WARN_ON_ONCE(i >= nr))
+			break;
+		addr[i++] = sg_page_iter_dma_address(&iter) >> PAGE_SHIFT;
+	}
+	dma_unmap_sgtable(adapter->dev, sgt, DMA_BIDIRECTIONAL, 0);
+out:
+	dxgpmo_adapter_end_access(adapter);
+	return ret;
+}
+
+static int dxgpmo_bench_sgtable_loops(struct dxgpmo_amo *amo,
+				      struct dxgpmo_test_cmd *cmd, u64 *addr)
+{
+	unsigned long nr = cmd->length >> PAGE_SHIFT;
+	struct sg_table sgt;
+	u32 loop;
+	u64 t0;
+	int ret;
+
+	ret = dxgpmo_bench_sgtable_build(amo, nr, &sgt);
+	if (ret)
+		return ret;
+	t0 = ktime_get_ns();
+	for (loop = 0; loop < cmd->loops; loop++) {
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+		ret = dxgpmo_bench_sgtable_once(amo->adapter, &sgt, nr, NULL);
+		if (ret)
+			break;
+		cond_resched();
+	}
+	cmd->sgtable_ns = ktime_get_ns() - t0;
+	/* Once more, untimed, for the runs of device addresses. */
+	memset(addr, 0, nr * sizeof(*addr));
+	if (!ret)
+		ret = dxgpmo_bench_sgtable_once(amo->adapter, &sgt, nr, addr);
+	cmd->sgtable_runs = dxgpmo_address_runs(addr, nr, 1);
+	sg_free_table(&sgt);
+	return ret;
+}
+
 int dxgpmo_bench_adl(struct dxgpmo_file *file, struct dxgpmo_test_cmd *cmd)
 {
 	struct dxgpmo_amo *amo;
@@ -106,6 +196,8 @@ int dxgpmo_bench_adl(struct dxgpmo_file *file, struct dxgpmo_test_cmd *cmd)
 			      GFP_KERNEL);
 	if (addr)
 		ret = dxgpmo_bench_adl_loops(file, amo, cmd, addr);
+	if (addr && !ret)
+		ret = dxgpmo_bench_sgtable_loops(amo, cmd, addr);
 out:
 	dxgpmo_object_put(&amo->obj);
 	kvfree(addr);

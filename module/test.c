@@ -197,7 +197,7 @@ int dxgpmo_ioctl_test(struct dxgpmo_ucmd *ucmd)
 	if (!dxgpmo_may_use_test_ioctl(ucmd->file))
 		return -EPERM;
 	if (cmd->flags || cmd->__reserved || cmd->__reserved2 ||
-	    cmd->__reserved3 || cmd->__reserved4)
+	    cmd->__reserved3 || cmd->__reserved4 || cmd->__reserved5)
 		return -EINVAL;
 	switch (cmd->op) {
 	case DXGPMO_TEST_OP_MEMTYPE:

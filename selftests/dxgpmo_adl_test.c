@@ -754,9 +754,10 @@ static int bench_cmd(int fd, struct dxgpmo_test_cmd *t)
 }
 
 /*
- * The in-module timing command of dxgpmo-bench: both loops run and leave
- * nothing behind, an ADL is one run of device addresses behind an IOMMU,
- * the chunk histogram accounts for every page, bad arguments are refused.
+ * The in-module timing command of dxgpmo-bench: all three loops run and
+ * leave nothing behind, an ADL is one run of device addresses behind an
+ * IOMMU, the chunk histogram accounts for every page, bad arguments are
+ * refused.
  */
 TEST_F(adl, timing_command)
 {
@@ -797,6 +798,12 @@ TEST_F(adl, timing_command)
 		EXPECT_LE(t.adl_runs, t.page_loop_runs);
 		if (a->caps & DXGPMO_ADAPTER_CAP_IOMMU)
 			EXPECT_EQ(1, t.adl_runs);
+		/* The sg_table floor maps the same pages as the ADL. */
+		EXPECT_LT(0, t.sgtable_ns);
+		EXPECT_LE(1, t.sgtable_runs);
+		EXPECT_LE(t.sgtable_runs, t.page_loop_runs);
+		if (a->caps & DXGPMO_ADAPTER_CAP_IOMMU)
+			EXPECT_EQ(1, t.sgtable_runs);
 		/* Refused: each of these alone. */
 		t.loops = 0;
 		EXPECT_EQ(-EINVAL, bench_cmd(self->fd, &t));
@@ -813,6 +820,9 @@ TEST_F(adl, timing_command)
 		t.__reserved3 = 1;
 		EXPECT_EQ(-EINVAL, bench_cmd(self->fd, &t));
 		t.__reserved3 = 0;
+		t.__reserved5 = 1;
+		EXPECT_EQ(-EINVAL, bench_cmd(self->fd, &t));
+		t.__reserved5 = 0;
 		t.id = 0xfffff;
 		EXPECT_EQ(-EINVAL, bench_cmd(self->fd, &t));
 		/* No ADL was left behind: the AMO closes. */

@@ -27,8 +27,10 @@ enum dxgpmo_test_op {
 	 * In-module timing (dxgpmo-bench): @loops times ALLOCATE_ADL +
 	 * FREE_ADL of the first @length bytes of AMO @id, then the same pages
 	 * mapped and unmapped one 4 KiB page at a time with dma_map_page() on
-	 * the same device; times in ns, and how many runs of consecutive
-	 * device addresses each produced.
+	 * the same device, then dma_map_sgtable() + dma_unmap_sgtable() of
+	 * an sg_table of the same pages built once beforehand (the floor of
+	 * an ADL); times in ns, and how many runs of consecutive device
+	 * addresses each produced.
 	 */
 	DXGPMO_TEST_OP_BENCH_ADL,
 	/* How PMO @id's memory was allocated: chunks per buddy order. */
@@ -89,6 +91,11 @@ enum dxgpmo_test_memtype {
  * @chunks_of_order: CHUNKS: out: physically contiguous chunks of 2^i pages
  * @iova_state: IOVA: out: enum dxgpmo_test_iova
  * @__reserved4: zero
+ * @sgtable_ns: BENCH_ADL: out: time of @loops dma_map_sgtable() +
+ *	dma_unmap_sgtable() of the same pages
+ * @sgtable_runs: BENCH_ADL: out: runs of consecutive device addresses of
+ *	the sg_table's mapping
+ * @__reserved5: zero
  */
 struct dxgpmo_test_cmd {
 	__u32 size;
@@ -114,6 +121,9 @@ struct dxgpmo_test_cmd {
 	__u32 chunks_of_order[16];
 	__u32 iova_state;
 	__u32 __reserved4;
+	__aligned_u64 sgtable_ns;
+	__u32 sgtable_runs;
+	__u32 __reserved5;
 };
 
 #endif
