@@ -40,6 +40,12 @@ enum dxgpmo_test_op {
 	 * in no DMA-API IOMMU domain.
 	 */
 	DXGPMO_TEST_OP_IOVA,
+	/*
+	 * The pool of write-combined and non-cached pages: pages in it now,
+	 * and since the module was loaded the pages it handed out, those
+	 * allocated and switched on a miss, and those the shrinker freed.
+	 */
+	DXGPMO_TEST_OP_POOL,
 };
 
 /* What DXGPMO_TEST_OP_IOVA found. */
@@ -89,6 +95,10 @@ enum dxgpmo_test_memtype {
  * @chunks_of_order: CHUNKS: out: physically contiguous chunks of 2^i pages
  * @iova_state: IOVA: out: enum dxgpmo_test_iova
  * @__reserved4: zero
+ * @pool_pages: POOL: out: pages pooled now
+ * @pool_hit_pages: POOL: out: pages handed out from the pool
+ * @pool_miss_pages: POOL: out: pages allocated and switched on a miss
+ * @pool_shrunk_pages: POOL: out: pages switched back and freed
  */
 struct dxgpmo_test_cmd {
 	__u32 size;
@@ -114,6 +124,10 @@ struct dxgpmo_test_cmd {
 	__u32 chunks_of_order[16];
 	__u32 iova_state;
 	__u32 __reserved4;
+	__aligned_u64 pool_pages;
+	__aligned_u64 pool_hit_pages;
+	__aligned_u64 pool_miss_pages;
+	__aligned_u64 pool_shrunk_pages;
 };
 
 #endif
