@@ -259,6 +259,7 @@ for kver in $kernels; do
 		"$top/selftests/dxgpmo_lifetime_test" \
 		"$top/selftests/dxgpmo_scanout_test" \
 		"$top/selftests/dxgpmo_capture_test" \
+		"$top/selftests/dxgpmo_pool_test" \
 		"$top/userspace-tools/dxgpmoctl" "$top/selftests/dxgpmoctl_test.sh" \
 		"$top/userspace-tools/examples/dxgk-mobile-gpu" \
 		"$top/userspace-tools/examples/dxgk-live-migration" \
