@@ -512,6 +512,7 @@ static void dxgpmo_chunks_release(struct dxgpmo_backing *backing)
 		if (dxgpmo_pool_give(backing->cache_type, chunk->page,
 				     compound_order(chunk->page)))
 			chunk->page = NULL;
+		cond_resched();
 	}
 	if (dxgpmo_backing_set_alias(backing, false)) {
 		pr_err("dxgpmo: cannot restore the linear map of %lu pages; leaking them\n",

@@ -52,7 +52,17 @@ struct dxgpmo_pool {
 	struct list_head blocks[DXGPMO_NR_CHUNK_ORDERS];
 };
 
-static struct dxgpmo_pool dxgpmo_pool_wc, dxgpmo_pool_uc;
+/* Usable before module init: pool_max_mb may be set at load. */
+#define DXGPMO_POOL_INIT(name) {					\
+	.lock = __SPIN_LOCK_UNLOCKED(name.lock),			\
+	.blocks = { LIST_HEAD_INIT(name.blocks[0]),			\
+		    LIST_HEAD_INIT(name.blocks[1]),			\
+		    LIST_HEAD_INIT(name.blocks[2]) },			\
+}
+
+static struct dxgpmo_pool dxgpmo_pool_wc = DXGPMO_POOL_INIT(dxgpmo_pool_wc);
+static struct dxgpmo_pool dxgpmo_pool_uc = DXGPMO_POOL_INIT(dxgpmo_pool_uc);
+static_assert(DXGPMO_NR_CHUNK_ORDERS == 3);
 
 /* Pages pooled or about to be: the cap and the shrinker's count read it. */
 static atomic_long_t dxgpmo_pool_pages = ATOMIC_LONG_INIT(0);
@@ -274,15 +284,17 @@ unsigned long dxgpmo_pool_refill(u32 cache_type, unsigned int oi,
  * A block of a destroyed object joins the pool if it has room, zeroed
  * first: the next object must read zeros, as from a fresh allocation, and
  * no object's data lingers in freed memory.  The stores go through the
- * linear map, which has the block's cache type.  False: the caller
- * switches the block back and frees it.
+ * linear map, which has the block's cache type.  A block someone else
+ * still references is never reused.  False: the caller switches the block
+ * back and frees it.
  */
 bool dxgpmo_pool_give(u32 cache_type, struct page *page, unsigned int order)
 {
 	int oi = dxgpmo_order_index(order);
 	unsigned long i;
 
-	if (oi < 0 || !dxgpmo_pool_reserve(1UL << order))
+	if (oi < 0 || page_count(page) != 1 ||
+	    !dxgpmo_pool_reserve(1UL << order))
 		return false;
 	for (i = 0; i < (1UL << order); i++)
 		clear_highpage(dxgpmo_nth_page(page, i));
@@ -378,21 +390,10 @@ void dxgpmo_pool_debugfs_init(struct dentry *dir)
 	debugfs_create_file("pool", 0400, dir, NULL, &dxgpmo_pool_fops);
 }
 
-static void dxgpmo_pool_init_one(struct dxgpmo_pool *pool)
-{
-	unsigned int oi;
-
-	spin_lock_init(&pool->lock);
-	for (oi = 0; oi < DXGPMO_NR_CHUNK_ORDERS; oi++)
-		INIT_LIST_HEAD(&pool->blocks[oi]);
-}
-
 int dxgpmo_pool_init(void)
 {
 	int ret;
 
-	dxgpmo_pool_init_one(&dxgpmo_pool_wc);
-	dxgpmo_pool_init_one(&dxgpmo_pool_uc);
 	dxgpmo_pool_shrinker = dxgpmo_shrinker_alloc("dxgpmo-pool");
 	if (!dxgpmo_pool_shrinker)
 		return -ENOMEM;
