@@ -53,15 +53,20 @@ struct dxgpmo_pool {
 };
 
 /* Usable before module init: pool_max_mb may be set at load. */
-#define DXGPMO_POOL_INIT(name) {					\
-	.lock = __SPIN_LOCK_UNLOCKED(name.lock),			\
-	.blocks = { LIST_HEAD_INIT(name.blocks[0]),			\
-		    LIST_HEAD_INIT(name.blocks[1]),			\
-		    LIST_HEAD_INIT(name.blocks[2]) },			\
-}
+static struct dxgpmo_pool dxgpmo_pool_wc = {
+	.lock = __SPIN_LOCK_UNLOCKED(dxgpmo_pool_wc.lock),
+	.blocks = { LIST_HEAD_INIT(dxgpmo_pool_wc.blocks[0]),
+		    LIST_HEAD_INIT(dxgpmo_pool_wc.blocks[1]),
+		    LIST_HEAD_INIT(dxgpmo_pool_wc.blocks[2]) },
+};
 
-static struct dxgpmo_pool dxgpmo_pool_wc = DXGPMO_POOL_INIT(dxgpmo_pool_wc);
-static struct dxgpmo_pool dxgpmo_pool_uc = DXGPMO_POOL_INIT(dxgpmo_pool_uc);
+static struct dxgpmo_pool dxgpmo_pool_uc = {
+	.lock = __SPIN_LOCK_UNLOCKED(dxgpmo_pool_uc.lock),
+	.blocks = { LIST_HEAD_INIT(dxgpmo_pool_uc.blocks[0]),
+		    LIST_HEAD_INIT(dxgpmo_pool_uc.blocks[1]),
+		    LIST_HEAD_INIT(dxgpmo_pool_uc.blocks[2]) },
+};
+
 static_assert(DXGPMO_NR_CHUNK_ORDERS == 3);
 
 /* Pages pooled or about to be: the cap and the shrinker's count read it. */
