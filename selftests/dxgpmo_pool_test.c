@@ -102,16 +102,28 @@ FIXTURE(pool) {
 	int fd;
 };
 
-FIXTURE_SETUP(pool)
+/* An open file, or a reason to skip. */
+static const char *pool_open(int *fd)
 {
 	struct dxgpmo_test_cmd t;
 
-	self->fd = dxgpmo_open();
-	ASSERT_LE(0, self->fd);
-	if (pool_stats(self->fd, &t))
-		SKIP(return, "needs debug_ioctls=1 and a module with the pool");
+	*fd = dxgpmo_open();
+	if (*fd < 0)
+		return NULL;
+	if (pool_stats(*fd, &t))
+		return "needs debug_ioctls=1 and a module with the pool";
 	if (read_long(POOL_MAX_PARAM) != -1)
-		SKIP(return, "the pool is not at its default size");
+		return "the pool is not at its default size";
+	return NULL;
+}
+
+FIXTURE_SETUP(pool)
+{
+	const char *skip = pool_open(&self->fd);
+
+	ASSERT_LE(0, self->fd);
+	if (skip)
+		SKIP(return, "%s", skip);
 }
 
 FIXTURE_TEARDOWN(pool)
@@ -266,6 +278,25 @@ TEST_F(pool, cap_bounds_it)
 	ASSERT_EQ(0, write_file(POOL_MAX_PARAM, "-1"));
 }
 
+/* Tests that need one cache type and size. */
+FIXTURE(pool_once) {
+	int fd;
+};
+
+FIXTURE_SETUP(pool_once)
+{
+	const char *skip = pool_open(&self->fd);
+
+	ASSERT_LE(0, self->fd);
+	if (skip)
+		SKIP(return, "%s", skip);
+}
+
+FIXTURE_TEARDOWN(pool_once)
+{
+	teardown_dxgpmo(_metadata, self->fd);
+}
+
 /* Joins the test cgroup with memory.max = max; 0 or a negative errno. */
 static int join_memcg(const char *max)
 {
@@ -304,16 +335,15 @@ static void leave_memcg(void)
  * size, and neither takes nor leaves pooled pages (which would carry no
  * charge, or a charge to a cgroup that no longer uses them).
  */
-TEST_F(pool, memcg_limit_and_charge_hold)
+TEST_F(pool_once, memcg_limit_and_charge_hold)
 {
+	const uint32_t cache = DXGPMO_CACHE_WRITE_COMBINED;
 	struct dxgpmo_test_cmd warmed, t;
 	struct dxgpmo_create_pmo c;
 	long base, charged, after;
 	int ret;
 
-	if (variant->length != 4 * MIB)
-		SKIP(return, "one size is enough");
-	ASSERT_EQ(0, warm(self->fd, variant->cache, 32 * MIB));
+	ASSERT_EQ(0, warm(self->fd, cache, 32 * MIB));
 	ASSERT_EQ(0, pool_stats(self->fd, &warmed));
 	ASSERT_LE(32 * MIB / PAGE, warmed.pool_pages);
 
@@ -322,12 +352,12 @@ TEST_F(pool, memcg_limit_and_charge_hold)
 		leave_memcg();
 		SKIP(return, "no memory cgroup (%s)", strerror(-ret));
 	}
-	EXPECT_EQ(-ENOMEM, create(self->fd, variant->cache, 32 * MIB, &c));
+	EXPECT_EQ(-ENOMEM, create(self->fd, cache, 32 * MIB, &c));
 	base = read_long(CGROUP_TEST "/memory.current");
-	EXPECT_EQ(0, create(self->fd, variant->cache, 4 * MIB, &c));
+	EXPECT_EQ(0, create(self->fd, cache, 4 * MIB, &c));
 	charged = read_long(CGROUP_TEST "/memory.current");
 	EXPECT_LE(base + (long)(4 * MIB), charged);
-	EXPECT_EQ(memtype_of_cache(variant->cache),
+	EXPECT_EQ(memtype_of_cache(cache),
 		  linear_memtype(self->fd, c.pmo_id, 0));
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
 	after = read_long(CGROUP_TEST "/memory.current");
@@ -343,14 +373,11 @@ TEST_F(pool, memcg_limit_and_charge_hold)
  * Leaves 64 MiB in the pool for the unload check of the test run (the
  * memory comes back at rmmod).
  */
-TEST_F(pool, holds_64_mib)
+TEST_F(pool_once, holds_64_mib)
 {
 	struct dxgpmo_test_cmd t;
 
-	if (variant->length != 4 * MIB ||
-	    variant->cache != DXGPMO_CACHE_WRITE_COMBINED)
-		SKIP(return, "one variant is enough");
-	ASSERT_EQ(0, warm(self->fd, variant->cache, 64 * MIB));
+	ASSERT_EQ(0, warm(self->fd, DXGPMO_CACHE_WRITE_COMBINED, 64 * MIB));
 	ASSERT_EQ(0, pool_stats(self->fd, &t));
 	ASSERT_LE(64 * MIB / PAGE, t.pool_pages);
 }
