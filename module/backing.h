@@ -125,6 +125,7 @@ struct dxgpmo_backing {
 	u32 cache_type;
 	bool readonly;			/* SECTION PAGE_READONLY, IO registers */
 	bool alias_changed;		/* linear map switched to cache_type */
+	bool pooled;			/* MDL: pages from and back to the pool */
 	struct file *shmem;		/* SECTION */
 	struct mutex views_lock;	/* SECTION: views, view_pages */
 	unsigned long views;		/* SECTION: user VMAs of the object */
@@ -180,5 +181,30 @@ void dxgpmo_ram_kunmap(struct dxgpmo_backing *backing,
 int dxgpmo_ram_kview_rw(struct dxgpmo_backing *backing,
 			struct dxgpmo_kview *view, bool write, u64 offset,
 			u64 length, void __user *ubuf);
+
+/* pool.c: write-combined and non-cached pages kept switched. */
+#define DXGPMO_NR_CHUNK_ORDERS	3
+extern const unsigned int dxgpmo_chunk_orders[DXGPMO_NR_CHUNK_ORDERS];
+
+struct dxgpmo_pool_stats {
+	u64 pages;		/* pooled now */
+	u64 hit_pages;		/* handed out from the pool */
+	u64 miss_pages;		/* allocated and switched for a caller */
+	u64 shrunk_pages;	/* switched back and freed */
+};
+
+struct dentry;
+
+bool dxgpmo_pool_serves(const struct dxgpmo_alloc_request *req);
+unsigned long dxgpmo_pool_take(u32 cache_type, unsigned int oi,
+			       unsigned long nr, struct list_head *list);
+unsigned long dxgpmo_pool_refill(u32 cache_type, unsigned int oi,
+				 unsigned long nr, gfp_t gfp,
+				 struct list_head *list);
+bool dxgpmo_pool_give(u32 cache_type, struct page *page, unsigned int order);
+void dxgpmo_pool_read_stats(struct dxgpmo_pool_stats *stats);
+void dxgpmo_pool_debugfs_init(struct dentry *dir);
+int dxgpmo_pool_init(void);
+void dxgpmo_pool_exit(void);
 
 #endif /* _DXGPMO_BACKING_H */

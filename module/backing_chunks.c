@@ -44,9 +44,6 @@ static void dxgpmo_chunks_release(struct dxgpmo_backing *backing);
 				  __GFP_COMP) & ~__GFP_RECLAIM)
 #define DXGPMO_GFP_LOW_ORDER	(DXGPMO_GFP_BASE | __GFP_RETRY_MAYFAIL)
 
-/* 2 MiB (a PMD), 64 KiB, 4 KiB: sizes IOMMUs and page tables map whole. */
-static const unsigned int dxgpmo_orders[] = { 9, 4, 0 };
-
 /* Blocks outside the window held back at most, in pages (64 MiB). */
 #define DXGPMO_MAX_REJECTED_PAGES	(64UL << (20 - PAGE_SHIFT))
 
@@ -95,6 +92,30 @@ static void dxgpmo_chunk_free(struct dxgpmo_chunk *chunk)
 		__free_page(chunk->page + i);
 }
 
+/* The chunks of an object, in the order of the blocks on the list. */
+static struct dxgpmo_backing *
+dxgpmo_chunks_from_list(const struct dxgpmo_alloc_request *req,
+			struct list_head *blocks, unsigned int nr_chunks)
+{
+	struct dxgpmo_backing *backing;
+	unsigned long first = 0;
+	struct page *page;
+	unsigned int i = 0;
+
+	backing = dxgpmo_backing_new(nr_chunks, req, &dxgpmo_mdl_backing_ops);
+	if (!backing)
+		return NULL;
+	list_for_each_entry(page, blocks, lru) {
+		backing->chunks[i].page = page;
+		backing->chunks[i].first = first;
+		backing->chunks[i].nr_pages = 1U << compound_order(page);
+		backing->chunks[i].compound = compound_order(page) > 0;
+		first += backing->chunks[i].nr_pages;
+		i++;
+	}
+	return backing;
+}
+
 static struct dxgpmo_backing *
 dxgpmo_alloc_mdl(const struct dxgpmo_alloc_request *req)
 {
@@ -118,8 +139,8 @@ dxgpmo_alloc_mdl(const struct dxgpmo_alloc_request *req)
 			goto err_free;
 		}
 		page = NULL;
-		for (i = first_order; i < ARRAY_SIZE(dxgpmo_orders); i++) {
-			order = dxgpmo_orders[i];
+		for (i = first_order; i < DXGPMO_NR_CHUNK_ORDERS; i++) {
+			order = dxgpmo_chunk_orders[i];
 			if (remaining < (1UL << order))
 				continue;
 			page = alloc_pages(zone | (order ? DXGPMO_GFP_HIGH_ORDER :
@@ -145,24 +166,75 @@ dxgpmo_alloc_mdl(const struct dxgpmo_alloc_request *req)
 	}
 	dxgpmo_free_block_list(&rejected);
 
-	backing = dxgpmo_backing_new(nr_chunks, req, &dxgpmo_mdl_backing_ops);
+	backing = dxgpmo_chunks_from_list(req, &blocks, nr_chunks);
 	if (!backing)
 		goto err_free;
-	i = 0;
-	remaining = 0;
-	list_for_each_entry(page, &blocks, lru) {
-		backing->chunks[i].page = page;
-		backing->chunks[i].first = remaining;
-		backing->chunks[i].nr_pages = 1U << compound_order(page);
-		backing->chunks[i].compound = compound_order(page) > 0;
-		remaining += backing->chunks[i].nr_pages;
-		i++;
-	}
 	return backing;
 
 err_free:
 	dxgpmo_free_block_list(&rejected);
 	dxgpmo_free_block_list(&blocks);
+	return ERR_PTR(ret);
+}
+
+/*
+ * An MDL object from the pool (pool.c): at each order, largest first,
+ * blocks already switched to the object's cache type and zeroed, then
+ * fresh ones switched in a batch; the next order when that one ran out.
+ * Its pages are allocated uncharged: the pool serves only callers who
+ * would not be charged.
+ */
+static struct dxgpmo_backing *
+dxgpmo_alloc_mdl_pooled(const struct dxgpmo_alloc_request *req)
+{
+	unsigned long remaining = req->nr_pages, got;
+	struct dxgpmo_backing *backing;
+	unsigned int nr_chunks = 0, oi;
+	struct page *page, *tmp;
+	LIST_HEAD(blocks);
+	int ret = -ENOMEM;
+
+	for (oi = 0; oi < DXGPMO_NR_CHUNK_ORDERS && remaining; oi++) {
+		unsigned int order = dxgpmo_chunk_orders[oi];
+		gfp_t gfp = (order ? DXGPMO_GFP_HIGH_ORDER :
+				     DXGPMO_GFP_LOW_ORDER) & ~__GFP_ACCOUNT;
+
+		while (remaining >> order) {
+			if (fatal_signal_pending(current)) {
+				ret = -EINTR;
+				goto err_free;
+			}
+			got = dxgpmo_pool_take(req->cache_type, oi,
+					       remaining >> order, &blocks);
+			if (!got)
+				got = dxgpmo_pool_refill(req->cache_type, oi,
+							 remaining >> order,
+							 gfp, &blocks);
+			if (!got)
+				break;
+			remaining -= got << order;
+			nr_chunks += got;
+			cond_resched();
+		}
+	}
+	if (remaining)
+		goto err_free;
+	backing = dxgpmo_chunks_from_list(req, &blocks, nr_chunks);
+	if (!backing)
+		goto err_free;
+	backing->alias_changed = true;
+	backing->pooled = true;
+	return backing;
+
+err_free:
+	/* Untouched: still zeroed and switched. */
+	list_for_each_entry_safe(page, tmp, &blocks, lru) {
+		list_del(&page->lru);
+		if (!dxgpmo_pool_give(req->cache_type, page,
+				      compound_order(page)) &&
+		    !set_pages_wb(page, 1 << compound_order(page)))
+			__free_pages(page, compound_order(page));
+	}
 	return ERR_PTR(ret);
 }
 
@@ -288,25 +360,36 @@ static int dxgpmo_chunks_sgt(struct dxgpmo_backing *backing,
  */
 static int dxgpmo_backing_set_alias(struct dxgpmo_backing *backing, bool set)
 {
+	unsigned long n = 0, nr = 0, j;
 	struct page **pages;
-	unsigned long i;
+	unsigned int i;
 	int ret;
 
 	if (backing->cache_type == DXGPMO_CACHE_CACHED)
 		return 0;
 	if (!set && !backing->alias_changed)
 		return 0;
-	pages = kvmalloc_array(backing->nr_pages, sizeof(*pages), GFP_KERNEL);
+	/* Chunks given to the pool at release are gone from the object. */
+	for (i = 0; i < backing->nr_chunks; i++)
+		if (backing->chunks[i].page)
+			nr += backing->chunks[i].nr_pages;
+	if (!nr)
+		return 0;
+	pages = kvmalloc_array(nr, sizeof(*pages), GFP_KERNEL);
 	if (!pages)
 		return -ENOMEM;
-	for (i = 0; i < backing->nr_pages; i++)
-		pages[i] = dxgpmo_chunks_page(backing, i);
+	for (i = 0; i < backing->nr_chunks; i++) {
+		struct dxgpmo_chunk *chunk = &backing->chunks[i];
+
+		for (j = 0; chunk->page && j < chunk->nr_pages; j++)
+			pages[n++] = dxgpmo_nth_page(chunk->page, j);
+	}
 	if (!set)
-		ret = set_pages_array_wb(pages, backing->nr_pages);
+		ret = set_pages_array_wb(pages, nr);
 	else if (backing->cache_type == DXGPMO_CACHE_WRITE_COMBINED)
-		ret = set_pages_array_wc(pages, backing->nr_pages);
+		ret = set_pages_array_wc(pages, nr);
 	else
-		ret = set_pages_array_uc(pages, backing->nr_pages);
+		ret = set_pages_array_uc(pages, nr);
 	kvfree(pages);
 	if (!ret)
 		backing->alias_changed = set;
@@ -404,6 +487,8 @@ dxgpmo_chunks_finish(struct dxgpmo_backing *backing)
 static struct dxgpmo_backing *
 dxgpmo_mdl_alloc(const struct dxgpmo_alloc_request *req)
 {
+	if (dxgpmo_pool_serves(req))
+		return dxgpmo_alloc_mdl_pooled(req);
 	return dxgpmo_chunks_finish(dxgpmo_alloc_mdl(req));
 }
 
@@ -413,18 +498,30 @@ dxgpmo_contiguous_alloc(const struct dxgpmo_alloc_request *req)
 	return dxgpmo_chunks_finish(dxgpmo_alloc_contiguous(req));
 }
 
-/* Pages go back to the allocator write-back, or not at all. */
+/*
+ * Pages go back to the pool as they are, or to the allocator write-back,
+ * or not at all.
+ */
 static void dxgpmo_chunks_release(struct dxgpmo_backing *backing)
 {
+	struct dxgpmo_chunk *chunk;
 	unsigned int i;
 
+	for (i = 0; backing->pooled && i < backing->nr_chunks; i++) {
+		chunk = &backing->chunks[i];
+		if (dxgpmo_pool_give(backing->cache_type, chunk->page,
+				     compound_order(chunk->page)))
+			chunk->page = NULL;
+		cond_resched();
+	}
 	if (dxgpmo_backing_set_alias(backing, false)) {
 		pr_err("dxgpmo: cannot restore the linear map of %lu pages; leaking them\n",
 		       backing->nr_pages);
 		return;
 	}
 	for (i = 0; i < backing->nr_chunks; i++)
-		dxgpmo_chunk_free(&backing->chunks[i]);
+		if (backing->chunks[i].page)
+			dxgpmo_chunk_free(&backing->chunks[i]);
 }
 
 #define DXGPMO_CHUNKS_OPS(_alloc, _contiguous)			\

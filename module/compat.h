@@ -94,4 +94,45 @@ static inline struct file *dxgpmo_shmem_file_setup(const char *name,
 #endif
 }
 
+/*
+ * 6.7 allocates shrinkers (shrinker_alloc(), shrinker_register(),
+ * shrinker_free()); before, the caller embeds or allocates one and
+ * register_shrinker() names it.  The helpers allocate on both.
+ */
+#include <linux/shrinker.h>
+#include <linux/slab.h>
+
+static inline struct shrinker *dxgpmo_shrinker_alloc(const char *name)
+{
+#ifdef DXGPMO_HAVE_SHRINKER_ALLOC
+	return shrinker_alloc(0, "%s", name);
+#else
+	return kzalloc(sizeof(struct shrinker), GFP_KERNEL);
+#endif
+}
+
+static inline int dxgpmo_shrinker_register(struct shrinker *shrinker,
+					   const char *name)
+{
+#ifdef DXGPMO_HAVE_SHRINKER_ALLOC
+	shrinker_register(shrinker);
+	return 0;
+#else
+	return register_shrinker(shrinker, "%s", name);
+#endif
+}
+
+/* Unregisters it if it was registered; NULL is ignored. */
+static inline void dxgpmo_shrinker_free(struct shrinker *shrinker)
+{
+#ifdef DXGPMO_HAVE_SHRINKER_ALLOC
+	shrinker_free(shrinker);
+#else
+	if (!shrinker)
+		return;
+	unregister_shrinker(shrinker);
+	kfree(shrinker);
+#endif
+}
+
 #endif /* _DXGPMO_COMPAT_H */

@@ -17,6 +17,7 @@
  *   mapping.c      MAP/UNMAP and KMAP_RW
  *   basis.c        memory bases and dirty-bit tracking
  *   dmabuf.c       dma-buf export of physical memory objects
+ *   pool.c         write-combined and non-cached pages kept for reuse
  *   test.c, bench.c  the debug-only test command
  */
 #ifndef _DXGPMO_INTERNAL_H

@@ -229,9 +229,12 @@ static int __init dxgpmo_init(void)
 		return -EINVAL;
 	}
 
-	ret = dxgpmo_mapping_init();
+	ret = dxgpmo_pool_init();
 	if (ret)
 		return ret;
+	ret = dxgpmo_mapping_init();
+	if (ret)
+		goto err_pool;
 	ret = dxgpmo_edu_init();
 	if (ret)
 		goto err_mapping;
@@ -255,6 +258,8 @@ err_edu:
 	dxgpmo_edu_exit();
 err_mapping:
 	dxgpmo_mapping_exit();
+err_pool:
+	dxgpmo_pool_exit();
 	return ret;
 }
 
@@ -266,6 +271,7 @@ static void __exit dxgpmo_exit(void)
 	dxgpmo_generic_pci_exit();
 	dxgpmo_edu_exit();
 	dxgpmo_mapping_exit();
+	dxgpmo_pool_exit();
 }
 
 module_init(dxgpmo_init);

@@ -459,6 +459,7 @@ void dxgpmo_debugfs_init(void)
 	dxgpmo_debugfs_dir = debugfs_create_dir("dxgpmo", NULL);
 	debugfs_create_file("stats", 0400, dxgpmo_debugfs_dir, NULL,
 			    &dxgpmo_stats_fops);
+	dxgpmo_pool_debugfs_init(dxgpmo_debugfs_dir);
 }
 
 void dxgpmo_debugfs_exit(void)

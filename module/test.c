@@ -186,6 +186,17 @@ out:
 	return ret;
 }
 
+static void dxgpmo_test_pool(struct dxgpmo_test_cmd *cmd)
+{
+	struct dxgpmo_pool_stats stats;
+
+	dxgpmo_pool_read_stats(&stats);
+	cmd->pool_pages = stats.pages;
+	cmd->pool_hit_pages = stats.hit_pages;
+	cmd->pool_miss_pages = stats.miss_pages;
+	cmd->pool_shrunk_pages = stats.shrunk_pages;
+}
+
 int dxgpmo_ioctl_test(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_test_cmd *cmd = ucmd->cmd;
@@ -218,6 +229,10 @@ int dxgpmo_ioctl_test(struct dxgpmo_ucmd *ucmd)
 		break;
 	case DXGPMO_TEST_OP_IOVA:
 		ret = dxgpmo_test_iova(ucmd->file, cmd);
+		break;
+	case DXGPMO_TEST_OP_POOL:
+		dxgpmo_test_pool(cmd);
+		ret = 0;
 		break;
 	default:
 		return -EINVAL;

@@ -106,6 +106,7 @@ initramfs_tests() {
 		"$top/selftests/dxgpmo_lifetime_test" \
 		"$top/selftests/dxgpmo_scanout_test" \
 		"$top/selftests/dxgpmo_capture_test" \
+		"$top/selftests/dxgpmo_pool_test" \
 		"$top/userspace-tools/dxgpmoctl" "$top/selftests/dxgpmoctl_test.sh" \
 		"$top/selftests/json_check" \
 		"$top/userspace-tools/examples/dxgk-mobile-gpu" \

@@ -42,6 +42,12 @@ enum dxgpmo_test_op {
 	 * in no DMA-API IOMMU domain.
 	 */
 	DXGPMO_TEST_OP_IOVA,
+	/*
+	 * The pool of write-combined and non-cached pages: pages in it now,
+	 * and since the module was loaded the pages it handed out, those
+	 * allocated and switched on a miss, and those the shrinker freed.
+	 */
+	DXGPMO_TEST_OP_POOL,
 };
 
 /* What DXGPMO_TEST_OP_IOVA found. */
@@ -96,6 +102,10 @@ enum dxgpmo_test_memtype {
  * @sgtable_runs: BENCH_ADL: out: runs of consecutive device addresses of
  *	the sg_table's mapping
  * @__reserved5: zero
+ * @pool_pages: POOL: out: pages pooled now
+ * @pool_hit_pages: POOL: out: pages handed out from the pool
+ * @pool_miss_pages: POOL: out: pages allocated and switched on a miss
+ * @pool_shrunk_pages: POOL: out: pages switched back and freed
  */
 struct dxgpmo_test_cmd {
 	__u32 size;
@@ -124,6 +134,10 @@ struct dxgpmo_test_cmd {
 	__aligned_u64 sgtable_ns;
 	__u32 sgtable_runs;
 	__u32 __reserved5;
+	__aligned_u64 pool_pages;
+	__aligned_u64 pool_hit_pages;
+	__aligned_u64 pool_miss_pages;
+	__aligned_u64 pool_shrunk_pages;
 };
 
 #endif

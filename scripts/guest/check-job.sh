@@ -67,7 +67,7 @@ fi
 # (cirrus, vivid) and are absent from the debug kernel: they skip there.
 for t in ./dxgpmo_test ./dxgpmo_adl_test ./dxgpmo_map_test ./dxgpmo_dirty_test \
 	./dxgpmo_dmabuf_test ./dxgpmo_hardening_test ./dxgpmo_security_test \
-	./dxgpmo_scanout_test ./dxgpmo_capture_test; do
+	./dxgpmo_scanout_test ./dxgpmo_capture_test ./dxgpmo_pool_test; do
 	run_test "$t"
 done
 
@@ -89,11 +89,19 @@ run_test ./dxgpmo_race_test
 check counters_zero_after_tests live_counters_zero
 # debug kernel: nothing leaked since the module was loaded
 kmemleak_check kmemleak_empty
+# Unload empties the pool of switched pages: 64 MiB left in it come back
+# as free memory (a quarter may have gone elsewhere meanwhile).
+./dxgpmo_pool_test -t holds_64_mib > /dev/null
+pool_kb=$(awk '$1 == "pages" { print $2 * 4 }' /sys/kernel/debug/dxgpmo/pool)
+free_kb=$(awk '$1 == "MemFree:" { print $2 }' /proc/meminfo)
 # rmmod is refused while a file is open, works after it is closed.
 exec 3<>/dev/dxgpmo
 check rmmod_refused_while_open sh -c '! rmmod dxgpmo 2>/dev/null'
 exec 3>&-
 check rmmod rmmod dxgpmo
+check pool_freed_at_rmmod awk -v pool="$pool_kb" -v before="$free_kb" \
+	'$1 == "MemFree:" { exit !(pool >= 65536 && $2 - before >= pool * 3 / 4) }' \
+	/proc/meminfo
 # what the module lost a reference to while loaded (an adapter, a
 # device) is unreferenced once the module is gone
 kmemleak_check kmemleak_empty_after_rmmod
