@@ -94,13 +94,33 @@ void dxgpmo_adl_revoke_adapter(struct dxgpmo_adapter *adapter)
 	mutex_unlock(&adapter->adls_lock);
 }
 
+/*
+ * The logical page list of a mapped ADL: every page of each DMA segment
+ * in turn (segments start on a page, as the tables are built).
+ */
+static unsigned long dxgpmo_adl_fill(struct dxgpmo_adl *adl, u64 *logical)
+{
+	unsigned long i = 0, nr = adl->dma.nr_pages;
+	struct scatterlist *sg;
+	unsigned int s;
+
+	for_each_sgtable_dma_sg(&adl->dma.sgt, sg, s) {
+		u64 page = sg_dma_address(sg) >> PAGE_SHIFT;
+		unsigned long n = PAGE_ALIGN(sg_dma_len(sg)) >> PAGE_SHIFT;
+
+		if (WARN_ON_ONCE(n > nr - i))
+			break;
+		while (n--)
+			logical[i++] = page++;
+	}
+	return i;
+}
+
 /* The pages mapped for the device, and the logical page list. */
 static int dxgpmo_adl_map(struct dxgpmo_file *file, struct dxgpmo_adl *adl,
 			  struct dxgpmo_adapter *adapter,
 			  struct dxgpmo_backing *backing, u64 *logical)
 {
-	struct sg_dma_page_iter iter;
-	unsigned long i = 0;
 	int ret;
 
 	/* For a SECTION, the ADL keeps the pages resident. */
@@ -116,13 +136,8 @@ static int dxgpmo_adl_map(struct dxgpmo_file *file, struct dxgpmo_adl *adl,
 				    adapter->caps & DXGPMO_ADAPTER_CAP_IOMMU);
 	if (ret)
 		goto err_sgt;
-	for_each_sgtable_dma_page(&adl->dma.sgt, &iter, 0) {
-		if (WARN_ON_ONCE(i >= adl->dma.nr_pages))
-			break;
-		logical[i++] = sg_page_iter_dma_address(&iter) >> PAGE_SHIFT;
-	}
 	ret = -EIO;
-	if (WARN_ON_ONCE(i != adl->dma.nr_pages))
+	if (WARN_ON_ONCE(dxgpmo_adl_fill(adl, logical) != adl->dma.nr_pages))
 		goto err_unmap;
 	return 0;
 

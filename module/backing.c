@@ -195,10 +195,22 @@ int dxgpmo_backing_sgt(struct dxgpmo_backing *backing,
 	return backing->ops->sgt(backing, m, gfp);
 }
 
+/* m->sgt as a table of one entry, m->single, left for the caller to set. */
+void dxgpmo_dma_map_single_entry(struct dxgpmo_dma_map *m)
+{
+	sg_init_table(&m->single, 1);
+	m->sgt.sgl = &m->single;
+	m->sgt.orig_nents = 1;
+	m->sgt.nents = 1;
+}
+
 void dxgpmo_backing_sgt_free(struct dxgpmo_backing *backing,
 			     struct dxgpmo_dma_map *m)
 {
-	sg_free_table(&m->sgt);
+	if (m->sgt.sgl == &m->single)
+		m->sgt.sgl = NULL;
+	else
+		sg_free_table(&m->sgt);
 	if (m->pinned) {
 		dxgpmo_backing_unpin(backing, m->pinned, m->nr_pages);
 		kvfree(m->pinned);

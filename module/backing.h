@@ -54,6 +54,11 @@ struct dxgpmo_kview {
 struct dxgpmo_dma_map {
 	struct device *dev;
 	struct sg_table sgt;		/* its DMA side names device addresses */
+	/*
+	 * sgt's only entry when the pages are one physically contiguous run,
+	 * as most ADLs are: such a table costs no allocation.
+	 */
+	struct scatterlist single;
 	struct page **pinned;		/* pages held while it lives */
 	unsigned long first;
 	unsigned long nr_pages;
@@ -162,6 +167,7 @@ void dxgpmo_backing_view_open(struct dxgpmo_backing *backing);
 void dxgpmo_backing_view_close(struct dxgpmo_backing *backing);
 int dxgpmo_backing_sgt(struct dxgpmo_backing *backing,
 		       struct dxgpmo_dma_map *m, gfp_t gfp);
+void dxgpmo_dma_map_single_entry(struct dxgpmo_dma_map *m);
 void dxgpmo_backing_sgt_free(struct dxgpmo_backing *backing,
 			     struct dxgpmo_dma_map *m);
 

@@ -292,9 +292,9 @@ dxgpmo_alloc_contiguous(const struct dxgpmo_alloc_request *req)
 	return backing;
 }
 
-/* The page at index of an MDL or CONTIGUOUS object. */
-static struct page *dxgpmo_chunks_page(struct dxgpmo_backing *backing,
-				       unsigned long index)
+/* The chunk holding page index of an MDL or CONTIGUOUS object. */
+static unsigned int dxgpmo_chunk_of(struct dxgpmo_backing *backing,
+				    unsigned long index)
 {
 	unsigned int lo = 0, hi = backing->nr_chunks;
 
@@ -306,49 +306,58 @@ static struct page *dxgpmo_chunks_page(struct dxgpmo_backing *backing,
 		else
 			hi = mid;
 	}
-	return dxgpmo_nth_page(backing->chunks[lo].page,
-			       index - backing->chunks[lo].first);
+	return lo;
+}
+
+static struct page *dxgpmo_chunks_page(struct dxgpmo_backing *backing,
+				       unsigned long index)
+{
+	const struct dxgpmo_chunk *chunk =
+		&backing->chunks[dxgpmo_chunk_of(backing, index)];
+
+	return dxgpmo_nth_page(chunk->page, index - chunk->first);
 }
 
 /*
  * An sg_table for pages [first, first + nr) of an MDL or CONTIGUOUS object,
- * one entry per physically contiguous chunk.
+ * one entry per physically contiguous chunk it touches, found by search: a
+ * small ADL of a large object costs what one of a small object does.  A
+ * range inside one chunk gets the map's own entry instead of an allocated
+ * table.
  */
 static int dxgpmo_chunks_sgt(struct dxgpmo_backing *backing,
 			     struct dxgpmo_dma_map *m, gfp_t gfp)
 {
-	unsigned long first = m->first, nr = m->nr_pages;
+	unsigned long first = m->first, end = first + m->nr_pages;
+	unsigned int head = dxgpmo_chunk_of(backing, first), i;
+	const struct dxgpmo_chunk *chunk;
 	struct sg_table *sgt = &m->sgt;
-	unsigned long start = 0, end = first + nr;
 	struct scatterlist *sg;
-	unsigned int i, nents = 0;
 	int ret;
 
-	for (i = 0; i < backing->nr_chunks; i++) {
-		unsigned long cend = start + backing->chunks[i].nr_pages;
-
-		if (cend > first && start < end)
-			nents++;
-		start = cend;
+	for (i = head; i < backing->nr_chunks; i++)
+		if (backing->chunks[i].first >= end)
+			break;
+	if (i - head == 1) {
+		dxgpmo_dma_map_single_entry(m);
+	} else {
+		ret = sg_alloc_table(sgt, i - head, gfp);
+		if (ret)
+			return ret;
 	}
-	ret = sg_alloc_table(sgt, nents, gfp);
-	if (ret)
-		return ret;
 
 	sg = sgt->sgl;
-	start = 0;
-	for (i = 0; i < backing->nr_chunks; i++) {
-		const struct dxgpmo_chunk *chunk = &backing->chunks[i];
-		unsigned long cend = start + chunk->nr_pages;
-		unsigned long from = max(start, first), to = min(cend, end);
+	for (i = head; i < backing->nr_chunks; i++) {
+		unsigned long from, to;
 
-		if (from < to) {
-			sg_set_page(sg,
-				    dxgpmo_nth_page(chunk->page, from - start),
-				    (to - from) << PAGE_SHIFT, 0);
-			sg = sg_next(sg);
-		}
-		start = cend;
+		chunk = &backing->chunks[i];
+		if (chunk->first >= end)
+			break;
+		from = max(chunk->first, first);
+		to = min(chunk->first + chunk->nr_pages, end);
+		sg_set_page(sg, dxgpmo_nth_page(chunk->page, from - chunk->first),
+			    (to - from) << PAGE_SHIFT, 0);
+		sg = sg_next(sg);
 	}
 	return 0;
 }

@@ -42,24 +42,18 @@ static int dxgpmo_io_dma_map(struct dxgpmo_backing *backing,
 {
 	size_t len = m->nr_pages << PAGE_SHIFT;
 	dma_addr_t dma;
-	int ret;
 
 	/* A device never DMAs to or from the registers the module drives. */
 	if (backing->readonly)
 		return -EPERM;
-	ret = sg_alloc_table(&m->sgt, 1, GFP_KERNEL_ACCOUNT);
-	if (ret)
-		return ret;
 	dma = dma_map_resource(m->dev,
 			       backing->io_base + (m->first << PAGE_SHIFT),
 			       len, DMA_BIDIRECTIONAL, 0);
-	if (dma_mapping_error(m->dev, dma)) {
-		sg_free_table(&m->sgt);
+	if (dma_mapping_error(m->dev, dma))
 		return -ENOMEM;
-	}
+	dxgpmo_dma_map_single_entry(m);
 	sg_dma_address(m->sgt.sgl) = dma;
 	sg_dma_len(m->sgt.sgl) = len;
-	m->sgt.nents = 1;
 	m->mapped = true;
 	return 0;
 }

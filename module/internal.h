@@ -86,6 +86,7 @@ struct dxgpmo_window {
 	struct address_space *mapping;
 	unsigned long pgoff;		/* first page in the mmap space */
 	unsigned long nr_pages;
+	struct rb_node node;		/* in the file's windows until revoked */
 };
 
 /* A CPU mapping made by MAP. */

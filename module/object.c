@@ -99,7 +99,8 @@ struct dxgpmo_file *dxgpmo_file_alloc(void)
 	}
 	refcount_set(&file->account->users, 1);
 	xa_init_flags(&file->objects, XA_FLAGS_ALLOC1);
-	mt_init(&file->windows);
+	file->windows = RB_ROOT;
+	spin_lock_init(&file->windows_lock);
 	return file;
 }
 
@@ -378,7 +379,6 @@ void dxgpmo_file_destroy(struct dxgpmo_file *file)
 	WARN(!xa_empty(&file->objects),
 	     "dxgpmo: objects still referenced at close\n");
 	xa_destroy(&file->objects);
-	mtree_destroy(&file->windows);
 	dxgpmo_account_put(file->account);
 	kfree(file);
 }

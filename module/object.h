@@ -20,7 +20,7 @@
 #include <linux/container_of.h>
 #include <linux/err.h>
 #include <linux/list.h>
-#include <linux/maple_tree.h>
+#include <linux/rbtree.h>
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -59,7 +59,15 @@ struct dxgpmo_account {
 /* One open file of /dev/dxgpmo: one "driver instance". */
 struct dxgpmo_file {
 	struct xarray objects;		/* id -> struct dxgpmo_object */
-	struct maple_tree windows;	/* mmap pgoff -> struct dxgpmo_window */
+	/*
+	 * mmap pgoff -> struct dxgpmo_window.  Not a maple tree: windows come
+	 * and go at the top of the offset space, and with a full last node
+	 * (at some object counts) a maple tree split it on every create and
+	 * merged it back on every destroy, 6x their usual cost.  An rbtree
+	 * node lives in its window: nothing to allocate, no such counts.
+	 */
+	struct rb_root windows;
+	spinlock_t windows_lock;	/* windows */
 	struct address_space *mapping;	/* shared by all files, for zapping */
 	struct dxgpmo_account *account;
 	u32 next_id;

@@ -3,8 +3,8 @@
  * mmap(2) windows of objects.  Every object has a window in the mmap offset
  * space of /dev/dxgpmo; window offsets are unique module-wide (never
  * reused), so zapping a window in the shared address_space touches that
- * object's mappings only.  The file's maple tree maps offsets to windows,
- * so a file can map only its own objects.  DESTROY revokes the window:
+ * object's mappings only.  The file's tree maps offsets to windows, so a
+ * file can map only its own objects.  DESTROY revokes the window:
  * PTEs zapped, later faults SIGBUS, while the pages live on for whoever
  * else holds them (ADLs, dma-bufs).
  */
@@ -32,11 +32,28 @@ static void dxgpmo_window_put(struct dxgpmo_window *window)
 	kref_put(&window->kref, dxgpmo_window_release);
 }
 
+static bool dxgpmo_window_less(struct rb_node *a, const struct rb_node *b)
+{
+	return rb_entry(a, struct dxgpmo_window, node)->pgoff <
+	       rb_entry(b, struct dxgpmo_window, node)->pgoff;
+}
+
+/* Windows never overlap: the one holding the page is the only match. */
+static int dxgpmo_window_cmp(const void *key, const struct rb_node *node)
+{
+	const struct dxgpmo_window *window =
+		rb_entry(node, struct dxgpmo_window, node);
+	unsigned long pgoff = *(const unsigned long *)key;
+
+	if (pgoff < window->pgoff)
+		return -1;
+	return pgoff - window->pgoff >= window->nr_pages;
+}
+
 struct dxgpmo_window *dxgpmo_window_create(struct dxgpmo_file *file,
 					   struct dxgpmo_backing *backing)
 {
 	struct dxgpmo_window *window;
-	int ret;
 
 	if (dxgpmo_should_fail(file))
 		return ERR_PTR(-ENOMEM);
@@ -50,13 +67,9 @@ struct dxgpmo_window *dxgpmo_window_create(struct dxgpmo_file *file,
 	window->mapping = file->mapping;
 	window->nr_pages = backing->nr_pages;
 	window->pgoff = atomic64_fetch_add(backing->nr_pages, &dxgpmo_next_pgoff);
-	ret = mtree_insert_range(&file->windows, window->pgoff,
-				 window->pgoff + window->nr_pages - 1, window,
-				 GFP_KERNEL_ACCOUNT);
-	if (ret) {
-		dxgpmo_window_put(window);
-		return ERR_PTR(ret);
-	}
+	spin_lock(&file->windows_lock);
+	rb_add(&window->node, &file->windows, dxgpmo_window_less);
+	spin_unlock(&file->windows_lock);
 	return window;
 }
 
@@ -67,7 +80,9 @@ struct dxgpmo_window *dxgpmo_window_create(struct dxgpmo_file *file,
 void dxgpmo_window_revoke(struct dxgpmo_file *file,
 			  struct dxgpmo_window *window)
 {
-	mtree_erase(&file->windows, window->pgoff);
+	spin_lock(&file->windows_lock);
+	rb_erase(&window->node, &file->windows);
+	spin_unlock(&file->windows_lock);
 	down_write(&window->lock);
 	window->revoked = true;
 	unmap_mapping_range(window->mapping,
@@ -184,6 +199,7 @@ int dxgpmo_fops_mmap(struct file *filp, struct vm_area_struct *vma)
 	unsigned long last = vma->vm_pgoff + vma_pages(vma) - 1;
 	struct dxgpmo_window *window;
 	struct dxgpmo_backing *backing;
+	struct rb_node *node;
 	int ret;
 
 	if (!(vma->vm_flags & VM_MAYSHARE))
@@ -195,15 +211,16 @@ int dxgpmo_fops_mmap(struct file *filp, struct vm_area_struct *vma)
 	/*
 	 * A window in the tree holds the object's reference, and revoke takes
 	 * it out of the tree before dropping that: under the tree's lock the
-	 * window cannot be freed between the load and the get.
+	 * window cannot be freed between the lookup and the get.
 	 */
-	mtree_lock(&file->windows);
-	window = mtree_load(&file->windows, vma->vm_pgoff);
+	spin_lock(&file->windows_lock);
+	node = rb_find(&vma->vm_pgoff, &file->windows, dxgpmo_window_cmp);
+	window = node ? rb_entry(node, struct dxgpmo_window, node) : NULL;
 	if (window && last < window->pgoff + window->nr_pages)
 		kref_get(&window->kref);
 	else
 		window = NULL;
-	mtree_unlock(&file->windows);
+	spin_unlock(&file->windows_lock);
 	if (!window)
 		return -EINVAL;
 

@@ -256,6 +256,56 @@ TEST_F(adl_sizes, subranges_overlap)
 	free(part);
 }
 
+/*
+ * On the physically addressed adapter, ADLs of one and two pages at every
+ * page of the object (past 1024 pages: at every physical discontinuity of
+ * the whole-object list, where one chunk of the object ends and the next
+ * begins) name exactly the slice of the whole-object ADL: a range inside a
+ * chunk, one ending at its last page, one starting at its first, and one
+ * across two chunks.
+ */
+TEST_F(adl_sizes, short_ranges_match_whole)
+{
+	uint64_t n = variant->length / PAGE, j, len;
+	uint64_t *whole = pages_alloc(variant->length);
+	struct dxgpmo_allocate_adl all, part;
+	unsigned int checked = 0;
+	uint64_t pages[2];
+	uint32_t pmo, amo;
+
+	if (!self->a.virt)
+		SKIP(return, "no physically addressed adapter");
+	ASSERT_NE(NULL, whole);
+	ASSERT_EQ(0, pmo_on(self->fd, DXGPMO_PMO_TYPE_MDL, variant->length,
+			    self->a.virt->adapter_id, &pmo, &amo));
+	ASSERT_EQ(0, adl_make(self->fd, amo, 0, n * PAGE, 0, whole, &all));
+	for (j = 0; j < n; j++) {
+		if (n > 1024 && j && j + 1 < n && whole[j + 1] == whole[j] + 1 &&
+		    whole[j] == whole[j - 1] + 1)
+			continue;
+		for (len = 1; len <= 2 && j + len <= n; len++) {
+			ASSERT_EQ(0, adl_make(self->fd, amo, j * PAGE,
+					      len * PAGE, 0, pages, &part));
+			EXPECT_EQ(len, part.page_count);
+			EXPECT_EQ(0, memcmp(pages, whole + j,
+					    len * sizeof(*pages))) {
+				TH_LOG("pages %llu..%llu of %llu",
+				       (unsigned long long)j,
+				       (unsigned long long)(j + len - 1),
+				       (unsigned long long)n);
+			}
+			EXPECT_EQ(pages_are_one_run(pages, len),
+				  !!(part.adl_flags & DXGPMO_ADL_CONTIGUOUS));
+			ASSERT_EQ(0, dxgpmo_free_adl(self->fd, part.adl_id));
+			checked++;
+		}
+	}
+	EXPECT_LE(n < 1024 ? 2 * n - 1 : 2, checked);
+	ASSERT_EQ(0, dxgpmo_free_adl(self->fd, all.adl_id));
+	ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, pmo, amo));
+	free(whole);
+}
+
 TEST_F(adl, bad_args)
 {
 	uint64_t pages[8];
