@@ -273,11 +273,11 @@ TEST_F(adl_sizes, short_ranges_match_whole)
 	uint64_t pages[2];
 	uint32_t pmo, amo;
 
-	if (!self->a.virt)
+	if (!self->ad.virt)
 		SKIP(return, "no physically addressed adapter");
 	ASSERT_NE(NULL, whole);
 	ASSERT_EQ(0, pmo_on(self->fd, DXGPMO_PMO_TYPE_MDL, variant->length,
-			    self->a.virt->adapter_id, &pmo, &amo));
+			    self->ad.virt->adapter_id, &pmo, &amo));
 	ASSERT_EQ(0, adl_make(self->fd, amo, 0, n * PAGE, 0, whole, &all));
 	for (j = 0; j < n; j++) {
 		if (n > 1024 && j && j + 1 < n && whole[j + 1] == whole[j] + 1 &&
