@@ -28,14 +28,14 @@
 static int file_with_live_adl(struct dxgpmo_create_pmo *c)
 {
 	struct dxgpmo_adapter_info info[DXGPMO_MAX_ADAPTERS];
-	struct dxgpmo_allocate_adl adl = { .length = 4 * 4096 };
+	struct dxgpmo_allocate_adl adl = { .length = 4 * PAGE };
 	uint32_t total;
 	int fd = dxgpmo_open();
 
 	if (fd < 0 || dxgpmo_query_adapters(fd, info, 64, &total) || !total)
 		_exit(10);
 	*c = (struct dxgpmo_create_pmo){
-		.length = 4 * 4096, .adapter_id = info[0].adapter_id,
+		.length = 4 * PAGE, .adapter_id = info[0].adapter_id,
 	};
 	if (dxgpmo_create_pmo(fd, c))
 		_exit(11);

@@ -117,11 +117,11 @@ static uint64_t rnd_len(void)
 	case 0:
 		return edge[pick(sizeof(edge) / sizeof(edge[0]))];
 	case 1:
-		return pick(16) * 4096;
+		return pick(16) * PAGE;
 	case 2:
 		return pick(70000);
 	default:
-		return (pick(8) + 1) * 4096;
+		return (pick(8) + 1) * PAGE;
 	}
 }
 
@@ -268,7 +268,7 @@ static void priv_violation(struct worker *w, const char *call, int ret,
 static void fuzz_privileged(struct worker *w, int fd)
 {
 	struct dxgpmo_create_pmo c = {
-		.type = DXGPMO_PMO_TYPE_IO_SPACE, .length = 4096,
+		.type = DXGPMO_PMO_TYPE_IO_SPACE, .length = PAGE,
 		.cache_type = DXGPMO_CACHE_NON_CACHED,
 	};
 	struct dxgpmo_test_cmd t = {
@@ -292,7 +292,7 @@ static void fuzz_privileged(struct worker *w, int fd)
 		       -EPERM;
 		ret = dxgpmo_adapter_dma(fd, w->adapters[a],
 					 DXGPMO_DMA_RAW | pick(2),
-					 pick(64) * 4096, w->buf, 16);
+					 pick(64) * PAGE, w->buf, 16);
 		if (ret != want)
 			priv_violation(w, "ADAPTER_DMA(RAW)", ret, want);
 		break;
@@ -304,12 +304,12 @@ static void fuzz_privileged(struct worker *w, int fd)
 		break;
 	default: {
 		struct dxgpmo_allocate_adl adl = {
-			.length = 2 * 4096, .pages = (uintptr_t)pages,
+			.length = 2 * PAGE, .pages = (uintptr_t)pages,
 			.pages_capacity = 2,
 		};
 
 		c = (struct dxgpmo_create_pmo){
-			.length = 2 * 4096, .adapter_id = w->adapters[a],
+			.length = 2 * PAGE, .adapter_id = w->adapters[a],
 		};
 		if (dxgpmo_create_pmo(fd, &c))
 			break;	/* out of memory: nothing to check */
@@ -365,7 +365,7 @@ static void fuzz_one(struct worker *w)
 	case 0: case 1: case 2:
 		a.c.type = pick(10) ? pick(3) : (uint32_t)rnd();
 		a.c.cache_type = pick(10) ? pick(3) : 7;
-		a.c.length = pick(3) ? (pick(16) + 1) * 4096 + pick(2) :
+		a.c.length = pick(3) ? (pick(16) + 1) * PAGE + pick(2) :
 				       rnd_len();
 		a.c.adapter_id = pick(2) ? w->adapters[pick(w->nr_adapters)] :
 					   0;
@@ -422,8 +422,8 @@ static void fuzz_one(struct worker *w)
 		break;
 	case 6: case 7:
 		a.a.amo_id = rnd_id(w, w->amos);
-		a.a.offset = pick(3) ? pick(4) * 4096 : rnd_len();
-		a.a.length = pick(3) ? (pick(4) + 1) * 4096 : rnd_len();
+		a.a.offset = pick(3) ? pick(4) * PAGE : rnd_len();
+		a.a.length = pick(3) ? (pick(4) + 1) * PAGE : rnd_len();
 		a.a.flags = pick(4) ? 0 : (uint32_t)pick(8);
 		if (pick(2)) {
 			a.a.pages = (uintptr_t)rnd_ptr(w);
@@ -476,9 +476,9 @@ static void fuzz_one(struct worker *w)
 		break;
 	case 12:
 		for (i = 0; i < 4; i++) {
-			ranges[i].segment_offset = pick(3) ? pick(64) * 4096 :
+			ranges[i].segment_offset = pick(3) ? pick(64) * PAGE :
 							     rnd_len();
-			ranges[i].length = pick(3) ? (pick(8) + 1) * 4096 :
+			ranges[i].length = pick(3) ? (pick(8) + 1) * PAGE :
 						     rnd_len();
 		}
 		if (!dxgpmo_create_memory_basis(fd,
@@ -502,8 +502,8 @@ static void fuzz_one(struct worker *w)
 		default:
 			dxgpmo_query_dirty_bits(fd, rnd_id(w, w->ids),
 						pick(3), pick(3),
-						pick(2) ? pick(4) * 4096 : rnd(),
-						pick(2) ? pick(4) * 4096 : rnd(),
+						pick(2) ? pick(4) * PAGE : rnd(),
+						pick(2) ? pick(4) * PAGE : rnd(),
 						rnd_ptr(w),
 						pick(4) ? pick(64) : rnd_len());
 		}
@@ -515,11 +515,11 @@ static void fuzz_one(struct worker *w)
 					 (uint32_t)rnd();
 		if (!dxgpmo_ioctl(fd, DXGPMO_IOC_EXPORT_DMABUF, &a.x)) {
 			if (pick(2)) {
-				void *p = mmap(NULL, 4096, PROT_READ,
+				void *p = mmap(NULL, PAGE, PROT_READ,
 					       MAP_SHARED, a.x.fd, 0);
 
 				if (p != MAP_FAILED)
-					munmap(p, 4096);
+					munmap(p, PAGE);
 			}
 			close(a.x.fd);
 		}
@@ -537,16 +537,16 @@ static void fuzz_one(struct worker *w)
 	case 16: {
 		/* mmap of random windows: objects', segments', garbage. */
 		uint64_t off;
-		size_t len = (pick(8) + 1) * 4096;
+		size_t len = (pick(8) + 1) * PAGE;
 		void *p;
 
 		switch (pick(3)) {
 		case 0:
-			off = w->offsets[pick(POOL)] + pick(4) * 4096;
+			off = w->offsets[pick(POOL)] + pick(4) * PAGE;
 			break;
 		case 1:
 			off = w->seg_offset[pick(w->nr_adapters)] +
-			      pick(64) * 4096;
+			      pick(64) * PAGE;
 			break;
 		default:
 			off = rnd() & ~4095ULL;
@@ -610,7 +610,7 @@ static void fuzz_one(struct worker *w)
 			break;
 		default:
 			if (w->stale[i])
-				touch(w, w->stale[i] + pick(4096), false);
+				touch(w, w->stale[i] + pick(PAGE), false);
 		}
 		break;
 	case 20:
@@ -641,10 +641,10 @@ static int run_worker(uint64_t seed, unsigned long budget,
 		return 1;
 	rng_state = seed ? seed : 1;
 	w->st = st;
-	w->buf = mmap(NULL, BUF_SIZE + 4096, PROT_READ | PROT_WRITE,
+	w->buf = mmap(NULL, BUF_SIZE + PAGE, PROT_READ | PROT_WRITE,
 		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (w->buf == MAP_FAILED ||
-	    mprotect(w->buf + BUF_SIZE, 4096, PROT_NONE))
+	    mprotect(w->buf + BUF_SIZE, PAGE, PROT_NONE))
 		return 1;
 	w->debug_ioctls = debug_ioctls_enabled();
 	w->unprivileged = unprivileged;
