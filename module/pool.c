@@ -32,6 +32,7 @@
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <asm/set_memory.h>
@@ -46,6 +47,12 @@ const unsigned int dxgpmo_chunk_orders[DXGPMO_NR_CHUNK_ORDERS] = { 9, 4, 0 };
 
 /* A miss of a small order switches at least this many pages (256 KiB). */
 #define DXGPMO_POOL_BATCH_PAGES	64
+/*
+ * The most one miss allocates and switches for its caller: a large create
+ * goes back to its loop, which stops on a fatal signal and reschedules,
+ * after each such batch instead of once per order.
+ */
+#define DXGPMO_POOL_REFILL_MAX_PAGES	(SZ_16M >> PAGE_SHIFT)
 
 struct dxgpmo_pool {
 	spinlock_t lock;		/* blocks */
@@ -227,16 +234,23 @@ static int dxgpmo_pool_switch(u32 cache_type, struct list_head *blocks,
 		ret = set_pages_array_wc(pages, n);
 	else
 		ret = set_pages_array_uc(pages, n);
+	/*
+	 * A failure gives back the memtype reservations but may leave part of
+	 * the linear map switched; the caller frees these pages, which must
+	 * reach the page allocator write-back.
+	 */
+	if (ret)
+		set_pages_array_wb(pages, n);
 	kvfree(pages);
 	return ret;
 }
 
 /*
- * A miss: nr fresh blocks of order index oi for the caller, allocated with
- * gfp (zeroing, not accounting), plus for the small orders as many more
- * as make a batch while the pool has room, all switched with one call (one
- * TLB flush on every CPU); the caller's go onto list, the rest into the
- * pool.  Returns how many the caller got, fewer when memory ran out.
+ * A miss: nr fresh blocks (at most a bounded batch) of order index oi for
+ * the caller, allocated with gfp (zeroing, not accounting), plus for the
+ * small orders as many more as make a batch while the pool has room, all
+ * switched with one call (one TLB flush on every CPU); the caller's go
+ * onto list, the rest into the pool.  Returns how many the caller got, fewer when memory ran out.
  */
 unsigned long dxgpmo_pool_refill(u32 cache_type, unsigned int oi,
 				 unsigned long nr, gfp_t gfp,
@@ -247,6 +261,7 @@ unsigned long dxgpmo_pool_refill(u32 cache_type, unsigned int oi,
 	struct page *page, *tmp;
 	LIST_HEAD(fresh);
 
+	nr = min(nr, DXGPMO_POOL_REFILL_MAX_PAGES >> order);
 	if ((nr << order) < DXGPMO_POOL_BATCH_PAGES) {
 		extra = (DXGPMO_POOL_BATCH_PAGES >> order) - nr;
 		if (!dxgpmo_pool_reserve(extra << order))
@@ -262,7 +277,7 @@ unsigned long dxgpmo_pool_refill(u32 cache_type, unsigned int oi,
 		list_add_tail(&page->lru, &fresh);
 	}
 	if (got && dxgpmo_pool_switch(cache_type, &fresh, order, got)) {
-		/* Nothing was switched: the pages are write-back still. */
+		/* Not switched, or switched back: write-back. */
 		list_for_each_entry_safe(page, tmp, &fresh, lru) {
 			list_del(&page->lru);
 			__free_pages(page, order);

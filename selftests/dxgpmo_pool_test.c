@@ -23,7 +23,6 @@
 #include "dxgpmo_test_utils.h"
 #include "dxgpmo_test.h"
 
-#define PAGE 4096ULL
 #define MIB (1ULL << 20)
 #define POOL_MAX_PARAM "/sys/module/dxgpmo/parameters/pool_max_mb"
 #define CGROUP_ROOT "/sys/fs/cgroup"
@@ -367,6 +366,52 @@ TEST_F(pool_once, memcg_limit_and_charge_hold)
 	EXPECT_EQ(warmed.pool_pages, t.pool_pages);
 	leave_memcg();
 	EXPECT_NE(0, access(CGROUP_TEST, F_OK));
+}
+
+/*
+ * A large create that misses the pool stays killable: its misses are
+ * allocated and switched in bounded batches, with a fatal-signal check
+ * between them.  The child is killed as soon as the first miss is counted
+ * (counted when its batch is switched), so only a few batches may have
+ * been allocated by then, not the whole object.
+ */
+TEST_F(pool_once, large_cold_create_is_killable)
+{
+	const uint64_t length = 512 * MIB;
+	struct dxgpmo_test_cmd before, now;
+	unsigned int polls;
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(0, write_file("/proc/sys/vm/drop_caches", "2"));
+	ASSERT_EQ(0, pool_stats(self->fd, &before));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct dxgpmo_create_pmo c;
+		int fd = dxgpmo_open();
+
+		if (fd < 0)
+			_exit(1);
+		create(fd, DXGPMO_CACHE_WRITE_COMBINED, length, &c);
+		_exit(2);
+	}
+	for (polls = 0; polls < 300000; polls++) {
+		ASSERT_EQ(0, pool_stats(self->fd, &now));
+		if (now.pool_miss_pages != before.pool_miss_pages)
+			break;
+	}
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, pool_stats(self->fd, &now));
+	EXPECT_TRUE(WIFSIGNALED(status));
+	EXPECT_GT(length / PAGE / 2, now.pool_miss_pages - before.pool_miss_pages) {
+		TH_LOG("%llu of %llu pages allocated before the kill took",
+		       (unsigned long long)(now.pool_miss_pages -
+					    before.pool_miss_pages),
+		       (unsigned long long)(length / PAGE));
+	}
+	ASSERT_EQ(0, write_file("/proc/sys/vm/drop_caches", "2"));
 }
 
 /*
