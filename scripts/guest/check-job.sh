@@ -65,10 +65,13 @@ if [ -e /kmods/vivid.ko ] && rmmod vivid; then
 fi
 # The consumer tests use drivers that are modules on Debian's kernels
 # (cirrus, vivid) and are absent from the debug kernel: they skip there.
+# The kernel's fail-nth sweep of the hardening test runs last (below).
 for t in ./dxgpmo_test ./dxgpmo_adl_test ./dxgpmo_map_test ./dxgpmo_dirty_test \
-	./dxgpmo_dmabuf_test ./dxgpmo_hardening_test ./dxgpmo_security_test \
-	./dxgpmo_scanout_test ./dxgpmo_capture_test ./dxgpmo_pool_test; do
-	run_test "$t"
+	./dxgpmo_dmabuf_test "./dxgpmo_hardening_test -T kernel_fail_nth_sweep" \
+	./dxgpmo_security_test ./dxgpmo_scanout_test ./dxgpmo_capture_test \
+	./dxgpmo_pool_test; do
+	# shellcheck disable=SC2086
+	run_test $t
 done
 
 # libdxgk's examples, Windows names only, before the tool's session renames
@@ -99,6 +102,7 @@ exec 3<>/dev/dxgpmo
 check rmmod_refused_while_open sh -c '! rmmod dxgpmo 2>/dev/null'
 exec 3>&-
 check rmmod rmmod dxgpmo
+# shellcheck disable=SC2016
 check pool_freed_at_rmmod awk -v pool="$pool_kb" -v before="$free_kb" \
 	'$1 == "MemFree:" { exit !(pool >= 65536 && $2 - before >= pool * 3 / 4) }' \
 	/proc/meminfo
@@ -111,4 +115,15 @@ check reload_rmmod rmmod dxgpmo
 # and hot-removes an edu device under live objects, then rescans.
 run_test ./dxgpmo_lifetime_test
 check rmmod_after_lifetime rmmod dxgpmo
+
+# The kernel's fail-nth sweep fails the allocations of the DMA API's own
+# debugging too, which then turns itself off for the rest of the boot
+# ("dma-debug disabled"): on a debug kernel it comes after every test that
+# maps for DMA, and they must all have run with it on.
+check dma_debug_on_through_tests sh -c '! dmesg | grep -q "dma-debug disabled"'
+check reload_for_kernel_sweep insmod ./dxgpmo.ko debug_ioctls=1
+run_test ./dxgpmo_hardening_test -t kernel_fail_nth_sweep
+check counters_zero_after_kernel_sweep live_counters_zero
+kmemleak_check kmemleak_empty_after_kernel_sweep
+check rmmod_after_kernel_sweep rmmod dxgpmo
 dump_dmesg
