@@ -28,50 +28,20 @@
 
 /*
  * Set the bits of every tracked basis for [offset, offset + length) of the
- * segment.  Called with the segment lock held.
+ * segment: all of them, or with dirty, only those of the pages whose bits
+ * are set in dirty (bit 0 the page at offset).  A sparse CPU write pattern
+ * is many short runs, so the pages are taken in one pass over the set bits
+ * per basis range rather than one call per run.  Called with the segment
+ * lock held, which every writer of a basis bitmap holds.
  */
 static void dxgpmo_segment_mark_locked(struct dxgpmo_segment *segment,
-				       u64 offset, u64 length)
-{
-	u64 ps = dxgpmo_dirty_page_size, last = offset + length - 1;
-	struct dxgpmo_basis *basis;
-	u32 i;
-
-	lockdep_assert_held(&segment->lock);
-	list_for_each_entry(basis, &segment->bases, segment_node) {
-		if (!basis->track_count)
-			continue;
-		for (i = 0; i < basis->nr_ranges; i++) {
-			const struct dxgpmo_basis_range *r = &basis->ranges[i];
-			u64 from = max(offset, r->offset);
-			u64 to = min(last, r->offset + r->length - 1);
-			u64 t;
-
-			if (from > to)
-				continue;
-			for (t = div64_u64(from - r->offset, ps);
-			     t <= div64_u64(to - r->offset, ps); t++)
-				set_bit(r->first_bit + t, basis->bitmap);
-		}
-	}
-}
-
-/*
- * Set the bits of every tracked basis for the pages of the segment from
- * offset whose bits are set in dirty (nr of them): one pass over the set
- * bits per basis range.  A sparse write pattern is many short runs, and a
- * call of dxgpmo_segment_mark_locked() per run walked every basis and
- * range for each.  Called with the segment lock held.
- */
-static void dxgpmo_segment_mark_pages_locked(struct dxgpmo_segment *segment,
-					     u64 offset,
-					     const unsigned long *dirty,
-					     unsigned long nr)
+				       u64 offset, u64 length,
+				       const unsigned long *dirty)
 {
 	unsigned int ps_shift = ilog2(dxgpmo_dirty_page_size);
-	u64 end = offset + ((u64)nr << PAGE_SHIFT);
+	u64 end = offset + length;
 	struct dxgpmo_basis *basis;
-	unsigned long b, to;
+	unsigned long b, e;
 	u32 i;
 
 	lockdep_assert_held(&segment->lock);
@@ -81,19 +51,25 @@ static void dxgpmo_segment_mark_pages_locked(struct dxgpmo_segment *segment,
 		for (i = 0; i < basis->nr_ranges; i++) {
 			const struct dxgpmo_basis_range *r = &basis->ranges[i];
 			u64 from = max(offset, r->offset);
-			u64 page;
+			u64 to = min(end, r->offset + r->length);
+			u64 first, last;
 
-			if (from >= min(end, r->offset + r->length))
+			if (from >= to)
 				continue;
-			b = (from - offset) >> PAGE_SHIFT;
-			to = (min(end, r->offset + r->length) - offset) >>
-			     PAGE_SHIFT;
-			for_each_set_bit_from(b, dirty, to) {
-				page = offset + ((u64)b << PAGE_SHIFT);
-				__set_bit(r->first_bit +
-					  ((page - r->offset) >> ps_shift),
-					  basis->bitmap);
+			if (!dirty) {
+				first = (from - r->offset) >> ps_shift;
+				last = (to - 1 - r->offset) >> ps_shift;
+				bitmap_set(basis->bitmap, r->first_bit + first,
+					   last - first + 1);
+				continue;
 			}
+			b = (from - offset) >> PAGE_SHIFT;
+			e = (to - offset) >> PAGE_SHIFT;
+			for_each_set_bit_from(b, dirty, e)
+				__set_bit(r->first_bit +
+					  ((offset + ((u64)b << PAGE_SHIFT) -
+					    r->offset) >> ps_shift),
+					  basis->bitmap);
 		}
 	}
 }
@@ -102,7 +78,7 @@ void dxgpmo_basis_mark_dirty(struct dxgpmo_segment *segment, u64 offset,
 			     u64 length)
 {
 	mutex_lock(&segment->lock);
-	dxgpmo_segment_mark_locked(segment, offset, length);
+	dxgpmo_segment_mark_locked(segment, offset, length, NULL);
 	mutex_unlock(&segment->lock);
 }
 
@@ -145,7 +121,8 @@ static int dxgpmo_segment_collect(struct dxgpmo_segment *segment, u64 offset,
 	rcu_read_unlock();
 	if (!bitmap_empty(dirty, nr)) {
 		mutex_lock(&segment->lock);
-		dxgpmo_segment_mark_pages_locked(segment, offset, dirty, nr);
+		dxgpmo_segment_mark_locked(segment, offset,
+					   (u64)nr << PAGE_SHIFT, dirty);
 		mutex_unlock(&segment->lock);
 	}
 	bitmap_free(dirty);
