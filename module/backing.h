@@ -188,6 +188,9 @@ int dxgpmo_ram_kview_rw(struct dxgpmo_backing *backing,
 			struct dxgpmo_kview *view, bool write, u64 offset,
 			u64 length, void __user *ubuf);
 
+int dxgpmo_set_pages_cache(struct page **pages, unsigned long n,
+			   u32 cache_type);
+
 /* pool.c: write-combined and non-cached pages kept switched. */
 #define DXGPMO_NR_CHUNK_ORDERS	3
 extern const unsigned int dxgpmo_chunk_orders[DXGPMO_NR_CHUNK_ORDERS];
@@ -208,6 +211,8 @@ unsigned long dxgpmo_pool_refill(u32 cache_type, unsigned int oi,
 				 unsigned long nr, gfp_t gfp,
 				 struct list_head *list);
 bool dxgpmo_pool_give(u32 cache_type, struct page *page, unsigned int order);
+void dxgpmo_pool_put_back(u32 cache_type, struct page *page,
+			  unsigned int order);
 void dxgpmo_pool_read_stats(struct dxgpmo_pool_stats *stats);
 void dxgpmo_pool_debugfs_init(struct dentry *dir);
 int dxgpmo_pool_init(void);

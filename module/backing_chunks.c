@@ -227,13 +227,10 @@ dxgpmo_alloc_mdl_pooled(const struct dxgpmo_alloc_request *req)
 	return backing;
 
 err_free:
-	/* Untouched: still zeroed and switched. */
 	list_for_each_entry_safe(page, tmp, &blocks, lru) {
 		list_del(&page->lru);
-		if (!dxgpmo_pool_give(req->cache_type, page,
-				      compound_order(page)) &&
-		    !set_pages_wb(page, 1 << compound_order(page)))
-			__free_pages(page, compound_order(page));
+		dxgpmo_pool_put_back(req->cache_type, page,
+				     compound_order(page));
 	}
 	return ERR_PTR(ret);
 }
@@ -363,6 +360,23 @@ static int dxgpmo_chunks_sgt(struct dxgpmo_backing *backing,
 }
 
 /*
+ * Switch the linear-map alias of pages to cache_type (CACHED: back to
+ * write-back), with one TLB flush on every CPU for all of them.
+ */
+int dxgpmo_set_pages_cache(struct page **pages, unsigned long n,
+			   u32 cache_type)
+{
+	switch (cache_type) {
+	case DXGPMO_CACHE_CACHED:
+		return set_pages_array_wb(pages, n);
+	case DXGPMO_CACHE_WRITE_COMBINED:
+		return set_pages_array_wc(pages, n);
+	default:
+		return set_pages_array_uc(pages, n);
+	}
+}
+
+/*
  * A non-cached or write-combined object's pages must not stay write-back
  * in the kernel's linear map: two mappings with different memory types are
  * undefined on x86 (PAT).  Switched after allocation, restored before free.
@@ -393,12 +407,8 @@ static int dxgpmo_backing_set_alias(struct dxgpmo_backing *backing, bool set)
 		for (j = 0; chunk->page && j < chunk->nr_pages; j++)
 			pages[n++] = dxgpmo_nth_page(chunk->page, j);
 	}
-	if (!set)
-		ret = set_pages_array_wb(pages, nr);
-	else if (backing->cache_type == DXGPMO_CACHE_WRITE_COMBINED)
-		ret = set_pages_array_wc(pages, nr);
-	else
-		ret = set_pages_array_uc(pages, nr);
+	ret = dxgpmo_set_pages_cache(pages, nr, set ? backing->cache_type :
+						       DXGPMO_CACHE_CACHED);
 	kvfree(pages);
 	if (!ret)
 		backing->alias_changed = set;

@@ -230,17 +230,14 @@ static int dxgpmo_pool_switch(u32 cache_type, struct list_head *blocks,
 	list_for_each_entry(page, blocks, lru)
 		for (i = 0; i < (1UL << order); i++)
 			pages[n++] = dxgpmo_nth_page(page, i);
-	if (cache_type == DXGPMO_CACHE_WRITE_COMBINED)
-		ret = set_pages_array_wc(pages, n);
-	else
-		ret = set_pages_array_uc(pages, n);
+	ret = dxgpmo_set_pages_cache(pages, n, cache_type);
 	/*
 	 * A failure gives back the memtype reservations but may leave part of
 	 * the linear map switched; the caller frees these pages, which must
 	 * reach the page allocator write-back.
 	 */
 	if (ret)
-		set_pages_array_wb(pages, n);
+		dxgpmo_set_pages_cache(pages, n, DXGPMO_CACHE_CACHED);
 	kvfree(pages);
 	return ret;
 }
@@ -250,7 +247,8 @@ static int dxgpmo_pool_switch(u32 cache_type, struct list_head *blocks,
  * the caller, allocated with gfp (zeroing, not accounting), plus for the
  * small orders as many more as make a batch while the pool has room, all
  * switched with one call (one TLB flush on every CPU); the caller's go
- * onto list, the rest into the pool.  Returns how many the caller got, fewer when memory ran out.
+ * onto list, the rest into the pool.  Returns how many the caller got,
+ * fewer when memory ran out.
  */
 unsigned long dxgpmo_pool_refill(u32 cache_type, unsigned int oi,
 				 unsigned long nr, gfp_t gfp,
@@ -322,6 +320,29 @@ bool dxgpmo_pool_give(u32 cache_type, struct page *page, unsigned int order)
 	return true;
 }
 
+/*
+ * A switched block back to the page allocator, write-back: pages go back
+ * that way or not at all.  False if it had to be leaked.
+ */
+static bool dxgpmo_block_free_wb(struct page *page, unsigned int order)
+{
+	if (set_pages_wb(page, 1 << order)) {
+		pr_err("dxgpmo: cannot restore the linear map of %lu pages; leaking them\n",
+		       1UL << order);
+		return false;
+	}
+	__free_pages(page, order);
+	return true;
+}
+
+/* An unused block of an object that could not be made: pooled or freed. */
+void dxgpmo_pool_put_back(u32 cache_type, struct page *page,
+			  unsigned int order)
+{
+	if (!dxgpmo_pool_give(cache_type, page, order))
+		dxgpmo_block_free_wb(page, order);
+}
+
 /* The largest pooled block, of either cache type, off its list. */
 static struct page *dxgpmo_pool_pop(unsigned int *order)
 {
@@ -345,8 +366,7 @@ static struct page *dxgpmo_pool_pop(unsigned int *order)
 
 /*
  * Free about nr_pages pooled pages, largest blocks first (what the rest of
- * the system lacks most under pressure), switched back to write-back:
- * pages go back to the allocator that way or not at all.
+ * the system lacks most under pressure).
  */
 static unsigned long dxgpmo_pool_shrink(unsigned long nr_pages)
 {
@@ -356,12 +376,8 @@ static unsigned long dxgpmo_pool_shrink(unsigned long nr_pages)
 
 	while (freed < nr_pages && (page = dxgpmo_pool_pop(&order))) {
 		atomic_long_sub(1UL << order, &dxgpmo_pool_pages);
-		if (set_pages_wb(page, 1 << order)) {
-			pr_err("dxgpmo: cannot restore the linear map of %lu pooled pages; leaking them\n",
-			       1UL << order);
+		if (!dxgpmo_block_free_wb(page, order))
 			continue;
-		}
-		__free_pages(page, order);
 		freed += 1UL << order;
 		cond_resched();
 	}
