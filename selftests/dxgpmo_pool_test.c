@@ -97,10 +97,6 @@ static long read_long(const char *path)
 	return v;
 }
 
-FIXTURE(pool) {
-	int fd;
-};
-
 /* An open file, or a reason to skip. */
 static const char *pool_open(int *fd)
 {
@@ -116,19 +112,25 @@ static const char *pool_open(int *fd)
 	return NULL;
 }
 
-FIXTURE_SETUP(pool)
-{
-	const char *skip = pool_open(&self->fd);
+/* A fixture of one open file, skipped where the pool cannot be tested. */
+#define FIXTURE_POOL(fixture_name)                                         \
+	FIXTURE(fixture_name) {                                            \
+		int fd;                                                    \
+	};                                                                 \
+	FIXTURE_SETUP(fixture_name)                                        \
+	{                                                                  \
+		const char *skip = pool_open(&self->fd);                   \
+									   \
+		ASSERT_LE(0, self->fd);                                    \
+		if (skip)                                                  \
+			SKIP(return, "%s", skip);                          \
+	}                                                                  \
+	FIXTURE_TEARDOWN(fixture_name)                                     \
+	{                                                                  \
+		teardown_dxgpmo(_metadata, self->fd);                      \
+	}
 
-	ASSERT_LE(0, self->fd);
-	if (skip)
-		SKIP(return, "%s", skip);
-}
-
-FIXTURE_TEARDOWN(pool)
-{
-	teardown_dxgpmo(_metadata, self->fd);
-}
+FIXTURE_POOL(pool)
 
 FIXTURE_VARIANT(pool) {
 	uint32_t cache;
@@ -278,23 +280,7 @@ TEST_F(pool, cap_bounds_it)
 }
 
 /* Tests that need one cache type and size. */
-FIXTURE(pool_once) {
-	int fd;
-};
-
-FIXTURE_SETUP(pool_once)
-{
-	const char *skip = pool_open(&self->fd);
-
-	ASSERT_LE(0, self->fd);
-	if (skip)
-		SKIP(return, "%s", skip);
-}
-
-FIXTURE_TEARDOWN(pool_once)
-{
-	teardown_dxgpmo(_metadata, self->fd);
-}
+FIXTURE_POOL(pool_once)
 
 /* Joins the test cgroup with memory.max = max; 0 or a negative errno. */
 static int join_memcg(const char *max)
