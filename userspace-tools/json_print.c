@@ -21,11 +21,6 @@ void json_print_mode(bool json)
 	json_mode = json;
 }
 
-bool is_json_context(void)
-{
-	return json_mode;
-}
-
 void print_begin(FILE *stream)
 {
 	out = stream;

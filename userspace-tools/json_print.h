@@ -26,7 +26,6 @@ enum output_type {
 };
 
 void json_print_mode(bool json);
-bool is_json_context(void);
 
 void print_begin(FILE *out);
 void print_end(void);
