@@ -110,14 +110,18 @@ $(KERNEL_DOC):
 
 LINT_SOURCES = $(filter-out %.mod.c,$(wildcard module/*.c)) module/*.h \
 	uapi/dxgpmo.h
+LINT_SCRIPTS = .ci/run scripts/*.sh scripts/guest/*.sh scripts/guest/init \
+	selftests/*.sh
 
 # Kernel style for the module and the uapi header.  uapi headers cannot use
 # BIT(), and the one BUG() is the contract's bugcheck (adl_leak=bug), so
 # those two checks are off.  kernel-doc prints nothing when the comments
-# are well formed; any line it prints fails the target.
+# are well formed; any line it prints fails the target.  shellcheck reads
+# the .shellcheckrc of each script's directory.
 lint: $(CHECKPATCH) $(KERNEL_DOC)
 	perl $(CHECKPATCH) --strict --no-tree --ignore BIT_MACRO,AVOID_BUG -q \
 		-f $(LINT_SOURCES)
+	shellcheck -x $(LINT_SCRIPTS)
 	@out=$$(perl $(KERNEL_DOC) -none -Wall $(LINT_SOURCES) 2>&1); \
 		if [ -n "$$out" ]; then echo "$$out"; \
 		echo "kernel-doc: warnings (above)" >&2; exit 1; fi

@@ -169,6 +169,10 @@ fi
 phase "tools and selftests built"
 
 passed=0 failed=0 skipped=0
+# Every failure, with the lines that explain it, repeated at the end: CI
+# shows only the last lines of a run.
+failures=$build/failures.txt
+: > "$failures"
 
 # checkpatch and kernel-doc, the DKMS builds and libdxgk's host checks (its
 # header as C11 and C++17 with -Werror, its dependencies, its unit test)
@@ -200,11 +204,12 @@ host_checks=$!
 host_checks_count() {
 	wait "$host_checks" || true
 	if [ "$(cat "$build/lint.status" 2>/dev/null)" = pass ]; then
-		echo "lint: checkpatch --strict and kernel-doc clean"
+		echo "lint: checkpatch --strict, kernel-doc and shellcheck clean"
 		passed=$((passed + 1))
 	else
 		cat "$build/lint.log"
-		echo "lint: checkpatch --strict or kernel-doc found problems"
+		echo "lint: checkpatch --strict, kernel-doc or shellcheck found problems" |
+			tee -a "$failures"
 		failed=$((failed + 1))
 	fi
 	cat "$build/libdxgk.log"
@@ -212,8 +217,13 @@ host_checks_count() {
 	failed=$((failed + $(grep -c '^libdxgk: FAIL' "$build/libdxgk.log" || true)))
 	skipped=$((skipped + $(grep -c '^libdxgk: SKIP' "$build/libdxgk.log" || true)))
 	# A script that died before saying anything still fails.
-	grep -q '^libdxgk: ' "$build/libdxgk.log" || failed=$((failed + 1))
+	grep -q '^libdxgk: ' "$build/libdxgk.log" || {
+		failed=$((failed + 1))
+		echo "libdxgk: libdxgk-check.sh said nothing" >> "$failures"
+	}
+	grep '^libdxgk: FAIL' "$build/libdxgk.log" >> "$failures" || true
 	cat "$build/dkms.log"
+	grep '^dkms: FAIL' "$build/dkms.log" >> "$failures" || true
 	passed=$((passed + $(grep -c '^dkms: PASS' "$build/dkms.log" || true)))
 	failed=$((failed + $(grep -c '^dkms: FAIL' "$build/dkms.log" || true)))
 }
@@ -229,6 +239,19 @@ unexpected_log() {
 	     /dxgpmo-expect: end/ { skip = 0 }' "$1"
 }
 
+# failure_digest LOG: each failed selftest or check of a boot, after the
+# harness lines its test printed (the failed assertion, the test's own
+# account), at most 6 of them.
+failure_digest() {
+	awk '/^#  RUN / { n = 0; next }
+	     /^# / && !/^#  *(OK|FAIL) / { keep[n++ % 6] = $0; next }
+	     /^not ok / {
+		for (i = (n > 6 ? n - 6 : 0); i < n; i++) print "  " keep[i % 6]
+		print; n = 0; next
+	     }
+	     /^dxgpmo-check: FAIL/ { print }' "$1"
+}
+
 # boot KVER NAME [screen]: one VM boot of the initramfs made for it; adds
 # to the counters.  A boot with a screen has the host's screen checks in
 # NAME.screen.
@@ -240,6 +263,7 @@ boot() {
 	if ! vm_wait "$out/$name.initramfs"; then
 		cat "$out/$name.initramfs.log"
 		echo "$kver/$name: its initramfs could not be made"
+		echo "$kver/$name: its initramfs could not be made" >> "$failures"
 		failed=$((failed + 1))
 		return
 	fi
@@ -265,7 +289,7 @@ TOT
 	if [ -n "$screen" ] && [ -f "$agent_log" ]; then
 		b_pass=$((b_pass + $(grep -c '^dxgpmo-screen: PASS' "$agent_log" || true)))
 		b_fail=$((b_fail + $(grep -c '^dxgpmo-screen: FAIL' "$agent_log" || true)))
-		grep '^dxgpmo-screen: FAIL' "$agent_log" || true
+		grep '^dxgpmo-screen: FAIL' "$agent_log" | tee -a "$failures" || true
 	fi
 
 	problems=
@@ -277,6 +301,8 @@ TOT
 		unexpected_log "$log" | grep -E "$BAD_LOG" | head -20
 	fi
 	grep -E '^(not ok|dxgpmo-check: FAIL)' "$log" || true
+	failure_digest "$log" | sed "s|^|$kver/$name: |" >> "$failures"
+	[ -z "$problems" ] || echo "$kver/$name:$problems" >> "$failures"
 	for p in $problems; do
 		b_fail=$((b_fail + 1))
 	done
@@ -299,6 +325,7 @@ for kver in $kernels; do
 	if ! vm_wait "$out/build.status"; then
 		cat "$out/build.log"
 		echo "$kver: module build failed or warned"
+		echo "$kver: module build failed or warned" >> "$failures"
 		failed=$((failed + 1))
 		kernel_summary
 		continue
@@ -314,6 +341,10 @@ for kver in $kernels; do
 done
 
 host_checks_count
+if [ -s "$failures" ]; then
+	echo "what failed (details in the logs named above):"
+	head -60 "$failures"
+fi
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"
 else

@@ -8,6 +8,7 @@ set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
+# shellcheck source=kernels.sh
 . "$top/scripts/kernels.sh"
 
 ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$top/packaging/dkms.conf")

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 # Sourced by the VM scripts: which kernels to test, where their images,
 # modules and build trees are.
 

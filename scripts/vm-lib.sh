@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 # Sourced by make check, make demo and make bench (from scripts/): the one
 # way they build the module for a kernel, assemble a job's initramfs and
 # boot it.  A job NAME of a kernel lives in one directory OUT: its

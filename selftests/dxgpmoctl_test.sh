@@ -140,8 +140,9 @@ for cmd in $("$tool" --commands); do
 	synopsis=$(sed -n '1s/^usage: dxgpmoctl //p' "$out")
 	grep -qxF "  $synopsis" /tmp/usage.txt || { echo "usage lacks: $synopsis"; ok=1; }
 	grep -qxF ".B $synopsis" /tmp/man.txt || { echo "man page lacks: $synopsis"; ok=1; }
+	# shellcheck disable=SC2013 # option names are single words
 	for o in $(sed -n 's/^  \(-., \)\{0,1\} *\(--[a-z-]*\).*/\2/p' "$out"); do
-		echo "$synopsis" | grep -q -- "\[$o[] ]" || { echo "$cmd: $o not in its synopsis"; ok=1; }
+		echo "$synopsis" | grep -q -- "\[${o}[] ]" || { echo "$cmd: $o not in its synopsis"; ok=1; }
 		arg=$(sed -n "s/^  \(-., \)\{0,1\} *$o \([^ ]*\) .*/\2/p" "$out")
 		"$tool" "$cmd" "$o" ${arg:+x} --help > /dev/null 2>&1 ||
 			{ echo "$cmd does not take $o"; ok=1; }
@@ -301,6 +302,7 @@ result json_values $?
 ok=0
 for cmd in $("$tool" --commands); do
 	"$tool" --json "$cmd" --no-such-option > "$out" 2> "$err"
+	# shellcheck disable=SC2015 # any of the checks failing reports
 	[ $? -eq 2 ] && [ ! -s "$out" ] && "$json_check" 1 < "$err" > /dev/null &&
 		grep -q "^{\"call\":\"$cmd\",\"error\":\"EINVAL\",\"errno\":22,\"message\":\"unknown option '--no-such-option'" "$err" ||
 		{ echo "$cmd:"; cat "$out" "$err"; ok=1; }

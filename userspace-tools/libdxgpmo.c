@@ -238,7 +238,7 @@ const char *dxgpmo_error_meaning(unsigned long request, int err)
 		{ DXGPMO_IOC_CREATE_MEMORY_BASIS, ERANGE, "a range lies outside the segment" },
 		{ DXGPMO_IOC_CREATE_MEMORY_BASIS, EINVAL, "zero ranges, a zero-length or misaligned range, or a bad segment id" },
 		{ DXGPMO_IOC_QUERY_DIRTY_BITS, EINVAL, "the basis is not tracked, or the subrange is not inside a range" },
-		{ DXGPMO_IOC_QUERY_DIRTY_BITS, ENOSPC, "the buffer is smaller than one bit per tracking page" },
+		{ DXGPMO_IOC_QUERY_DIRTY_BITS, ENOSPC, "the buffer is smaller than one bit per tracking page (buffer_size says how many bytes are needed)" },
 		{ DXGPMO_IOC_STOP_DIRTY_TRACKING, EINVAL, "no START is outstanding on this basis" },
 		{ DXGPMO_IOC_EXPORT_DMABUF, EOPNOTSUPP, "IO_SPACE objects have no pages to export" },
 		{ 0, ENOENT, "no such object, adapter or id of that type in this file" },

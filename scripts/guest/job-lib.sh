@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 # Sourced by every guest job (in /dxgpmo, where mkinitramfs.sh puts it):
 # the lines the host counts, and the steps the jobs share.  The host
 # (scripts/check.sh) counts "dxgpmo-check: PASS|FAIL name" lines and the
