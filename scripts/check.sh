@@ -174,11 +174,11 @@ passed=0 failed=0 skipped=0
 failures=$build/failures.txt
 : > "$failures"
 
-# checkpatch and kernel-doc, the DKMS builds and libdxgk's host checks (its
-# header as C11 and C++17 with -Werror, its dependencies, its unit test)
-# need no VM: they run on the host while the first kernel builds and boots
-# (its guest waits on edu's timers much of the time), and are counted at the
-# end.
+# checkpatch and kernel-doc, the harness's own host checks, the DKMS builds
+# and libdxgk's host checks (its header as C11 and C++17 with -Werror, its
+# dependencies, its unit test) need no VM: they run on the host while the
+# first kernel builds and boots (its guest waits on edu's timers much of
+# the time), and are counted at the end.
 rm -f "$build/lint.status"
 (
 	# Below the guests (TCG threads) in the scheduler's eyes.
@@ -188,10 +188,15 @@ rm -f "$build/lint.status"
 	else
 		echo fail > "$build/lint.status"
 	fi
-	# Its exit status counts too, not only the lines it got to print.
-	"$top/scripts/libdxgk-check.sh" > "$build/libdxgk.log" 2>&1 ||
-		echo "libdxgk: FAIL libdxgk-check.sh exited $?" \
-			>> "$build/libdxgk.log"
+	# A script's failing status counts too when no FAIL line says why.
+	for check in host libdxgk; do
+		"$top/scripts/$check-check.sh" > "$build/$check.log" 2>&1 || {
+			rc=$?
+			grep -q "^$check: FAIL" "$build/$check.log" ||
+				echo "$check: FAIL $check-check.sh exited $rc" \
+					>> "$build/$check.log"
+		}
+	done
 	# A kernel that is not installed (the debug one) has no dkms.
 	if [ -n "${DXGPMO_KERNEL_BUILD:-}" ]; then
 		: > "$build/dkms.log"
@@ -212,6 +217,10 @@ host_checks_count() {
 			tee -a "$failures"
 		failed=$((failed + 1))
 	fi
+	cat "$build/host.log"
+	passed=$((passed + $(grep -c '^host: PASS' "$build/host.log" || true)))
+	failed=$((failed + $(grep -c '^host: FAIL' "$build/host.log" || true)))
+	grep '^host: FAIL' "$build/host.log" >> "$failures" || true
 	cat "$build/libdxgk.log"
 	passed=$((passed + $(grep -c '^libdxgk: PASS' "$build/libdxgk.log" || true)))
 	failed=$((failed + $(grep -c '^libdxgk: FAIL' "$build/libdxgk.log" || true)))
@@ -271,6 +280,8 @@ boot() {
 	vm_boot "$kver" "$out" "$name" "$screen" && qemu_status=0 ||
 		qemu_status=$?
 	phase "$kver: $name boot done"
+	# QEMU that never ran left no log: its boot still counts, as failed.
+	[ -f "$log" ] || : > "$log"
 
 	b_pass=0 b_fail=0 b_skip=0
 	# shellcheck disable=SC2013

@@ -4,9 +4,13 @@
 
 usage: screen-agent.py DIR
 
-Listens on DIR/qmp.sock (QEMU's QMP monitor connects to it) and on
-DIR/screen.sock (the guest's second serial port, ttyS1, connects to it),
-then writes DIR/ready.  The guest asks, one line at a time:
+Listens on qmp.sock (QEMU's QMP monitor connects to it) and on
+screen.sock (the guest's second serial port, ttyS1, connects to it), then
+writes the directory holding the two into DIR/ready.  The sockets are not
+in DIR: a socket's path must fit in 107 bytes, and DIR is under whatever
+directory the repository was cloned into.  They are in a directory of
+their own under $TMPDIR (or /tmp when that is too long), removed when the
+agent exits.  The guest asks, one line at a time:
 
   hello                      -> "hello"
   check NAME PATTERN ARGS... -> QEMU's own screendump of the VM's display is
@@ -23,12 +27,17 @@ screendumps stay in DIR as NAME.ppm.  The agent exits when QEMU goes away.
 """
 import json
 import os
+import shutil
+import signal
 import socket
 import struct
 import sys
+import tempfile
 import zlib
 
 ACCEPT_TIMEOUT = 120
+# Room left in sockaddr_un's 108 bytes for "/screen.sock" and the NUL.
+SOCKET_DIR_MAX = 107 - len('/screen.sock')
 
 
 def listener(path):
@@ -155,12 +164,30 @@ def compare(w, h, rgb, pattern, args):
     return None
 
 
+def socket_dir():
+    base = os.environ.get('TMPDIR') or '/tmp'
+    # mkdtemp's name adds "/dxgpmo-screen." and 8 characters.
+    if len(base) + 24 > SOCKET_DIR_MAX:
+        base = '/tmp'
+    return tempfile.mkdtemp(prefix='dxgpmo-screen.', dir=base)
+
+
 def main():
     d = os.path.abspath(sys.argv[1])
     log = open(os.path.join(d, 'agent.log'), 'a', buffering=1)
-    qmp_l = listener(os.path.join(d, 'qmp.sock'))
-    scr_l = listener(os.path.join(d, 'screen.sock'))
-    open(os.path.join(d, 'ready'), 'w').close()
+    sockets = socket_dir()
+    try:
+        return serve(d, log, sockets)
+    finally:
+        shutil.rmtree(sockets, ignore_errors=True)
+
+
+def serve(d, log, sockets):
+    qmp_l = listener(os.path.join(sockets, 'qmp.sock'))
+    scr_l = listener(os.path.join(sockets, 'screen.sock'))
+    with open(os.path.join(d, 'ready.new'), 'w') as f:
+        f.write(sockets + '\n')
+    os.rename(os.path.join(d, 'ready.new'), os.path.join(d, 'ready'))
     try:
         qmp_c, _ = qmp_l.accept()
         scr_c, _ = scr_l.accept()
@@ -208,6 +235,8 @@ def main():
 
 
 if __name__ == '__main__':
+    # vm-boot-screen.sh ends a stuck agent with SIGTERM: clean up then too.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     try:
         sys.exit(main())
     except EOFError:

@@ -27,7 +27,8 @@ while [ ! -e "$dir/ready" ]; do
 	sleep 0.1
 done
 set +e
-DXGPMO_VM_SCREEN=$dir "$here/vm-boot.sh" "$@"
+# The agent's sockets are in a short directory of its own (see its usage).
+DXGPMO_VM_SCREEN=$(cat "$dir/ready") "$here/vm-boot.sh" "$@"
 status=$?
 # The agent leaves when QEMU's connections close; one that is stuck goes.
 i=0

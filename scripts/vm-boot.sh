@@ -31,8 +31,9 @@ kver=$1 initrd=$2 log=$3
 image=${DXGPMO_KERNEL_IMAGE:-$(kernel_image "$kver")}
 extra=${4:-}
 timeout_s=${DXGPMO_VM_TIMEOUT:-900}
-# DXGPMO_VM_SCREEN=DIR (set by vm-boot-screen.sh): a cirrus-vga display, the
-# QMP monitor and a second serial port (ttyS1) on the agent's sockets in DIR.
+# DXGPMO_VM_SCREEN=SOCKETS (set by vm-boot-screen.sh): a cirrus-vga display,
+# the QMP monitor and a second serial port (ttyS1) on the screen agent's
+# sockets, qmp.sock and screen.sock in the directory SOCKETS.
 screen=
 [ -z "${DXGPMO_VM_SCREEN:-}" ] ||
 	screen="-vga none -device cirrus-vga -chardev socket,id=qmp,path=$DXGPMO_VM_SCREEN/qmp.sock -mon chardev=qmp,mode=control -chardev socket,id=screen,path=$DXGPMO_VM_SCREEN/screen.sock -serial chardev:screen"

@@ -101,6 +101,9 @@ vm_boot() {
 			"$vm_scripts/vm-boot.sh" "$vb_kver" \
 				"$vb_out/$vb_name.cpio.gz" "$vb_log"
 		fi && vb_status=0 || vb_status=$?
+		# No log at all: QEMU never ran (the screen agent did not
+		# start, say), which another attempt does not change.
+		[ -f "$vb_log" ] || break
 		grep -q '^dxgpmo-vm: job start' "$vb_log" && break
 		cp "$vb_log" "$vb_out/$vb_name.early-crash-$vb_attempt.log"
 		echo "$vb_kver/$vb_name: guest died before the job started (attempt $vb_attempt, log kept)"
