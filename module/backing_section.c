@@ -23,7 +23,6 @@
 #include <linux/scatterlist.h>
 #include <linux/shmem_fs.h>
 #include <linux/slab.h>
-#include <asm/set_memory.h>
 
 #include "internal.h"
 
@@ -114,7 +113,8 @@ static int dxgpmo_section_set_alias(struct dxgpmo_backing *backing,
 {
 	if (backing->cache_type != DXGPMO_CACHE_WRITE_COMBINED)
 		return 0;
-	return wc ? set_pages_array_wc(&page, 1) : set_pages_array_wb(&page, 1);
+	return dxgpmo_set_pages_cache(&page, 1, wc ? DXGPMO_CACHE_WRITE_COMBINED :
+				      DXGPMO_CACHE_CACHED);
 }
 
 /* The page at index for a user view, held until the last view goes. */
