@@ -14,7 +14,8 @@ USER_CFLAGS := $(CFLAGS) -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
 	-Iuapi -Iuserspace-tools $(shell pkg-config --cflags libdrm 2>/dev/null)
 USER_LIBS := $(shell pkg-config --libs libdrm 2>/dev/null || echo -ldrm)
 KSELFTEST_DIR := $(BUILD)/kselftest
-LINUX_SOURCE_TAR = $(lastword $(sort $(wildcard /usr/src/linux-source-6.*.tar.xz)))
+# The one linux-source tarball the kernel's tools come from (kernels.sh).
+LINUX_SOURCE_TAR := $(shell . scripts/kernels.sh && linux_source_tarball)
 
 TOOLS := userspace-tools/dxgpmoctl userspace-tools/dxgpmo-bench \
 	userspace-tools/dxgpmo-demo-screen
@@ -66,8 +67,8 @@ userspace-tools/dxgpmo-bench: userspace-tools/dxgpmo-bench.c $(LIB_SRCS) $(LIB_H
 # kselftest_harness.h is taken from Debian's linux-source package at build
 # time and kept in the build cache, never in the tree.
 $(KSELFTEST_DIR)/kselftest_harness.h:
-	@test -n "$(LINUX_SOURCE_TAR)" || \
-		{ echo "no /usr/src/linux-source-6.*.tar.xz: run 'make deps'" >&2; exit 1; }
+	@test -f "$(LINUX_SOURCE_TAR)" || \
+		{ echo "no $(LINUX_SOURCE_TAR): run 'make deps'" >&2; exit 1; }
 	mkdir -p $(KSELFTEST_DIR)
 	tar -xJf $(LINUX_SOURCE_TAR) -C $(KSELFTEST_DIR) --strip-components=4 \
 		--wildcards '*/tools/testing/selftests/kselftest_harness.h' \
@@ -91,8 +92,8 @@ selftests/%: selftests/%.c selftests/dxgpmo_test_utils.h $(LIB_SRCS) $(LIB_HDRS)
 # checkpatch.pl comes from the same linux-source package, also cached.
 CHECKPATCH := $(BUILD)/checkpatch/checkpatch.pl
 $(CHECKPATCH):
-	@test -n "$(LINUX_SOURCE_TAR)" || \
-		{ echo "no /usr/src/linux-source-6.*.tar.xz: run 'make deps'" >&2; exit 1; }
+	@test -f "$(LINUX_SOURCE_TAR)" || \
+		{ echo "no $(LINUX_SOURCE_TAR): run 'make deps'" >&2; exit 1; }
 	mkdir -p $(BUILD)/checkpatch
 	tar -xJf $(LINUX_SOURCE_TAR) -C $(BUILD)/checkpatch --strip-components=2 \
 		--wildcards '*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
@@ -102,8 +103,8 @@ $(CHECKPATCH):
 # that Documentation/userspace-api/dxgpmo.rst pulls from the header.
 KERNEL_DOC := $(BUILD)/kernel-doc/kernel-doc
 $(KERNEL_DOC):
-	@test -n "$(LINUX_SOURCE_TAR)" || \
-		{ echo "no /usr/src/linux-source-6.*.tar.xz: run 'make deps'" >&2; exit 1; }
+	@test -f "$(LINUX_SOURCE_TAR)" || \
+		{ echo "no $(LINUX_SOURCE_TAR): run 'make deps'" >&2; exit 1; }
 	mkdir -p $(BUILD)/kernel-doc
 	tar -xJf $(LINUX_SOURCE_TAR) -C $(BUILD)/kernel-doc --strip-components=2 \
 		--wildcards '*/scripts/kernel-doc'

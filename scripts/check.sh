@@ -61,9 +61,9 @@ phase() {
 }
 : > "$build/timing.log"
 
-# The kselftest harness's headers and checkpatch.pl from make deps' copy
-# (else the Makefile extracts them from linux-source again).
-for dir in kselftest checkpatch; do
+# The kselftest harness's headers, checkpatch.pl and kernel-doc from make
+# deps' copy (else the Makefile extracts them from linux-source again).
+for dir in kselftest checkpatch kernel-doc; do
 	[ -e "$build/$dir" ] || cp -Rp "$(linux_source_files)/$dir" "$build/"
 done
 

@@ -98,16 +98,15 @@ for series in 6.1:bookworm 6.12:bookworm-backports; do
 	fi
 done
 
-# kselftest_harness.h comes from the kernel source package.
-if [ -z "$(ls /usr/src/linux-source-6.*.tar.xz 2>/dev/null)" ]; then
-	apt_install linux-source-6.1
-fi
+# kselftest_harness.h, checkpatch.pl and kernel-doc come from one kernel
+# source package (kernels.sh says which and why).
+# shellcheck disable=SC2046
+apt_install $(missing "$LINUX_SOURCE_PACKAGE")
 
-# The Makefile extracts kselftest_harness.h and checkpatch.pl from the
-# newest linux-source tarball into the build directory, in two passes over
-# ~1.4 GB of tar under xz (~10 s of CPU each), which a fresh clone pays
-# again.  Both are kept in the cache instead, extracted in one pass, for
-# make check to copy; renamed into place whole, for runs in parallel.
+# The Makefile would extract them from the ~150 MB tarball in three passes
+# under xz (~10 s of CPU each), which a fresh clone pays again.  They are
+# kept in the cache instead, extracted in one pass, for make check to copy;
+# renamed into place whole, for runs in parallel.
 files=$(linux_source_files)
 if [ ! -d "$files" ]; then
 	tarball=$(linux_source_tarball)
@@ -118,8 +117,11 @@ if [ ! -d "$files" ]; then
 		"$srcdir/tools/testing/selftests/kselftest_harness.h" \
 		"$srcdir/tools/testing/selftests/kselftest.h" \
 		"$srcdir/scripts/checkpatch.pl" "$srcdir/scripts/spelling.txt" \
-		"$srcdir/scripts/const_structs.checkpatch"
+		"$srcdir/scripts/const_structs.checkpatch" \
+		"$srcdir/scripts/kernel-doc"
 	mv "$tmp/$srcdir/tools/testing/selftests" "$tmp/kselftest"
+	mkdir "$tmp/kernel-doc"
+	mv "$tmp/$srcdir/scripts/kernel-doc" "$tmp/kernel-doc/"
 	mv "$tmp/$srcdir/scripts" "$tmp/checkpatch"
 	rm -rf "${tmp:?}/$srcdir"
 	chmod 0755 "$tmp"

@@ -21,17 +21,25 @@ cached_kernel() {
 		echo "$cached_kernels/$1"
 }
 
-# The newest linux-source tarball, the one the Makefile takes
-# kselftest_harness.h and checkpatch.pl from.
+# The linux-source package that kselftest_harness.h, checkpatch.pl and
+# kernel-doc come from: one named package, which make deps installs, not
+# whichever happens to be newest on the machine.  The tools differ between
+# kernel versions (6.1's kernel-doc has no -Wall; its harness is older), so
+# a machine with another linux-source would lint and test differently.
+# 6.12 is in bookworm (security updates) and is also the debug kernel's
+# source.
+LINUX_SOURCE_PACKAGE=linux-source-6.12
 linux_source_tarball() {
-	printf '%s\n' /usr/src/linux-source-6.*.tar.xz | LC_ALL=C sort | tail -n 1
+	echo "/usr/src/$LINUX_SOURCE_PACKAGE.tar.xz"
 }
 
 # The directory where make deps keeps the tarball's kselftest_harness.h
-# (kselftest/) and checkpatch.pl (checkpatch/), one per tarball.
+# (kselftest/), checkpatch.pl (checkpatch/) and kernel-doc (kernel-doc/),
+# one per tarball and layout.
 linux_source_files() {
-	echo "$dxgpmo_cache/linux-source-files/$(stat -c '%n %s %Y' \
-		"$(linux_source_tarball)" | sha256sum | cut -c 1-16)"
+	echo "$dxgpmo_cache/linux-source-files/$( (stat -c '%n %s %Y' \
+		"$(linux_source_tarball)"; echo kselftest checkpatch kernel-doc) |
+		sha256sum | cut -c 1-16)"
 }
 
 # The image QEMU boots for KVER.
