@@ -200,7 +200,10 @@ printf 'view-write 1 0 "open quote\n' | "$tool" > "$out" 2>&1
 result open_quote $?
 
 # dma-buf export: kept for the session (its pages outlive the PMO until
-# close-dmabuf), or handed to a command as fd 3 or --fd N.
+# close-dmabuf), or handed to a command as fd 3 or --fd N.  The words of
+# a batch line used to be handed to the command without the NULL that
+# ends an argv, so it ran with words left over from a longer line, or
+# execvp failed with EFAULT.
 cat > /tmp/export.dxgpmo <<'SCRIPT'
 p=create 64K
 e=export $p
@@ -210,6 +213,8 @@ close-dmabuf $e
 stats
 -close-dmabuf 0
 p=create 64K
+-stats a b c d e f g h i j k l m n o p
+export $p -- sh -c 'echo "child-argc-$#"' sh0 one
 export $p -- sh -c 'grep -q "^exp_name:.*dxgpmo" /proc/self/fdinfo/3 && [ "$DXGPMO_DMABUF_FD" = 3 ] && echo child-saw-fd-3'
 export --fd 7 --read-only $p -- sh -c 'sed -n "s/^size:[[:space:]]*/child-size-/p; s/^flags:.*\(.\)$/child-mode-\1/p" /proc/self/fdinfo/7'
 -export $p -- sh -c 'exit 3'
@@ -226,6 +231,8 @@ grep -E '^pages +[0-9]+ ' "$out" | sed -n 2p | grep -Eq '^pages +0 +0$'
 result export_close_frees_pages $?
 expect export_close_not_dmabuf '^close-dmabuf: EINVAL — fd 0 is no dma-buf'
 expect export_child_fd3 '^child-saw-fd-3$'
+# The command gets its own words only, none left from a longer line.
+expect export_child_argv '^child-argc-1$'
 expect export_child_fd_option '^child-size-65536$'
 expect export_child_read_only '^child-mode-0$'
 expect export_child_status '^pmo [0-9]+: read-write dma-buf as fd 3 of .sh., exit status 3$'

@@ -30,7 +30,7 @@
 #include "libdxgpmo.h"
 #include "json_print.h"
 
-#define MAX_ARGS	64
+#define MAX_ARGS	65	/* 64 words and the NULL */
 #define MAX_VARS	128
 #define MAX_EXTRA	4
 #define MAX_OPTS	12
@@ -1606,7 +1606,8 @@ static int run_command(int argc, char **argv, const char *store)
 /*
  * Split a batch line into words in place, as iproute2's -batch does:
  * blanks separate, "..." and '...' quote (\" and \\ escape inside "...").
- * The number of words, or -1 for an open quote or too many words.
+ * The number of words, or -1 for an open quote or more than max - 1 words.
+ * argv ends with a NULL, as execvp() needs for export's COMMAND.
  */
 static int makeargs(char *line, char **argv, int max)
 {
@@ -1615,11 +1616,12 @@ static int makeargs(char *line, char **argv, int max)
 	bool more;
 
 	for (;;) {
+		argv[argc] = NULL;
 		while (*r == ' ' || *r == '\t')
 			r++;
 		if (!*r)
 			return argc;
-		if (argc == max)
+		if (argc == max - 1)
 			return -1;
 		argv[argc++] = w;
 		while (*r && *r != ' ' && *r != '\t') {
@@ -1693,7 +1695,7 @@ static int run_batch(FILE *in, const char *source)
 		if (argc < 0) {
 			error_record("dxgpmoctl", -EINVAL,
 				     "an open quote or more than %d words",
-				     MAX_ARGS);
+				     MAX_ARGS - 1);
 			ret = 2;
 		} else if (argc) {
 			ret = run_command(argc, argv, store);
