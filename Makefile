@@ -14,8 +14,10 @@ USER_CFLAGS := $(CFLAGS) -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
 	-Iuapi -Iuserspace-tools $(shell pkg-config --cflags libdrm 2>/dev/null)
 USER_LIBS := $(shell pkg-config --libs libdrm 2>/dev/null || echo -ldrm)
 KSELFTEST_DIR := $(BUILD)/kselftest
-# The one linux-source tarball the kernel's tools come from (kernels.sh).
-LINUX_SOURCE_TAR := $(shell . scripts/kernels.sh && linux_source_tarball)
+# The one linux-source tarball the kernel's tools come from (kernels.sh),
+# wherever make runs from.
+TOP := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+LINUX_SOURCE_TAR := $(shell . '$(TOP)/scripts/kernels.sh' && linux_source_tarball)
 
 TOOLS := userspace-tools/dxgpmoctl userspace-tools/dxgpmo-bench \
 	userspace-tools/dxgpmo-demo-screen

@@ -4,7 +4,9 @@
 # make check: for every test kernel build the module (W=1 and sparse; any
 # warning fails; a kernel whose make cannot run sparse counts a skip), boot
 # the kernel in QEMU with the selftests, and count results.  One line per
-# kernel sums its build and boots, with the time taken.  The last line is
+# kernel sums its build and boots, with the time taken.  Before the last
+# line, what failed, with the lines that explain it (build/failures.txt).
+# The last line is
 # "N passed, N failed[, N skipped]"; the status is non-zero on any failure,
 # on a guest that does not finish, or on a bad kernel log line outside the
 # regions tests mark as expected.  Guest logs stay in
@@ -63,9 +65,17 @@ phase() {
 
 # The kselftest harness's headers, checkpatch.pl and kernel-doc from make
 # deps' copy (else the Makefile extracts them from linux-source again).
-for dir in kselftest checkpatch kernel-doc; do
-	[ -e "$build/$dir" ] || cp -Rp "$(linux_source_files)/$dir" "$build/"
-done
+# A build directory holding another copy's (an older tree, another
+# linux-source) gets this one's, newer than every selftest built with the
+# other harness.
+source_files=$(linux_source_files)
+if [ "$(cat "$build/linux-source-files" 2>/dev/null)" != "$source_files" ]; then
+	rm -rf "$build/kselftest" "$build/checkpatch" "$build/kernel-doc"
+	for dir in kselftest checkpatch kernel-doc; do
+		cp -R "$source_files/$dir" "$build/"
+	done
+	echo "$source_files" > "$build/linux-source-files"
+fi
 
 # The literal block that follows the documentation line matching INTRO,
 # unindented, with its "dev=" line naming the test VM's spare device: the
@@ -215,6 +225,7 @@ host_checks_count() {
 		cat "$build/lint.log"
 		echo "lint: checkpatch --strict, kernel-doc or shellcheck found problems" |
 			tee -a "$failures"
+		head -n 20 "$build/lint.log" | sed 's/^/lint: /' >> "$failures"
 		failed=$((failed + 1))
 	fi
 	cat "$build/host.log"
@@ -246,19 +257,6 @@ unexpected_log() {
 	awk '/dxgpmo-expect: begin/ { skip = 1 }
 	     !skip { print }
 	     /dxgpmo-expect: end/ { skip = 0 }' "$1"
-}
-
-# failure_digest LOG: each failed selftest or check of a boot, after the
-# harness lines its test printed (the failed assertion, the test's own
-# account), at most 6 of them.
-failure_digest() {
-	awk '/^#  RUN / { n = 0; next }
-	     /^# / && !/^#  *(OK|FAIL) / { keep[n++ % 6] = $0; next }
-	     /^not ok / {
-		for (i = (n > 6 ? n - 6 : 0); i < n; i++) print "  " keep[i % 6]
-		print; n = 0; next
-	     }
-	     /^dxgpmo-check: FAIL/ { print }' "$1"
 }
 
 # boot KVER NAME [screen]: one VM boot of the initramfs made for it; adds
@@ -304,15 +302,25 @@ TOT
 	fi
 
 	problems=
-	[ "$qemu_status" -eq 0 ] || problems="$problems qemu-status-$qemu_status"
+	if [ "$qemu_status" -ne 0 ]; then
+		problems="$problems qemu-status-$qemu_status"
+		tail -n 3 "${log%.log}.qemu.log" 2>/dev/null |
+			sed "s|^|$kver/$name: qemu: |" >> "$failures"
+	fi
 	grep -q '^dxgpmo-vm: job exit' "$log" || problems="$problems guest-did-not-finish"
 	grep -q '# Totals:' "$log" || problems="$problems no-selftest-totals"
 	if unexpected_log "$log" | grep -Eq "$BAD_LOG"; then
 		problems="$problems kernel-log"
 		unexpected_log "$log" | grep -E "$BAD_LOG" | head -20
+		unexpected_log "$log" | grep -E "$BAD_LOG" | head -5 |
+			sed "s|^|$kver/$name: |" >> "$failures"
 	fi
 	grep -E '^(not ok|dxgpmo-check: FAIL)' "$log" || true
-	failure_digest "$log" | sed "s|^|$kver/$name: |" >> "$failures"
+	failure_digest "$log" > "$out/$name.failures"
+	if grep -q ': ended without a result$' "$out/$name.failures"; then
+		problems="$problems test-program-crashed"
+	fi
+	sed "s|^|$kver/$name: |" "$out/$name.failures" >> "$failures"
 	[ -z "$problems" ] || echo "$kver/$name:$problems" >> "$failures"
 	for p in $problems; do
 		b_fail=$((b_fail + 1))
@@ -354,7 +362,14 @@ done
 host_checks_count
 if [ -s "$failures" ]; then
 	echo "what failed (details in the logs named above):"
-	head -60 "$failures"
+	# The host's lines first: a kernel's can be many.
+	{
+		grep -E '^(lint|host|libdxgk|dkms):' "$failures" || true
+		grep -vE '^(lint|host|libdxgk|dkms):' "$failures" || true
+	} | head -n 60
+	lines=$(wc -l < "$failures")
+	[ "$lines" -le 60 ] ||
+		echo "($((lines - 60)) more lines in ${failures#"$top"/})"
 fi
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"

@@ -25,12 +25,13 @@ result() {
 # is longer than a socket's path may be (CI clones into deep workspaces).
 deep=$tmp/$(printf '%0120d' 0)/tests.screen
 mkdir -p "$deep"
-python3 "$top/scripts/screen-agent.py" "$deep" 2> "$tmp/agent.err" &
+/usr/bin/python3 "$top/scripts/screen-agent.py" "$deep" 2> "$tmp/agent.err" &
 agent=$!
-i=0
+# Wall time, not a count of polls: this runs at the lowest priority next
+# to the guests.
+deadline=$(($(date +%s) + 30))
 while [ ! -e "$deep/ready" ] && kill -0 "$agent" 2>/dev/null &&
-	[ "$i" -lt 100 ]; do
-	i=$((i + 1))
+	[ "$(date +%s)" -lt "$deadline" ]; do
 	sleep 0.1
 done
 sockets=$(cat "$deep/ready" 2>/dev/null)
@@ -43,5 +44,27 @@ agent=
 [ -z "$sockets" ] || [ ! -e "$sockets" ] || ok=1
 [ "$ok" -eq 0 ] || cat "$tmp/agent.err"
 result "$ok" screen_agent_deep_directory
+
+# The failure digest of a boot's log (vm-lib.sh): a test program that
+# crashed is named although it printed no "not ok", and a failed test is
+# shown with its own assertion, not the crashed program's last words.
+# shellcheck source=vm-lib.sh
+. "$top/scripts/vm-lib.sh"
+printf '%s\r\n' 'TAP version 13' '#  RUN           a.one ...' \
+	'#            OK  a.one' 'ok 1 a.one' '# Totals: pass:1 fail:0' \
+	'dxgpmo-vm: ./a exit 0 (0.1 s)' '# last words of b' \
+	'dxgpmo-vm: ./b exit 139 (0.2 s)' 'TAP version 13' \
+	'#  RUN           c.two ...' '# c.c:7:two:Expected 1 (1) == 2 (2)' \
+	'#          FAIL  c.two' 'not ok 1 c.two' \
+	'dxgpmo-vm: ./c exit 1 (0.1 s)' 'dxgpmo-check: FAIL rmmod' \
+	> "$tmp/boot.log"
+failure_digest "$tmp/boot.log" > "$tmp/digest"
+printf '%s\n' 'dxgpmo-vm: ./b exit 139 (0.2 s): ended without a result' \
+	'  # c.c:7:two:Expected 1 (1) == 2 (2)' 'not ok 1 c.two' \
+	'dxgpmo-check: FAIL rmmod' > "$tmp/want"
+cmp -s "$tmp/want" "$tmp/digest"
+ok=$?
+[ "$ok" -eq 0 ] || diff "$tmp/want" "$tmp/digest"
+result "$ok" failure_digest_names_crash_and_assertion
 
 exit "$status"

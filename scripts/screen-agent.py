@@ -27,6 +27,7 @@ screendumps stay in DIR as NAME.ppm.  The agent exits when QEMU goes away.
 """
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -166,8 +167,11 @@ def compare(w, h, rgb, pattern, args):
 
 def socket_dir():
     base = os.environ.get('TMPDIR') or '/tmp'
-    # mkdtemp's name adds "/dxgpmo-screen." and 8 characters.
-    if len(base) + 24 > SOCKET_DIR_MAX:
+    # mkdtemp's name adds "/dxgpmo-screen." and 8 characters.  QEMU reads
+    # a "," in a chardev's path as the next option; blanks are kept out too.
+    if (len(base) + 24 > SOCKET_DIR_MAX or not os.path.isabs(base) or
+            not re.fullmatch(r'[A-Za-z0-9/._-]+', base) or
+            not os.access(base, os.W_OK | os.X_OK)):
         base = '/tmp'
     return tempfile.mkdtemp(prefix='dxgpmo-screen.', dir=base)
 
@@ -175,11 +179,13 @@ def socket_dir():
 def main():
     d = os.path.abspath(sys.argv[1])
     log = open(os.path.join(d, 'agent.log'), 'a', buffering=1)
-    sockets = socket_dir()
+    sockets = None
     try:
+        sockets = socket_dir()
         return serve(d, log, sockets)
     finally:
-        shutil.rmtree(sockets, ignore_errors=True)
+        if sockets:
+            shutil.rmtree(sockets, ignore_errors=True)
 
 
 def serve(d, log, sockets):

@@ -16,10 +16,10 @@ mkdir -p "$dir"
 rm -f "$dir/ready"
 /usr/bin/python3 "$here/screen-agent.py" "$dir" &
 agent=$!
-i=0
+# Wall time: on a loaded host Python alone can take seconds to start.
+deadline=$(($(date +%s) + 30))
 while [ ! -e "$dir/ready" ]; do
-	i=$((i + 1))
-	if [ "$i" -gt 100 ] || ! kill -0 "$agent" 2>/dev/null; then
+	if [ "$(date +%s)" -ge "$deadline" ] || ! kill -0 "$agent" 2>/dev/null; then
 		echo "vm-boot-screen: the screen agent did not start" >&2
 		kill "$agent" 2>/dev/null || true
 		exit 1
@@ -28,7 +28,8 @@ while [ ! -e "$dir/ready" ]; do
 done
 set +e
 # The agent's sockets are in a short directory of its own (see its usage).
-DXGPMO_VM_SCREEN=$(cat "$dir/ready") "$here/vm-boot.sh" "$@"
+sockets=$(cat "$dir/ready")
+DXGPMO_VM_SCREEN=$sockets "$here/vm-boot.sh" "$@"
 status=$?
 # The agent leaves when QEMU's connections close; one that is stuck goes.
 i=0
@@ -38,4 +39,8 @@ while kill -0 "$agent" 2>/dev/null && [ "$i" -lt 50 ]; do
 done
 kill "$agent" 2>/dev/null
 wait "$agent" 2>/dev/null
+# The agent removes its directory as it exits, unless it was killed hard.
+case $sockets in
+*/dxgpmo-screen.*) rm -rf "$sockets" ;;
+esac
 exit "$status"

@@ -34,13 +34,17 @@ timeout_s=${DXGPMO_VM_TIMEOUT:-900}
 # DXGPMO_VM_SCREEN=SOCKETS (set by vm-boot-screen.sh): a cirrus-vga display,
 # the QMP monitor and a second serial port (ttyS1) on the screen agent's
 # sockets, qmp.sock and screen.sock in the directory SOCKETS.
-screen=
+# The screen's arguments are the positional ones, so that no path is split.
+set --
 [ -z "${DXGPMO_VM_SCREEN:-}" ] ||
-	screen="-vga none -device cirrus-vga -chardev socket,id=qmp,path=$DXGPMO_VM_SCREEN/qmp.sock -mon chardev=qmp,mode=control -chardev socket,id=screen,path=$DXGPMO_VM_SCREEN/screen.sock -serial chardev:screen"
+	set -- -vga none -device cirrus-vga \
+		-chardev "socket,id=qmp,path=$DXGPMO_VM_SCREEN/qmp.sock" \
+		-mon chardev=qmp,mode=control \
+		-chardev "socket,id=screen,path=$DXGPMO_VM_SCREEN/screen.sock" \
+		-serial chardev:screen
 mem=${DXGPMO_VM_MEM:-3G}
 smp=${DXGPMO_VM_SMP:-2}
 
-# shellcheck disable=SC2086
 exec timeout --foreground -k 10 "$timeout_s" \
 	qemu-system-x86_64 -accel tcg -cpu qemu64 -smp "$smp" -m "$mem" \
 	-machine q35,kernel-irqchip=split \
@@ -51,5 +55,5 @@ exec timeout --foreground -k 10 "$timeout_s" \
 	-kernel "$image" -initrd "$initrd" \
 	-append "console=ttyS0 intel_iommu=on iommu.strict=1 tsc=unstable no_timer_check panic=-1 quiet loglevel=5 $extra" \
 	-display none -monitor none -serial "file:$log" -no-reboot \
-	$screen \
+	"$@" \
 	2> "${log%.log}.qemu.log"

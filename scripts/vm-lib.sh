@@ -93,6 +93,8 @@ vm_boot() {
 	vb_kver=$1 vb_out=$2 vb_name=$3
 	vb_log=$vb_out/$vb_name.log
 	for vb_attempt in 1 2 3; do
+		# An earlier attempt's log is kept under its own name below.
+		rm -f "$vb_log"
 		if [ "${4:-}" = screen ]; then
 			rm -rf "$vb_out/$vb_name.screen"
 			"$vm_scripts/vm-boot-screen.sh" "$vb_out/$vb_name.screen" \
@@ -118,4 +120,29 @@ vm_job() {
 	shift 4
 	vm_initramfs "$vj_kver" "$vj_out" "$vj_name" "$@" || return
 	vm_boot "$vj_kver" "$vj_out" "$vj_name" "$vj_display"
+}
+
+# failure_digest LOG: each failed selftest or check of a boot, after the
+# harness lines its test printed (the failed assertion, the test's own
+# account), at most 6 of them; and each test program that ended other
+# than as a kselftest does (0 passed, 1 failed, 4 skipped): a crash leaves
+# no "not ok" line to count.
+failure_digest() {
+	awk '{ sub(/\r$/, "") }
+	     /^dxgpmo-vm: / { n = 0 }
+	     /^(#  RUN |TAP version|ok )/ && !/# XPASS/ { n = 0; next }
+	     /^dxgpmo-vm: .* exit [0-9]+ \(/ {
+		status = $0
+		sub(/.* exit /, "", status)
+		sub(/ .*/, "", status)
+		if (status != 0 && status != 1 && status != 4)
+			print $0 ": ended without a result"
+		next
+	     }
+	     /^# / && !/^#  *(OK|FAIL) / { keep[n++ % 6] = $0; next }
+	     /^not ok |^ok .*# XPASS/ {
+		for (i = (n > 6 ? n - 6 : 0); i < n; i++) print "  " keep[i % 6]
+		print; n = 0; next
+	     }
+	     /^dxgpmo-check: FAIL/ { print }' "$1"
 }
