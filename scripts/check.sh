@@ -184,6 +184,23 @@ passed=0 failed=0 skipped=0
 failures=$build/failures.txt
 : > "$failures"
 
+# count_failure MESSAGE: one failure no log line counts, said now and in
+# the list at the end.
+count_failure() {
+	echo "$1" | tee -a "$failures"
+	failed=$((failed + 1))
+}
+
+# count_lines NAME: the "NAME: PASS|FAIL|SKIP" lines of build/NAME.log,
+# shown, counted, and the failures listed at the end.
+count_lines() {
+	cat "$build/$1.log"
+	passed=$((passed + $(grep -c "^$1: PASS" "$build/$1.log" || true)))
+	failed=$((failed + $(grep -c "^$1: FAIL" "$build/$1.log" || true)))
+	skipped=$((skipped + $(grep -c "^$1: SKIP" "$build/$1.log" || true)))
+	grep "^$1: FAIL" "$build/$1.log" >> "$failures" || true
+}
+
 # checkpatch and kernel-doc, the harness's own host checks, the DKMS builds
 # and libdxgk's host checks (its header as C11 and C++17 with -Werror, its
 # dependencies, its unit test) need no VM: they run on the host while the
@@ -223,29 +240,15 @@ host_checks_count() {
 		passed=$((passed + 1))
 	else
 		cat "$build/lint.log"
-		echo "lint: checkpatch --strict, kernel-doc or shellcheck found problems" |
-			tee -a "$failures"
+		count_failure "lint: checkpatch --strict, kernel-doc or shellcheck found problems"
 		head -n 20 "$build/lint.log" | sed 's/^/lint: /' >> "$failures"
-		failed=$((failed + 1))
 	fi
-	cat "$build/host.log"
-	passed=$((passed + $(grep -c '^host: PASS' "$build/host.log" || true)))
-	failed=$((failed + $(grep -c '^host: FAIL' "$build/host.log" || true)))
-	grep '^host: FAIL' "$build/host.log" >> "$failures" || true
-	cat "$build/libdxgk.log"
-	passed=$((passed + $(grep -c '^libdxgk: PASS' "$build/libdxgk.log" || true)))
-	failed=$((failed + $(grep -c '^libdxgk: FAIL' "$build/libdxgk.log" || true)))
-	skipped=$((skipped + $(grep -c '^libdxgk: SKIP' "$build/libdxgk.log" || true)))
+	count_lines host
+	count_lines libdxgk
 	# A script that died before saying anything still fails.
-	grep -q '^libdxgk: ' "$build/libdxgk.log" || {
-		failed=$((failed + 1))
-		echo "libdxgk: libdxgk-check.sh said nothing" >> "$failures"
-	}
-	grep '^libdxgk: FAIL' "$build/libdxgk.log" >> "$failures" || true
-	cat "$build/dkms.log"
-	grep '^dkms: FAIL' "$build/dkms.log" >> "$failures" || true
-	passed=$((passed + $(grep -c '^dkms: PASS' "$build/dkms.log" || true)))
-	failed=$((failed + $(grep -c '^dkms: FAIL' "$build/dkms.log" || true)))
+	grep -q '^libdxgk: ' "$build/libdxgk.log" ||
+		count_failure "libdxgk: libdxgk-check.sh said nothing"
+	count_lines dkms
 }
 
 # Kernel log lines that mean something went wrong, wherever they come from.
@@ -269,9 +272,7 @@ boot() {
 
 	if ! vm_wait "$out/$name.initramfs"; then
 		cat "$out/$name.initramfs.log"
-		echo "$kver/$name: its initramfs could not be made"
-		echo "$kver/$name: its initramfs could not be made" >> "$failures"
-		failed=$((failed + 1))
+		count_failure "$kver/$name: its initramfs could not be made"
 		return
 	fi
 	phase "$kver: $name boot begins"
@@ -309,11 +310,11 @@ TOT
 	fi
 	grep -q '^dxgpmo-vm: job exit' "$log" || problems="$problems guest-did-not-finish"
 	grep -q '# Totals:' "$log" || problems="$problems no-selftest-totals"
-	if unexpected_log "$log" | grep -Eq "$BAD_LOG"; then
+	bad_lines=$(unexpected_log "$log" | grep -E "$BAD_LOG" || true)
+	if [ -n "$bad_lines" ]; then
 		problems="$problems kernel-log"
-		unexpected_log "$log" | grep -E "$BAD_LOG" | head -20
-		unexpected_log "$log" | grep -E "$BAD_LOG" | head -5 |
-			sed "s|^|$kver/$name: |" >> "$failures"
+		echo "$bad_lines" | head -n 20
+		echo "$bad_lines" | head -n 5 | sed "s|^|$kver/$name: |" >> "$failures"
 	fi
 	grep -E '^(not ok|dxgpmo-check: FAIL)' "$log" || true
 	failure_digest "$log" > "$out/$name.failures"
@@ -343,9 +344,7 @@ for kver in $kernels; do
 	out=$build/$kver
 	if ! vm_wait "$out/build.status"; then
 		cat "$out/build.log"
-		echo "$kver: module build failed or warned"
-		echo "$kver: module build failed or warned" >> "$failures"
-		failed=$((failed + 1))
+		count_failure "$kver: module build failed or warned"
 		kernel_summary
 		continue
 	fi
