@@ -18,6 +18,8 @@ KSELFTEST_DIR := $(BUILD)/kselftest
 # wherever make runs from.
 TOP := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
 LINUX_SOURCE_TAR := $(shell . '$(TOP)/scripts/kernels.sh' && linux_source_tarball)
+NEED_LINUX_SOURCE = @test -f "$(LINUX_SOURCE_TAR)" || \
+	{ echo "no $(LINUX_SOURCE_TAR): run 'make deps'" >&2; exit 1; }
 
 TOOLS := userspace-tools/dxgpmoctl userspace-tools/dxgpmo-bench \
 	userspace-tools/dxgpmo-demo-screen
@@ -69,8 +71,7 @@ userspace-tools/dxgpmo-bench: userspace-tools/dxgpmo-bench.c $(LIB_SRCS) $(LIB_H
 # kselftest_harness.h is taken from Debian's linux-source package at build
 # time and kept in the build cache, never in the tree.
 $(KSELFTEST_DIR)/kselftest_harness.h:
-	@test -f "$(LINUX_SOURCE_TAR)" || \
-		{ echo "no $(LINUX_SOURCE_TAR): run 'make deps'" >&2; exit 1; }
+	$(NEED_LINUX_SOURCE)
 	mkdir -p $(KSELFTEST_DIR)
 	tar -xJf $(LINUX_SOURCE_TAR) -C $(KSELFTEST_DIR) --strip-components=4 \
 		--wildcards '*/tools/testing/selftests/kselftest_harness.h' \
@@ -94,8 +95,7 @@ selftests/%: selftests/%.c selftests/dxgpmo_test_utils.h $(LIB_SRCS) $(LIB_HDRS)
 # checkpatch.pl comes from the same linux-source package, also cached.
 CHECKPATCH := $(BUILD)/checkpatch/checkpatch.pl
 $(CHECKPATCH):
-	@test -f "$(LINUX_SOURCE_TAR)" || \
-		{ echo "no $(LINUX_SOURCE_TAR): run 'make deps'" >&2; exit 1; }
+	$(NEED_LINUX_SOURCE)
 	mkdir -p $(BUILD)/checkpatch
 	tar -xJf $(LINUX_SOURCE_TAR) -C $(BUILD)/checkpatch --strip-components=2 \
 		--wildcards '*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
@@ -105,8 +105,7 @@ $(CHECKPATCH):
 # that Documentation/userspace-api/dxgpmo.rst pulls from the header.
 KERNEL_DOC := $(BUILD)/kernel-doc/kernel-doc
 $(KERNEL_DOC):
-	@test -f "$(LINUX_SOURCE_TAR)" || \
-		{ echo "no $(LINUX_SOURCE_TAR): run 'make deps'" >&2; exit 1; }
+	$(NEED_LINUX_SOURCE)
 	mkdir -p $(BUILD)/kernel-doc
 	tar -xJf $(LINUX_SOURCE_TAR) -C $(BUILD)/kernel-doc --strip-components=2 \
 		--wildcards '*/scripts/kernel-doc'

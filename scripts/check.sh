@@ -70,8 +70,8 @@ phase() {
 # other harness.
 source_files=$(linux_source_files)
 if [ "$(cat "$build/linux-source-files" 2>/dev/null)" != "$source_files" ]; then
-	rm -rf "$build/kselftest" "$build/checkpatch" "$build/kernel-doc"
-	for dir in kselftest checkpatch kernel-doc; do
+	for dir in $LINUX_SOURCE_TOOLS; do
+		rm -rf "${build:?}/$dir"
 		cp -R "$source_files/$dir" "$build/"
 	done
 	echo "$source_files" > "$build/linux-source-files"

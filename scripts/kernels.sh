@@ -35,10 +35,11 @@ linux_source_tarball() {
 
 # The directory where make deps keeps the tarball's kselftest_harness.h
 # (kselftest/), checkpatch.pl (checkpatch/) and kernel-doc (kernel-doc/),
-# one per tarball and layout.
+# one per tarball and set of tools.
+LINUX_SOURCE_TOOLS="kselftest checkpatch kernel-doc"
 linux_source_files() {
 	echo "$dxgpmo_cache/linux-source-files/$( (stat -c '%n %s %Y' \
-		"$(linux_source_tarball)"; echo kselftest checkpatch kernel-doc) |
+		"$(linux_source_tarball)"; echo "$LINUX_SOURCE_TOOLS") |
 		sha256sum | cut -c 1-16)"
 }
 
