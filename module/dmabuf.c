@@ -255,6 +255,23 @@ static const struct dma_buf_ops dxgpmo_dmabuf_ops = {
 	.vunmap = dxgpmo_dmabuf_vunmap,
 };
 
+/*
+ * dma_buf_vmap() has no read-only form: importers write through what it
+ * returns (a capture driver fills frames there), and a write into a
+ * read-only kernel mapping is an oops.  Without .vmap the core refuses
+ * quietly; a failing .vmap would warn.
+ */
+static const struct dma_buf_ops dxgpmo_dmabuf_readonly_ops = {
+	.attach = dxgpmo_dmabuf_attach,
+	.detach = dxgpmo_dmabuf_detach,
+	.map_dma_buf = dxgpmo_dmabuf_map,
+	.unmap_dma_buf = dxgpmo_dmabuf_unmap,
+	.release = dxgpmo_dmabuf_release,
+	.begin_cpu_access = dxgpmo_dmabuf_begin_cpu,
+	.end_cpu_access = dxgpmo_dmabuf_end_cpu,
+	.mmap = dxgpmo_dmabuf_mmap,
+};
+
 int dxgpmo_ioctl_export_dmabuf(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_export_dmabuf *cmd = ucmd->cmd;
@@ -294,7 +311,10 @@ int dxgpmo_ioctl_export_dmabuf(struct dxgpmo_ucmd *ucmd)
 	if (ret)
 		goto err_free;
 
-	exp_info.ops = &dxgpmo_dmabuf_ops;
+	if (exp->backing->readonly)
+		exp_info.ops = &dxgpmo_dmabuf_readonly_ops;
+	else
+		exp_info.ops = &dxgpmo_dmabuf_ops;
 	exp_info.size = exp->backing->nr_pages << PAGE_SHIFT;
 	exp_info.flags = cmd->fd_flags;
 	exp_info.priv = exp;

@@ -494,4 +494,114 @@ out:
 	}
 }
 
+/*
+ * A read-only section can be read by devices, never written.  vivid's
+ * vmalloc instance writes frames through the exporter's vmap, which
+ * dma-buf cannot make read-only; its dma-contig instance maps the import
+ * for its own device to write.  Both must be refused when the buffer is
+ * queued or streamed, and the kernel must log nothing bad (a write
+ * through a read-only kernel mapping oopses in vivid's thread).
+ */
+FIXTURE(readonly_import) {
+	int fd;
+	int vid;
+	int kmsg;
+	size_t sizeimage;
+};
+
+FIXTURE_VARIANT(readonly_import) {
+	unsigned int vivid;
+};
+
+FIXTURE_VARIANT_ADD(readonly_import, vmalloc) {
+	.vivid = 0,
+};
+FIXTURE_VARIANT_ADD(readonly_import, dma_contig) {
+	.vivid = 1,
+};
+
+FIXTURE_SETUP(readonly_import)
+{
+	struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+	uint32_t input = 0;
+
+	self->kmsg = kmsg_open_new();
+	self->fd = dxgpmo_open();
+	ASSERT_LE(0, self->fd);
+	self->vid = open_vivid(variant->vivid);
+	if (self->vid < 0)
+		SKIP(return, "no vivid instance %u capture device (vivid n_devs=2 allocators=0,1, CONFIG_VIDEO_VIVID)",
+		     variant->vivid);
+	ASSERT_EQ(0, xioctl(self->vid, VIDIOC_S_INPUT, &input));
+	f.fmt.pix.width = W;
+	f.fmt.pix.height = H;
+	f.fmt.pix.pixelformat = V4L2_PIX_FMT_YUYV;
+	f.fmt.pix.field = V4L2_FIELD_NONE;
+	ASSERT_EQ(0, xioctl(self->vid, VIDIOC_S_FMT, &f));
+	self->sizeimage = f.fmt.pix.sizeimage;
+}
+
+FIXTURE_TEARDOWN(readonly_import)
+{
+	if (self->vid >= 0)
+		close(self->vid);
+	if (self->kmsg >= 0)
+		close(self->kmsg);
+	teardown_dxgpmo(_metadata, self->fd);
+}
+
+TEST_F_TIMEOUT(readonly_import, section_refused, 120)
+{
+	size_t size = (self->sizeimage + PAGE - 1) / PAGE * PAGE;
+	struct dxgpmo_create_pmo c[NBUF];
+	int dfd[NBUF], queued = 0, ret = 0;
+	struct v4l2_buffer b;
+	char bad[256];
+	unsigned int i;
+
+	for (i = 0; i < NBUF; i++) {
+		c[i] = (struct dxgpmo_create_pmo){
+			.type = DXGPMO_PMO_TYPE_SECTION,
+			.cache_type = DXGPMO_CACHE_CACHED, .length = size,
+			.page_protection = DXGPMO_PAGE_READONLY,
+		};
+		ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c[i]));
+		ASSERT_EQ(0, export_dmabuf(self->fd, c[i].pmo_id, &dfd[i]));
+	}
+	ASSERT_EQ(0, reqbufs(self->vid, V4L2_MEMORY_DMABUF, NBUF));
+	for (i = 0; i < NBUF; i++) {
+		memset(&b, 0, sizeof(b));
+		b.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+		b.memory = V4L2_MEMORY_DMABUF;
+		b.index = i;
+		b.m.fd = dfd[i];
+		b.length = size;
+		ret = xioctl(self->vid, VIDIOC_QBUF, &b);
+		if (ret)
+			break;
+		queued++;
+	}
+	if (queued == NBUF) {
+		ret = stream(self->vid, 1);
+		/* a refused buffer comes back marked as an error */
+		if (!ret)
+			ret = dqbuf(self->vid, V4L2_MEMORY_DMABUF, &b);
+		stream(self->vid, 0);
+	}
+	EXPECT_NE(0, ret) {
+		TH_LOG("vivid %u captured into a read-only section",
+		       variant->vivid);
+	}
+	TH_LOG("vivid %u: %d of %d queued, then %s", variant->vivid, queued,
+	       NBUF, strerror(-ret));
+	EXPECT_EQ(0, kmsg_find_bad(self->kmsg, bad, sizeof(bad))) {
+		TH_LOG("kernel log: %s", bad);
+	}
+	reqbufs(self->vid, V4L2_MEMORY_DMABUF, 0);
+	for (i = 0; i < NBUF; i++) {
+		EXPECT_EQ(0, close(dfd[i]));
+		EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c[i].pmo_id, 0));
+	}
+}
+
 TEST_HARNESS_MAIN
