@@ -73,12 +73,18 @@ static void dxgpmo_adl_destroy(struct dxgpmo_file *file,
 	dxgpmo_adl_unmap_locked(adl);
 	mutex_unlock(&adapter->adls_lock);
 	dxgpmo_backing_sgt_free(dxgpmo_adl_backing(adl), &adl->dma);
-	atomic_dec(&adl->amo->pmo->nr_adls);
 	dxgpmo_object_unhold(&adl->amo->obj);
+}
+
+/* Set before the ADL is published, so the AMO counts its live ADLs. */
+static struct dxgpmo_object *dxgpmo_adl_parent(struct dxgpmo_object *obj)
+{
+	return &container_of(obj, struct dxgpmo_adl, obj)->amo->obj;
 }
 
 static const struct dxgpmo_object_ops dxgpmo_adl_ops = {
 	.destroy = dxgpmo_adl_destroy,
+	.parent_of = dxgpmo_adl_parent,
 	.counter = DXGPMO_CNT_ADLS,
 	.leak_is_adl = true,
 };
@@ -190,7 +196,6 @@ struct dxgpmo_adl *dxgpmo_adl_create(struct dxgpmo_file *file,
 	}
 	dxgpmo_object_hold(&amo->obj);
 	adl->amo = amo;
-	atomic_inc(&amo->pmo->nr_adls);
 	dxgpmo_count_global(DXGPMO_CNT_DMA_MAPPED_PAGES, adl->dma.nr_pages);
 	mutex_lock(&adapter->adls_lock);
 	list_add_tail(&adl->adapter_node, &adapter->adls);

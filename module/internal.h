@@ -53,7 +53,6 @@ struct dxgpmo_pmo {
 	u64 length;
 	u64 context;
 	u64 mmap_offset;
-	atomic_t nr_adls;		/* for the ADL-leak rule only */
 	spinlock_t lock;		/* amo, maps */
 	struct dxgpmo_amo *amo;		/* the one adapter association */
 	struct list_head maps;

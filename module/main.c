@@ -51,7 +51,7 @@ module_param_named(max_kmap_mb, dxgpmo_max_kmap_mb, uint, 0644);
 MODULE_PARM_DESC(max_kmap_mb,
 		 "Most MiB of kernel-mode maps one open file may have, default 256");
 
-bool dxgpmo_adl_leak_bug = true;
+bool dxgpmo_adl_leak_bug;
 
 static int dxgpmo_adl_leak_set(const char *val, const struct kernel_param *kp)
 {
@@ -76,7 +76,7 @@ static const struct kernel_param_ops dxgpmo_adl_leak_ops = {
 };
 module_param_cb(adl_leak, &dxgpmo_adl_leak_ops, NULL, 0644);
 MODULE_PARM_DESC(adl_leak,
-		 "DESTROY_PMO with live ADLs: bug (default, BUG() like the Windows bugcheck) or warn (WARN and -EBUSY)");
+		 "DESTROY_PMO with live ADLs: warn (default, -EBUSY and a rate-limited message) or bug (BUG() like the Windows bugcheck)");
 
 /*
  * All files share one address_space, that of a private inode on an

@@ -141,10 +141,23 @@ void dxgpmo_object_finalize(struct dxgpmo_file *file,
 	 * destroy and free it before we could look at it again.
 	 */
 	dxgpmo_count(file, obj->ops->counter, 1);
-	old = xa_cmpxchg(&file->objects, obj->id, XA_ZERO_ENTRY, obj,
-			 GFP_KERNEL);
+	xa_lock(&file->objects);
+	old = __xa_cmpxchg(&file->objects, obj->id, XA_ZERO_ENTRY, obj,
+			   GFP_KERNEL);
 	/* A reserved entry reads back as NULL. */
-	WARN_ON(old);
+	if (!WARN_ON(old) && obj->ops->parent_of)
+		obj->ops->parent_of(obj)->nr_children++;
+	xa_unlock(&file->objects);
+}
+
+/* Under the xarray lock: the handle goes, and the parent counts it gone. */
+static void dxgpmo_object_unpublish_locked(struct dxgpmo_file *file,
+					   struct dxgpmo_object *obj)
+{
+	lockdep_assert_held(&file->objects.xa_lock);
+	__xa_erase(&file->objects, obj->id);
+	if (obj->ops->parent_of)
+		obj->ops->parent_of(obj)->nr_children--;
 }
 
 /* An object that never became visible: only its memory and id to undo. */
@@ -292,7 +305,7 @@ int dxgpmo_object_destroy(struct dxgpmo_file *file, u32 id,
 	if (!ret) {
 		xa_lock(&file->objects);
 		if (dxgpmo_object_idle_locked(file, obj, 0))
-			__xa_erase(&file->objects, obj->id);
+			dxgpmo_object_unpublish_locked(file, obj);
 		else
 			ret = -EBUSY;
 		xa_unlock(&file->objects);
@@ -307,15 +320,19 @@ int dxgpmo_object_destroy(struct dxgpmo_file *file, u32 id,
 
 /*
  * A child and its parent in one step, or neither: the parent's users are
- * its handle, the claim and this child's hold.
+ * its handle, the claim and this child's hold.  When the pair is busy,
+ * @busy_grandchildren says how many children of the child had a handle
+ * at that instant, after every call in flight on the pair was over.
  */
 int dxgpmo_object_destroy_pair(struct dxgpmo_file *file, u32 child_id,
 			       enum dxgpmo_obj_type child_type, u32 parent_id,
-			       enum dxgpmo_obj_type parent_type)
+			       enum dxgpmo_obj_type parent_type,
+			       unsigned int *busy_grandchildren)
 {
 	struct dxgpmo_object *child, *parent;
 	int ret;
 
+	*busy_grandchildren = 0;
 	parent = dxgpmo_object_claim(file, parent_id, parent_type);
 	if (IS_ERR(parent))
 		return PTR_ERR(parent);
@@ -334,9 +351,10 @@ int dxgpmo_object_destroy_pair(struct dxgpmo_file *file, u32 child_id,
 			ret = -EINVAL;
 		} else if (dxgpmo_object_idle_locked(file, child, 0) &&
 			   dxgpmo_object_idle_locked(file, parent, 1)) {
-			__xa_erase(&file->objects, child->id);
-			__xa_erase(&file->objects, parent->id);
+			dxgpmo_object_unpublish_locked(file, child);
+			dxgpmo_object_unpublish_locked(file, parent);
 		} else {
+			*busy_grandchildren = child->nr_children;
 			ret = -EBUSY;
 		}
 		xa_unlock(&file->objects);
@@ -368,7 +386,9 @@ void dxgpmo_file_destroy(struct dxgpmo_file *file)
 			/* Only children can hold it: no call is in flight. */
 			if (refcount_read(&obj->users) != 1)
 				continue;
-			xa_erase(&file->objects, index);
+			xa_lock(&file->objects);
+			dxgpmo_object_unpublish_locked(file, obj);
+			xa_unlock(&file->objects);
 			dxgpmo_count_global(DXGPMO_CNT_LEAKED_OBJECTS, 1);
 			if (obj->ops->leak_is_adl)
 				dxgpmo_count_global(DXGPMO_CNT_LEAKED_ADLS, 1);

@@ -111,6 +111,11 @@ struct dxgpmo_object {
 	u32 id;
 	enum dxgpmo_obj_type type;
 	bool destroying;		/* under the xarray lock */
+	/*
+	 * Children that have a handle, under the xarray lock: the instant
+	 * a FREE takes a child's handle out, it stops counting here.
+	 */
+	unsigned int nr_children;
 	const struct dxgpmo_object_ops *ops;
 };
 
@@ -163,7 +168,8 @@ int dxgpmo_object_destroy(struct dxgpmo_file *file, u32 id,
 			  enum dxgpmo_obj_type type);
 int dxgpmo_object_destroy_pair(struct dxgpmo_file *file, u32 child_id,
 			       enum dxgpmo_obj_type child_type, u32 parent_id,
-			       enum dxgpmo_obj_type parent_type);
+			       enum dxgpmo_obj_type parent_type,
+			       unsigned int *busy_grandchildren);
 
 void dxgpmo_count(struct dxgpmo_file *file, enum dxgpmo_counter counter,
 		  s64 delta);

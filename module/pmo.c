@@ -248,15 +248,17 @@ err_adapter:
 
 /*
  * Destroying a PMO that still has ADLs is the driver leaking locked pages;
- * Windows bugchecks.  With adl_leak=bug so do we, but not inside the
- * ioctl: in a process with more than one thread the system call holds a
- * real reference on the file (fdget() only borrows it otherwise), which a
- * task dying in the ioctl would never drop, keeping the file, its pages
- * and the module forever.  The BUG() runs as task work on the way back to
- * user space, after the system call let go of the file, holding nothing:
- * the thread dies, and the file is released like any other when its
- * process closes it or exits.  With adl_leak=warn the call fails and
- * nothing changes.
+ * Windows bugchecks.  Here the call fails with -EBUSY and says so, rate
+ * limited: any opener can get there, and a BUG() or WARN() a user can
+ * provoke is not one a shared machine can afford.  adl_leak=bug, which
+ * only the administrator can choose, is the test machine that wants the
+ * bugcheck: not inside the ioctl, though.  In a process with more than
+ * one thread the system call holds a real reference on the file (fdget()
+ * only borrows it otherwise), which a task dying in the ioctl would never
+ * drop, keeping the file, its pages and the module forever.  The BUG()
+ * runs as task work on the way back to user space, after the system call
+ * let go of the file, holding nothing: the thread dies, and the file is
+ * released like any other when its process closes it or exits.
  */
 struct dxgpmo_bugcheck {
 	struct callback_head work;
@@ -304,8 +306,9 @@ static int dxgpmo_pmo_adl_leak(u32 id, unsigned int nr_adls)
 	struct dxgpmo_bugcheck *bugcheck;
 
 	if (!READ_ONCE(dxgpmo_adl_leak_bug)) {
-		WARN(1, "dxgpmo: DESTROY_PMO of object %u with %u live ADL(s): the driver leaks locked pages\n",
-		     id, nr_adls);
+		pr_warn_ratelimited("dxgpmo: %s[%d]: DESTROY_PMO of object %u with %u live ADL(s): the driver leaks locked pages\n",
+				    current->comm, task_pid_nr(current), id,
+				    nr_adls);
 		return -EBUSY;
 	}
 	/* Failing here would be the file leak again: a few bytes, no fail. */
@@ -328,45 +331,25 @@ int dxgpmo_ioctl_destroy_pmo(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_destroy_pmo *cmd = ucmd->cmd;
 	struct dxgpmo_file *file = ucmd->file;
-	struct dxgpmo_amo *amo = NULL;
-	struct dxgpmo_pmo *pmo;
 	unsigned int nr_adls;
-	int ret = 0;
+	int ret;
 
 	if (cmd->flags)
 		return -EINVAL;
-	pmo = dxgpmo_pmo_get(file, cmd->pmo_id);
-	if (IS_ERR(pmo))
-		return PTR_ERR(pmo);
-	if (cmd->amo_id) {
-		amo = dxgpmo_amo_get(file, cmd->amo_id);
-		if (IS_ERR(amo)) {
-			ret = PTR_ERR(amo);
-			amo = NULL;
-		} else if (amo->pmo != pmo) {
-			ret = -EINVAL;
-		}
-	} else {
-		/* An open AMO not named stays: no ADL check for it. */
-		spin_lock(&pmo->lock);
-		if (pmo->amo)
-			ret = -EBUSY;
-		spin_unlock(&pmo->lock);
-	}
-	nr_adls = atomic_read(&pmo->nr_adls);
-	if (amo)
-		dxgpmo_object_put(&amo->obj);
-	dxgpmo_object_put(&pmo->obj);
-	if (ret)
-		return ret;
-	if (nr_adls)
+	/* An open AMO not named stays, and DESTROY is -EBUSY. */
+	if (!cmd->amo_id)
+		return dxgpmo_object_destroy(file, cmd->pmo_id,
+					     DXGPMO_OBJ_PMO);
+	/*
+	 * The ADLs are counted once the pair is claimed and no call is in
+	 * flight on it: a FREE_ADL that took its handle out before then is
+	 * no leak, whichever thread made it.
+	 */
+	ret = dxgpmo_object_destroy_pair(file, cmd->amo_id, DXGPMO_OBJ_AMO,
+					 cmd->pmo_id, DXGPMO_OBJ_PMO, &nr_adls);
+	if (ret == -EBUSY && nr_adls)
 		return dxgpmo_pmo_adl_leak(cmd->pmo_id, nr_adls);
-	/* Anything else still using it (an AMO not named, a map): -EBUSY. */
-	if (amo)
-		return dxgpmo_object_destroy_pair(file, cmd->amo_id,
-						  DXGPMO_OBJ_AMO, cmd->pmo_id,
-						  DXGPMO_OBJ_PMO);
-	return dxgpmo_object_destroy(file, cmd->pmo_id, DXGPMO_OBJ_PMO);
+	return ret;
 }
 
 int dxgpmo_ioctl_open_pmo(struct dxgpmo_ucmd *ucmd)

@@ -8,8 +8,7 @@
  * may fault.  Pass: exactly the asked number of operations ran, no worker
  * died but of the fuzzer's own SIGKILL, every counter of live things is
  * back to zero once all processes are gone, and the kernel log shows
- * nothing but the ADL-leak WARN of adl_leak=warn (checked here and by the
- * host).
+ * no warning or oops (checked here and by the host).
  *
  * DXGPMO_FUZZ_OPS=n: the number of operations (default 200000).
  * DXGPMO_FUZZ_SECONDS=n: a safety net, not a budget: a run that has not
@@ -388,7 +387,7 @@ static void fuzz_one(struct worker *w)
 		break;
 	case 3:
 		/*
-		 * DESTROY of an object with live ADLs is the ADL leak (a WARN
+		 * DESTROY of an object with live ADLs is the ADL leak (-EBUSY
 		 * in adl_leak=warn): free an object's ADLs first, except
 		 * rarely; stale and wrong ids are fine.
 		 */
@@ -670,12 +669,12 @@ static int run_worker(uint64_t seed, unsigned long budget,
 	return 0;
 }
 
-static int log_is_clean(int kmsg, unsigned int *warns)
+static int log_is_clean(int kmsg, unsigned int *leaks)
 {
 	char rec[4096];
 	int clean = 1;
 
-	*warns = 0;
+	*leaks = 0;
 	for (;;) {
 		ssize_t n = read(kmsg, rec, sizeof(rec) - 1);
 
@@ -684,14 +683,11 @@ static int log_is_clean(int kmsg, unsigned int *warns)
 		if (n <= 0)
 			break;
 		rec[n] = 0;
-		if (strstr(rec, "WARNING:")) {
-			if (strstr(rec, "dxgpmo_ioctl_destroy_pmo"))
-				(*warns)++;
-			else
-				clean = 0;
-		}
-		if (strstr(rec, "BUG:") || strstr(rec, "Oops") ||
-		    strstr(rec, "KASAN") || strstr(rec, "general protection") ||
+		if (strstr(rec, "live ADL"))
+			(*leaks)++;
+		if (strstr(rec, "WARNING:") || strstr(rec, "BUG:") ||
+		    strstr(rec, "Oops") || strstr(rec, "KASAN") ||
+		    strstr(rec, "general protection") ||
 		    strstr(rec, "kernel BUG")) {
 			printf("# bad log line: %s", rec);
 			clean = 0;
@@ -965,7 +961,7 @@ TEST_F_TIMEOUT(fuzz, random_sequences, HARNESS_SECONDS)
 		.duration = env_ulong("DXGPMO_FUZZ_DURATION", 0),
 	};
 	struct dxgpmo_stats st;
-	unsigned int warns;
+	unsigned int leaks;
 	double start, elapsed;
 	struct stat node;
 	int fd, kmsg;
@@ -1010,7 +1006,6 @@ TEST_F_TIMEOUT(fuzz, random_sequences, HARNESS_SECONDS)
 
 	kmsg_write("dxgpmo-expect: end fuzz\n");
 	chmod(DXGPMO_DEV_PATH, node.st_mode & 07777);
-	ASSERT_EQ(0, write_sysfs(ADL_LEAK_PARAM, "bug"));
 	print_counts(&f, elapsed);
 	EXPECT_FALSE(f.timed_out) {
 		if (f.duration)
@@ -1030,10 +1025,10 @@ TEST_F_TIMEOUT(fuzz, random_sequences, HARNESS_SECONDS)
 	EXPECT_EQ(0, priv_counts(&f, true));
 	if (f.unprivileged)
 		EXPECT_LT(0, priv_counts(&f, false));
-	EXPECT_TRUE(log_is_clean(kmsg, &warns)) {
+	EXPECT_TRUE(log_is_clean(kmsg, &leaks)) {
 		printf("# seed %llu\n", (unsigned long long)f.seed);
 	}
-	printf("# %u ADL-leak WARNs (adl_leak=warn)\n", warns);
+	printf("# %u ADL-leak messages (adl_leak=warn, rate-limited)\n", leaks);
 	close(kmsg);
 	fd = dxgpmo_open();
 	ASSERT_LE(0, fd);
