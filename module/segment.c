@@ -169,12 +169,60 @@ int dxgpmo_segment_mmap(struct file *filp, struct vm_area_struct *vma)
 }
 
 /*
- * ADAPTER_DMA into the segment: each page is mapped for the adapter for the
- * transfer and unmapped after it; device writes mark the pages dirty.
+ * One piece of a segment page for one transfer, for the engine to read
+ * (DMA_TO_DEVICE) or write (DMA_FROM_DEVICE).  Only the bytes moved are
+ * mapped: if they were bounced, the copy-back of a whole page would
+ * revert what the CPU and other transfers wrote to the rest of it meanwhile.
+ * Bounced they are not: without an IOMMU a page out of the engine's reach
+ * is refused, as ADLs refuse theirs.
+ */
+static int dxgpmo_segment_dma_map(struct dxgpmo_adapter *adapter,
+				  struct page *page, unsigned int offset,
+				  size_t len, enum dma_data_direction dir,
+				  dma_addr_t *dma)
+{
+	bool direct = !(adapter->caps & DXGPMO_ADAPTER_CAP_IOMMU);
+	phys_addr_t phys = page_to_phys(page) + offset;
+
+	if (direct && phys + len - 1 > dma_get_mask(adapter->dev))
+		return -EOPNOTSUPP;
+	/*
+	 * Two transfers may map one page at once (from two files): the DMA
+	 * API cannot do cache maintenance for overlapping mappings, so the
+	 * transfer owns its syncs.
+	 */
+	*dma = dma_map_page_attrs(adapter->dev, page, offset, len, dir,
+				  DMA_ATTR_SKIP_CPU_SYNC);
+	if (dma_mapping_error(adapter->dev, *dma))
+		return -ENOMEM;
+	if (direct && *dma != phys) {
+		dma_unmap_page_attrs(adapter->dev, *dma, len, dir,
+				     DMA_ATTR_SKIP_CPU_SYNC);
+		return -EOPNOTSUPP;
+	}
+	dma_sync_single_for_device(adapter->dev, *dma, len, dir);
+	return 0;
+}
+
+static void dxgpmo_segment_dma_unmap(struct dxgpmo_adapter *adapter,
+				     dma_addr_t dma, size_t len,
+				     enum dma_data_direction dir)
+{
+	dma_sync_single_for_cpu(adapter->dev, dma, len, dir);
+	dma_unmap_page_attrs(adapter->dev, dma, len, dir,
+			     DMA_ATTR_SKIP_CPU_SYNC);
+}
+
+/*
+ * ADAPTER_DMA into the segment: each piece of a page is mapped for the
+ * adapter for the transfer and unmapped after it; device writes mark the
+ * pages dirty.
  */
 int dxgpmo_segment_dma(struct dxgpmo_adapter *adapter, bool to_memory,
 		       u64 offset, void *buf, size_t len)
 {
+	enum dma_data_direction dir = to_memory ? DMA_FROM_DEVICE :
+						  DMA_TO_DEVICE;
 	struct dxgpmo_segment *segment = adapter->segment;
 	size_t done = 0;
 	int ret = 0;
@@ -191,29 +239,22 @@ int dxgpmo_segment_dma(struct dxgpmo_adapter *adapter, bool to_memory,
 		page = dxgpmo_segment_page(segment, off >> PAGE_SHIFT);
 		if (IS_ERR(page))
 			return PTR_ERR(page);
-		/*
-		 * Two transfers may map one page at once (from two files):
-		 * the DMA API cannot do cache maintenance for overlapping
-		 * mappings, so the transfer owns its syncs.
-		 */
-		dma = dma_map_page_attrs(adapter->dev, page, 0, PAGE_SIZE,
-					 DMA_BIDIRECTIONAL,
-					 DMA_ATTR_SKIP_CPU_SYNC);
-		if (dma_mapping_error(adapter->dev, dma))
-			return -ENOMEM;
-		dma_sync_single_for_device(adapter->dev, dma, PAGE_SIZE,
-					   DMA_BIDIRECTIONAL);
-		ret = dxgpmo_edu_transfer(adapter->edu, to_memory,
-					  dma + (off & ~PAGE_MASK), buf + done,
-					  n);
-		dma_sync_single_for_cpu(adapter->dev, dma, PAGE_SIZE,
-					DMA_BIDIRECTIONAL);
-		dma_unmap_page_attrs(adapter->dev, dma, PAGE_SIZE,
-				     DMA_BIDIRECTIONAL, DMA_ATTR_SKIP_CPU_SYNC);
+		ret = dxgpmo_segment_dma_map(adapter, page, off & ~PAGE_MASK, n,
+					     dir, &dma);
 		if (ret)
 			return ret;
+		ret = dxgpmo_edu_transfer(adapter->edu, to_memory, dma,
+					  buf + done, n);
+		dxgpmo_segment_dma_unmap(adapter, dma, n, dir);
+		/*
+		 * A transfer that failed or was interrupted may have written
+		 * part of the piece: over-reporting is allowed, a lost write
+		 * is not.
+		 */
 		if (to_memory)
 			dxgpmo_basis_mark_dirty(segment, off, n);
+		if (ret)
+			return ret;
 		done += n;
 	}
 	return 0;
