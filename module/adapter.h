@@ -52,6 +52,12 @@ struct dxgpmo_segment {
 	 * another basis would see a page clean before its bit arrived.
 	 */
 	struct mutex collect_lock;
+	/*
+	 * One transfer's mapping at a time: the engine runs one anyway, and
+	 * mappings of the same bytes waiting for it would pile up (DMA-API
+	 * debugging warns beyond 7 of one cacheline).
+	 */
+	struct mutex dma_lock;
 };
 
 struct dxgpmo_adapter {

@@ -60,6 +60,8 @@ static void dxgpmo_adl_unmap_locked(struct dxgpmo_adl *adl)
 	backing->ops->dma_unmap(backing, &adl->dma);
 	dxgpmo_count(adl->file, DXGPMO_CNT_DMA_MAPPED_PAGES,
 		     -(s64)adl->dma.nr_pages);
+	dxgpmo_quota_uncharge(adl->file->account->quota,
+			      DXGPMO_QUOTA_ADL_PAGES, adl->dma.nr_pages);
 }
 
 static void dxgpmo_adl_destroy(struct dxgpmo_file *file,
@@ -178,11 +180,11 @@ struct dxgpmo_adl *dxgpmo_adl_create(struct dxgpmo_file *file,
 
 	/*
 	 * An adapter's DMA address space (edu: 256 MiB) is everyone's: one
-	 * file may not take it all.  Its share comes back when the mapping
+	 * user may not take it all.  Its share comes back when the mapping
 	 * goes, at FREE_ADL or when the adapter is removed.
 	 */
-	ret = dxgpmo_charge(&file->counters[DXGPMO_CNT_DMA_MAPPED_PAGES],
-			    adl->dma.nr_pages, READ_ONCE(dxgpmo_max_adl_mb));
+	ret = dxgpmo_quota_charge(file->account->quota, DXGPMO_QUOTA_ADL_PAGES,
+				  adl->dma.nr_pages);
 	if (ret)
 		goto err_abort;
 	/* Mapped and listed in one step against the adapter's removal. */
@@ -196,7 +198,7 @@ struct dxgpmo_adl *dxgpmo_adl_create(struct dxgpmo_file *file,
 	}
 	dxgpmo_object_hold(&amo->obj);
 	adl->amo = amo;
-	dxgpmo_count_global(DXGPMO_CNT_DMA_MAPPED_PAGES, adl->dma.nr_pages);
+	dxgpmo_count(file, DXGPMO_CNT_DMA_MAPPED_PAGES, adl->dma.nr_pages);
 	mutex_lock(&adapter->adls_lock);
 	list_add_tail(&adl->adapter_node, &adapter->adls);
 	mutex_unlock(&adapter->adls_lock);
@@ -204,8 +206,8 @@ struct dxgpmo_adl *dxgpmo_adl_create(struct dxgpmo_file *file,
 	return adl;
 
 err_uncharge:
-	dxgpmo_count_file(file, DXGPMO_CNT_DMA_MAPPED_PAGES,
-			  -(s64)adl->dma.nr_pages);
+	dxgpmo_quota_uncharge(file->account->quota, DXGPMO_QUOTA_ADL_PAGES,
+			      adl->dma.nr_pages);
 err_abort:
 	dxgpmo_object_abort(file, &adl->obj);
 	return ERR_PTR(ret);

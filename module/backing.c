@@ -8,6 +8,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
+#include <linux/swiotlb.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
@@ -66,17 +67,19 @@ struct dxgpmo_backing *dxgpmo_backing_alloc(struct dxgpmo_file *file,
 	if (!ops)
 		return ERR_PTR(-EINVAL);
 	/* Charged before allocating, so concurrent creates respect the cap. */
-	ret = dxgpmo_charge(&account->pages, ram,
-			    READ_ONCE(dxgpmo_max_pinned_mb));
+	ret = dxgpmo_quota_charge(account->quota, DXGPMO_QUOTA_PINNED_PAGES,
+				  ram);
 	if (ret)
 		return ERR_PTR(ret);
 	backing = ERR_PTR(-ENOMEM);
 	if (!dxgpmo_should_fail(file))
 		backing = ops->alloc(req);
 	if (IS_ERR(backing)) {
-		atomic64_sub(ram, &account->pages);
+		dxgpmo_quota_uncharge(account->quota,
+				      DXGPMO_QUOTA_PINNED_PAGES, ram);
 		return backing;
 	}
+	atomic64_add(ram, &account->pages);
 	refcount_inc(&account->users);
 	backing->account = account;
 	dxgpmo_count_global(DXGPMO_CNT_PAGES, dxgpmo_backing_ram(backing));
@@ -100,6 +103,7 @@ static void dxgpmo_backing_release(struct kref *kref)
 	/* Only now is the memory free: the charge goes back with it. */
 	dxgpmo_count_global(DXGPMO_CNT_PAGES, -(s64)ram);
 	atomic64_sub(ram, &account->pages);
+	dxgpmo_quota_uncharge(account->quota, DXGPMO_QUOTA_PINNED_PAGES, ram);
 	dxgpmo_account_put(account);
 }
 
@@ -226,6 +230,9 @@ static int dxgpmo_ram_check_direct(struct dxgpmo_dma_map *m, bool mapped)
 	unsigned int i;
 
 	if (!mapped) {
+		/* A forced bounce slot is not picked within the mask. */
+		if (is_swiotlb_force_bounce(m->dev))
+			return -EOPNOTSUPP;
 		for_each_sgtable_sg(&m->sgt, sg, i)
 			if (page_to_phys(sg_page(sg)) + sg->length - 1 > mask)
 				return -EOPNOTSUPP;

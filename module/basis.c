@@ -168,6 +168,7 @@ static void dxgpmo_basis_destroy(struct dxgpmo_file *file,
 
 	if (!basis->adapter)
 		return;
+	dxgpmo_quota_uncharge(file->account->quota, DXGPMO_QUOTA_BASES, 1);
 	mutex_lock(&basis->adapter->segment->lock);
 	basis->track_count = 0;
 	list_del(&basis->segment_node);
@@ -243,12 +244,16 @@ int dxgpmo_ioctl_create_memory_basis(struct dxgpmo_ucmd *ucmd)
 	ret = dxgpmo_basis_check_ranges(basis, adapter->segment->size);
 	if (ret)
 		goto err_abort;
+	ret = dxgpmo_quota_charge(file->account->quota, DXGPMO_QUOTA_BASES, 1);
+	if (ret)
+		goto err_abort;
 	ret = -ENOMEM;
 	if (dxgpmo_should_fail(file))
-		goto err_abort;
+		goto err_uncharge;
 	basis->bitmap = bitmap_zalloc(basis->nr_bits, GFP_KERNEL_ACCOUNT);
 	if (!basis->bitmap)
-		goto err_abort;
+		goto err_uncharge;
+	/* From here the destroy undoes it all, the charge too. */
 	basis->adapter = adapter;
 	mutex_lock(&adapter->segment->lock);
 	list_add_tail(&basis->segment_node, &adapter->segment->bases);
@@ -257,6 +262,8 @@ int dxgpmo_ioctl_create_memory_basis(struct dxgpmo_ucmd *ucmd)
 	cmd->basis_id = basis->obj.id;
 	return dxgpmo_ucmd_respond_finalize(ucmd, sizeof(*cmd), &basis->obj);
 
+err_uncharge:
+	dxgpmo_quota_uncharge(file->account->quota, DXGPMO_QUOTA_BASES, 1);
 err_abort:
 	dxgpmo_object_abort(file, &basis->obj);
 err_adapter:

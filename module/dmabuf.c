@@ -31,6 +31,8 @@ struct dxgpmo_export {
 	struct list_head attachments;
 	struct dxgpmo_kview vmap;
 	unsigned int vmap_count;
+	/* Kernel view space held for a vmap from export to release. */
+	unsigned long kmap_charged;
 };
 
 struct dxgpmo_attachment {
@@ -119,13 +121,18 @@ static void dxgpmo_dmabuf_unmap(struct dma_buf_attachment *attach,
 	dma_unmap_sgtable(attach->dev, sgt, dir, DMA_ATTR_SKIP_CPU_SYNC);
 }
 
-static void dxgpmo_dmabuf_release(struct dma_buf *dmabuf)
+static void dxgpmo_export_free(struct dxgpmo_export *exp)
 {
-	struct dxgpmo_export *exp = dmabuf->priv;
-
+	dxgpmo_quota_uncharge(exp->backing->account->quota,
+			      DXGPMO_QUOTA_KMAP_PAGES, exp->kmap_charged);
 	dxgpmo_backing_put(exp->backing);
 	mutex_destroy(&exp->lock);
 	kfree(exp);
+}
+
+static void dxgpmo_dmabuf_release(struct dma_buf *dmabuf)
+{
+	dxgpmo_export_free(dmabuf->priv);
 }
 
 static int dxgpmo_dmabuf_begin_cpu(struct dma_buf *dmabuf,
@@ -223,6 +230,7 @@ static int dxgpmo_dmabuf_vmap(struct dma_buf *dmabuf, struct iosys_map *map)
 			mutex_unlock(&exp->lock);
 			return ret;
 		}
+		dxgpmo_count_global(DXGPMO_CNT_KMAP_PAGES, backing->nr_pages);
 	}
 	exp->vmap_count++;
 	iosys_map_set_vaddr(map, exp->vmap.vaddr);
@@ -236,8 +244,11 @@ static void dxgpmo_dmabuf_vunmap(struct dma_buf *dmabuf,
 	struct dxgpmo_export *exp = dmabuf->priv;
 
 	mutex_lock(&exp->lock);
-	if (!--exp->vmap_count)
+	if (!--exp->vmap_count) {
 		exp->backing->ops->unmap_kernel(exp->backing, &exp->vmap);
+		dxgpmo_count_global(DXGPMO_CNT_KMAP_PAGES,
+				    -(s64)exp->backing->nr_pages);
+	}
 	mutex_unlock(&exp->lock);
 	iosys_map_clear(map);
 }
@@ -311,10 +322,22 @@ int dxgpmo_ioctl_export_dmabuf(struct dxgpmo_ucmd *ucmd)
 	if (ret)
 		goto err_free;
 
-	if (exp->backing->readonly)
+	if (exp->backing->readonly) {
 		exp_info.ops = &dxgpmo_dmabuf_readonly_ops;
-	else
+	} else {
+		/*
+		 * Any importer may vmap the whole buffer, and a failing .vmap
+		 * warns in the dma-buf core: the kernel view space is charged
+		 * here, to the object's owner, as MAP's kernel views are.
+		 */
+		ret = dxgpmo_quota_charge(exp->backing->account->quota,
+					  DXGPMO_QUOTA_KMAP_PAGES,
+					  exp->backing->nr_pages);
+		if (ret)
+			goto err_backing;
+		exp->kmap_charged = exp->backing->nr_pages;
 		exp_info.ops = &dxgpmo_dmabuf_ops;
+	}
 	exp_info.size = exp->backing->nr_pages << PAGE_SHIFT;
 	exp_info.flags = cmd->fd_flags;
 	exp_info.priv = exp;
@@ -348,8 +371,6 @@ err_free:
 	kfree(exp);
 	return ret;
 err_backing:
-	dxgpmo_backing_put(exp->backing);
-	mutex_destroy(&exp->lock);
-	kfree(exp);
+	dxgpmo_export_free(exp);
 	return ret;
 }

@@ -39,9 +39,6 @@ extern unsigned int dxgpmo_virtual_adapters;
 extern unsigned int dxgpmo_segment_mb;
 extern unsigned int dxgpmo_dirty_page_size;
 extern bool dxgpmo_adl_leak_bug;
-extern unsigned int dxgpmo_max_pinned_mb;
-extern unsigned int dxgpmo_max_adl_mb;
-extern unsigned int dxgpmo_max_kmap_mb;
 extern bool dxgpmo_debug_ioctls;
 
 struct dxgpmo_amo;

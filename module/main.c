@@ -31,26 +31,6 @@ module_param_named(dirty_page_size, dxgpmo_dirty_page_size, uint, 0444);
 MODULE_PARM_DESC(dirty_page_size,
 		 "Dirty-tracking page size in bytes, a power of two >= 4096, default 4096");
 
-unsigned int dxgpmo_max_pinned_mb = 2048;
-module_param_named(max_pinned_mb, dxgpmo_max_pinned_mb, uint, 0644);
-MODULE_PARM_DESC(max_pinned_mb,
-		 "Most MiB of object memory one open file may hold until it is freed, default 2048");
-
-/*
- * Three quarters of edu's 256 MiB DMA window (EDU_DMA_BITS): one file
- * cannot take all of it, yet can map a 64 MiB object whole and twice more
- * in overlapping parts, as drivers do.
- */
-unsigned int dxgpmo_max_adl_mb = 192;
-module_param_named(max_adl_mb, dxgpmo_max_adl_mb, uint, 0644);
-MODULE_PARM_DESC(max_adl_mb,
-		 "Most MiB one open file may have mapped in live ADLs, default 192");
-
-unsigned int dxgpmo_max_kmap_mb = 256;
-module_param_named(max_kmap_mb, dxgpmo_max_kmap_mb, uint, 0644);
-MODULE_PARM_DESC(max_kmap_mb,
-		 "Most MiB of kernel-mode maps one open file may have, default 256");
-
 bool dxgpmo_adl_leak_bug;
 
 static int dxgpmo_adl_leak_set(const char *val, const struct kernel_param *kp)

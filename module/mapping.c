@@ -40,6 +40,9 @@ static void dxgpmo_map_destroy(struct dxgpmo_file *file,
 		backing->ops->unmap_kernel(backing, &map->kview);
 		dxgpmo_count(file, DXGPMO_CNT_KMAP_PAGES,
 			     -(s64)map->kview.nr_pages);
+		dxgpmo_quota_uncharge(file->account->quota,
+				      DXGPMO_QUOTA_KMAP_PAGES,
+				      map->kview.nr_pages);
 	}
 	if (map->mm)
 		mmdrop(map->mm);
@@ -53,7 +56,7 @@ static const struct dxgpmo_object_ops dxgpmo_map_ops = {
 
 /*
  * Kernel views take vmalloc (ioremap) space and an array of page pointers
- * each, however often the same pages are viewed: a file gets a share.
+ * each, however often the same pages are viewed: a user gets a share.
  */
 static int dxgpmo_map_kernel(struct dxgpmo_file *file,
 			     struct dxgpmo_cpu_map *map)
@@ -62,18 +65,19 @@ static int dxgpmo_map_kernel(struct dxgpmo_file *file,
 	unsigned long nr = map->kview.nr_pages;
 	int ret;
 
-	ret = dxgpmo_charge(&file->counters[DXGPMO_CNT_KMAP_PAGES], nr,
-			    READ_ONCE(dxgpmo_max_kmap_mb));
+	ret = dxgpmo_quota_charge(file->account->quota,
+				  DXGPMO_QUOTA_KMAP_PAGES, nr);
 	if (ret)
 		return ret;
 	ret = -ENOMEM;
 	if (!dxgpmo_should_fail(file))
 		ret = backing->ops->map_kernel(backing, &map->kview);
 	if (ret) {
-		dxgpmo_count_file(file, DXGPMO_CNT_KMAP_PAGES, -(s64)nr);
+		dxgpmo_quota_uncharge(file->account->quota,
+				      DXGPMO_QUOTA_KMAP_PAGES, nr);
 		return ret;
 	}
-	dxgpmo_count_global(DXGPMO_CNT_KMAP_PAGES, nr);
+	dxgpmo_count(file, DXGPMO_CNT_KMAP_PAGES, nr);
 	return 0;
 }
 

@@ -37,31 +37,11 @@ void dxgpmo_count(struct dxgpmo_file *file, enum dxgpmo_counter counter,
 	dxgpmo_count_global(counter, delta);
 }
 
-/*
- * Reserve nr pages of a per-file cap of max_mb MiB before making what
- * holds them, so concurrent calls cannot pass it together; -ENOMEM, as
- * for any other lack of memory, when they would not fit.  A cap lowered
- * under what is charged only refuses new charges.
- */
-int dxgpmo_charge(atomic64_t *charged, unsigned long nr, unsigned int max_mb)
-{
-	s64 max = (s64)max_mb << (20 - PAGE_SHIFT);
-	s64 old = atomic64_read(charged);
-
-	/* Nothing to charge fits, even under a cap lowered below the use. */
-	if (!nr)
-		return 0;
-	do {
-		if (old + (s64)nr > max)
-			return -ENOMEM;
-	} while (!atomic64_try_cmpxchg(charged, &old, old + nr));
-	return 0;
-}
-
 void dxgpmo_account_put(struct dxgpmo_account *account)
 {
 	if (refcount_dec_and_test(&account->users)) {
 		WARN_ON(atomic64_read(&account->pages));
+		dxgpmo_quota_put(account->quota);
 		kfree(account);
 	}
 }
@@ -93,15 +73,23 @@ struct dxgpmo_file *dxgpmo_file_alloc(void)
 	if (!file)
 		return NULL;
 	file->account = kzalloc(sizeof(*file->account), GFP_KERNEL_ACCOUNT);
-	if (!file->account) {
-		kfree(file);
-		return NULL;
-	}
+	if (!file->account)
+		goto err_file;
+	/* The opener's: the caps are a user's, however many files it opens. */
+	file->account->quota = dxgpmo_quota_get_current();
+	if (!file->account->quota)
+		goto err_account;
 	refcount_set(&file->account->users, 1);
 	xa_init_flags(&file->objects, XA_FLAGS_ALLOC1);
 	file->windows = RB_ROOT;
 	spin_lock_init(&file->windows_lock);
 	return file;
+
+err_account:
+	kfree(file->account);
+err_file:
+	kfree(file);
+	return NULL;
 }
 
 struct dxgpmo_object *
@@ -341,16 +329,16 @@ int dxgpmo_object_destroy_pair(struct dxgpmo_file *file, u32 child_id,
 		dxgpmo_object_unclaim(file, parent);
 		return PTR_ERR(child);
 	}
-	ret = dxgpmo_object_settle(child);
+	/* Set before the child was published: no need to wait to check it. */
+	ret = -EINVAL;
+	if (child->ops->parent_of && child->ops->parent_of(child) == parent)
+		ret = dxgpmo_object_settle(child);
 	if (!ret)
 		ret = dxgpmo_object_settle(parent);
 	if (!ret) {
 		xa_lock(&file->objects);
-		if (!child->ops->parent_of ||
-		    child->ops->parent_of(child) != parent) {
-			ret = -EINVAL;
-		} else if (dxgpmo_object_idle_locked(file, child, 0) &&
-			   dxgpmo_object_idle_locked(file, parent, 1)) {
+		if (dxgpmo_object_idle_locked(file, child, 0) &&
+		    dxgpmo_object_idle_locked(file, parent, 1)) {
 			dxgpmo_object_unpublish_locked(file, child);
 			dxgpmo_object_unpublish_locked(file, parent);
 		} else {

@@ -44,16 +44,35 @@ enum dxgpmo_counter {
 	DXGPMO_NR_COUNTERS,
 };
 
+/* What quota.c caps per user. */
+enum dxgpmo_quota_kind {
+	DXGPMO_QUOTA_PINNED_PAGES,
+	DXGPMO_QUOTA_ADL_PAGES,
+	DXGPMO_QUOTA_KMAP_PAGES,
+	DXGPMO_QUOTA_BASES,
+	DXGPMO_NR_QUOTAS,
+};
+
+struct dxgpmo_quota;
+
+struct dxgpmo_quota *dxgpmo_quota_get_current(void);
+void dxgpmo_quota_put(struct dxgpmo_quota *quota);
+int dxgpmo_quota_charge(struct dxgpmo_quota *quota,
+			enum dxgpmo_quota_kind kind, unsigned long nr);
+void dxgpmo_quota_uncharge(struct dxgpmo_quota *quota,
+			   enum dxgpmo_quota_kind kind, unsigned long nr);
+
 /*
- * The object memory charged to one file, against max_pinned_mb.  Pages
- * outlive the handle that made them, and the file (dma-bufs, window VMAs
- * and forked copies of those, see backing.h), and stay charged until they
- * are freed: so the charge is a backing's, and every backing keeps the
- * account it was charged to.
+ * The object memory of one file, and the quota of the user who opened it,
+ * which max_pinned_mb caps.  Pages outlive the handle that made them, and
+ * the file (dma-bufs, window VMAs and forked copies of those, see
+ * backing.h), and stay charged until they are freed: so the charge is a
+ * backing's, and every backing keeps the account it was charged to.
  */
 struct dxgpmo_account {
 	refcount_t users;		/* the file and its backings */
 	atomic64_t pages;
+	struct dxgpmo_quota *quota;	/* referenced */
 };
 
 /* One open file of /dev/dxgpmo: one "driver instance". */
@@ -176,7 +195,6 @@ void dxgpmo_count(struct dxgpmo_file *file, enum dxgpmo_counter counter,
 void dxgpmo_count_file(struct dxgpmo_file *file, enum dxgpmo_counter counter,
 		       s64 delta);
 void dxgpmo_count_global(enum dxgpmo_counter counter, s64 delta);
-int dxgpmo_charge(atomic64_t *charged, unsigned long nr, unsigned int max_mb);
 void dxgpmo_account_put(struct dxgpmo_account *account);
 void dxgpmo_debugfs_init(void);
 void dxgpmo_debugfs_exit(void);

@@ -25,6 +25,7 @@
 #include <linux/mm.h>
 #include <linux/pagemap.h>
 #include <linux/slab.h>
+#include <linux/swiotlb.h>
 
 #include "internal.h"
 
@@ -39,6 +40,7 @@ struct dxgpmo_segment *dxgpmo_segment_create(u32 adapter_id)
 		return ERR_PTR(-ENOMEM);
 	mutex_init(&segment->lock);
 	mutex_init(&segment->collect_lock);
+	mutex_init(&segment->dma_lock);
 	xa_init(&segment->pages);
 	INIT_LIST_HEAD(&segment->bases);
 	segment->size = (u64)dxgpmo_segment_mb << 20;
@@ -58,6 +60,7 @@ void dxgpmo_segment_destroy(struct dxgpmo_segment *segment)
 		dxgpmo_count_global(DXGPMO_CNT_SEGMENT_PAGES, -1);
 	}
 	xa_destroy(&segment->pages);
+	mutex_destroy(&segment->dma_lock);
 	mutex_destroy(&segment->collect_lock);
 	mutex_destroy(&segment->lock);
 	kfree(segment);
@@ -172,9 +175,11 @@ int dxgpmo_segment_mmap(struct file *filp, struct vm_area_struct *vma)
  * One piece of a segment page for one transfer, for the engine to read
  * (DMA_TO_DEVICE) or write (DMA_FROM_DEVICE).  Only the bytes moved are
  * mapped: if they were bounced, the copy-back of a whole page would
- * revert what the CPU and other transfers wrote to the rest of it meanwhile.
- * Bounced they are not: without an IOMMU a page out of the engine's reach
- * is refused, as ADLs refuse theirs.
+ * revert what the CPU and other transfers wrote to the rest of it
+ * meanwhile.  Bounced they are not: without an IOMMU a page out of the
+ * engine's reach is refused, as ADLs refuse theirs.  Segment pages are in
+ * no ADL, and the segment's dma_lock keeps this the only mapping of them:
+ * the DMA API's own syncs are right.
  */
 static int dxgpmo_segment_dma_map(struct dxgpmo_adapter *adapter,
 				  struct page *page, unsigned int offset,
@@ -184,15 +189,11 @@ static int dxgpmo_segment_dma_map(struct dxgpmo_adapter *adapter,
 	bool direct = !(adapter->caps & DXGPMO_ADAPTER_CAP_IOMMU);
 	phys_addr_t phys = page_to_phys(page) + offset;
 
-	if (direct && phys + len - 1 > dma_get_mask(adapter->dev))
+	/* A forced bounce slot is not picked within the device's mask. */
+	if (direct && (phys + len - 1 > dma_get_mask(adapter->dev) ||
+		       is_swiotlb_force_bounce(adapter->dev)))
 		return -EOPNOTSUPP;
-	/*
-	 * Two transfers may map one page at once (from two files): the DMA
-	 * API cannot do cache maintenance for overlapping mappings, so the
-	 * transfer owns its syncs.
-	 */
-	*dma = dma_map_page_attrs(adapter->dev, page, offset, len, dir,
-				  DMA_ATTR_SKIP_CPU_SYNC);
+	*dma = dma_map_page(adapter->dev, page, offset, len, dir);
 	if (dma_mapping_error(adapter->dev, *dma))
 		return -ENOMEM;
 	if (direct && *dma != phys) {
@@ -200,17 +201,7 @@ static int dxgpmo_segment_dma_map(struct dxgpmo_adapter *adapter,
 				     DMA_ATTR_SKIP_CPU_SYNC);
 		return -EOPNOTSUPP;
 	}
-	dma_sync_single_for_device(adapter->dev, *dma, len, dir);
 	return 0;
-}
-
-static void dxgpmo_segment_dma_unmap(struct dxgpmo_adapter *adapter,
-				     dma_addr_t dma, size_t len,
-				     enum dma_data_direction dir)
-{
-	dma_sync_single_for_cpu(adapter->dev, dma, len, dir);
-	dma_unmap_page_attrs(adapter->dev, dma, len, dir,
-			     DMA_ATTR_SKIP_CPU_SYNC);
 }
 
 /*
@@ -239,13 +230,18 @@ int dxgpmo_segment_dma(struct dxgpmo_adapter *adapter, bool to_memory,
 		page = dxgpmo_segment_page(segment, off >> PAGE_SHIFT);
 		if (IS_ERR(page))
 			return PTR_ERR(page);
+		if (mutex_lock_killable(&segment->dma_lock))
+			return -EINTR;
 		ret = dxgpmo_segment_dma_map(adapter, page, off & ~PAGE_MASK, n,
 					     dir, &dma);
-		if (ret)
+		if (ret) {
+			mutex_unlock(&segment->dma_lock);
 			return ret;
+		}
 		ret = dxgpmo_edu_transfer(adapter->edu, to_memory, dma,
 					  buf + done, n);
-		dxgpmo_segment_dma_unmap(adapter, dma, n, dir);
+		dma_unmap_page(adapter->dev, dma, n, dir);
+		mutex_unlock(&segment->dma_lock);
 		/*
 		 * A transfer that failed or was interrupted may have written
 		 * part of the piece: over-reporting is allowed, a lost write

@@ -259,7 +259,7 @@ TEST_F_TIMEOUT(dirty, killed_dma_marks_pages, 60)
 					  self->edu->segment_device_address +
 					  page * PAGE, data, sizeof(data)));
 	/* Until the first bytes land, then kill: the rest is still coming. */
-	for (i = 0; i < 2000 && s.cpu[page * PAGE] != 0x5a; i++)
+	for (i = 0; i < 10000 && s.cpu[page * PAGE] != 0x5a; i++)
 		usleep(1000);
 	kill(pid, SIGKILL);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
@@ -303,8 +303,10 @@ static void *seg_read_dma(void *arg)
  * The device reading 64 bytes of a segment page leaves the rest of the
  * page alone: a CPU write elsewhere in the page while the transfer runs
  * stays.  Without an IOMMU the page may be out of the engine's reach
- * (edu: 28 bits); then the call is refused, without a bounce buffer whose
- * copy-back would revert the write, and without a warning.
+ * (edu: 28 bits); then the call is refused with -EOPNOTSUPP before
+ * anything is mapped - not bounced through swiotlb, whose buffer is out
+ * of reach too (-ENOMEM and a warning) or whose whole-page copy-back
+ * would revert the write.
  */
 TEST_F_TIMEOUT(dirty, dma_keeps_concurrent_cpu_writes, 60)
 {

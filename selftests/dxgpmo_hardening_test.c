@@ -356,7 +356,10 @@ TEST_F_TIMEOUT(hardening, kernel_fail_nth_sweep, 600)
 
 #define MAX_PINNED "/sys/module/dxgpmo/parameters/max_pinned_mb"
 
-/* One file may hold at most max_pinned_mb of object memory. */
+/*
+ * One user may hold at most max_pinned_mb of object memory, however many
+ * files it opens; another user has a budget of its own.
+ */
 TEST_F(hardening, pinned_cap)
 {
 	struct dxgpmo_create_pmo a = { .length = 1 << 20 };
@@ -374,8 +377,14 @@ TEST_F(hardening, pinned_cap)
 	b.cache_type = DXGPMO_CACHE_CACHED;
 	b.page_protection = DXGPMO_PAGE_READWRITE;
 	EXPECT_EQ(-ENOMEM, dxgpmo_create_pmo(self->fd, &b));
-	/* Per file: another file has its own budget. */
+	/* Per user: another file of the same user shares the budget... */
 	fd2 = dxgpmo_open();
+	ASSERT_LE(0, fd2);
+	b = (struct dxgpmo_create_pmo){ .length = PAGE };
+	EXPECT_EQ(-ENOMEM, dxgpmo_create_pmo(fd2, &b));
+	close(fd2);
+	/* ... and a file another user opened has its own. */
+	fd2 = open_as_nobody();
 	ASSERT_LE(0, fd2);
 	b = (struct dxgpmo_create_pmo){ .length = PAGE };
 	EXPECT_EQ(0, dxgpmo_create_pmo(fd2, &b));
@@ -389,12 +398,15 @@ TEST_F(hardening, pinned_cap)
 
 #define MAX_ADL "/sys/module/dxgpmo/parameters/max_adl_mb"
 #define MAX_KMAP "/sys/module/dxgpmo/parameters/max_kmap_mb"
+#define MAX_BASES "/sys/module/dxgpmo/parameters/max_bases"
 
 /*
- * The caps of one file, each lowered to 1 MiB for a test and put back in
- * the teardown, so that a failed assertion does not leave them low.
+ * The caps of one user, each lowered for a test and put back in the
+ * teardown, so that a failed assertion does not leave them low.
  */
-static const char *const quota_params[] = { MAX_PINNED, MAX_ADL, MAX_KMAP };
+static const char *const quota_params[] = {
+	MAX_PINNED, MAX_ADL, MAX_KMAP, MAX_BASES,
+};
 #define NR_QUOTA_PARAMS	(sizeof(quota_params) / sizeof(quota_params[0]))
 
 FIXTURE(quota) {
@@ -569,7 +581,10 @@ TEST_F(quota, fork_child_keeps_window)
 	EXPECT_EQ(0, create_page(self->fd));
 }
 
-/* The adapters' DMA address space is shared: one file gets max_adl_mb. */
+/*
+ * The adapters' DMA address space is shared: one user gets max_adl_mb,
+ * however many files it opens.
+ */
 TEST_F(quota, adl_cap)
 {
 	struct dxgpmo_create_pmo c = {
@@ -585,13 +600,22 @@ TEST_F(quota, adl_cap)
 	a.amo_id = b.amo_id = c.amo_id;
 	ASSERT_EQ(0, dxgpmo_allocate_adl(self->fd, &a));
 	EXPECT_EQ(-ENOMEM, dxgpmo_allocate_adl(self->fd, &b));
-	/* Per file: another file has its own budget. */
+	/* Per user: another file of the same user shares the budget... */
 	fd2 = dxgpmo_open();
 	ASSERT_LE(0, fd2);
 	c2.adapter_id = self->ad.any->adapter_id;
 	ASSERT_EQ(0, dxgpmo_create_pmo(fd2, &c2));
 	b.amo_id = c2.amo_id;
 	b.offset = 0;
+	EXPECT_EQ(-ENOMEM, dxgpmo_allocate_adl(fd2, &b));
+	close(fd2);
+	/* ... and a file another user opened has its own. */
+	fd2 = open_as_nobody();
+	ASSERT_LE(0, fd2);
+	c2 = (struct dxgpmo_create_pmo){ .length = PAGE,
+					 .adapter_id = self->ad.any->adapter_id };
+	ASSERT_EQ(0, dxgpmo_create_pmo(fd2, &c2));
+	b = (struct dxgpmo_allocate_adl){ .amo_id = c2.amo_id, .length = PAGE };
 	EXPECT_EQ(0, dxgpmo_allocate_adl(fd2, &b));
 	close(fd2);
 	/* Freed ADLs give their share back. */
@@ -640,6 +664,79 @@ TEST_F(quota, kernel_map_cap)
 	ASSERT_EQ(0, dxgpmo_map(self->fd, &b));
 	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, b.address, b.length));
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+}
+
+static int export_rw(int fd, uint32_t pmo_id, int *dmabuf_fd)
+{
+	return dxgpmo_export_dmabuf(fd, pmo_id, O_RDWR | O_CLOEXEC, dmabuf_fd);
+}
+
+/*
+ * A dma-buf any importer may vmap holds kernel view space for its whole
+ * size from export to release, charged to the object's user: a failing
+ * vmap would warn in the dma-buf core, so the export is what is refused.
+ * A read-only section's dma-buf cannot be vmapped and holds none.
+ */
+TEST_F(quota, dmabuf_export_holds_kmap)
+{
+	struct dxgpmo_create_pmo c = { .length = 1 << 20 };
+	struct dxgpmo_create_pmo ro = {
+		.type = DXGPMO_PMO_TYPE_SECTION, .length = 1 << 20,
+		.cache_type = DXGPMO_CACHE_CACHED,
+		.page_protection = DXGPMO_PAGE_READONLY,
+	};
+	struct dxgpmo_map k = { .access_mode = DXGPMO_ACCESS_KERNEL,
+				.length = PAGE };
+	int fd1, fd2, fd3;
+
+	ASSERT_EQ(0, write_sysfs(MAX_KMAP, "1"));
+	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+	ASSERT_EQ(0, export_rw(self->fd, c.pmo_id, &fd1));
+	/* The first export took the whole MiB: a second, a kernel MAP... */
+	EXPECT_EQ(-ENOMEM, export_rw(self->fd, c.pmo_id, &fd2));
+	k.pmo_id = c.pmo_id;
+	EXPECT_EQ(-ENOMEM, dxgpmo_map(self->fd, &k));
+	/* ... but not a read-only section's export. */
+	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &ro));
+	ASSERT_EQ(0, export_rw(self->fd, ro.pmo_id, &fd3));
+	EXPECT_EQ(0, close(fd3));
+	/* The charge outlives DESTROY, and goes with the dma-buf. */
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+	c = (struct dxgpmo_create_pmo){ .length = PAGE };
+	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+	EXPECT_EQ(-ENOMEM, export_rw(self->fd, c.pmo_id, &fd2));
+	EXPECT_EQ(0, close(fd1));
+	ASSERT_EQ(0, export_rw(self->fd, c.pmo_id, &fd2));
+	EXPECT_EQ(0, close(fd2));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, ro.pmo_id, 0));
+}
+
+/* Memory bases: max_bases per user, however many files it opens. */
+TEST_F(quota, bases_cap)
+{
+	struct dxgpmo_memory_range r = { .length = PAGE };
+	uint32_t id[3];
+	int fd2;
+
+	ASSERT_EQ(0, write_sysfs(MAX_BASES, "2"));
+	fd2 = dxgpmo_open();
+	ASSERT_LE(0, fd2);
+	EXPECT_EQ(0, dxgpmo_create_memory_basis(self->fd,
+						self->ad.any->adapter_id, 1,
+						&r, 1, &id[0]));
+	EXPECT_EQ(0, dxgpmo_create_memory_basis(fd2, self->ad.any->adapter_id,
+						1, &r, 1, &id[1]));
+	EXPECT_EQ(-ENOMEM, dxgpmo_create_memory_basis(fd2,
+						      self->ad.any->adapter_id,
+						      1, &r, 1, &id[2]));
+	close(fd2);
+	/* The closed file's basis went back to the budget. */
+	EXPECT_EQ(0, dxgpmo_create_memory_basis(self->fd,
+						self->ad.any->adapter_id, 1,
+						&r, 1, &id[2]));
+	EXPECT_EQ(0, dxgpmo_destroy_memory_basis(self->fd, id[0]));
+	EXPECT_EQ(0, dxgpmo_destroy_memory_basis(self->fd, id[2]));
 }
 /*
  * 64-bit fields that look like kernel pointers (x86-64 upper half; all-ones

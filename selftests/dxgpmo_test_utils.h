@@ -10,12 +10,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/capability.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <xf86drm.h>
@@ -131,6 +135,71 @@ static inline int drop_to_nobody(void)
 	    setresuid(DXGPMO_NOBODY, DXGPMO_NOBODY, DXGPMO_NOBODY))
 		return -1;
 	return 0;
+}
+
+/* Neither effective nor permitted capabilities left. */
+static inline int no_effective_caps(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+
+	if (syscall(SYS_capget, &hdr, data))
+		return 0;
+	return !data[0].effective && !data[1].effective &&
+	       !data[0].permitted && !data[1].permitted;
+}
+
+/*
+ * A file of the node opened by nobody without capabilities, handed to this
+ * (root) process over a unix socket; -1 on failure.
+ */
+static inline int open_as_nobody(void)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 }, byte = 0;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cm;
+	struct stat st;
+	int sv[2], fd = -1, status;
+	pid_t pid;
+
+	if (stat(DXGPMO_DEV_PATH, &st) || chmod(DXGPMO_DEV_PATH, 0666))
+		return -1;
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		goto out;
+	pid = fork();
+	if (pid == 0) {
+		int nfd;
+
+		if (drop_to_nobody() || !no_effective_caps())
+			_exit(1);
+		nfd = dxgpmo_open();
+		if (nfd < 0)
+			_exit(2);
+		cm = CMSG_FIRSTHDR(&msg);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(cm), &nfd, sizeof(int));
+		_exit(sendmsg(sv[1], &msg, 0) == 1 ? 0 : 3);
+	}
+	if (pid > 0 && recvmsg(sv[0], &msg, 0) == 1) {
+		cm = CMSG_FIRSTHDR(&msg);
+		if (cm && cm->cmsg_type == SCM_RIGHTS)
+			memcpy(&fd, CMSG_DATA(cm), sizeof(int));
+	}
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	close(sv[0]);
+	close(sv[1]);
+out:
+	chmod(DXGPMO_DEV_PATH, st.st_mode & 07777);
+	return fd;
 }
 #endif
 
@@ -454,6 +523,23 @@ static inline int write_sysfs(const char *path, const char *val)
 	n = write(fd, val, strlen(val));
 	close(fd);
 	return n == (ssize_t)strlen(val) ? 0 : -EIO;
+}
+
+/* The first line of a sysfs file, without its newline; 0 or -errno. */
+static inline int read_sysfs_str(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -EIO;
+	buf[n] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
 }
 
 /*

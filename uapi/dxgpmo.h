@@ -60,8 +60,8 @@
  *  - EBUSY: the object still has users: an open adapter memory object,
  *    ADLs, mappings, or another thread's call in flight on it.
  *  - ENOMEM: out of memory, an allocation window no memory satisfies, or a
- *    per-file limit (module parameters max_pinned_mb, max_adl_mb,
- *    max_kmap_mb) reached.
+ *    limit of the opener's user (module parameters max_pinned_mb,
+ *    max_adl_mb, max_kmap_mb, max_bases) reached.
  *  - ENOSPC: a buffer the caller sized is too small.
  *  - EOPNOTSUPP: the object type or the adapter does not support the call.
  *  - ERANGE, EEXIST: CREATE_MEMORY_BASIS only: a range outside the segment,

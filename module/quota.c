@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What one user may hold, whatever number of files it opens.
+ *
+ * Pinned object memory, ADL address space, kernel views and memory bases
+ * are charged to the user who opened the file (its real uid, as RLIMIT_*
+ * and iommufd's locked_vm accounting use), not to the file: a cap per file
+ * would be multiplied by every descriptor an opener can open.  The caps
+ * are module parameters in MiB (pages) or counts; the administrator sets
+ * them, and they apply to root as to anyone.
+ */
+#include <linux/cred.h>
+#include <linux/moduleparam.h>
+#include <linux/refcount.h>
+#include <linux/slab.h>
+#include <linux/uidgid.h>
+#include <linux/xarray.h>
+
+#include "object.h"
+
+static unsigned int dxgpmo_max_pinned_mb = 2048;
+module_param_named(max_pinned_mb, dxgpmo_max_pinned_mb, uint, 0644);
+MODULE_PARM_DESC(max_pinned_mb,
+		 "Most MiB of object memory one user may hold until it is freed, default 2048");
+
+/*
+ * Three quarters of edu's 256 MiB DMA window (EDU_DMA_BITS): one user
+ * cannot take all of it, yet can map a 64 MiB object whole and twice more
+ * in overlapping parts, as drivers do.
+ */
+static unsigned int dxgpmo_max_adl_mb = 192;
+module_param_named(max_adl_mb, dxgpmo_max_adl_mb, uint, 0644);
+MODULE_PARM_DESC(max_adl_mb,
+		 "Most MiB one user may have mapped in live ADLs, default 192");
+
+static unsigned int dxgpmo_max_kmap_mb = 256;
+module_param_named(max_kmap_mb, dxgpmo_max_kmap_mb, uint, 0644);
+MODULE_PARM_DESC(max_kmap_mb,
+		 "Most MiB of kernel views (kernel-mode maps, dma-buf vmaps) of one user's objects, default 256");
+
+/*
+ * Every device write and every collection walks all bases of a segment:
+ * their number is what one user can make everyone else pay for.
+ */
+static unsigned int dxgpmo_max_bases = 256;
+module_param_named(max_bases, dxgpmo_max_bases, uint, 0644);
+MODULE_PARM_DESC(max_bases,
+		 "Most memory bases one user may have, default 256");
+
+struct dxgpmo_quota {
+	/* Accounts of files and of what outlives them (see object.h). */
+	refcount_t users;
+	u32 uid;
+	atomic64_t charged[DXGPMO_NR_QUOTAS];
+};
+
+/* uid -> struct dxgpmo_quota; an entry goes when its last user does. */
+static DEFINE_XARRAY(dxgpmo_quotas);
+
+/* The quota of the calling task's user, a reference taken; NULL: -ENOMEM. */
+struct dxgpmo_quota *dxgpmo_quota_get_current(void)
+{
+	u32 uid = from_kuid(&init_user_ns, current_uid());
+	struct dxgpmo_quota *quota, *old;
+
+	xa_lock(&dxgpmo_quotas);
+	quota = xa_load(&dxgpmo_quotas, uid);
+	if (quota)
+		refcount_inc(&quota->users);
+	xa_unlock(&dxgpmo_quotas);
+	if (quota)
+		return quota;
+
+	quota = kzalloc(sizeof(*quota), GFP_KERNEL);
+	if (!quota)
+		return NULL;
+	refcount_set(&quota->users, 1);
+	quota->uid = uid;
+	xa_lock(&dxgpmo_quotas);
+	old = __xa_cmpxchg(&dxgpmo_quotas, uid, NULL, quota, GFP_KERNEL);
+	/* Present under the lock: its count cannot be dropping to zero. */
+	if (old && !xa_is_err(old))
+		refcount_inc(&old->users);
+	xa_unlock(&dxgpmo_quotas);
+	if (old) {
+		kfree(quota);
+		return xa_is_err(old) ? NULL : old;
+	}
+	return quota;
+}
+
+void dxgpmo_quota_put(struct dxgpmo_quota *quota)
+{
+	unsigned int i;
+
+	if (refcount_dec_not_one(&quota->users))
+		return;
+	/* The last reference goes under the lock lookups take it under. */
+	xa_lock(&dxgpmo_quotas);
+	if (!refcount_dec_and_test(&quota->users)) {
+		xa_unlock(&dxgpmo_quotas);
+		return;
+	}
+	__xa_erase(&dxgpmo_quotas, quota->uid);
+	xa_unlock(&dxgpmo_quotas);
+	for (i = 0; i < DXGPMO_NR_QUOTAS; i++)
+		WARN_ON(atomic64_read(&quota->charged[i]));
+	kfree(quota);
+}
+
+static s64 dxgpmo_quota_max(enum dxgpmo_quota_kind kind)
+{
+	switch (kind) {
+	case DXGPMO_QUOTA_PINNED_PAGES:
+		return (s64)READ_ONCE(dxgpmo_max_pinned_mb) << (20 - PAGE_SHIFT);
+	case DXGPMO_QUOTA_ADL_PAGES:
+		return (s64)READ_ONCE(dxgpmo_max_adl_mb) << (20 - PAGE_SHIFT);
+	case DXGPMO_QUOTA_KMAP_PAGES:
+		return (s64)READ_ONCE(dxgpmo_max_kmap_mb) << (20 - PAGE_SHIFT);
+	case DXGPMO_QUOTA_BASES:
+		return READ_ONCE(dxgpmo_max_bases);
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Reserve nr before making what holds them, so concurrent calls cannot
+ * pass the cap together; -ENOMEM, as for any other lack of memory, when
+ * they would not fit.  A cap lowered under what is charged only refuses
+ * new charges.
+ */
+int dxgpmo_quota_charge(struct dxgpmo_quota *quota,
+			enum dxgpmo_quota_kind kind, unsigned long nr)
+{
+	atomic64_t *charged = &quota->charged[kind];
+	s64 max = dxgpmo_quota_max(kind);
+	s64 old = atomic64_read(charged);
+
+	/* Nothing to charge fits, even under a cap lowered below the use. */
+	if (!nr)
+		return 0;
+	do {
+		if (old + (s64)nr > max)
+			return -ENOMEM;
+	} while (!atomic64_try_cmpxchg(charged, &old, old + nr));
+	return 0;
+}
+
+void dxgpmo_quota_uncharge(struct dxgpmo_quota *quota,
+			   enum dxgpmo_quota_kind kind, unsigned long nr)
+{
+	WARN_ON(atomic64_sub_return(nr, &quota->charged[kind]) < 0);
+}
