@@ -377,41 +377,94 @@ int dxgpmo_set_pages_cache(struct page **pages, unsigned long n,
 }
 
 /*
+ * Pages per linear-map switch: each switch flushes the TLB of every CPU,
+ * and none reschedules, so a large object goes in batches of this many.
+ */
+#define DXGPMO_ALIAS_BATCH	512
+
+/*
+ * Switch the linear map of the object's first limit pages (those still in
+ * it) to cache_type; *tried says how many pages a switch was attempted on,
+ * the failed batch included.  Allocates nothing it cannot do without: the
+ * release path restores write-back with it, and must not fail for lack
+ * of a page array.
+ */
+static int dxgpmo_backing_switch_alias(struct dxgpmo_backing *backing,
+				       u32 cache_type, unsigned long limit,
+				       unsigned long *tried)
+{
+	struct page *on_stack[16], **pages;
+	unsigned long room, n = 0, j;
+	unsigned int i;
+	int ret = 0;
+
+	*tried = 0;
+	room = DXGPMO_ALIAS_BATCH;
+	pages = kmalloc_array(room, sizeof(*pages), GFP_KERNEL | __GFP_NOWARN);
+	if (!pages) {
+		pages = on_stack;
+		room = ARRAY_SIZE(on_stack);
+	}
+	for (i = 0; i < backing->nr_chunks && !ret; i++) {
+		struct dxgpmo_chunk *chunk = &backing->chunks[i];
+
+		for (j = 0; chunk->page && j < chunk->nr_pages; j++) {
+			if (*tried + n == limit)
+				break;
+			pages[n++] = dxgpmo_nth_page(chunk->page, j);
+			if (n < room)
+				continue;
+			*tried += n;
+			ret = dxgpmo_set_pages_cache(pages, n, cache_type);
+			n = 0;
+			if (ret)
+				break;
+			cond_resched();
+		}
+	}
+	if (n && !ret) {
+		*tried += n;
+		ret = dxgpmo_set_pages_cache(pages, n, cache_type);
+	}
+	if (pages != on_stack)
+		kfree(pages);
+	return ret;
+}
+
+/*
  * A non-cached or write-combined object's pages must not stay write-back
  * in the kernel's linear map: two mappings with different memory types are
  * undefined on x86 (PAT).  Switched after allocation, restored before free.
  */
 static int dxgpmo_backing_set_alias(struct dxgpmo_backing *backing, bool set)
 {
-	unsigned long n = 0, nr = 0, j;
-	struct page **pages;
-	unsigned int i;
+	unsigned long tried, restored;
 	int ret;
 
 	if (backing->cache_type == DXGPMO_CACHE_CACHED)
 		return 0;
-	if (!set && !backing->alias_changed)
-		return 0;
-	/* Chunks given to the pool at release are gone from the object. */
-	for (i = 0; i < backing->nr_chunks; i++)
-		if (backing->chunks[i].page)
-			nr += backing->chunks[i].nr_pages;
-	if (!nr)
-		return 0;
-	pages = kvmalloc_array(nr, sizeof(*pages), GFP_KERNEL);
-	if (!pages)
-		return -ENOMEM;
-	for (i = 0; i < backing->nr_chunks; i++) {
-		struct dxgpmo_chunk *chunk = &backing->chunks[i];
-
-		for (j = 0; chunk->page && j < chunk->nr_pages; j++)
-			pages[n++] = dxgpmo_nth_page(chunk->page, j);
+	if (!set) {
+		if (!backing->alias_changed)
+			return 0;
+		ret = dxgpmo_backing_switch_alias(backing, DXGPMO_CACHE_CACHED,
+						  ULONG_MAX, &tried);
+		if (!ret)
+			backing->alias_changed = false;
+		return ret;
 	}
-	ret = dxgpmo_set_pages_cache(pages, nr, set ? backing->cache_type :
-						       DXGPMO_CACHE_CACHED);
-	kvfree(pages);
-	if (!ret)
-		backing->alias_changed = set;
+	ret = dxgpmo_backing_switch_alias(backing, backing->cache_type,
+					  ULONG_MAX, &tried);
+	if (!ret) {
+		backing->alias_changed = true;
+		return 0;
+	}
+	/*
+	 * A failed switch gives back the memtype reservations but may leave
+	 * part of the linear map switched: whatever was tried goes back to
+	 * write-back before the pages reach the page allocator.
+	 */
+	dxgpmo_backing_switch_alias(backing, DXGPMO_CACHE_CACHED, tried,
+				    &restored);
 	return ret;
 }
 

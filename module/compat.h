@@ -53,6 +53,18 @@ static inline void dxgpmo_vm_flags_set(struct vm_area_struct *vma,
 #endif
 }
 
+/*
+ * 6.4's per-VMA locks: a VMA already in the tree is changed only after
+ * readers that take its lock instead of mmap_lock are out.  Before 6.4
+ * mmap_lock held for writing is all there is.
+ */
+static inline void dxgpmo_vma_start_write(struct vm_area_struct *vma)
+{
+#ifdef DXGPMO_HAVE_VMA_START_WRITE
+	vma_start_write(vma);
+#endif
+}
+
 static inline void dxgpmo_vm_flags_clear(struct vm_area_struct *vma,
 					 vm_flags_t flags)
 {

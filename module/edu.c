@@ -77,7 +77,9 @@ int dxgpmo_edu_transfer(struct dxgpmo_edu *edu, bool to_memory,
 	size_t done = 0;
 	int ret = 0;
 
-	mutex_lock(&edu->engine_lock);
+	/* A whole call holds the engine for seconds: waiters can be killed. */
+	if (mutex_lock_killable(&edu->engine_lock))
+		return -EINTR;
 	if (edu->dead) {
 		ret = -ENODEV;
 		goto out;

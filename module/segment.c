@@ -165,7 +165,14 @@ int dxgpmo_segment_mmap(struct file *filp, struct vm_area_struct *vma)
 		vma_set_file(vma, readonly);
 		fput(readonly);		/* the VMA took its own reference */
 	}
-	dxgpmo_vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+	/*
+	 * VM_IO: the segment is the adapter's local memory, and like a
+	 * GPU's VRAM mapping it cannot be pinned through get_user_pages().
+	 * A long-term pin (io_uring fixed buffers, RDMA) would write through
+	 * the kernel's mapping or the device, never setting a PTE dirty bit
+	 * that tracking could find.
+	 */
+	dxgpmo_vm_flags_set(vma, VM_IO | VM_DONTEXPAND | VM_DONTDUMP);
 	vma->vm_private_data = adapter;
 	vma->vm_ops = &dxgpmo_seg_vm_ops;
 	return 0;

@@ -169,6 +169,7 @@ int dxgpmo_window_detach_view(struct dxgpmo_window *window,
 	    vma->vm_private_data == window && vma->vm_start == address &&
 	    vma->vm_end == address + length &&
 	    vma->vm_pgoff == window->pgoff + view_first) {
+		dxgpmo_vma_start_write(vma);
 		vma->vm_private_data = NULL;
 		vma_set_file(vma, detached);
 		/*

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -537,6 +538,66 @@ TEST_F_TIMEOUT(adl, dma_roundtrip_two_adapters, 60)
  * A read-only section is mapped for the device to read only: the adapter
  * may read it through an ADL, never write it (-EACCES), and its bytes stay.
  */
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * A caller waiting for the engine while another's long transfer runs
+ * (64 KiB: 32 chunks of two engine runs, seconds) can still be killed:
+ * the wait is killable, and the process goes at once, not when the other
+ * transfer is over.
+ */
+TEST_F_TIMEOUT(adl, engine_wait_is_killable, 90)
+{
+	const uint64_t len = 64 << 10;
+	struct dxgpmo_allocate_adl adl;
+	double killed, gone, started;
+	uint8_t *buf = calloc(1, len);
+	uint32_t pmo, amo, adapter;
+	pid_t busy, waiter;
+	int status;
+
+	if (!self->ad.nr_iommu_edu)
+		SKIP(return, "needs an edu adapter behind an IOMMU");
+	ASSERT_NE(NULL, buf);
+	adapter = self->ad.iommu_edu[0]->adapter_id;
+	ASSERT_EQ(0, pmo_on(self->fd, DXGPMO_PMO_TYPE_MDL, len, adapter, &pmo,
+			    &amo));
+	ASSERT_EQ(0, adl_make(self->fd, amo, 0, len, 0, NULL, &adl));
+	busy = fork();
+	ASSERT_LE(0, busy);
+	if (!busy)
+		_exit(-dxgpmo_adapter_dma(self->fd, adapter, 0,
+					  adl.base_page * PAGE, buf, len));
+	/* The long transfer has the engine; the next caller waits for it. */
+	usleep(300000);
+	started = mono_s();
+	waiter = fork();
+	ASSERT_LE(0, waiter);
+	if (!waiter)
+		_exit(-dxgpmo_adapter_dma(self->fd, adapter, 0,
+					  adl.base_page * PAGE, buf, PAGE));
+	usleep(300000);
+	killed = mono_s();
+	kill(waiter, SIGKILL);
+	ASSERT_EQ(waiter, waitpid(waiter, &status, 0));
+	gone = mono_s();
+	ASSERT_EQ(busy, waitpid(busy, &status, 0));
+	TH_LOG("the waiter went %.2f s after SIGKILL; the long transfer took %.2f s more",
+	       gone - killed, mono_s() - started);
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	/* It must not wait for the rest of the long transfer (seconds). */
+	EXPECT_GT(1.0, gone - killed);
+	EXPECT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, pmo, amo));
+	free(buf);
+}
+
 TEST_F_TIMEOUT(adl, read_only_section_device_cannot_write, 60)
 {
 	struct dxgpmo_create_pmo c = {

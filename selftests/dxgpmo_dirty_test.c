@@ -15,7 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <linux/io_uring.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -340,6 +343,29 @@ TEST_F_TIMEOUT(dirty, dma_keeps_concurrent_cpu_writes, 60)
 	}
 	close(kmsg);
 	munmap((void *)s.cpu, s.size);
+}
+
+/*
+ * A segment mapping cannot be pinned: writes through a long-term pin (an
+ * io_uring fixed buffer, an RDMA region) go through the kernel's mapping
+ * or the device and never set the PTE dirty bit tracking reads.
+ */
+TEST_F(dirty, segment_refuses_long_term_pins)
+{
+	struct io_uring_params p = { 0 };
+	struct iovec iov = {
+		.iov_base = (void *)self->seg.cpu, .iov_len = 4 * PAGE,
+	};
+	int ring, ret;
+
+	ring = syscall(__NR_io_uring_setup, 4, &p);
+	if (ring < 0)
+		SKIP(return, "no io_uring to pin with: %s", strerror(errno));
+	ret = syscall(__NR_io_uring_register, ring, IORING_REGISTER_BUFFERS,
+		      &iov, 1);
+	EXPECT_EQ(-1, ret);
+	EXPECT_EQ(EFAULT, errno);
+	close(ring);
 }
 
 /* STARTs are counted: two STARTs need two STOPs. */
