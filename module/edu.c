@@ -104,6 +104,16 @@ int dxgpmo_edu_transfer(struct dxgpmo_edu *edu, bool to_memory,
 			if (!ret)
 				memcpy(buf + done, edu->staging, n);
 		}
+		if (ret == -ETIMEDOUT) {
+			/*
+			 * The engine may still finish this run later, into
+			 * memory or addresses the caller is about to give
+			 * back: it gets no more work, as after removal.
+			 */
+			edu->dead = true;
+			dev_err(edu->adapter->dev,
+				"DMA engine timed out; no more transfers until the device is bound again\n");
+		}
 		if (ret)
 			break;
 		done += n;

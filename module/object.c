@@ -238,22 +238,36 @@ static struct dxgpmo_object *dxgpmo_object_claim(struct dxgpmo_file *file,
 }
 
 /*
- * Wait, at most DXGPMO_DESTROY_WAIT, for the other calls in flight on a
- * claimed object (an ADAPTER_DMA may hold an ADL for seconds): its
- * shortterm users are then its own count and the claim's.  Waiting never
- * makes a lookup fail.
+ * Wait, until deadline, for the other calls in flight on a claimed object
+ * (an ADAPTER_DMA may hold an ADL for seconds): its shortterm users are
+ * then its own count and the claim's.  Waiting never makes a lookup fail.
  */
-static int dxgpmo_object_settle(struct dxgpmo_object *obj)
+static int dxgpmo_object_settle(struct dxgpmo_object *obj,
+				unsigned long deadline)
 {
 	refcount_t *calls = &obj->shortterm_users;
-	long left;
+	long left = (long)(deadline - jiffies);
 
+	if (left <= 0)
+		return -EBUSY;
 	left = wait_event_interruptible_timeout(dxgpmo_destroy_wait,
 						refcount_read(calls) == 2,
-						DXGPMO_DESTROY_WAIT);
+						left);
 	if (left > 0)
 		return 0;
 	return left < 0 ? -ERESTARTSYS : -EBUSY;
+}
+
+/*
+ * Under the xarray lock, of an object found not idle: only calls in
+ * flight stand in the way (one looked it up after the wait ended), no
+ * child the caller does not take along.  Then the wait goes on.
+ */
+static bool dxgpmo_object_only_calls_locked(struct dxgpmo_object *obj,
+					    unsigned int holds)
+{
+	return refcount_read(&obj->users) -
+	       refcount_read(&obj->shortterm_users) == holds;
 }
 
 /*
@@ -283,21 +297,26 @@ static void dxgpmo_object_unclaim(struct dxgpmo_file *file,
 int dxgpmo_object_destroy(struct dxgpmo_file *file, u32 id,
 			  enum dxgpmo_obj_type type)
 {
+	unsigned long deadline = jiffies + DXGPMO_DESTROY_WAIT;
 	struct dxgpmo_object *obj;
 	int ret;
 
 	obj = dxgpmo_object_claim(file, id, type);
 	if (IS_ERR(obj))
 		return PTR_ERR(obj);
-	ret = dxgpmo_object_settle(obj);
-	if (!ret) {
+	do {
+		ret = dxgpmo_object_settle(obj, deadline);
+		if (ret)
+			break;
 		xa_lock(&file->objects);
 		if (dxgpmo_object_idle_locked(file, obj, 0))
 			dxgpmo_object_unpublish_locked(file, obj);
+		else if (dxgpmo_object_only_calls_locked(obj, 0))
+			ret = -EAGAIN;
 		else
 			ret = -EBUSY;
 		xa_unlock(&file->objects);
-	}
+	} while (ret == -EAGAIN);
 	if (ret) {
 		dxgpmo_object_unclaim(file, obj);
 		return ret;
@@ -317,6 +336,7 @@ int dxgpmo_object_destroy_pair(struct dxgpmo_file *file, u32 child_id,
 			       enum dxgpmo_obj_type parent_type,
 			       unsigned int *busy_grandchildren)
 {
+	unsigned long deadline = jiffies + DXGPMO_DESTROY_WAIT;
 	struct dxgpmo_object *child, *parent;
 	int ret;
 
@@ -330,23 +350,31 @@ int dxgpmo_object_destroy_pair(struct dxgpmo_file *file, u32 child_id,
 		return PTR_ERR(child);
 	}
 	/* Set before the child was published: no need to wait to check it. */
-	ret = -EINVAL;
-	if (child->ops->parent_of && child->ops->parent_of(child) == parent)
-		ret = dxgpmo_object_settle(child);
-	if (!ret)
-		ret = dxgpmo_object_settle(parent);
-	if (!ret) {
+	if (!child->ops->parent_of || child->ops->parent_of(child) != parent) {
+		ret = -EINVAL;
+		goto out_unclaim;
+	}
+	do {
+		ret = dxgpmo_object_settle(child, deadline);
+		if (!ret)
+			ret = dxgpmo_object_settle(parent, deadline);
+		if (ret)
+			break;
 		xa_lock(&file->objects);
 		if (dxgpmo_object_idle_locked(file, child, 0) &&
 		    dxgpmo_object_idle_locked(file, parent, 1)) {
 			dxgpmo_object_unpublish_locked(file, child);
 			dxgpmo_object_unpublish_locked(file, parent);
+		} else if (dxgpmo_object_only_calls_locked(child, 0) &&
+			   dxgpmo_object_only_calls_locked(parent, 1)) {
+			ret = -EAGAIN;
 		} else {
 			*busy_grandchildren = child->nr_children;
 			ret = -EBUSY;
 		}
 		xa_unlock(&file->objects);
-	}
+	} while (ret == -EAGAIN);
+out_unclaim:
 	if (ret) {
 		dxgpmo_object_unclaim(file, child);
 		dxgpmo_object_unclaim(file, parent);

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -596,6 +597,65 @@ TEST_F_TIMEOUT(adl, engine_wait_is_killable, 90)
 	EXPECT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, pmo, amo));
 	free(buf);
+}
+
+struct dma_loop {
+	int fd;
+	uint32_t adapter;
+	uint64_t address;
+	volatile int stop;
+	unsigned int calls;
+};
+
+static void *dma_loop(void *arg)
+{
+	struct dma_loop *l = arg;
+	uint8_t buf[64];
+
+	while (!l->stop &&
+	       !dxgpmo_adapter_dma(l->fd, l->adapter, 0, l->address, buf,
+				   sizeof(buf)))
+		l->calls++;
+	return NULL;
+}
+
+/*
+ * FREE_ADL waits for the calls using the ADL (up to 30 s), however many
+ * come one after the other: a call that looks the ADL up just after one
+ * ended is waited for too, not a reason for an early -EBUSY.
+ */
+TEST_F_TIMEOUT(adl, free_waits_through_back_to_back_calls, 90)
+{
+	struct dma_loop l = { .fd = self->fd };
+	struct dxgpmo_allocate_adl adl;
+	uint32_t pmo, amo;
+	double started, took;
+	pthread_t t;
+	int ret;
+
+	if (!self->ad.nr_iommu_edu)
+		SKIP(return, "needs an edu adapter behind an IOMMU");
+	l.adapter = self->ad.iommu_edu[0]->adapter_id;
+	ASSERT_EQ(0, pmo_on(self->fd, DXGPMO_PMO_TYPE_MDL, PAGE, l.adapter,
+			    &pmo, &amo));
+	ASSERT_EQ(0, adl_make(self->fd, amo, 0, PAGE, 0, NULL, &adl));
+	l.address = adl.base_page * PAGE;
+	ASSERT_EQ(0, pthread_create(&t, NULL, dma_loop, &l));
+	usleep(300000);
+	started = mono_s();
+	ret = dxgpmo_free_adl(self->fd, adl.adl_id);
+	took = mono_s() - started;
+	l.stop = 1;
+	pthread_join(t, NULL);
+	TH_LOG("FREE_ADL: %s after %.2f s, %u transfers meanwhile",
+	       strerror(-ret), took, l.calls);
+	/* Done, or refused only once the whole wait was used up. */
+	if (ret) {
+		EXPECT_EQ(-EBUSY, ret);
+		EXPECT_LT(29.0, took);
+		EXPECT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
+	}
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, pmo, amo));
 }
 
 TEST_F_TIMEOUT(adl, read_only_section_device_cannot_write, 60)

@@ -129,8 +129,26 @@ TEST_F(dxgpmo, adapters_entry_size)
 		.entries = (uintptr_t)big,
 	};
 	unsigned int i, j;
+	uint8_t *huge;
 
 	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_QUERY_ADAPTERS, &q));
+
+	/*
+	 * An entry is at most a page: a layout that much larger than today's
+	 * is not a layout, and each entry's tail is zeroed in one call.
+	 */
+	huge = calloc(2, 4096);
+	ASSERT_NE(NULL, huge);
+	q.entries = (uintptr_t)huge;
+	q.count = 1;
+	q.entry_size = 4096;
+	EXPECT_EQ(0, ioctl(self->fd, DXGPMO_IOC_QUERY_ADAPTERS, &q));
+	q.count = 1;
+	q.entry_size = 4097;
+	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_QUERY_ADAPTERS, &q));
+	free(huge);
+	q.entries = (uintptr_t)big;
+	q.count = DXGPMO_MAX_ADAPTERS;
 
 	/* A caller built with the first layout gets packed v1 entries. */
 	memset(big, 0xa5, sizeof(big));

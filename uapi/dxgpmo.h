@@ -66,6 +66,8 @@
  *  - EOPNOTSUPP: the object type or the adapter does not support the call.
  *  - ERANGE, EEXIST: CREATE_MEMORY_BASIS only: a range outside the segment,
  *    two ranges overlapping.
+ *  - EOVERFLOW: START_DIRTY_TRACKING of a basis already started 2^32 - 1
+ *    times.
  *  - ETIMEDOUT: the adapter's DMA engine did not complete a transfer.
  *  - EFAULT: a user pointer is not accessible.
  *  - EINTR: a fatal signal ended a large allocation or a DMA transfer.
@@ -180,6 +182,9 @@ struct dxgpmo_adapter_info {
 	__u16 pci_device;
 };
 
+/* The largest &dxgpmo_query_adapters.entry_size a caller may give. */
+#define DXGPMO_ADAPTER_INFO_MAX_SIZE	4096
+
 /**
  * struct dxgpmo_query_adapters - ioctl(DXGPMO_IOC_QUERY_ADAPTERS)
  * @size: sizeof(struct dxgpmo_query_adapters)
@@ -188,14 +193,16 @@ struct dxgpmo_adapter_info {
  *	out: number of adapters present.  Only min(in, out) are written.
  * @entry_size: in: size of one entry of @entries as the caller knows it;
  *	at least offsetofend(struct dxgpmo_adapter_info, name) unless @count
- *	is 0.  A larger entry has its unknown tail zeroed.
+ *	is 0, at most %DXGPMO_ADAPTER_INFO_MAX_SIZE.  A larger entry than the
+ *	module knows has its unknown tail zeroed.
  * @entries: user pointer to an array of struct dxgpmo_adapter_info
  *
  * List the adapters: every bound edu device, every device bound to the
  * generic PCI driver, and the virtual adapters.  Adapter ids are global
- * (the same in every file), never reused while the module is loaded, and
- * an adapter that was removed is no longer listed.  A list longer than the
- * buffer follows "Buffers the caller sizes".
+ * (the same in every file), 1 to 255, handed out in turn: the id of a
+ * removed adapter comes back only after every id above it was handed out
+ * once more.  An adapter that was removed is no longer listed.  A list
+ * longer than the buffer follows "Buffers the caller sizes".
  */
 struct dxgpmo_query_adapters {
 	__u32 size;
