@@ -190,6 +190,57 @@ TEST_F(dxgk, map_unaligned_offset)
 		  destroy(c.hPhysicalMemoryObject, c.hAdapterMemoryObject));
 }
 
+/* The process's VMAs: the lines of /proc/self/maps. */
+static int vma_count(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	int c, n = 0;
+
+	if (!f)
+		return -1;
+	while ((c = fgetc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
+}
+
+/*
+ * Map and Unmap for a driver's whole life: Unmap gives the address range
+ * back, as on Windows.  A range left behind per pair would reach
+ * vm.max_map_count (65530) after as many maps, and every Map would then
+ * fail.
+ */
+TEST_F(dxgk, map_unmap_steady)
+{
+	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT c;
+	DXGKARGCB_UNMAP_PHYSICAL_MEMORY um;
+	DXGKARGCB_MAP_PHYSICAL_MEMORY m;
+	int before, after, i, mode;
+
+	ASSERT_EQ(STATUS_SUCCESS, create_mdl(self->virt, 2 * PAGE_SIZE, &c));
+	before = vma_count();
+	ASSERT_LT(0, before);
+	for (i = 0; i < 2000; i++) {
+		mode = i & 1 ? DXGK_ACCESS_MODE_USER_MODE :
+			       DXGK_ACCESS_MODE_KERNEL_MODE;
+		memset(&m, 0, sizeof(m));
+		m.hPhysicalMemoryObject = c.hPhysicalMemoryObject;
+		m.AccessMode = mode;
+		m.Size = 2 * PAGE_SIZE;
+		ASSERT_EQ(STATUS_SUCCESS, DxgkCbMapPhysicalMemory(&m));
+		((volatile char *)m.pMappedAddress)[i & 4095] = (char)i;
+		um.hPhysicalMemoryObject = c.hPhysicalMemoryObject;
+		um.pBaseAddress = m.pMappedAddress;
+		um.Size = m.Size;
+		ASSERT_EQ(STATUS_SUCCESS, DxgkCbUnmapPhysicalMemory(&um));
+	}
+	after = vma_count();
+	TH_LOG("VMAs: %d before 2000 Map/Unmap pairs, %d after", before, after);
+	EXPECT_GE(before + 2, after);
+	EXPECT_EQ(STATUS_SUCCESS,
+		  destroy(c.hPhysicalMemoryObject, c.hAdapterMemoryObject));
+}
+
 /* Memory-basis DDIs: ranges, subranges, buffer sizes, the START count. */
 TEST_F(dxgk, memory_basis)
 {

@@ -796,11 +796,16 @@ static int view_add(struct _DXGK_LINUX_SESSION *s, struct view *v,
 	return 0;
 }
 
-/* Forgets the view at address, of s or (s NULL) of any session. */
-static void view_remove(struct _DXGK_LINUX_SESSION *s, void *address)
+/*
+ * Forgets the view at address, of s or (s NULL) of any session, and
+ * returns its length (0: no such view).  Whoever took it off the list
+ * unmaps it: Unmap or the session's close, never both.
+ */
+static size_t view_remove(struct _DXGK_LINUX_SESSION *s, void *address)
 {
 	struct view **pp, *v;
 	unsigned int i;
+	size_t length;
 
 	pthread_mutex_lock(&sessions_lock);
 	for (i = 0; i < MAX_SESSIONS; i++) {
@@ -810,13 +815,15 @@ static void view_remove(struct _DXGK_LINUX_SESSION *s, void *address)
 			if ((*pp)->address == address) {
 				v = *pp;
 				*pp = v->next;
+				length = v->length;
 				free(v);
 				pthread_mutex_unlock(&sessions_lock);
-				return;
+				return length;
 			}
 		}
 	}
 	pthread_mutex_unlock(&sessions_lock);
+	return 0;
 }
 
 NTSTATUS DxgkCbMapPhysicalMemory(DXGKARGCB_MAP_PHYSICAL_MEMORY *args)
@@ -878,8 +885,18 @@ NTSTATUS DxgkCbUnmapPhysicalMemory(const DXGKARGCB_UNMAP_PHYSICAL_MEMORY *args)
 	u.address = (uintptr_t)args->pBaseAddress;
 	u.length = args->Size;
 	err = xioctl(s->fd, DXGPMO_IOC_UNMAP, &u);
-	if (!err)
-		view_remove(s, args->pBaseAddress);
+	/*
+	 * The ioctl detached the view; its VMA still holds the range, so no
+	 * other mapping can have been placed there (only a thread that
+	 * unmapped this library's range itself could).  munmap() gives the
+	 * range back, as Windows' Unmap does.
+	 */
+	if (!err) {
+		size_t length = view_remove(s, args->pBaseAddress);
+
+		if (length)
+			munmap(args->pBaseAddress, length);
+	}
 	return put_done(s, err);
 }
 
