@@ -336,7 +336,7 @@ int dxgpmo_ioctl_query_adapters(struct dxgpmo_ucmd *ucmd)
 	if (cmd->count && cmd->entry_size < offsetofend(typeof(*infos), name))
 		return -EINVAL;
 	/* Each entry's unknown tail is zeroed in one go: at most a page. */
-	if (cmd->entry_size > DXGPMO_ADAPTER_INFO_MAX_SIZE)
+	if (cmd->count && cmd->entry_size > DXGPMO_ADAPTER_INFO_MAX_SIZE)
 		return -EINVAL;
 	copy_len = min_t(size_t, cmd->entry_size, sizeof(*infos));
 	/* Ids are 8 bits: never more adapters than that. */

@@ -463,8 +463,9 @@ static int dxgpmo_backing_set_alias(struct dxgpmo_backing *backing, bool set)
 	 * part of the linear map switched: whatever was tried goes back to
 	 * write-back before the pages reach the page allocator.
 	 */
-	dxgpmo_backing_switch_alias(backing, DXGPMO_CACHE_CACHED, tried,
-				    &restored);
+	if (dxgpmo_backing_switch_alias(backing, DXGPMO_CACHE_CACHED, tried,
+					&restored))
+		backing->alias_changed = true;	/* release tries, or leaks */
 	return ret;
 }
 

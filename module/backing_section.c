@@ -134,9 +134,12 @@ static struct page *dxgpmo_section_view_page(struct dxgpmo_backing *backing,
 		goto out;
 	ret = dxgpmo_section_set_alias(backing, page, true);
 	if (ret) {
-		/* A failed switch may leave part of the linear map switched. */
-		dxgpmo_section_set_alias(backing, page, false);
-		put_page(page);
+		/*
+		 * A failed switch may leave the linear map switched: the page
+		 * goes back to shmem write-back, or not at all.
+		 */
+		if (!dxgpmo_section_set_alias(backing, page, false))
+			put_page(page);
 		page = ERR_PTR(ret);
 		goto out;
 	}

@@ -253,18 +253,22 @@ static void dxgpmo_dmabuf_vunmap(struct dma_buf *dmabuf,
 	iosys_map_clear(map);
 }
 
-static const struct dma_buf_ops dxgpmo_dmabuf_ops = {
-	.attach = dxgpmo_dmabuf_attach,
-	.detach = dxgpmo_dmabuf_detach,
-	.map_dma_buf = dxgpmo_dmabuf_map,
-	.unmap_dma_buf = dxgpmo_dmabuf_unmap,
-	.release = dxgpmo_dmabuf_release,
-	.begin_cpu_access = dxgpmo_dmabuf_begin_cpu,
-	.end_cpu_access = dxgpmo_dmabuf_end_cpu,
-	.mmap = dxgpmo_dmabuf_mmap,
-	.vmap = dxgpmo_dmabuf_vmap,
-	.vunmap = dxgpmo_dmabuf_vunmap,
-};
+#define DXGPMO_DMABUF_OPS(...)					\
+	{							\
+		.attach = dxgpmo_dmabuf_attach,			\
+		.detach = dxgpmo_dmabuf_detach,			\
+		.map_dma_buf = dxgpmo_dmabuf_map,		\
+		.unmap_dma_buf = dxgpmo_dmabuf_unmap,		\
+		.release = dxgpmo_dmabuf_release,		\
+		.begin_cpu_access = dxgpmo_dmabuf_begin_cpu,	\
+		.end_cpu_access = dxgpmo_dmabuf_end_cpu,	\
+		.mmap = dxgpmo_dmabuf_mmap,			\
+		__VA_ARGS__					\
+	}
+
+static const struct dma_buf_ops dxgpmo_dmabuf_ops =
+	DXGPMO_DMABUF_OPS(.vmap = dxgpmo_dmabuf_vmap,
+			  .vunmap = dxgpmo_dmabuf_vunmap);
 
 /*
  * dma_buf_vmap() has no read-only form: importers write through what it
@@ -272,16 +276,8 @@ static const struct dma_buf_ops dxgpmo_dmabuf_ops = {
  * read-only kernel mapping is an oops.  Without .vmap the core refuses
  * quietly; a failing .vmap would warn.
  */
-static const struct dma_buf_ops dxgpmo_dmabuf_readonly_ops = {
-	.attach = dxgpmo_dmabuf_attach,
-	.detach = dxgpmo_dmabuf_detach,
-	.map_dma_buf = dxgpmo_dmabuf_map,
-	.unmap_dma_buf = dxgpmo_dmabuf_unmap,
-	.release = dxgpmo_dmabuf_release,
-	.begin_cpu_access = dxgpmo_dmabuf_begin_cpu,
-	.end_cpu_access = dxgpmo_dmabuf_end_cpu,
-	.mmap = dxgpmo_dmabuf_mmap,
-};
+static const struct dma_buf_ops dxgpmo_dmabuf_readonly_ops =
+	DXGPMO_DMABUF_OPS();
 
 int dxgpmo_ioctl_export_dmabuf(struct dxgpmo_ucmd *ucmd)
 {
@@ -326,9 +322,10 @@ int dxgpmo_ioctl_export_dmabuf(struct dxgpmo_ucmd *ucmd)
 		exp_info.ops = &dxgpmo_dmabuf_readonly_ops;
 	} else {
 		/*
-		 * Any importer may vmap the whole buffer, and a failing .vmap
-		 * warns in the dma-buf core: the kernel view space is charged
-		 * here, to the object's owner, as MAP's kernel views are.
+		 * Any importer may vmap the whole buffer, each export its own
+		 * vmap, and a failing .vmap warns in the dma-buf core: the
+		 * kernel view space is charged here, to the object's user,
+		 * as MAP's kernel views are.
 		 */
 		ret = dxgpmo_quota_charge(exp->backing->account->quota,
 					  DXGPMO_QUOTA_KMAP_PAGES,

@@ -38,7 +38,11 @@
 #define EDU_BUFFER_ADDR		0x40000
 /* Half the buffer: ends well before 0x41000 (see above). */
 #define EDU_CHUNK		2048
-#define EDU_TIMEOUT_US		(2 * USEC_PER_SEC)
+/*
+ * A run takes ~100 ms of virtual time; one still busy after this long is
+ * taken as hung (a loaded host delays QEMU's timer, not by seconds).
+ */
+#define EDU_TIMEOUT_US		(10 * USEC_PER_SEC)
 
 struct dxgpmo_edu {
 	struct dxgpmo_adapter *adapter;
@@ -108,8 +112,10 @@ int dxgpmo_edu_transfer(struct dxgpmo_edu *edu, bool to_memory,
 			/*
 			 * The engine may still finish this run later, into
 			 * memory or addresses the caller is about to give
-			 * back: it gets no more work, as after removal.
+			 * back: it loses bus mastering and gets no more work,
+			 * as after removal.
 			 */
+			pci_clear_master(edu->adapter->pdev);
 			edu->dead = true;
 			dev_err(edu->adapter->dev,
 				"DMA engine timed out; no more transfers until the device is bound again\n");

@@ -266,8 +266,12 @@ static int dxgpmo_object_settle(struct dxgpmo_object *obj,
 static bool dxgpmo_object_only_calls_locked(struct dxgpmo_object *obj,
 					    unsigned int holds)
 {
-	return refcount_read(&obj->users) -
-	       refcount_read(&obj->shortterm_users) == holds;
+	/*
+	 * Signed: a call half-way through its put has dropped users but not
+	 * yet shortterm_users.
+	 */
+	return (int)refcount_read(&obj->users) -
+	       (int)refcount_read(&obj->shortterm_users) <= (int)holds;
 }
 
 /*

@@ -174,7 +174,8 @@ int dxgpmo_window_detach_view(struct dxgpmo_window *window,
 		vma_set_file(vma, detached);
 		/*
 		 * Faults of this VMA see no window from here (they run under
-		 * mmap_lock); what it mapped goes, with the other mappings of
+		 * mmap_lock or the VMA's own lock, both held here); what it
+		 * mapped goes, with the other mappings of
 		 * those pages, which simply fault them in again.
 		 */
 		unmap_mapping_range(window->mapping,

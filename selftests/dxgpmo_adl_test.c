@@ -563,8 +563,10 @@ TEST_F_TIMEOUT(adl, engine_wait_is_killable, 90)
 	pid_t busy, waiter;
 	int status;
 
-	if (!self->ad.nr_iommu_edu)
+	if (!self->ad.nr_iommu_edu) {
+		free(buf);
 		SKIP(return, "needs an edu adapter behind an IOMMU");
+	}
 	ASSERT_NE(NULL, buf);
 	adapter = self->ad.iommu_edu[0]->adapter_id;
 	ASSERT_EQ(0, pmo_on(self->fd, DXGPMO_PMO_TYPE_MDL, len, adapter, &pmo,
@@ -584,6 +586,8 @@ TEST_F_TIMEOUT(adl, engine_wait_is_killable, 90)
 		_exit(-dxgpmo_adapter_dma(self->fd, adapter, 0,
 					  adl.base_page * PAGE, buf, PAGE));
 	usleep(300000);
+	/* Still waiting for the engine, not done before the long one. */
+	EXPECT_EQ(0, waitpid(waiter, &status, WNOHANG));
 	killed = mono_s();
 	kill(waiter, SIGKILL);
 	ASSERT_EQ(waiter, waitpid(waiter, &status, 0));

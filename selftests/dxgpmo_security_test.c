@@ -41,8 +41,6 @@
 		}                                                          \
 	} while (0)
 
-
-
 /*
  * fn(fd, arg) in a child that is nobody without capabilities, with fd the
  * node opened by that child (the node 0666 meanwhile) and inherited an fd
@@ -269,7 +267,6 @@ TEST_F(security, iovas_shown_to_anyone)
 		SKIP(return, "no adapter behind an IOMMU");
 	EXPECT_EQ(0, run_unprivileged(unpriv_iova, -1, (void *)iommu));
 }
-
 
 /*
  * Allocation windows bisect physical memory: without CAP_SYS_ADMIN a

@@ -193,7 +193,7 @@ struct dxgpmo_adapter_info {
  *	out: number of adapters present.  Only min(in, out) are written.
  * @entry_size: in: size of one entry of @entries as the caller knows it;
  *	at least offsetofend(struct dxgpmo_adapter_info, name) unless @count
- *	is 0, at most %DXGPMO_ADAPTER_INFO_MAX_SIZE.  A larger entry than the
+ *	is 0, and then at most %DXGPMO_ADAPTER_INFO_MAX_SIZE.  A larger entry than the
  *	module knows has its unknown tail zeroed.
  * @entries: user pointer to an array of struct dxgpmo_adapter_info
  *

@@ -1178,7 +1178,9 @@ NTSTATUS DxgkLinuxMapSegment(HANDLE hAdapter, UINT SegmentId, PVOID *out,
 
 NTSTATUS DxgkLinuxUnmapSegment(PVOID address, SIZE_T size)
 {
-	view_remove(NULL, address);
+	/* Only a view still listed is this call's to unmap, not close's. */
+	if (!view_remove(NULL, address))
+		return done(STATUS_INVALID_PARAMETER);
 	return done_errno(munmap(address, size) ? errno : 0);
 }
 
