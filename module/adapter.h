@@ -24,7 +24,7 @@ struct dxgpmo_ucmd;
 /*
  * mmap(2) offset space of /dev/dxgpmo: each adapter's segment window sits at
  * adapter_id << DXGPMO_SEGMENT_SHIFT; object windows are handed out above
- * DXGPMO_OBJECT_MMAP_BASE and never reused.
+ * DXGPMO_OBJECT_MMAP_BASE (window.c).
  */
 #define DXGPMO_SEGMENT_SHIFT		36
 #define DXGPMO_OBJECT_MMAP_BASE		(1ULL << 44)

@@ -194,6 +194,7 @@ struct file *dxgpmo_readonly_view_file(void);
 
 /* window.c */
 extern const struct vm_operations_struct dxgpmo_vm_ops;
+void dxgpmo_window_exit(void);
 struct dxgpmo_window *dxgpmo_window_create(struct dxgpmo_file *file,
 					   struct dxgpmo_backing *backing);
 void dxgpmo_window_revoke(struct dxgpmo_file *file,

@@ -251,6 +251,7 @@ static void __exit dxgpmo_exit(void)
 	dxgpmo_generic_pci_exit();
 	dxgpmo_edu_exit();
 	dxgpmo_mapping_exit();
+	dxgpmo_window_exit();
 	dxgpmo_pool_exit();
 }
 

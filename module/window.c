@@ -1,28 +1,96 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * mmap(2) windows of objects.  Every object has a window in the mmap offset
- * space of /dev/dxgpmo; window offsets are unique module-wide (never
- * reused), so zapping a window in the shared address_space touches that
- * object's mappings only.  The file's tree maps offsets to windows, so a
+ * space of /dev/dxgpmo; a window's offsets are unique module-wide for as
+ * long as the window lives (until its object is destroyed and its last
+ * view is gone), so zapping a window in the shared address_space touches
+ * that object's mappings only.  The file's tree maps offsets to windows, so a
  * file can map only its own objects.  DESTROY revokes the window:
  * PTEs zapped, later faults SIGBUS, while the pages live on for whoever
  * else holds them (ADLs, dma-bufs).
  */
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/maple_tree.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 
 #include "internal.h"
 
-static atomic64_t dxgpmo_next_pgoff =
-	ATOMIC64_INIT(DXGPMO_OBJECT_MMAP_BASE >> PAGE_SHIFT);
+/*
+ * The page offsets taken by live windows.  A window gives its range back
+ * only when it is freed: then no VMA refers to it any more (a view UNMAP
+ * detached keeps its vm_pgoff but has no window and faults SIGBUS), so a
+ * later window at the same offsets is reached only through its own VMAs,
+ * and zapping either one's range in the shared mapping can only find PTEs
+ * of the live one.  Reuse keeps create/destroy loops from using the offset
+ * space up, as DRM's offset manager does.  The tree's entries are markers:
+ * windows are found through their file's tree, never through this one.
+ *
+ * A gap search and a store under one hold of a mutex of ours (the tree's
+ * external lock): mtree_alloc_range() is not used because 6.1's corrupts
+ * the tree (an oops in mas_spanning_rebalance seen on the third window).
+ */
+static DEFINE_MUTEX(dxgpmo_window_offsets_lock);
+static struct maple_tree dxgpmo_window_offsets =
+	MTREE_INIT_EXT(dxgpmo_window_offsets,
+		       MT_FLAGS_ALLOC_RANGE | MT_FLAGS_LOCK_EXTERN,
+		       dxgpmo_window_offsets_lock);
+#define DXGPMO_WINDOW_TAKEN	xa_mk_value(0)
+
+/* A char device maps offsets up to MAX_LFS_FILESIZE (file_mmap_ok()). */
+#define DXGPMO_WINDOW_FIRST	(DXGPMO_OBJECT_MMAP_BASE >> PAGE_SHIFT)
+#define DXGPMO_WINDOW_LAST	((MAX_LFS_FILESIZE >> PAGE_SHIFT) - 1)
+
+static int dxgpmo_window_take_offsets(struct dxgpmo_window *window)
+{
+	MA_STATE(mas, &dxgpmo_window_offsets, 0, 0);
+	unsigned long nr = window->nr_pages;
+	int ret;
+
+	if (!nr || nr > DXGPMO_WINDOW_LAST - DXGPMO_WINDOW_FIRST + 1)
+		return -ENOMEM;
+	mutex_lock(&dxgpmo_window_offsets_lock);
+	ret = mas_empty_area(&mas, DXGPMO_WINDOW_FIRST, DXGPMO_WINDOW_LAST,
+			     nr);
+	if (!ret) {
+		window->pgoff = mas.index;
+		mas_set_range(&mas, window->pgoff, window->pgoff + nr - 1);
+		ret = mas_store_gfp(&mas, DXGPMO_WINDOW_TAKEN,
+				    GFP_KERNEL_ACCOUNT);
+	}
+	mutex_unlock(&dxgpmo_window_offsets_lock);
+	/* -EBUSY: the offset space is full, as many objects exist as fit. */
+	return ret ? -ENOMEM : 0;
+}
+
+/*
+ * An erase that cannot allocate leaves the range taken: offsets are lost,
+ * never handed out twice.
+ */
+static void dxgpmo_window_give_offsets(struct dxgpmo_window *window)
+{
+	MA_STATE(mas, &dxgpmo_window_offsets, window->pgoff, window->pgoff);
+
+	mutex_lock(&dxgpmo_window_offsets_lock);
+	mas_erase(&mas);
+	mutex_unlock(&dxgpmo_window_offsets_lock);
+}
+
+void dxgpmo_window_exit(void)
+{
+	mutex_lock(&dxgpmo_window_offsets_lock);
+	WARN_ON(!mtree_empty(&dxgpmo_window_offsets));
+	__mt_destroy(&dxgpmo_window_offsets);
+	mutex_unlock(&dxgpmo_window_offsets_lock);
+}
 
 static void dxgpmo_window_release(struct kref *kref)
 {
 	struct dxgpmo_window *window =
 		container_of(kref, struct dxgpmo_window, kref);
 
+	dxgpmo_window_give_offsets(window);
 	dxgpmo_backing_put(window->backing);
 	kfree(window);
 }
@@ -54,19 +122,24 @@ struct dxgpmo_window *dxgpmo_window_create(struct dxgpmo_file *file,
 					   struct dxgpmo_backing *backing)
 {
 	struct dxgpmo_window *window;
+	int ret;
 
 	if (dxgpmo_should_fail(file))
 		return ERR_PTR(-ENOMEM);
 	window = kzalloc(sizeof(*window), GFP_KERNEL_ACCOUNT);
 	if (!window)
 		return ERR_PTR(-ENOMEM);
+	window->nr_pages = backing->nr_pages;
+	ret = dxgpmo_window_take_offsets(window);
+	if (ret) {
+		kfree(window);
+		return ERR_PTR(ret);
+	}
 	kref_init(&window->kref);
 	init_rwsem(&window->lock);
 	dxgpmo_backing_get(backing);
 	window->backing = backing;
 	window->mapping = file->mapping;
-	window->nr_pages = backing->nr_pages;
-	window->pgoff = atomic64_fetch_add(backing->nr_pages, &dxgpmo_next_pgoff);
 	spin_lock(&file->windows_lock);
 	rb_add(&window->node, &file->windows, dxgpmo_window_less);
 	spin_unlock(&file->windows_lock);

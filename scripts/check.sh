@@ -122,7 +122,7 @@ initramfs_tests() {
 		"$top/userspace-tools/examples/dxgk-mobile-gpu" \
 		"$top/userspace-tools/examples/dxgk-live-migration" \
 		"$top/selftests/libdxgk_test" \
-		-- ${DXGPMO_KERNEL_BUILD:+--none} vgem $display vivid
+		-- ${DXGPMO_KERNEL_BUILD:+--none} vgem $display vivid zram
 }
 initramfs_bug() {
 	vm_initramfs "$1" "$build/$1" bug "$top/scripts/guest/bug-job.sh" \

@@ -558,6 +558,151 @@ TEST_F(map, destroy_revokes_mmap)
 	EXPECT_EQ(0, st.global.pages);
 }
 
+/*
+ * Window offsets are given back: once an object is destroyed and the last
+ * view of its window is gone, a new object may get the same offsets, so
+ * create/destroy loops never use the offset space up.  Until then they stay
+ * taken.
+ */
+TEST_F(map, window_offsets_reused_after_last_view)
+{
+	const uint64_t len = 64 * PAGE;
+	struct dxgpmo_create_pmo a, b, c;
+	uint8_t *view, *pc;
+	unsigned int i;
+
+	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_SECTION,
+			    DXGPMO_CACHE_CACHED, len, 0, &a));
+	view = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
+		    a.mmap_offset);
+	ASSERT_NE(MAP_FAILED, view);
+	view[0] = 1;
+	ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, a.pmo_id, 0));
+	/* A's view still holds its window: B must not overlap it. */
+	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_SECTION,
+			    DXGPMO_CACHE_CACHED, len, 0, &b));
+	EXPECT_TRUE(b.mmap_offset >= a.mmap_offset + len ||
+		    b.mmap_offset + len <= a.mmap_offset);
+	EXPECT_EQ(0, munmap(view, len));
+	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_SECTION,
+			    DXGPMO_CACHE_CACHED, len, 0, &c));
+	EXPECT_LE(c.mmap_offset, a.mmap_offset);
+	EXPECT_TRUE(c.mmap_offset >= b.mmap_offset + len ||
+		    c.mmap_offset + len <= b.mmap_offset);
+	pc = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
+		  c.mmap_offset);
+	ASSERT_NE(MAP_FAILED, pc);
+	EXPECT_EQ(0, pc[0]);	/* C's own zeroed page, not A's */
+	pc[len - 1] = 3;
+	EXPECT_EQ(0, munmap(pc, len));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+	/* A create/destroy loop stays where it started. */
+	for (i = 0; i < 1000; i++) {
+		ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_SECTION,
+				    DXGPMO_CACHE_CACHED, 1ULL << 30, 0, &c));
+		ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+		if (i == 0)
+			a.mmap_offset = c.mmap_offset;
+		ASSERT_EQ(a.mmap_offset, c.mmap_offset) {
+			TH_LOG("cycle %u", i);
+		}
+	}
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, b.pmo_id, 0));
+}
+
+/*
+ * Windows of many sizes made and destroyed in a random order: every live
+ * window stays disjoint from the others and mappable, each object's pages
+ * its own.
+ */
+TEST_F_TIMEOUT(map, window_offsets_random_churn, 120)
+{
+	enum { SLOTS = 96, ROUNDS = 1500 };
+	struct dxgpmo_create_pmo c[SLOTS] = {};
+	unsigned int i, j, round;
+	uint64_t len_i, len_j;
+
+	srand(7);
+	for (round = 0; round < ROUNDS; round++) {
+		i = rand() % SLOTS;
+		if (c[i].pmo_id) {
+			ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c[i].pmo_id,
+							0));
+			c[i].pmo_id = 0;
+			continue;
+		}
+		ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_SECTION,
+				    DXGPMO_CACHE_CACHED,
+				    (1 + rand() % 300) * PAGE, 0, &c[i]));
+	}
+	for (i = 0; i < SLOTS; i++) {
+		uint8_t *p;
+
+		if (!c[i].pmo_id)
+			continue;
+		len_i = c[i].length;
+		for (j = i + 1; j < SLOTS; j++) {
+			if (!c[j].pmo_id)
+				continue;
+			len_j = c[j].length;
+			ASSERT_TRUE(c[i].mmap_offset + len_i <= c[j].mmap_offset ||
+				    c[j].mmap_offset + len_j <= c[i].mmap_offset);
+		}
+		p = mmap(NULL, len_i, PROT_READ | PROT_WRITE, MAP_SHARED,
+			 self->fd, c[i].mmap_offset);
+		ASSERT_NE(MAP_FAILED, p);
+		EXPECT_EQ(0, p[len_i - 1]);
+		p[len_i - 1] = (uint8_t)i;
+		EXPECT_EQ(0, munmap(p, len_i));
+	}
+	for (i = 0; i < SLOTS; i++)
+		if (c[i].pmo_id)
+			EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c[i].pmo_id,
+							0));
+}
+
+/*
+ * A view that UNMAP detached keeps its address range and its old offset but
+ * no window: an object given that offset later is not reachable through
+ * it, and munmap of it leaves the new object's views alone.
+ */
+TEST_F(map, detached_view_does_not_see_reused_window)
+{
+	const uint64_t len = 4 * PAGE;
+	struct dxgpmo_create_pmo a, c;
+	struct dxgpmo_map u;
+	uint8_t *pc;
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_MDL, DXGPMO_CACHE_CACHED,
+			    len, 0, &a));
+	ASSERT_EQ(0, map(self->fd, a.pmo_id, DXGPMO_ACCESS_USER, 0, len, &u));
+	((volatile uint8_t *)(uintptr_t)u.address)[0] = 0x11;
+	ASSERT_EQ(0, dxgpmo_unmap(self->fd, a.pmo_id, u.address, u.length));
+	ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, a.pmo_id, 0));
+	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_MDL, DXGPMO_CACHE_CACHED,
+			    len, 0, &c));
+	EXPECT_EQ(a.mmap_offset, c.mmap_offset);
+	pc = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
+		  c.mmap_offset);
+	ASSERT_NE(MAP_FAILED, pc);
+	pc[0] = 0x22;
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		(void)((volatile uint8_t *)(uintptr_t)u.address)[0];
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFSIGNALED(status));
+	EXPECT_EQ(SIGBUS, WTERMSIG(status));
+	EXPECT_EQ(0, munmap((void *)(uintptr_t)u.address, u.length));
+	EXPECT_EQ(0x22, ((volatile uint8_t *)pc)[0]);
+	EXPECT_EQ(0, munmap(pc, len));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+}
+
 /* A mapping keeps the file: close(fd) first, munmap later, nothing leaks. */
 TEST_F(map, close_file_then_munmap)
 {
@@ -959,16 +1104,15 @@ TEST_F_TIMEOUT(map, section_user_view_writes_survive, 60)
 		 c.mmap_offset + 2 * PAGE);
 	ASSERT_NE(MAP_FAILED, p);
 	EXPECT_EQ(MAP_FAILED, mremap(p, 2 * PAGE, 4 * PAGE, MREMAP_MAYMOVE));
+	/*
+	 * MREMAP_FIXED replaces whatever lives at the target: move into a
+	 * range reserved for it, never onto a guess next to the view.
+	 */
+	moved = mmap(NULL, 2 * PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+		     -1, 0);
+	ASSERT_NE(MAP_FAILED, moved);
 	moved = mremap(p, 2 * PAGE, 2 * PAGE, MREMAP_MAYMOVE | MREMAP_FIXED,
-		       p + 64 * PAGE);
-	if (moved == MAP_FAILED) {
-		/* The fixed target may be taken: any new place will do. */
-		moved = mmap(NULL, 66 * PAGE, PROT_NONE,
-			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		ASSERT_NE(MAP_FAILED, moved);
-		moved = mremap(p, 2 * PAGE, 2 * PAGE,
-			       MREMAP_MAYMOVE | MREMAP_FIXED, moved);
-	}
+		       moved);
 	ASSERT_NE(MAP_FAILED, moved);
 	fill(e, sizeof(e), 0x88);
 	memcpy(moved + PAGE + 30, e, sizeof(e));
@@ -989,6 +1133,117 @@ TEST_F_TIMEOUT(map, section_user_view_writes_survive, 60)
 	ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
 	EXPECT_EQ(0, munmap(p, 4 * PAGE));
 	EXPECT_EQ(0, debugfs_counter("section_view_pages"));
+}
+
+/* A counter of /proc/vmstat, or -1. */
+static long vmstat(const char *name)
+{
+	char key[64];
+	long v, found = -1;
+	FILE *f = fopen("/proc/vmstat", "r");
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %ld", key, &v) == 2)
+		if (!strcmp(key, name))
+			found = v;
+	fclose(f);
+	return found;
+}
+
+#define ZRAM "/sys/block/zram0"
+#define SWAP_CGROUP CGROUP_ROOT "/dxgpmo-swap-test"
+
+/* Swap on zram0; 0, or why not. */
+static const char *swap_on(void)
+{
+	if (access(ZRAM, F_OK))
+		return "no zram device to swap to (zram is not loaded)";
+	if (write_file(ZRAM "/disksize", "256M"))
+		return "zram0 cannot be sized";
+	if (system("mkswap /dev/zram0 > /dev/null 2>&1") ||
+	    system("swapon /dev/zram0 2>/dev/null"))
+		return "swap on zram0 cannot be turned on";
+	return NULL;
+}
+
+static void swap_off(void)
+{
+	if (system("swapoff /dev/zram0 2>/dev/null"))
+		return;
+	write_file(ZRAM "/reset", "1");
+}
+
+/* Reclaim in the test cgroup: what memory.reclaim gets, never an error. */
+static void reclaim(uint64_t bytes)
+{
+	char val[32];
+
+	snprintf(val, sizeof(val), "%llu", (unsigned long long)bytes);
+	write_file(SWAP_CGROUP "/memory.reclaim", val);
+}
+
+/*
+ * Held section pages stay out of swap: while a kernel view holds them,
+ * reclaiming the cgroup they are charged to writes none of them out
+ * (they could not be freed anyway); once let go, the same reclaim swaps
+ * them, and they read back intact.
+ */
+TEST_F_TIMEOUT(map, section_held_pages_stay_out_of_swap, 120)
+{
+	const uint64_t len = 64ULL << 20, pages = len / PAGE;
+	struct dxgpmo_create_pmo c;
+	long before, held_out, unheld_out;
+	uint8_t got[64], want[64];
+	const char *why;
+	struct dxgpmo_map k;
+	uint8_t *p;
+	int ret;
+
+	why = swap_on();
+	if (why)
+		SKIP(return, "%s", why);
+	ret = join_memcg(SWAP_CGROUP, "max");
+	if (ret) {
+		leave_memcg(SWAP_CGROUP);
+		swap_off();
+		SKIP(return, "no memory cgroup (%s)", strerror(-ret));
+	}
+	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_SECTION,
+			    DXGPMO_CACHE_CACHED, len, 0, &c));
+	ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_KERNEL, 0, len, &k));
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
+		 c.mmap_offset);
+	ASSERT_NE(MAP_FAILED, p);
+	memset(p, 0x5a, len);
+	/* Dirty from here on, and held by the kernel view only. */
+	EXPECT_EQ(0, munmap(p, len));
+
+	before = vmstat("pswpout");
+	ASSERT_LE(0, before);
+	reclaim(len);
+	held_out = vmstat("pswpout") - before;
+	TH_LOG("reclaim of %llu held dirty pages swapped %ld",
+	       (unsigned long long)pages, held_out);
+	EXPECT_GT(pages / 16, held_out) {
+		TH_LOG("%ld held pages written to swap", held_out);
+	}
+
+	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, k.address, k.length));
+	before = vmstat("pswpout");
+	reclaim(len);
+	unheld_out = vmstat("pswpout") - before;
+	TH_LOG("once let go, %ld", unheld_out);
+	EXPECT_LE(pages / 2, unheld_out) {
+		TH_LOG("reclaim swapped only %ld unheld pages: it cannot show a held page's", unheld_out);
+	}
+	memset(want, 0x5a, sizeof(want));
+	ASSERT_EQ(0, kread(self->fd, c.pmo_id, len - sizeof(got), got,
+			   sizeof(got)));
+	EXPECT_EQ(0, memcmp(want, got, sizeof(got)));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+	leave_memcg(SWAP_CGROUP);
+	swap_off();
 }
 
 TEST_F(map, io_space_objects)

@@ -25,7 +25,6 @@
 
 #define MIB (1ULL << 20)
 #define POOL_MAX_PARAM "/sys/module/dxgpmo/parameters/pool_max_mb"
-#define CGROUP_ROOT "/sys/fs/cgroup"
 #define CGROUP_TEST CGROUP_ROOT "/dxgpmo-pool-test"
 
 static int pool_stats(int fd, struct dxgpmo_test_cmd *t)
@@ -74,13 +73,6 @@ static int warm(int fd, uint32_t cache, uint64_t length)
 	int ret = create(fd, cache, length, &c);
 
 	return ret ? ret : dxgpmo_destroy_pmo(fd, c.pmo_id, 0);
-}
-
-static int write_file(const char *path, const char *val)
-{
-	int ret = write_sysfs(path, val);
-
-	return ret == -EIO ? -errno : ret;
 }
 
 static long read_long(const char *path)
@@ -282,36 +274,6 @@ TEST_F(pool, cap_bounds_it)
 /* Tests that need one cache type and size. */
 FIXTURE_POOL(pool_once)
 
-/* Joins the test cgroup with memory.max = max; 0 or a negative errno. */
-static int join_memcg(const char *max)
-{
-	char pid[32];
-	int ret;
-
-	if (access(CGROUP_ROOT "/cgroup.controllers", F_OK) &&
-	    mount("cgroup2", CGROUP_ROOT, "cgroup2", 0, NULL))
-		return -errno;
-	ret = write_file(CGROUP_ROOT "/cgroup.subtree_control", "+memory");
-	if (ret)
-		return ret;
-	if (mkdir(CGROUP_TEST, 0755) && errno != EEXIST)
-		return -errno;
-	ret = write_file(CGROUP_TEST "/memory.max", max);
-	if (ret)
-		return ret;
-	snprintf(pid, sizeof(pid), "%d", getpid());
-	return write_file(CGROUP_TEST "/cgroup.procs", pid);
-}
-
-static void leave_memcg(void)
-{
-	char pid[32];
-
-	snprintf(pid, sizeof(pid), "%d", getpid());
-	write_file(CGROUP_ROOT "/cgroup.procs", pid);
-	rmdir(CGROUP_TEST);
-}
-
 /*
  * A warm pool does not lift a memory cgroup's limit, and objects made in
  * a cgroup are charged to it while they live and uncharged when destroyed:
@@ -332,9 +294,9 @@ TEST_F(pool_once, memcg_limit_and_charge_hold)
 	ASSERT_EQ(0, pool_stats(self->fd, &warmed));
 	ASSERT_LE(32 * MIB / PAGE, warmed.pool_pages);
 
-	ret = join_memcg("16M");
+	ret = join_memcg(CGROUP_TEST, "16M");
 	if (ret) {
-		leave_memcg();
+		leave_memcg(CGROUP_TEST);
 		SKIP(return, "no memory cgroup (%s)", strerror(-ret));
 	}
 	EXPECT_EQ(-ENOMEM, create(self->fd, cache, 32 * MIB, &c));
@@ -350,7 +312,7 @@ TEST_F(pool_once, memcg_limit_and_charge_hold)
 	EXPECT_EQ(0, pool_stats(self->fd, &t));
 	EXPECT_EQ(warmed.pool_hit_pages, t.pool_hit_pages);
 	EXPECT_EQ(warmed.pool_pages, t.pool_pages);
-	leave_memcg();
+	leave_memcg(CGROUP_TEST);
 	EXPECT_NE(0, access(CGROUP_TEST, F_OK));
 }
 

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -523,6 +524,51 @@ static inline int write_sysfs(const char *path, const char *val)
 	n = write(fd, val, strlen(val));
 	close(fd);
 	return n == (ssize_t)strlen(val) ? 0 : -EIO;
+}
+
+#define CGROUP_ROOT "/sys/fs/cgroup"
+
+/* write_sysfs() with the write's own errno. */
+static inline int write_file(const char *path, const char *val)
+{
+	int ret = write_sysfs(path, val);
+
+	return ret == -EIO ? -errno : ret;
+}
+
+/*
+ * Joins the memory cgroup dir (under CGROUP_ROOT, made if missing) with
+ * memory.max = max; 0 or -errno.  The caller leaves it with leave_memcg().
+ */
+static inline int join_memcg(const char *dir, const char *max)
+{
+	char path[256], pid[32];
+	int ret;
+
+	if (access(CGROUP_ROOT "/cgroup.controllers", F_OK) &&
+	    mount("cgroup2", CGROUP_ROOT, "cgroup2", 0, NULL))
+		return -errno;
+	ret = write_file(CGROUP_ROOT "/cgroup.subtree_control", "+memory");
+	if (ret)
+		return ret;
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return -errno;
+	snprintf(path, sizeof(path), "%s/memory.max", dir);
+	ret = write_file(path, max);
+	if (ret)
+		return ret;
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	return write_file(path, pid);
+}
+
+static inline void leave_memcg(const char *dir)
+{
+	char pid[32];
+
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	write_file(CGROUP_ROOT "/cgroup.procs", pid);
+	rmdir(dir);
 }
 
 /* The first line of a sysfs file, without its newline; 0 or -errno. */

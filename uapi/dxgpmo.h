@@ -278,7 +278,9 @@ struct dxgpmo_query_adapters {
  * @io_base: IO_SPACE only: BaseAddress (page aligned); else 0
  * @pmo_id: out: the physical memory object (hPhysicalMemoryObject)
  * @amo_id: out: the adapter memory object when @adapter_id was given, else 0
- * @mmap_offset: out: mmap(2) offset of the object's window on /dev/dxgpmo
+ * @mmap_offset: out: mmap(2) offset of the object's window on /dev/dxgpmo;
+ *	unique among live windows, and given to a later object once this one
+ *	is destroyed and its last mmap(2) view is gone
  *
  * Create a physical memory object (DxgkCbCreatePhysicalMemoryObject): all
  * of its memory at once, zeroed, or -ENOMEM and nothing.  The fields of
