@@ -366,14 +366,21 @@ static int dxgpmo_chunks_sgt(struct dxgpmo_backing *backing,
 int dxgpmo_set_pages_cache(struct page **pages, unsigned long n,
 			   u32 cache_type)
 {
+	int ret;
+
 	switch (cache_type) {
 	case DXGPMO_CACHE_CACHED:
 		return set_pages_array_wb(pages, n);
 	case DXGPMO_CACHE_WRITE_COMBINED:
-		return set_pages_array_wc(pages, n);
+		ret = set_pages_array_wc(pages, n);
+		break;
 	default:
-		return set_pages_array_uc(pages, n);
+		ret = set_pages_array_uc(pages, n);
+		break;
 	}
+	if (!ret && dxgpmo_test_alias_switch_fails())
+		ret = -ENOMEM;
+	return ret;
 }
 
 /*

@@ -220,5 +220,6 @@ void dxgpmo_adl_release_held(struct dxgpmo_adl **held, int nr);
 struct dxgpmo_test_cmd;
 int dxgpmo_bench_adl(struct dxgpmo_file *file, struct dxgpmo_test_cmd *cmd);
 int dxgpmo_bench_chunks(struct dxgpmo_file *file, struct dxgpmo_test_cmd *cmd);
+bool dxgpmo_test_alias_switch_fails(void);
 
 #endif /* _DXGPMO_INTERNAL_H */

@@ -252,6 +252,7 @@ static void __exit dxgpmo_exit(void)
 	dxgpmo_edu_exit();
 	dxgpmo_mapping_exit();
 	dxgpmo_window_exit();
+	dxgpmo_quota_exit();
 	dxgpmo_pool_exit();
 }
 

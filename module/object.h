@@ -61,6 +61,7 @@ int dxgpmo_quota_charge(struct dxgpmo_quota *quota,
 			enum dxgpmo_quota_kind kind, unsigned long nr);
 void dxgpmo_quota_uncharge(struct dxgpmo_quota *quota,
 			   enum dxgpmo_quota_kind kind, unsigned long nr);
+void dxgpmo_quota_exit(void);
 
 /*
  * The object memory of one file, and the quota of the user who opened it,

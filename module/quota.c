@@ -152,3 +152,10 @@ void dxgpmo_quota_uncharge(struct dxgpmo_quota *quota,
 {
 	WARN_ON(atomic64_sub_return(nr, &quota->charged[kind]) < 0);
 }
+
+/* Every file and every object outliving one is gone by module exit. */
+void dxgpmo_quota_exit(void)
+{
+	WARN_ON(!xa_empty(&dxgpmo_quotas));
+	xa_destroy(&dxgpmo_quotas);
+}

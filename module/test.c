@@ -197,6 +197,25 @@ static void dxgpmo_test_pool(struct dxgpmo_test_cmd *cmd)
 	cmd->pool_shrunk_pages = stats.shrunk_pages;
 }
 
+static atomic_t dxgpmo_alias_switch_fail_nth = ATOMIC_INIT(0);
+
+/*
+ * Whether this switch away from write-back, already made, is to report
+ * failure (DXGPMO_TEST_OP_FAIL_ALIAS_SWITCH): the restore paths of a
+ * failed switch cannot be reached otherwise.
+ */
+bool dxgpmo_test_alias_switch_fails(void)
+{
+	int nth = atomic_read(&dxgpmo_alias_switch_fail_nth);
+
+	while (nth > 0) {
+		if (atomic_try_cmpxchg(&dxgpmo_alias_switch_fail_nth, &nth,
+				       nth - 1))
+			return nth == 1;
+	}
+	return false;
+}
+
 int dxgpmo_ioctl_test(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_test_cmd *cmd = ucmd->cmd;
@@ -232,6 +251,13 @@ int dxgpmo_ioctl_test(struct dxgpmo_ucmd *ucmd)
 		break;
 	case DXGPMO_TEST_OP_POOL:
 		dxgpmo_test_pool(cmd);
+		ret = 0;
+		break;
+	case DXGPMO_TEST_OP_FAIL_ALIAS_SWITCH:
+		if (cmd->fail_nth > INT_MAX)
+			return -EINVAL;
+		cmd->fail_nth = atomic_xchg(&dxgpmo_alias_switch_fail_nth,
+					    cmd->fail_nth);
 		ret = 0;
 		break;
 	default:

@@ -316,6 +316,70 @@ TEST_F(pool_once, memcg_limit_and_charge_hold)
 	EXPECT_NE(0, access(CGROUP_TEST, F_OK));
 }
 
+/* Arms DXGPMO_TEST_OP_FAIL_ALIAS_SWITCH; what was left in *left. */
+static int fail_alias_switch(int fd, uint64_t nth, uint64_t *left)
+{
+	struct dxgpmo_test_cmd t = {
+		.size = sizeof(t), .op = DXGPMO_TEST_OP_FAIL_ALIAS_SWITCH,
+		.fail_nth = nth,
+	};
+	int ret = dxgpmo_ioctl(fd, DXGPMO_IOC_TEST, &t);
+
+	if (!ret && left)
+		*left = t.fail_nth;
+	return ret;
+}
+
+/*
+ * A linear-map switch that fails half way leaves nothing switched: an
+ * object whose second batch of pages reports failure after it was switched
+ * (as a CPA step failing late leaves it) is not made, and every page it
+ * had goes back to the page allocator write-back, so the cached objects
+ * made next, from the same freed pages, have write-back aliases only.  In
+ * a memory cgroup, where objects bypass the pool.
+ */
+TEST_F(pool_once, failed_switch_leaves_write_back)
+{
+	const uint64_t length = 8 * MIB, pages = length / PAGE;
+	struct dxgpmo_create_pmo c;
+	uint64_t left, i, not_wb;
+	unsigned int round, nth;
+	int ret;
+
+	ret = join_memcg(CGROUP_TEST, "max");
+	if (ret) {
+		leave_memcg(CGROUP_TEST);
+		SKIP(return, "no memory cgroup (%s)", strerror(-ret));
+	}
+	/* The first batch fails; then one after another was switched. */
+	for (nth = 1; nth <= 2; nth++) {
+		ASSERT_EQ(0, fail_alias_switch(self->fd, nth, NULL));
+		EXPECT_EQ(-ENOMEM, create(self->fd,
+					  DXGPMO_CACHE_WRITE_COMBINED, length,
+					  &c));
+		ASSERT_EQ(0, fail_alias_switch(self->fd, 0, &left));
+		EXPECT_EQ(0, left) {
+			TH_LOG("switch %u never came: one switch for %llu pages",
+			       nth, (unsigned long long)pages);
+		}
+		not_wb = 0;
+		for (round = 0; round < 4; round++) {
+			ASSERT_EQ(0, create(self->fd, DXGPMO_CACHE_CACHED,
+					    length, &c));
+			for (i = 0; i < pages; i++)
+				if (linear_memtype(self->fd, c.pmo_id, i) !=
+				    DXGPMO_TEST_MEMTYPE_WB)
+					not_wb++;
+			ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+		}
+		EXPECT_EQ(0, not_wb) {
+			TH_LOG("switch %u failing: %llu pages of cached objects had a switched alias",
+			       nth, (unsigned long long)not_wb);
+		}
+	}
+	leave_memcg(CGROUP_TEST);
+}
+
 /*
  * A large create that misses the pool stays killable: its misses are
  * allocated and switched in bounded batches, with a fatal-signal check

@@ -48,6 +48,13 @@ enum dxgpmo_test_op {
 	 * allocated and switched on a miss, and those the shrinker freed.
 	 */
 	DXGPMO_TEST_OP_POOL,
+	/*
+	 * Make the @fail_nth-th switch of a linear map away from write-back,
+	 * module-wide, from now on report failure after it was made (0: off),
+	 * as a CPA step that fails half way leaves it; returns in @fail_nth
+	 * what was left of the previous countdown.
+	 */
+	DXGPMO_TEST_OP_FAIL_ALIAS_SWITCH,
 };
 
 /* What DXGPMO_TEST_OP_IOVA found. */
@@ -87,7 +94,8 @@ enum dxgpmo_test_memtype {
  * @pat_enabled: out: 1 when x86 PAT is on (else WC reads as UC-)
  * @pte_bits: out: the PTE's raw cache bits (4 KiB encoding)
  * @__reserved2: zero
- * @fail_nth: FAIL_NTH: in: the countdown; out: what was left of the old one
+ * @fail_nth: FAIL_NTH, FAIL_ALIAS_SWITCH: in: the countdown; out: what was
+ *	left of the old one
  * @length: BENCH_ADL: bytes from offset 0 of the AMO's object
  * @loops: BENCH_ADL: repetitions, 1 to 1000
  * @adl_runs: BENCH_ADL: out: runs of consecutive device addresses of the ADL
