@@ -275,7 +275,7 @@ dxgpmo_alloc_contiguous(const struct dxgpmo_alloc_request *req)
 	dxgpmo_free_blocks_of_order(&rejected, order);
 	if (!page) {
 		kvfree(backing);
-		return ERR_PTR(-ENOMEM);
+		return ERR_PTR(fatal_signal_pending(current) ? -EINTR : -ENOMEM);
 	}
 
 	/* Keep exactly the object's pages, as order-0 pages. */

@@ -46,9 +46,13 @@ static int dxgpmo_io_dma_map(struct dxgpmo_backing *backing,
 	/* A device never DMAs to or from the registers the module drives. */
 	if (backing->readonly)
 		return -EPERM;
+	/* Once the BAR's device is gone, the range may be someone else's. */
+	if (!dxgpmo_adapter_begin_access(backing->io_adapter))
+		return -ENODEV;
 	dma = dma_map_resource(m->dev,
 			       backing->io_base + (m->first << PAGE_SHIFT),
 			       len, DMA_BIDIRECTIONAL, 0);
+	dxgpmo_adapter_end_access(backing->io_adapter);
 	if (dma_mapping_error(m->dev, dma))
 		return -ENOMEM;
 	dxgpmo_dma_map_single_entry(m);
@@ -72,12 +76,19 @@ static int dxgpmo_io_kmap(struct dxgpmo_backing *backing,
 	phys_addr_t phys = backing->io_base + (view->first << PAGE_SHIFT);
 	size_t len = view->nr_pages << PAGE_SHIFT;
 
+	/*
+	 * Once the BAR's device is gone the range may belong to a device
+	 * enumerated since, whose driver's memtype this would clash with.
+	 */
+	if (!dxgpmo_adapter_begin_access(backing->io_adapter))
+		return -ENODEV;
 	/* Registers are never write-combined: no speculative reads. */
 	if (backing->cache_type == DXGPMO_CACHE_WRITE_COMBINED &&
 	    !backing->readonly)
 		view->io = ioremap_wc(phys, len);
 	else
 		view->io = ioremap(phys, len);
+	dxgpmo_adapter_end_access(backing->io_adapter);
 	return view->io ? 0 : -ENOMEM;
 }
 

@@ -24,21 +24,28 @@
  * later window at the same offsets is reached only through its own VMAs,
  * and zapping either one's range in the shared mapping can only find PTEs
  * of the live one.  Reuse keeps create/destroy loops from using the offset
- * space up, as DRM's offset manager does.  The tree's entries are markers:
- * windows are found through their file's tree, never through this one.
+ * space up, as DRM's offset manager does.  Each entry is its window, for
+ * checking what is erased; windows are found through their file's tree,
+ * never through this one.
  *
  * A gap search and a store under one hold of a mutex of ours (the tree's
  * external lock): mtree_alloc_range() is not used because 6.1's corrupts
  * the tree (an oops in mas_spanning_rebalance seen on the third window).
+ * Nodes are not charged to a memory cgroup: they belong to every user's
+ * windows at once.
  */
 static DEFINE_MUTEX(dxgpmo_window_offsets_lock);
 static struct maple_tree dxgpmo_window_offsets =
 	MTREE_INIT_EXT(dxgpmo_window_offsets,
 		       MT_FLAGS_ALLOC_RANGE | MT_FLAGS_LOCK_EXTERN,
 		       dxgpmo_window_offsets_lock);
-#define DXGPMO_WINDOW_TAKEN	xa_mk_value(0)
+/* Ranges an erase could not give back (it may need memory). */
+static unsigned long dxgpmo_window_offsets_lost;
 
-/* A char device maps offsets up to MAX_LFS_FILESIZE (file_mmap_ok()). */
+/*
+ * Byte offsets of windows (mmap_offset, the loff_t of a zap) must fit a
+ * signed 64-bit offset.
+ */
 #define DXGPMO_WINDOW_FIRST	(DXGPMO_OBJECT_MMAP_BASE >> PAGE_SHIFT)
 #define DXGPMO_WINDOW_LAST	((MAX_LFS_FILESIZE >> PAGE_SHIFT) - 1)
 
@@ -53,11 +60,11 @@ static int dxgpmo_window_take_offsets(struct dxgpmo_window *window)
 	mutex_lock(&dxgpmo_window_offsets_lock);
 	ret = mas_empty_area(&mas, DXGPMO_WINDOW_FIRST, DXGPMO_WINDOW_LAST,
 			     nr);
+	WARN_ON_ONCE(ret == -EINVAL);
 	if (!ret) {
 		window->pgoff = mas.index;
 		mas_set_range(&mas, window->pgoff, window->pgoff + nr - 1);
-		ret = mas_store_gfp(&mas, DXGPMO_WINDOW_TAKEN,
-				    GFP_KERNEL_ACCOUNT);
+		ret = mas_store_gfp(&mas, window, GFP_KERNEL);
 	}
 	mutex_unlock(&dxgpmo_window_offsets_lock);
 	/* -EBUSY: the offset space is full, as many objects exist as fit. */
@@ -71,16 +78,33 @@ static int dxgpmo_window_take_offsets(struct dxgpmo_window *window)
 static void dxgpmo_window_give_offsets(struct dxgpmo_window *window)
 {
 	MA_STATE(mas, &dxgpmo_window_offsets, window->pgoff, window->pgoff);
+	void *entry;
 
 	mutex_lock(&dxgpmo_window_offsets_lock);
-	mas_erase(&mas);
+	entry = mas_walk(&mas);
+	if (!WARN_ON_ONCE(entry != window || mas.index != window->pgoff ||
+			  mas.last != window->pgoff + window->nr_pages - 1)) {
+		mas_set(&mas, window->pgoff);
+		mas_erase(&mas);
+		mas_set(&mas, window->pgoff);
+		if (mas_walk(&mas)) {
+			dxgpmo_window_offsets_lost++;
+			pr_warn_once("dxgpmo: out of memory giving back an mmap offset range; it stays taken\n");
+		}
+	}
 	mutex_unlock(&dxgpmo_window_offsets_lock);
 }
 
 void dxgpmo_window_exit(void)
 {
+	MA_STATE(mas, &dxgpmo_window_offsets, 0, 0);
+	unsigned long left = 0;
+	void *entry;
+
 	mutex_lock(&dxgpmo_window_offsets_lock);
-	WARN_ON(!mtree_empty(&dxgpmo_window_offsets));
+	mas_for_each(&mas, entry, ULONG_MAX)
+		left++;
+	WARN_ON(left != dxgpmo_window_offsets_lost);
 	__mt_destroy(&dxgpmo_window_offsets);
 	mutex_unlock(&dxgpmo_window_offsets_lock);
 }

@@ -279,6 +279,7 @@ struct removal {
 	int dma_ret, adl_ret, basis_ret, open_ret;
 	int query_ret, stop_ret, destroy_basis_ret;
 	int unmap_ret, free_adl_ret, destroy_ret, close_ret;
+	int io_map_ret, io_destroy_ret;
 };
 
 #define STEP(r, name) snprintf((r)->step, sizeof((r)->step), "%s", name)
@@ -291,6 +292,14 @@ static void removal_run(struct removal *r, const struct dxgpmo_adapter_info *e,
 		.high_address = (1ULL << 32) - 1,
 	};
 	struct dxgpmo_create_pmo c2 = { .length = PAGE };
+	/* The engine's registers, as an IO_SPACE object (read-only). */
+	struct dxgpmo_create_pmo io = {
+		.type = DXGPMO_PMO_TYPE_IO_SPACE, .length = PAGE,
+		.cache_type = DXGPMO_CACHE_NON_CACHED, .io_base = edu_bar0(e),
+	};
+	struct dxgpmo_map io_map = {
+		.access_mode = DXGPMO_ACCESS_KERNEL, .length = PAGE,
+	};
 	struct dxgpmo_allocate_adl adl = { .length = 4 * PAGE };
 	struct dxgpmo_allocate_adl adl2 = { .length = PAGE };
 	struct dxgpmo_memory_range range = { .length = 16 * PAGE };
@@ -329,6 +338,9 @@ static void removal_run(struct removal *r, const struct dxgpmo_adapter_info *e,
 	STEP(r, "start_dirty_tracking");
 	if (dxgpmo_start_dirty_tracking(fd, basis))
 		goto setup_failed;
+	STEP(r, "create io_space");
+	if (!io.io_base || dxgpmo_create_pmo(fd, &io))
+		goto setup_failed;
 
 	STEP(r, "remove");
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/remove", pci);
@@ -358,6 +370,14 @@ static void removal_run(struct removal *r, const struct dxgpmo_adapter_info *e,
 			dxgpmo_close_pmo(fd, amo2);
 		dxgpmo_destroy_pmo(fd, c2.pmo_id, 0);
 	}
+
+	/* The BAR may belong to something else by now: no new view of it. */
+	STEP(r, "map io_space after remove");
+	io_map.pmo_id = io.pmo_id;
+	r->io_map_ret = dxgpmo_map(fd, &io_map);
+	if (!r->io_map_ret)
+		dxgpmo_unmap(fd, io.pmo_id, io_map.address, io_map.length);
+	r->io_destroy_ret = dxgpmo_destroy_pmo(fd, io.pmo_id, 0);
 
 	STEP(r, "query_dirty_bits");
 	r->query_ret = dxgpmo_query_dirty_bits(fd, basis,
@@ -471,8 +491,10 @@ TEST_F_TIMEOUT(hotremove, remove_edu_with_live_objects, 180)
 	EXPECT_EQ(-ENODEV, r->adl_ret);
 	EXPECT_EQ(-ENODEV, r->basis_ret);
 	EXPECT_EQ(-ENODEV, r->open_ret);
+	EXPECT_EQ(-ENODEV, r->io_map_ret);
 	/* Everything can still be freed. */
 	if (ended) {
+		EXPECT_EQ(0, r->io_destroy_ret);
 		EXPECT_EQ(0, r->stop_ret);
 		EXPECT_EQ(0, r->destroy_basis_ret);
 		EXPECT_EQ(0, r->unmap_ret);
