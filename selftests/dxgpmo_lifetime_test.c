@@ -211,22 +211,6 @@ TEST_F_TIMEOUT(lifetime, first_open_on_unmounted_tmpfs, 120)
 	}
 }
 
-/* A global counter from debugfs, or -1. */
-static long long debugfs_counter(const char *name)
-{
-	char key[64];
-	long long val, found = -1;
-	FILE *f = fopen(STATS_PATH, "r");
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %lld", key, &val) == 2)
-		if (!strcmp(key, name))
-			found = val;
-	fclose(f);
-	return found;
-}
-
 /*
  * 1 when every counter of live things is 0 (leak totals and segment pages,
  * which live as long as an adapter, excluded); else the first other one.

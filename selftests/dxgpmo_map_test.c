@@ -944,22 +944,6 @@ static int export_dmabuf(int fd, uint32_t pmo, int *out)
 	return ret;
 }
 
-/* A global counter from debugfs by name; -1 if there is none. */
-static long long debugfs_counter(const char *name)
-{
-	FILE *f = fopen("/sys/kernel/debug/dxgpmo/stats", "r");
-	char key[64];
-	long long val, found = -1;
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %lld", key, &val) == 2)
-		if (!strcmp(key, name))
-			found = val;
-	fclose(f);
-	return found;
-}
-
 /* The VmFlags line of the smaps entry of the VMA that starts at addr. */
 static int vma_flags(const void *addr, char *flags, size_t len)
 {
@@ -1211,17 +1195,7 @@ TEST_F_TIMEOUT(map, section_user_view_writes_survive, 60)
 /* A counter of /proc/vmstat, or -1. */
 static long vmstat(const char *name)
 {
-	char key[64];
-	long v, found = -1;
-	FILE *f = fopen("/proc/vmstat", "r");
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %ld", key, &v) == 2)
-		if (!strcmp(key, name))
-			found = v;
-	fclose(f);
-	return found;
+	return keyed_counter("/proc/vmstat", name);
 }
 
 #define ZRAM "/sys/block/zram0"

@@ -319,15 +319,7 @@ TEST_F(pool_once, memcg_limit_and_charge_hold)
 /* Arms DXGPMO_TEST_OP_FAIL_ALIAS_SWITCH; what was left in *left. */
 static int fail_alias_switch(int fd, uint64_t nth, uint64_t *left)
 {
-	struct dxgpmo_test_cmd t = {
-		.size = sizeof(t), .op = DXGPMO_TEST_OP_FAIL_ALIAS_SWITCH,
-		.fail_nth = nth,
-	};
-	int ret = dxgpmo_ioctl(fd, DXGPMO_IOC_TEST, &t);
-
-	if (!ret && left)
-		*left = t.fail_nth;
-	return ret;
+	return test_countdown(fd, DXGPMO_TEST_OP_FAIL_ALIAS_SWITCH, nth, left);
 }
 
 /*

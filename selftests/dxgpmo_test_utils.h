@@ -526,6 +526,28 @@ static inline int write_sysfs(const char *path, const char *val)
 	return n == (ssize_t)strlen(val) ? 0 : -EIO;
 }
 
+/* The value of "name value" line name of file path; -1 if there is none. */
+static inline long long keyed_counter(const char *path, const char *name)
+{
+	FILE *f = fopen(path, "r");
+	char key[64];
+	long long val, found = -1;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld", key, &val) == 2)
+		if (!strcmp(key, name))
+			found = val;
+	fclose(f);
+	return found;
+}
+
+/* A global counter of the module's debugfs stats; -1 if there is none. */
+static inline long long debugfs_counter(const char *name)
+{
+	return keyed_counter("/sys/kernel/debug/dxgpmo/stats", name);
+}
+
 #define CGROUP_ROOT "/sys/fs/cgroup"
 
 /* write_sysfs() with the write's own errno. */
@@ -594,17 +616,22 @@ static inline int read_sysfs_str(const char *path, char *buf, size_t len)
  * countdown, non-zero when its point was never reached.  0 or -errno
  * (-ENOTTY without debug_ioctls=1).
  */
-static inline int module_fail_nth(int fd, uint64_t nth, uint64_t *left)
+static inline int test_countdown(int fd, uint32_t op, uint64_t nth,
+				 uint64_t *left)
 {
 	struct dxgpmo_test_cmd t = {
-		.size = sizeof(t), .op = DXGPMO_TEST_OP_FAIL_NTH,
-		.fail_nth = nth,
+		.size = sizeof(t), .op = op, .fail_nth = nth,
 	};
 	int ret = dxgpmo_ioctl(fd, DXGPMO_IOC_TEST, &t);
 
 	if (!ret && left)
 		*left = t.fail_nth;
 	return ret;
+}
+
+static inline int module_fail_nth(int fd, uint64_t nth, uint64_t *left)
+{
+	return test_countdown(fd, DXGPMO_TEST_OP_FAIL_NTH, nth, left);
 }
 
 /*
