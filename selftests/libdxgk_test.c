@@ -8,9 +8,11 @@
  * a fork).  Linked against libdxgk.a only.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -110,6 +112,56 @@ TEST_F(dxgk, open_close)
 		  destroy(c.hPhysicalMemoryObject, o.hAdapterMemoryObject));
 	EXPECT_EQ(STATUS_SUCCESS, destroy(c.hPhysicalMemoryObject, NULL));
 	EXPECT_EQ(STATUS_INVALID_HANDLE, destroy(c.hPhysicalMemoryObject, NULL));
+}
+
+/*
+ * An ADL comes back contiguous only to a driver that asked: without
+ * PreferContiguous or RequireContiguous it is a page array, even when the
+ * pages are one run (always behind an IOMMU); with PreferContiguous a run
+ * may come back as one.
+ */
+static void adl_forms_on(struct __test_metadata *_metadata, HANDLE adapter)
+{
+	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT c;
+	DXGKARGCB_ALLOCATE_ADL a;
+	DXGKARGCB_FREE_ADL f;
+	UINT i;
+
+	ASSERT_EQ(STATUS_SUCCESS, create_mdl(adapter, 16 * PAGE_SIZE, &c));
+	memset(&a, 0, sizeof(a));
+	a.hAdapterMemoryObject = c.hAdapterMemoryObject;
+	a.Size = 16 * PAGE_SIZE;
+	ASSERT_EQ(STATUS_SUCCESS, DxgkCbAllocateAdl(&a));
+	EXPECT_EQ(0, (int)a.pAdl->Flags.Contiguous);
+	ASSERT_NE(NULL, a.pAdl->Pages);
+	EXPECT_EQ(16, a.pAdl->PageCount);
+	for (i = 0; i < a.pAdl->PageCount; i++)
+		EXPECT_NE(0, a.pAdl->Pages[i]);
+	f.hAdapterMemoryObject = c.hAdapterMemoryObject;
+	f.pAdl = a.pAdl;
+	EXPECT_EQ(STATUS_SUCCESS, DxgkCbFreeAdl(&f));
+
+	a.Flags.PreferContiguous = 1;
+	ASSERT_EQ(STATUS_SUCCESS, DxgkCbAllocateAdl(&a));
+	if (a.pAdl->Flags.Contiguous) {
+		EXPECT_NE(0, a.pAdl->BasePageNumber);
+	} else {
+		EXPECT_NE(NULL, a.pAdl->Pages);
+	}
+	f.pAdl = a.pAdl;
+	EXPECT_EQ(STATUS_SUCCESS, DxgkCbFreeAdl(&f));
+	EXPECT_EQ(STATUS_SUCCESS,
+		  destroy(c.hPhysicalMemoryObject, c.hAdapterMemoryObject));
+}
+
+TEST_F(dxgk, adl_contiguous_only_when_asked)
+{
+	HANDLE iommu;
+
+	adl_forms_on(_metadata, self->virt);
+	if (DxgkLinuxOpenAdapter(NULL, DXGK_LINUX_ADAPTER_IOMMU, &iommu))
+		SKIP(return, "the virtual adapter was checked; no adapter behind an IOMMU");
+	adl_forms_on(_metadata, iommu);
 }
 
 /* Kernel errors come back as the table's statuses. */
@@ -241,6 +293,292 @@ TEST_F(dxgk, map_unmap_steady)
 		  destroy(c.hPhysicalMemoryObject, c.hAdapterMemoryObject));
 }
 
+/*
+ * Resource-steady pairs: a driver calls each pair for its whole life, so
+ * after many cycles, from one thread or four at once, the process's VMAs
+ * and open files and the module's live counters are where they started.
+ * vm.max_map_count is lowered to a little above the process's VMAs, so a
+ * range left behind per cycle fails the run within a few hundred cycles.
+ */
+enum steady_pair {
+	STEADY_MAP_USER,
+	STEADY_MAP_KERNEL,
+	STEADY_ADL,
+	STEADY_CREATE_WITH_AMO,
+	STEADY_SESSION,
+	STEADY_BASIS,
+};
+
+/* One thread's cycles of a pair, on its own object. */
+struct steady_run {
+	enum steady_pair pair;
+	unsigned int cycles;
+	HANDLE adapter;
+	SIZE_T segment_page;
+	unsigned int slot;
+	NTSTATUS failed;	/* the first status that was not a success */
+	unsigned int done;
+};
+
+static NTSTATUS steady_cycle(struct steady_run *r, HANDLE hPmo, HANDLE hAmo,
+			     unsigned int i)
+{
+	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT c;
+	DXGKARGCB_UNMAP_PHYSICAL_MEMORY um;
+	DXGKARGCB_MAP_PHYSICAL_MEMORY m;
+	DXGKARGCB_ALLOCATE_ADL a;
+	DXGKARGCB_FREE_ADL f;
+	DXGKARG_CREATEMEMORYBASIS b;
+	DXGK_LINUX_SESSION *s;
+	HANDLE basis;
+	NTSTATUS st;
+
+	switch (r->pair) {
+	case STEADY_MAP_USER:
+	case STEADY_MAP_KERNEL:
+		memset(&m, 0, sizeof(m));
+		m.hPhysicalMemoryObject = hPmo;
+		m.AccessMode = r->pair == STEADY_MAP_USER ?
+			       DXGK_ACCESS_MODE_USER_MODE :
+			       DXGK_ACCESS_MODE_KERNEL_MODE;
+		m.Size = 2 * PAGE_SIZE;
+		st = DxgkCbMapPhysicalMemory(&m);
+		if (st)
+			return st;
+		((volatile char *)m.pMappedAddress)[i & 4095] = (char)i;
+		um.hPhysicalMemoryObject = hPmo;
+		um.pBaseAddress = m.pMappedAddress;
+		um.Size = m.Size;
+		return DxgkCbUnmapPhysicalMemory(&um);
+	case STEADY_ADL:
+		memset(&a, 0, sizeof(a));
+		a.hAdapterMemoryObject = hAmo;
+		a.Size = 2 * PAGE_SIZE;
+		st = DxgkCbAllocateAdl(&a);
+		if (st)
+			return st;
+		f.hAdapterMemoryObject = hAmo;
+		f.pAdl = a.pAdl;
+		return DxgkCbFreeAdl(&f);
+	case STEADY_CREATE_WITH_AMO:
+		st = create_mdl(r->adapter, PAGE_SIZE, &c);
+		if (st)
+			return st;
+		return destroy(c.hPhysicalMemoryObject,
+			       c.hAdapterMemoryObject);
+	case STEADY_SESSION:
+		st = DxgkLinuxOpenSession(NULL, &s);
+		if (st)
+			return st;
+		return DxgkLinuxCloseSession(s);
+	case STEADY_BASIS:
+		memset(&b, 0, sizeof(b));
+		b.SegmentId = 1;
+		b.RangeCount = 1;
+		b.Ranges[0].SegmentOffset = r->slot * 4 * r->segment_page;
+		b.Ranges[0].SizeInBytes = 4 * r->segment_page;
+		basis = DxgkDdiCreateMemoryBasis(r->adapter, &b);
+		if (!basis)
+			return DxgkLinuxGetLastStatus();
+		st = DxgkDdiStartDirtyTracking(r->adapter, basis);
+		if (!st)
+			st = DxgkDdiStopDirtyTracking(r->adapter, basis);
+		if (st) {
+			DxgkDdiDestroyMemoryBasis(r->adapter, basis);
+			return st;
+		}
+		return DxgkDdiDestroyMemoryBasis(r->adapter, basis);
+	}
+	return STATUS_INVALID_PARAMETER;
+}
+
+static void *steady_thread(void *arg)
+{
+	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT c;
+	struct steady_run *r = arg;
+	unsigned int i;
+
+	r->failed = create_mdl(r->adapter, 2 * PAGE_SIZE, &c);
+	if (r->failed)
+		return NULL;
+	for (i = 0; i < r->cycles; i++) {
+		r->failed = steady_cycle(r, c.hPhysicalMemoryObject,
+					 c.hAdapterMemoryObject, i);
+		if (r->failed)
+			break;
+		r->done++;
+	}
+	destroy(c.hPhysicalMemoryObject, c.hAdapterMemoryObject);
+	return NULL;
+}
+
+/* Lines of a file: VMAs in /proc/self/maps, counters in debugfs. */
+static int count_lines(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int c, n = 0;
+
+	if (!f)
+		return -1;
+	while ((c = fgetc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
+}
+
+/* The process's open files, the directory's own descriptor not counted. */
+static int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = -1;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+#define STEADY_STATS "/sys/kernel/debug/dxgpmo/stats"
+#define MAX_MAP_COUNT "/proc/sys/vm/max_map_count"
+
+/* The module's counters of live things, as one string; "" if unreadable. */
+static void live_counters(char *out, size_t len)
+{
+	FILE *f = fopen(STEADY_STATS, "r");
+	char key[64];
+	unsigned long long v;
+	size_t used = 0;
+
+	out[0] = 0;
+	if (!f)
+		return;
+	while (fscanf(f, "%63s %llu", key, &v) == 2 && used < len)
+		if (strncmp(key, "leaked_", 7))
+			used += snprintf(out + used, len - used, "%s=%llu ",
+					 key, v);
+	fclose(f);
+}
+
+static long read_long_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+static int write_long_file(const char *path, long v)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f)
+		return -1;
+	ret = fprintf(f, "%ld\n", v) < 0;
+	return fclose(f) || ret ? -1 : 0;
+}
+
+FIXTURE(steady) {
+	HANDLE virt;
+	long max_map_count;
+};
+
+FIXTURE_VARIANT(steady) {
+	enum steady_pair pair;
+	unsigned int threads;
+};
+
+FIXTURE_VARIANT_ADD(steady, map_user) { STEADY_MAP_USER, 1 };
+FIXTURE_VARIANT_ADD(steady, map_user_4_threads) { STEADY_MAP_USER, 4 };
+FIXTURE_VARIANT_ADD(steady, map_kernel) { STEADY_MAP_KERNEL, 1 };
+FIXTURE_VARIANT_ADD(steady, map_kernel_4_threads) { STEADY_MAP_KERNEL, 4 };
+FIXTURE_VARIANT_ADD(steady, adl) { STEADY_ADL, 1 };
+FIXTURE_VARIANT_ADD(steady, adl_4_threads) { STEADY_ADL, 4 };
+FIXTURE_VARIANT_ADD(steady, create_with_amo) { STEADY_CREATE_WITH_AMO, 1 };
+FIXTURE_VARIANT_ADD(steady, create_with_amo_4_threads) {
+	STEADY_CREATE_WITH_AMO, 4
+};
+FIXTURE_VARIANT_ADD(steady, session) { STEADY_SESSION, 1 };
+FIXTURE_VARIANT_ADD(steady, session_4_threads) { STEADY_SESSION, 4 };
+FIXTURE_VARIANT_ADD(steady, basis) { STEADY_BASIS, 1 };
+FIXTURE_VARIANT_ADD(steady, basis_4_threads) { STEADY_BASIS, 4 };
+
+FIXTURE_SETUP(steady)
+{
+	ASSERT_EQ(STATUS_SUCCESS,
+		  DxgkLinuxOpenAdapter(NULL, DXGK_LINUX_ADAPTER_VIRTUAL,
+				       &self->virt));
+	self->max_map_count = read_long_file(MAX_MAP_COUNT);
+}
+
+FIXTURE_TEARDOWN(steady)
+{
+	if (self->max_map_count > 0)
+		write_long_file(MAX_MAP_COUNT, self->max_map_count);
+}
+
+/* Cycles in all; DXGK_STEADY_CYCLES overrides (a quick local run). */
+static unsigned int steady_cycles(void)
+{
+	const char *env = getenv("DXGK_STEADY_CYCLES");
+
+	return env ? (unsigned int)strtoul(env, NULL, 0) : 100000;
+}
+
+TEST_F_TIMEOUT(steady, pairs, 600)
+{
+	unsigned int i, n = variant->threads, cycles = steady_cycles();
+	char before[512], after[512];
+	struct steady_run runs[4];
+	int vmas_before, vmas_after, fds_before, fds_after;
+	DXGK_LINUX_ADAPTER_INFO info;
+	pthread_t t[4];
+
+	ASSERT_EQ(STATUS_SUCCESS, DxgkLinuxQueryAdapterInfo(self->virt, &info));
+	vmas_before = count_lines("/proc/self/maps");
+	fds_before = open_fds();
+	ASSERT_LT(0, vmas_before);
+	/* A leaked range per cycle hits the limit within ~200 cycles. */
+	ASSERT_LT(0, self->max_map_count);
+	ASSERT_EQ(0, write_long_file(MAX_MAP_COUNT, vmas_before + 200));
+	live_counters(before, sizeof(before));
+	ASSERT_STRNE("", before);
+	for (i = 0; i < n; i++) {
+		runs[i] = (struct steady_run){
+			.pair = variant->pair, .cycles = cycles / n,
+			.adapter = self->virt,
+			.segment_page = info.SegmentCaps.PageSize, .slot = i,
+		};
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, steady_thread,
+					    &runs[i]));
+	}
+	for (i = 0; i < n; i++) {
+		pthread_join(t[i], NULL);
+		EXPECT_EQ(STATUS_SUCCESS, runs[i].failed) {
+			TH_LOG("thread %u: status 0x%x after %u cycles", i,
+			       (unsigned int)runs[i].failed, runs[i].done);
+		}
+	}
+	vmas_after = count_lines("/proc/self/maps");
+	fds_after = open_fds();
+	live_counters(after, sizeof(after));
+	TH_LOG("%u cycles from %u thread(s): VMAs %d before, %d after; files %d, %d",
+	       cycles / n * n, n, vmas_before, vmas_after, fds_before,
+	       fds_after);
+	/* Thread stacks that glibc keeps cached may stay mapped. */
+	EXPECT_GE(vmas_before + 2 * (int)n, vmas_after);
+	EXPECT_EQ(fds_before, fds_after);
+	EXPECT_STREQ(before, after);
+}
+
 /* Memory-basis DDIs: ranges, subranges, buffer sizes, the START count. */
 TEST_F(dxgk, memory_basis)
 {
@@ -328,6 +666,42 @@ TEST_F(dxgk, memory_basis)
 	/* The adapter argument must be an adapter handle. */
 	EXPECT_EQ(STATUS_INVALID_HANDLE,
 		  DxgkDdiDestroyMemoryBasis(basis, basis));
+	EXPECT_EQ(STATUS_SUCCESS, DxgkDdiDestroyMemoryBasis(self->virt, basis));
+	EXPECT_EQ(STATUS_INVALID_HANDLE,
+		  DxgkDdiDestroyMemoryBasis(self->virt, basis));
+}
+
+/* The dirty-bit DDIs of one adapter never act on another adapter's basis. */
+TEST_F(dxgk, basis_of_another_adapter_refused)
+{
+	DXGKARG_CREATEMEMORYBASIS b;
+	DXGKARG_QUERYDIRTYBITDATA q;
+	DXGK_LINUX_ADAPTER_INFO info;
+	HANDLE other, basis;
+	UCHAR bits[1];
+
+	if (DxgkLinuxOpenAdapter(NULL, DXGK_LINUX_ADAPTER_DMA_ENGINE, &other))
+		SKIP(return, "needs a second adapter (an edu)");
+	ASSERT_EQ(STATUS_SUCCESS, DxgkLinuxQueryAdapterInfo(self->virt, &info));
+	memset(&b, 0, sizeof(b));
+	b.SegmentId = 1;
+	b.RangeCount = 1;
+	b.Ranges[0].SizeInBytes = 4 * info.SegmentCaps.PageSize;
+	basis = DxgkDdiCreateMemoryBasis(self->virt, &b);
+	ASSERT_NE(NULL, basis);
+	EXPECT_EQ(STATUS_INVALID_HANDLE,
+		  DxgkDdiStartDirtyTracking(other, basis));
+	ASSERT_EQ(STATUS_SUCCESS, DxgkDdiStartDirtyTracking(self->virt, basis));
+	memset(&q, 0, sizeof(q));
+	q.MemoryBasis = basis;
+	q.Buffer = bits;
+	q.BufferSize = sizeof(bits);
+	EXPECT_EQ(STATUS_INVALID_HANDLE, DxgkDdiQueryDirtyBitData(other, &q));
+	EXPECT_EQ(STATUS_SUCCESS, DxgkDdiQueryDirtyBitData(self->virt, &q));
+	EXPECT_EQ(STATUS_INVALID_HANDLE, DxgkDdiStopDirtyTracking(other, basis));
+	EXPECT_EQ(STATUS_SUCCESS, DxgkDdiStopDirtyTracking(self->virt, basis));
+	EXPECT_EQ(STATUS_INVALID_HANDLE,
+		  DxgkDdiDestroyMemoryBasis(other, basis));
 	EXPECT_EQ(STATUS_SUCCESS, DxgkDdiDestroyMemoryBasis(self->virt, basis));
 	EXPECT_EQ(STATUS_INVALID_HANDLE,
 		  DxgkDdiDestroyMemoryBasis(self->virt, basis));

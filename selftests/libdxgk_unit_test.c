@@ -262,6 +262,7 @@ int ioctl(int fd, unsigned long request, ...)
 	struct dxgpmo_allocate_adl *a;
 	struct dxgpmo_create_pmo *c;
 	struct dxgpmo_map *m;
+	__u64 i;
 	va_list ap;
 	void *arg;
 	int err;
@@ -324,6 +325,9 @@ int ioctl(int fd, unsigned long request, ...)
 		a->page_count = a->length >> PAGE_SHIFT;
 		a->adl_flags = DXGPMO_ADL_CONTIGUOUS;
 		a->base_page = 0x1234;
+		/* As dxgpmo: the array is filled, contiguous or not. */
+		for (i = 0; i < a->page_count && a->pages; i++)
+			((__u64 *)(uintptr_t)a->pages)[i] = 0x1234 + i;
 		return 0;
 	case DXGPMO_IOC_MAP:
 		m = arg;
@@ -526,10 +530,17 @@ static void adls_and_views(void)
 	memset(&a, 0, sizeof(a));
 	a.hAdapterMemoryObject = c.hAdapterMemoryObject;
 	a.Size = PAGE_SIZE;
+	/* Contiguous pages, but the driver did not ask: a page array. */
+	EXPECT(DxgkCbAllocateAdl(&a) == STATUS_SUCCESS);
+	EXPECT(a.pAdl && !a.pAdl->Flags.Contiguous && a.pAdl->Pages &&
+	       a.pAdl->Pages[0] == 0x1234);
+	f.hAdapterMemoryObject = c.hAdapterMemoryObject;
+	f.pAdl = a.pAdl;
+	EXPECT(DxgkCbFreeAdl(&f) == STATUS_SUCCESS);
+	a.Flags.PreferContiguous = 1;
 	EXPECT(DxgkCbAllocateAdl(&a) == STATUS_SUCCESS);
 	EXPECT(a.pAdl && a.pAdl->Flags.Contiguous &&
 	       a.pAdl->BasePageNumber == 0x1234);
-	f.hAdapterMemoryObject = c.hAdapterMemoryObject;
 	f.pAdl = a.pAdl;
 	EXPECT(DxgkCbFreeAdl(&f) == STATUS_SUCCESS);
 	EXPECT(DxgkCbFreeAdl(&f) == STATUS_INVALID_PARAMETER);

@@ -402,7 +402,10 @@ struct dxgpmo_close_pmo {
  * &dxgpmo_allocate_adl.adl_flags (DXGK_ADL_FLAGS):
  *
  *  - %DXGPMO_ADL_CONTIGUOUS: the logical pages are one run, starting at
- *    &dxgpmo_allocate_adl.base_page
+ *    &dxgpmo_allocate_adl.base_page.  A fact, whatever flags were asked:
+ *    &dxgpmo_allocate_adl.pages is filled all the same, so a caller that
+ *    asked for neither contiguous flag reads the page list (libdxgk hands
+ *    DXGK_ADL's contiguous form only to a driver that asked for it)
  *  - %DXGPMO_ADL_ADDRESSES_HIDDEN: the logical pages are physical and the
  *    caller or the file's opener lacks CAP_SYS_ADMIN: the page list and the
  *    base page read 0 (as /proc/pid/pagemap does); the ADL is made all the

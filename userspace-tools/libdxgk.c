@@ -64,6 +64,13 @@ struct view {
 	size_t length;
 };
 
+/* A memory basis a session made, and the adapter it was made on. */
+struct basis_rec {
+	struct basis_rec *next;
+	uint32_t basis_id;
+	uint32_t adapter_id;
+};
+
 /* What AllocateAdl hands out: the DXGK_ADL first, then what frees it. */
 struct adl_box {
 	DXGK_ADL adl;
@@ -88,6 +95,7 @@ struct _DXGK_LINUX_SESSION {
 	int dead;
 	struct view *views;
 	struct adl_box *adls;
+	struct basis_rec *bases;
 	struct _DXGK_LINUX_SESSION *next_all;
 };
 
@@ -245,9 +253,10 @@ static void session_put(struct _DXGK_LINUX_SESSION *s)
 	pthread_mutex_unlock(&sessions_lock);
 }
 
-/* What only the session's owner frees: its views and its ADLs. */
+/* What only the session's owner frees: its views, ADLs and bases. */
 static void session_drop_memory(struct _DXGK_LINUX_SESSION *s)
 {
+	struct basis_rec *b;
 	struct adl_box *box;
 	struct view *v;
 
@@ -259,6 +268,10 @@ static void session_drop_memory(struct _DXGK_LINUX_SESSION *s)
 	while ((box = s->adls)) {
 		s->adls = box->next;
 		free(box);
+	}
+	while ((b = s->bases)) {
+		s->bases = b->next;
+		free(b);
 	}
 }
 
@@ -686,9 +699,16 @@ NTSTATUS DxgkCbAllocateAdl(DXGKARGCB_ALLOCATE_ADL *args)
 		session_put(s);
 		return err ? done_errno(err) : done(STATUS_PRIVILEGE_NOT_HELD);
 	}
+	/*
+	 * The contiguous form only to a driver that asked for it: one that
+	 * set neither flag reads Pages[] (Windows documents that drivers may
+	 * not handle a contiguous ADL on every path), and the kernel fills
+	 * the array either way.
+	 */
 	memset(&box->adl, 0, sizeof(box->adl));
 	box->adl.PageCount = (UINT)a.page_count;
-	box->adl.Flags.Contiguous = !!(a.adl_flags & DXGPMO_ADL_CONTIGUOUS);
+	box->adl.Flags.Contiguous = (a.adl_flags & DXGPMO_ADL_CONTIGUOUS) &&
+		(args->Flags.RequireContiguous || args->Flags.PreferContiguous);
 	if (box->adl.Flags.Contiguous)
 		box->adl.BasePageNumber = a.base_page;
 	else
@@ -902,19 +922,55 @@ NTSTATUS DxgkCbUnmapPhysicalMemory(const DXGKARGCB_UNMAP_PHYSICAL_MEMORY *args)
 
 /* Memory bases and dirty-bit tracking */
 
-/* The basis's session, which must also be the adapter's (one reference). */
+/*
+ * The basis's session, which must also be the adapter's (one reference),
+ * and the adapter the basis was made on: a DDI of one adapter never acts
+ * on another adapter's basis.
+ */
 static uint32_t basis_of(HANDLE adapter, HANDLE basis,
-			 struct _DXGK_LINUX_SESSION **s)
+			 struct _DXGK_LINUX_SESSION **s,
+			 const struct basis_rec **rec)
 {
 	uint32_t id = handle_id(basis, KIND_BASIS, s);
+	uint32_t adapter_id;
+	struct basis_rec *b;
+	int same;
 
 	if (!id)
 		return 0;
-	if (!handle_id_in(adapter, KIND_ADAPTER, *s)) {
+	adapter_id = handle_id_in(adapter, KIND_ADAPTER, *s);
+	pthread_mutex_lock(&sessions_lock);
+	for (b = (*s)->bases; b && b->basis_id != id; b = b->next)
+		;
+	same = adapter_id && b && b->adapter_id == adapter_id;
+	pthread_mutex_unlock(&sessions_lock);
+	if (!same) {
 		session_put(*s);
 		return 0;
 	}
+	if (rec)
+		*rec = b;
 	return id;
+}
+
+/*
+ * Forgets a destroyed basis: the record basis_of() found, compared by
+ * address only (another thread's destroy may have freed it already).
+ */
+static void basis_forget(struct _DXGK_LINUX_SESSION *s,
+			 const struct basis_rec *rec)
+{
+	struct basis_rec **pp, *b;
+
+	pthread_mutex_lock(&sessions_lock);
+	for (pp = &s->bases; (b = *pp); pp = &b->next) {
+		if (b == rec) {
+			*pp = b->next;
+			free(b);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&sessions_lock);
 }
 
 HANDLE DxgkDdiCreateMemoryBasis(HANDLE hAdapter,
@@ -923,6 +979,7 @@ HANDLE DxgkDdiCreateMemoryBasis(HANDLE hAdapter,
 	struct dxgpmo_create_memory_basis c = { .size = sizeof(c) };
 	struct dxgpmo_memory_range *r;
 	struct _DXGK_LINUX_SESSION *s;
+	struct basis_rec *b;
 	HANDLE h;
 	UINT64 i;
 	int err;
@@ -945,7 +1002,10 @@ HANDLE DxgkDdiCreateMemoryBasis(HANDLE hAdapter,
 	}
 	/* Windows' range layout is dxgpmo's, but not by contract. */
 	r = calloc(args->RangeCount, sizeof(*r));
-	if (!r) {
+	b = malloc(sizeof(*b));
+	if (!r || !b) {
+		free(r);
+		free(b);
 		session_put(s);
 		done(STATUS_NO_MEMORY);
 		return NULL;
@@ -959,6 +1019,22 @@ HANDLE DxgkDdiCreateMemoryBasis(HANDLE hAdapter,
 	c.ranges = (uintptr_t)r;
 	err = xioctl(s->fd, DXGPMO_IOC_CREATE_MEMORY_BASIS, &c);
 	free(r);
+	if (!err) {
+		b->basis_id = c.basis_id;
+		b->adapter_id = c.adapter_id;
+		pthread_mutex_lock(&sessions_lock);
+		/* Closed meanwhile: the kernel destroyed it with the file. */
+		if (s->dead) {
+			free(b);
+			err = ENOENT;
+		} else {
+			b->next = s->bases;
+			s->bases = b;
+		}
+		pthread_mutex_unlock(&sessions_lock);
+	} else {
+		free(b);
+	}
 	/* Made before the reference goes: s may be freed right after. */
 	h = err ? NULL : make_handle(KIND_BASIS, s, c.basis_id);
 	put_done(s, err);
@@ -973,6 +1049,8 @@ static NTSTATUS basis_call(HANDLE adapter, HANDLE basis, unsigned long request,
 		struct dxgpmo_dirty_tracking t;
 	} u;
 	struct _DXGK_LINUX_SESSION *s;
+	const struct basis_rec *rec;
+	int err;
 
 	_Static_assert(sizeof(u.d) == sizeof(u.t) &&
 		       offsetof(struct dxgpmo_destroy_memory_basis, basis_id) ==
@@ -980,10 +1058,13 @@ static NTSTATUS basis_call(HANDLE adapter, HANDLE basis, unsigned long request,
 		       "one body for destroy, start and stop");
 	memset(&u, 0, sizeof(u));
 	u.t.size = size;
-	u.t.basis_id = basis_of(adapter, basis, &s);
+	u.t.basis_id = basis_of(adapter, basis, &s, &rec);
 	if (!u.t.basis_id)
 		return done(STATUS_INVALID_HANDLE);
-	return put_done(s, xioctl(s->fd, request, &u));
+	err = xioctl(s->fd, request, &u);
+	if (!err && request == DXGPMO_IOC_DESTROY_MEMORY_BASIS)
+		basis_forget(s, rec);
+	return put_done(s, err);
 }
 
 NTSTATUS DxgkDdiDestroyMemoryBasis(HANDLE hAdapter, HANDLE hMemoryBasis)
@@ -1015,7 +1096,7 @@ NTSTATUS DxgkDdiQueryDirtyBitData(HANDLE hAdapter,
 
 	if (!args)
 		return done(STATUS_INVALID_PARAMETER);
-	q.basis_id = basis_of(hAdapter, args->MemoryBasis, &s);
+	q.basis_id = basis_of(hAdapter, args->MemoryBasis, &s, NULL);
 	if (!q.basis_id)
 		return done(STATUS_INVALID_HANDLE);
 	if (args->Flags & ~(UINT)DXGKARG_QUERYDIRTYBITDATAFLAGS_CLEARDATA) {
