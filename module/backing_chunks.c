@@ -378,9 +378,14 @@ int dxgpmo_set_pages_cache(struct page **pages, unsigned long n,
 		ret = set_pages_array_uc(pages, n);
 		break;
 	}
+	/*
+	 * One errno for every failure (CPA says -EINVAL when it runs out of
+	 * memory splitting the linear map), so that the injected one takes
+	 * the same paths.
+	 */
 	if (!ret && dxgpmo_test_alias_switch_fails())
 		ret = -ENOMEM;
-	return ret;
+	return ret ? -ENOMEM : 0;
 }
 
 /*

@@ -46,13 +46,15 @@ static int dxgpmo_io_dma_map(struct dxgpmo_backing *backing,
 	/* A device never DMAs to or from the registers the module drives. */
 	if (backing->readonly)
 		return -EPERM;
-	/* Once the BAR's device is gone, the range may be someone else's. */
-	if (!dxgpmo_adapter_begin_access(backing->io_adapter))
-		return -ENODEV;
+	/*
+	 * ALLOCATE_ADL holds the adapter's access (the ADL's adapter is the
+	 * BAR's, see dxgpmo_ioctl_allocate_adl) with its removal checked: the
+	 * range is still the device's.
+	 */
+	lockdep_assert_held_read(&backing->io_adapter->access_lock);
 	dma = dma_map_resource(m->dev,
 			       backing->io_base + (m->first << PAGE_SHIFT),
 			       len, DMA_BIDIRECTIONAL, 0);
-	dxgpmo_adapter_end_access(backing->io_adapter);
 	if (dma_mapping_error(m->dev, dma))
 		return -ENOMEM;
 	dxgpmo_dma_map_single_entry(m);

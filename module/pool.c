@@ -234,10 +234,10 @@ static int dxgpmo_pool_switch(u32 cache_type, struct list_head *blocks,
 	/*
 	 * A failure gives back the memtype reservations but may leave part of
 	 * the linear map switched; the caller frees these pages, which must
-	 * reach the page allocator write-back.
+	 * reach the page allocator write-back, or never (-EIO).
 	 */
-	if (ret)
-		dxgpmo_set_pages_cache(pages, n, DXGPMO_CACHE_CACHED);
+	if (ret && dxgpmo_set_pages_cache(pages, n, DXGPMO_CACHE_CACHED))
+		ret = -EIO;
 	kvfree(pages);
 	return ret;
 }
@@ -258,6 +258,7 @@ unsigned long dxgpmo_pool_refill(u32 cache_type, unsigned int oi,
 	unsigned long extra = 0, got, kept, i;
 	struct page *page, *tmp;
 	LIST_HEAD(fresh);
+	int ret;
 
 	nr = min(nr, DXGPMO_POOL_REFILL_MAX_PAGES >> order);
 	if ((nr << order) < DXGPMO_POOL_BATCH_PAGES) {
@@ -274,11 +275,16 @@ unsigned long dxgpmo_pool_refill(u32 cache_type, unsigned int oi,
 			break;
 		list_add_tail(&page->lru, &fresh);
 	}
-	if (got && dxgpmo_pool_switch(cache_type, &fresh, order, got)) {
-		/* Not switched, or switched back: write-back. */
+	ret = got ? dxgpmo_pool_switch(cache_type, &fresh, order, got) : 0;
+	if (ret) {
+		/* Not switched, or switched back: write-back; else leaked. */
+		if (ret == -EIO)
+			pr_err("dxgpmo: cannot restore the linear map of %lu pages; leaking them\n",
+			       got << order);
 		list_for_each_entry_safe(page, tmp, &fresh, lru) {
 			list_del(&page->lru);
-			__free_pages(page, order);
+			if (ret != -EIO)
+				__free_pages(page, order);
 		}
 		got = 0;
 	}

@@ -674,7 +674,7 @@ TEST_F_TIMEOUT(map, window_offsets_random_churn, 120)
 	enum { SLOTS = 96, ROUNDS = 1500 };
 	struct dxgpmo_create_pmo c[SLOTS] = {};
 	uint8_t *views[SLOTS] = {}, *kept[SLOTS] = {};
-	uint64_t kept_len[SLOTS] = {};
+	uint64_t kept_len[SLOTS] = {}, kept_off[SLOTS] = {};
 	unsigned int i, j, round;
 	uint64_t len_i, len_j;
 
@@ -688,6 +688,7 @@ TEST_F_TIMEOUT(map, window_offsets_random_churn, 120)
 		if (c[i].pmo_id) {
 			if (!kept[i] && rand() % 4 == 0) {
 				kept_len[i] = c[i].length;
+				kept_off[i] = c[i].mmap_offset;
 				kept[i] = mmap(NULL, kept_len[i], PROT_READ,
 					       MAP_SHARED, self->fd,
 					       c[i].mmap_offset);
@@ -712,6 +713,13 @@ TEST_F_TIMEOUT(map, window_offsets_random_churn, 120)
 			len_j = c[j].length;
 			ASSERT_TRUE(c[i].mmap_offset + len_i <= c[j].mmap_offset ||
 				    c[j].mmap_offset + len_j <= c[i].mmap_offset);
+		}
+		/* Nor with what views of destroyed objects still hold. */
+		for (j = 0; j < SLOTS; j++) {
+			if (!kept[j])
+				continue;
+			ASSERT_TRUE(c[i].mmap_offset + len_i <= kept_off[j] ||
+				    kept_off[j] + kept_len[j] <= c[i].mmap_offset);
 		}
 		views[i] = mmap(NULL, len_i, PROT_READ | PROT_WRITE,
 				MAP_SHARED, self->fd, c[i].mmap_offset);
@@ -1246,14 +1254,20 @@ FIXTURE_SETUP(swap)
 
 	self->fd = dxgpmo_open();
 	ASSERT_LE(0, self->fd);
+	/* A skip here is never followed by the teardown: undo first. */
 	why = swap_on();
-	if (why)
+	if (why) {
+		swap_off();
 		SKIP(return, "%s", why);
+	}
 	self->swap_on = true;
 	ret = join_memcg(SWAP_CGROUP, "max");
 	self->in_memcg = !ret;
-	if (ret)
+	if (ret) {
+		leave_memcg(SWAP_CGROUP);
+		swap_off();
 		SKIP(return, "no memory cgroup (%s)", strerror(-ret));
+	}
 }
 
 FIXTURE_TEARDOWN(swap)

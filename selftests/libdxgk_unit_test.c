@@ -57,7 +57,7 @@ static void status_values(void)
 		unsigned int windows;
 	} v[] = {
 		{ STATUS_SUCCESS, 0x00000000 },
-		{ STATUS_DEVICE_BUSY, 0x80000011 },
+		{ STATUS_INVALID_DEVICE_STATE, 0xC0000184 },
 		{ STATUS_UNSUCCESSFUL, 0xC0000001 },
 		{ STATUS_ACCESS_VIOLATION, 0xC0000005 },
 		{ STATUS_INVALID_HANDLE, 0xC0000008 },
@@ -85,7 +85,10 @@ static void status_values(void)
 		EXPECT(DxgkLinuxNtStatusName(v[i].status) != NULL);
 	}
 	EXPECT(NT_SUCCESS(STATUS_SUCCESS));
-	EXPECT(!NT_SUCCESS(STATUS_DEVICE_BUSY));
+	EXPECT(!NT_SUCCESS(STATUS_INVALID_DEVICE_STATE));
+	/* Every failure the table gives is an error, never a warning. */
+	EXPECT(NT_ERROR(DxgkLinuxNtStatusFromErrno(EBUSY)));
+	EXPECT(!NT_ERROR(STATUS_SUCCESS));
 	EXPECT(!NT_SUCCESS(STATUS_INVALID_PARAMETER));
 	report(ok, "ntstatus_values");
 }
@@ -100,7 +103,7 @@ static void errno_table(void)
 		{ EINVAL, STATUS_INVALID_PARAMETER },
 		{ ENOMEM, STATUS_NO_MEMORY },
 		{ ENOENT, STATUS_INVALID_HANDLE },
-		{ EBUSY, STATUS_DEVICE_BUSY },
+		{ EBUSY, STATUS_INVALID_DEVICE_STATE },
 		{ EOPNOTSUPP, STATUS_NOT_SUPPORTED },
 		{ EACCES, STATUS_ACCESS_DENIED },
 		{ EPERM, STATUS_PRIVILEGE_NOT_HELD },

@@ -102,6 +102,10 @@ typedef struct _OBJECT_ATTRIBUTES *POBJECT_ATTRIBUTES;
 #ifndef NT_SUCCESS
 #define NT_SUCCESS(Status) (((NTSTATUS)(Status)) >= 0)
 #endif
+/* An error, not a warning or information: both top bits set. */
+#ifndef NT_ERROR
+#define NT_ERROR(Status) ((((ULONG)(Status)) >> 30) == 3)
+#endif
 
 /*
  * The NTSTATUS values the calls return, with the errno each stands for
@@ -111,9 +115,6 @@ typedef struct _OBJECT_ATTRIBUTES *POBJECT_ATTRIBUTES;
  */
 #ifndef STATUS_SUCCESS
 #define STATUS_SUCCESS			((NTSTATUS)0x00000000L)
-#endif
-#ifndef STATUS_DEVICE_BUSY
-#define STATUS_DEVICE_BUSY		((NTSTATUS)0x80000011L) /* EBUSY */
 #endif
 #ifndef STATUS_UNSUCCESSFUL
 #define STATUS_UNSUCCESSFUL		((NTSTATUS)0xC0000001L) /* other */
@@ -159,6 +160,9 @@ typedef struct _OBJECT_ATTRIBUTES *POBJECT_ATTRIBUTES;
 #endif
 #ifndef STATUS_CANCELLED
 #define STATUS_CANCELLED		((NTSTATUS)0xC0000120L) /* EINTR */
+#endif
+#ifndef STATUS_INVALID_DEVICE_STATE
+#define STATUS_INVALID_DEVICE_STATE	((NTSTATUS)0xC0000184L) /* EBUSY */
 #endif
 #ifndef STATUS_IO_DEVICE_ERROR
 #define STATUS_IO_DEVICE_ERROR		((NTSTATUS)0xC0000185L) /* EIO */
