@@ -334,3 +334,25 @@ printf 'adapters\nclose 4242\n' | "$tool" --json > "$out" 2> "$err"
 	"$json_check" 1 < "$err" > /dev/null &&
 	grep -q '"batch":"stdin","line":2}$' "$err"
 result json_error_batch_line $?
+
+# A long batch maps and unmaps for its whole life, as a driver does: each
+# unmap gives the address range back.  With vm.max_map_count a little
+# above what the tool itself maps, 2000 pairs that each left a range
+# behind fail within a few hundred.
+old_max=$(cat /proc/sys/vm/max_map_count)
+{
+	echo 'p=create 8K'
+	i=0
+	while [ $i -lt 2000 ]; do
+		echo 'u=map $p 0 8K'
+		echo 'unmap $u'
+		i=$((i + 1))
+	done
+	echo 'destroy $p'
+} > /tmp/steady.dxgpmo
+echo 300 > /proc/sys/vm/max_map_count
+"$tool" -batch /tmp/steady.dxgpmo > "$out" 2>&1
+status=$?
+echo "$old_max" > /proc/sys/vm/max_map_count
+[ $status -eq 0 ] || tail -3 "$out"
+result batch_map_unmap_steady $status

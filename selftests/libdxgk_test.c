@@ -165,6 +165,42 @@ TEST_F(dxgk, adl_contiguous_only_when_asked)
 	adl_forms_on(_metadata, iommu);
 }
 
+/*
+ * Section page protections: read-only and read-write; write-copy and the
+ * executable ones are refused (Documentation/porting.rst says why).
+ */
+TEST_F(dxgk, section_protections)
+{
+	static const struct {
+		ULONG protection;	/* winnt.h's values */
+		NTSTATUS status;
+	} t[] = {
+		{ PAGE_READONLY, STATUS_SUCCESS },
+		{ PAGE_READWRITE, STATUS_SUCCESS },
+		{ 0x08 /* PAGE_WRITECOPY */, STATUS_INVALID_PARAMETER },
+		{ 0x10 /* PAGE_EXECUTE */, STATUS_INVALID_PARAMETER },
+		{ 0x20 /* PAGE_EXECUTE_READ */, STATUS_INVALID_PARAMETER },
+		{ 0x40 /* PAGE_EXECUTE_READWRITE */, STATUS_INVALID_PARAMETER },
+		{ 0x80 /* PAGE_EXECUTE_WRITECOPY */, STATUS_INVALID_PARAMETER },
+	};
+	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT c;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		memset(&c, 0, sizeof(c));
+		c.Size = PAGE_SIZE;
+		c.Type = DXGK_PHYSICAL_MEMORY_TYPE_SECTION;
+		c.CacheType = DXGK_MEMORY_CACHING_TYPE_CACHED;
+		c.Section.PageProtection = t[i].protection;
+		EXPECT_EQ(t[i].status, DxgkCbCreatePhysicalMemoryObject(&c)) {
+			TH_LOG("protection 0x%x", (unsigned int)t[i].protection);
+		}
+		if (c.hPhysicalMemoryObject)
+			EXPECT_EQ(STATUS_SUCCESS,
+				  destroy(c.hPhysicalMemoryObject, NULL));
+	}
+}
+
 /* Kernel errors come back as the table's statuses. */
 TEST_F(dxgk, kernel_errors_as_ntstatus)
 {

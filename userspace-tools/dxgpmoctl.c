@@ -811,7 +811,14 @@ static int cmd_unmap(struct cmd_ctx *ctx)
 	if (!v)
 		return usage_error(ctx, "no view with id %u in this session",
 				   map_id);
+	/*
+	 * UNMAP leaves a user view's range reserved: the range goes back
+	 * here, as libdxgk's Unmap gives it back, or a long batch would use
+	 * up vm.max_map_count.
+	 */
 	ret = dxgpmo_unmap(dev_fd, v->pmo_id, v->address, v->length);
+	if (!ret && v->mode == DXGPMO_ACCESS_USER)
+		munmap((void *)(uintptr_t)v->address, v->length);
 	*v = views[--nr_views];
 	if (ret)
 		return report(ctx, ret);
