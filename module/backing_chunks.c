@@ -379,13 +379,14 @@ int dxgpmo_set_pages_cache(struct page **pages, unsigned long n,
 		break;
 	}
 	/*
-	 * One errno for every failure (CPA says -EINVAL when it runs out of
-	 * memory splitting the linear map), so that the injected one takes
-	 * the same paths.
+	 * Every failure of a switch away from write-back is CPA's -EINVAL,
+	 * the injected one too, so that both take the same paths (a section
+	 * fault then gets SIGBUS, as TTM's faults do when the caching switch
+	 * fails, not an OOM retry loop).
 	 */
-	if (!ret && dxgpmo_test_alias_switch_fails())
-		ret = -ENOMEM;
-	return ret ? -ENOMEM : 0;
+	if (ret || dxgpmo_test_alias_switch_fails())
+		return -EINVAL;
+	return 0;
 }
 
 /*

@@ -52,6 +52,8 @@ static int dxgpmo_io_dma_map(struct dxgpmo_backing *backing,
 	 * range is still the device's.
 	 */
 	lockdep_assert_held_read(&backing->io_adapter->access_lock);
+	if (WARN_ON_ONCE(m->dev != backing->io_adapter->dev))
+		return -EINVAL;
 	dma = dma_map_resource(m->dev,
 			       backing->io_base + (m->first << PAGE_SHIFT),
 			       len, DMA_BIDIRECTIONAL, 0);

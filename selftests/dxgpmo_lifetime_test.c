@@ -37,6 +37,7 @@
 
 #include "kselftest_harness.h"
 #include "dxgpmo_test_utils.h"
+#include "steady.h"
 
 #define STATS_PATH "/sys/kernel/debug/dxgpmo/stats"
 
@@ -508,6 +509,157 @@ TEST_F_TIMEOUT(hotremove, remove_edu_with_live_objects, 180)
 		TH_LOG("kernel log: %s", line);
 	}
 	munmap(r, sizeof(*r));
+}
+
+/*
+ * Resource-steady pairs through the raw ioctls (see steady.h), as libdxgk's
+ * steady.pairs does through the library.  A user view's range is the
+ * caller's to munmap after UNMAP, as uapi/dxgpmo.h says.
+ */
+enum raw_pair {
+	RAW_MAP_USER,
+	RAW_MAP_KERNEL,
+	RAW_ADL,
+	RAW_CREATE_WITH_AMO,
+	RAW_OPEN_CLOSE,
+	RAW_BASIS,
+};
+
+struct raw_steady {
+	enum raw_pair pair;
+	int fd;
+	const struct dxgpmo_adapter_info *adapter;
+};
+
+/* The thread's own object: state[0] its PMO id, state[1] its AMO id. */
+static long raw_setup(struct steady_thread *t)
+{
+	const struct raw_steady *r = t->arg;
+	struct dxgpmo_create_pmo c = {
+		.length = 2 * PAGE, .adapter_id = r->adapter->adapter_id,
+	};
+	int ret = dxgpmo_create_pmo(r->fd, &c);
+
+	t->state[0] = c.pmo_id;
+	t->state[1] = c.amo_id;
+	return ret;
+}
+
+static void raw_teardown(struct steady_thread *t)
+{
+	const struct raw_steady *r = t->arg;
+
+	dxgpmo_destroy_pmo(r->fd, t->state[0], t->state[1]);
+}
+
+static long raw_cycle(struct steady_thread *t, unsigned int i)
+{
+	const struct raw_steady *r = t->arg;
+	uint32_t pmo = t->state[0], amo = t->state[1], basis;
+	struct dxgpmo_allocate_adl a = { .amo_id = amo, .length = 2 * PAGE };
+	struct dxgpmo_create_pmo c = {
+		.length = PAGE, .adapter_id = r->adapter->adapter_id,
+	};
+	struct dxgpmo_memory_range range = {
+		.segment_offset = t->slot * 4ULL * r->adapter->dirty_page_size,
+		.length = 4ULL * r->adapter->dirty_page_size,
+	};
+	struct dxgpmo_map m = { .pmo_id = pmo, .length = 2 * PAGE };
+	int ret, fd;
+
+	switch (r->pair) {
+	case RAW_MAP_USER:
+	case RAW_MAP_KERNEL:
+		m.access_mode = r->pair == RAW_MAP_USER ? DXGPMO_ACCESS_USER :
+							 DXGPMO_ACCESS_KERNEL;
+		ret = dxgpmo_map(r->fd, &m);
+		if (ret)
+			return ret;
+		ret = dxgpmo_unmap(r->fd, pmo, m.address, m.length);
+		if (!ret && r->pair == RAW_MAP_USER &&
+		    munmap((void *)(uintptr_t)m.address, m.length))
+			ret = -errno;
+		return ret;
+	case RAW_ADL:
+		ret = dxgpmo_allocate_adl(r->fd, &a);
+		return ret ? ret : dxgpmo_free_adl(r->fd, a.adl_id);
+	case RAW_CREATE_WITH_AMO:
+		ret = dxgpmo_create_pmo(r->fd, &c);
+		return ret ? ret : dxgpmo_destroy_pmo(r->fd, c.pmo_id, c.amo_id);
+	case RAW_OPEN_CLOSE:
+		fd = dxgpmo_open();
+		if (fd < 0)
+			return fd;
+		return close(fd) ? -errno : 0;
+	case RAW_BASIS:
+		ret = dxgpmo_create_memory_basis(r->fd, r->adapter->adapter_id,
+						 1, &range, 1, &basis);
+		if (ret)
+			return ret;
+		ret = dxgpmo_start_dirty_tracking(r->fd, basis);
+		if (!ret)
+			ret = dxgpmo_stop_dirty_tracking(r->fd, basis);
+		if (ret) {
+			dxgpmo_destroy_memory_basis(r->fd, basis);
+			return ret;
+		}
+		return dxgpmo_destroy_memory_basis(r->fd, basis);
+	}
+	(void)i;
+	return -EINVAL;
+}
+
+FIXTURE(raw_steady) {
+	int fd;
+	struct adapters ad;
+};
+
+FIXTURE_VARIANT(raw_steady) {
+	enum raw_pair pair;
+	unsigned int threads;
+};
+
+FIXTURE_VARIANT_ADD(raw_steady, map_user) { RAW_MAP_USER, 1 };
+FIXTURE_VARIANT_ADD(raw_steady, map_user_4_threads) { RAW_MAP_USER, 4 };
+FIXTURE_VARIANT_ADD(raw_steady, map_kernel) { RAW_MAP_KERNEL, 1 };
+FIXTURE_VARIANT_ADD(raw_steady, map_kernel_4_threads) { RAW_MAP_KERNEL, 4 };
+FIXTURE_VARIANT_ADD(raw_steady, adl) { RAW_ADL, 1 };
+FIXTURE_VARIANT_ADD(raw_steady, adl_4_threads) { RAW_ADL, 4 };
+FIXTURE_VARIANT_ADD(raw_steady, create_with_amo) { RAW_CREATE_WITH_AMO, 1 };
+FIXTURE_VARIANT_ADD(raw_steady, create_with_amo_4_threads) {
+	RAW_CREATE_WITH_AMO, 4
+};
+FIXTURE_VARIANT_ADD(raw_steady, open_close) { RAW_OPEN_CLOSE, 1 };
+FIXTURE_VARIANT_ADD(raw_steady, open_close_4_threads) { RAW_OPEN_CLOSE, 4 };
+FIXTURE_VARIANT_ADD(raw_steady, basis) { RAW_BASIS, 1 };
+FIXTURE_VARIANT_ADD(raw_steady, basis_4_threads) { RAW_BASIS, 4 };
+
+FIXTURE_SETUP(raw_steady)
+{
+	self->fd = dxgpmo_open();
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, load_adapters(self->fd, &self->ad));
+	ASSERT_NE(NULL, self->ad.virt);
+}
+
+FIXTURE_TEARDOWN(raw_steady)
+{
+	teardown_dxgpmo(_metadata, self->fd);
+}
+
+TEST_F_TIMEOUT(raw_steady, pairs, 600)
+{
+	struct raw_steady r = {
+		.pair = variant->pair, .fd = self->fd,
+		.adapter = self->ad.virt,
+	};
+	struct steady_thread proto = {
+		.setup = raw_setup, .cycle = raw_cycle,
+		.teardown = raw_teardown, .arg = &r,
+	};
+
+	steady_check(_metadata, &proto, variant->threads,
+		     steady_cycles("DXGPMO_STEADY_CYCLES"));
 }
 
 TEST_HARNESS_MAIN

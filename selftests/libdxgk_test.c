@@ -8,8 +8,6 @@
  * a fork).  Linked against libdxgk.a only.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
-#include <malloc.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +18,7 @@
 
 #include "kselftest_harness.h"
 #include "libdxgk.h"
+#include "steady.h"
 
 static NTSTATUS create_mdl(HANDLE hAdapter, SIZE_T Size,
 			   DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT *c)
@@ -279,20 +278,6 @@ TEST_F(dxgk, map_unaligned_offset)
 		  destroy(c.hPhysicalMemoryObject, c.hAdapterMemoryObject));
 }
 
-/* The process's VMAs: the lines of /proc/self/maps. */
-static int vma_count(void)
-{
-	FILE *f = fopen("/proc/self/maps", "r");
-	int c, n = 0;
-
-	if (!f)
-		return -1;
-	while ((c = fgetc(f)) != EOF)
-		n += c == '\n';
-	fclose(f);
-	return n;
-}
-
 /*
  * Map and Unmap for a driver's whole life: Unmap gives the address range
  * back, as on Windows.  A range left behind per pair would reach
@@ -307,7 +292,7 @@ TEST_F(dxgk, map_unmap_steady)
 	int before, after, i, mode;
 
 	ASSERT_EQ(STATUS_SUCCESS, create_mdl(self->virt, 2 * PAGE_SIZE, &c));
-	before = vma_count();
+	before = steady_count_lines("/proc/self/maps");
 	ASSERT_LT(0, before);
 	for (i = 0; i < 2000; i++) {
 		mode = i & 1 ? DXGK_ACCESS_MODE_USER_MODE :
@@ -323,20 +308,14 @@ TEST_F(dxgk, map_unmap_steady)
 		um.Size = m.Size;
 		ASSERT_EQ(STATUS_SUCCESS, DxgkCbUnmapPhysicalMemory(&um));
 	}
-	after = vma_count();
+	after = steady_count_lines("/proc/self/maps");
 	TH_LOG("VMAs: %d before 2000 Map/Unmap pairs, %d after", before, after);
 	EXPECT_GE(before + 2, after);
 	EXPECT_EQ(STATUS_SUCCESS,
 		  destroy(c.hPhysicalMemoryObject, c.hAdapterMemoryObject));
 }
 
-/*
- * Resource-steady pairs: a driver calls each pair for its whole life, so
- * after many cycles, from one thread or four at once, the process's VMAs
- * and open files and the module's live counters are where they started.
- * vm.max_map_count is lowered to a little above the process's VMAs, so a
- * range left behind per cycle fails the run within a few hundred cycles.
- */
+/* Resource-steady pairs through the library (see steady.h). */
 enum steady_pair {
 	STEADY_MAP_USER,
 	STEADY_MAP_KERNEL,
@@ -346,20 +325,35 @@ enum steady_pair {
 	STEADY_BASIS,
 };
 
-/* One thread's cycles of a pair, on its own object. */
-struct steady_run {
+/* What every thread of a variant shares. */
+struct steady_dxgk {
 	enum steady_pair pair;
-	unsigned int cycles;
 	HANDLE adapter;
 	SIZE_T segment_page;
-	unsigned int slot;
-	NTSTATUS failed;	/* the first status that was not a success */
-	unsigned int done;
 };
 
-static NTSTATUS steady_cycle(struct steady_run *r, HANDLE hPmo, HANDLE hAmo,
-			     unsigned int i)
+/* An object of the thread's own: state[0] its PMO, state[1] its AMO. */
+static long steady_dxgk_setup(struct steady_thread *t)
 {
+	const struct steady_dxgk *d = t->arg;
+	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT c;
+	NTSTATUS st = create_mdl(d->adapter, 2 * PAGE_SIZE, &c);
+
+	t->state[0] = (uintptr_t)c.hPhysicalMemoryObject;
+	t->state[1] = (uintptr_t)c.hAdapterMemoryObject;
+	return st;
+}
+
+static void steady_dxgk_teardown(struct steady_thread *t)
+{
+	destroy((HANDLE)(uintptr_t)t->state[0], (HANDLE)(uintptr_t)t->state[1]);
+}
+
+static long steady_dxgk_cycle(struct steady_thread *t, unsigned int i)
+{
+	const struct steady_dxgk *d = t->arg;
+	HANDLE hPmo = (HANDLE)(uintptr_t)t->state[0];
+	HANDLE hAmo = (HANDLE)(uintptr_t)t->state[1];
 	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT c;
 	DXGKARGCB_UNMAP_PHYSICAL_MEMORY um;
 	DXGKARGCB_MAP_PHYSICAL_MEMORY m;
@@ -370,12 +364,12 @@ static NTSTATUS steady_cycle(struct steady_run *r, HANDLE hPmo, HANDLE hAmo,
 	HANDLE basis;
 	NTSTATUS st;
 
-	switch (r->pair) {
+	switch (d->pair) {
 	case STEADY_MAP_USER:
 	case STEADY_MAP_KERNEL:
 		memset(&m, 0, sizeof(m));
 		m.hPhysicalMemoryObject = hPmo;
-		m.AccessMode = r->pair == STEADY_MAP_USER ?
+		m.AccessMode = d->pair == STEADY_MAP_USER ?
 			       DXGK_ACCESS_MODE_USER_MODE :
 			       DXGK_ACCESS_MODE_KERNEL_MODE;
 		m.Size = 2 * PAGE_SIZE;
@@ -398,7 +392,7 @@ static NTSTATUS steady_cycle(struct steady_run *r, HANDLE hPmo, HANDLE hAmo,
 		f.pAdl = a.pAdl;
 		return DxgkCbFreeAdl(&f);
 	case STEADY_CREATE_WITH_AMO:
-		st = create_mdl(r->adapter, PAGE_SIZE, &c);
+		st = create_mdl(d->adapter, PAGE_SIZE, &c);
 		if (st)
 			return st;
 		return destroy(c.hPhysicalMemoryObject,
@@ -412,120 +406,25 @@ static NTSTATUS steady_cycle(struct steady_run *r, HANDLE hPmo, HANDLE hAmo,
 		memset(&b, 0, sizeof(b));
 		b.SegmentId = 1;
 		b.RangeCount = 1;
-		b.Ranges[0].SegmentOffset = r->slot * 4 * r->segment_page;
-		b.Ranges[0].SizeInBytes = 4 * r->segment_page;
-		basis = DxgkDdiCreateMemoryBasis(r->adapter, &b);
+		b.Ranges[0].SegmentOffset = t->slot * 4 * d->segment_page;
+		b.Ranges[0].SizeInBytes = 4 * d->segment_page;
+		basis = DxgkDdiCreateMemoryBasis(d->adapter, &b);
 		if (!basis)
 			return DxgkLinuxGetLastStatus();
-		st = DxgkDdiStartDirtyTracking(r->adapter, basis);
+		st = DxgkDdiStartDirtyTracking(d->adapter, basis);
 		if (!st)
-			st = DxgkDdiStopDirtyTracking(r->adapter, basis);
+			st = DxgkDdiStopDirtyTracking(d->adapter, basis);
 		if (st) {
-			DxgkDdiDestroyMemoryBasis(r->adapter, basis);
+			DxgkDdiDestroyMemoryBasis(d->adapter, basis);
 			return st;
 		}
-		return DxgkDdiDestroyMemoryBasis(r->adapter, basis);
+		return DxgkDdiDestroyMemoryBasis(d->adapter, basis);
 	}
 	return STATUS_INVALID_PARAMETER;
 }
 
-static void *steady_thread(void *arg)
-{
-	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT c;
-	struct steady_run *r = arg;
-	unsigned int i;
-
-	r->failed = create_mdl(r->adapter, 2 * PAGE_SIZE, &c);
-	if (r->failed)
-		return NULL;
-	for (i = 0; i < r->cycles; i++) {
-		r->failed = steady_cycle(r, c.hPhysicalMemoryObject,
-					 c.hAdapterMemoryObject, i);
-		if (r->failed)
-			break;
-		r->done++;
-	}
-	destroy(c.hPhysicalMemoryObject, c.hAdapterMemoryObject);
-	return NULL;
-}
-
-/* Lines of a file: VMAs in /proc/self/maps, counters in debugfs. */
-static int count_lines(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	int c, n = 0;
-
-	if (!f)
-		return -1;
-	while ((c = fgetc(f)) != EOF)
-		n += c == '\n';
-	fclose(f);
-	return n;
-}
-
-/* The process's open files, the directory's own descriptor not counted. */
-static int open_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	int n = -1;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n;
-}
-
-#define STEADY_STATS "/sys/kernel/debug/dxgpmo/stats"
-#define MAX_MAP_COUNT "/proc/sys/vm/max_map_count"
-
-/* The module's counters of live things, as one string; "" if unreadable. */
-static void live_counters(char *out, size_t len)
-{
-	FILE *f = fopen(STEADY_STATS, "r");
-	char key[64];
-	unsigned long long v;
-	size_t used = 0;
-
-	out[0] = 0;
-	if (!f)
-		return;
-	while (fscanf(f, "%63s %llu", key, &v) == 2 && used < len)
-		if (strncmp(key, "leaked_", 7))
-			used += snprintf(out + used, len - used, "%s=%llu ",
-					 key, v);
-	fclose(f);
-}
-
-static long read_long_file(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	long v = -1;
-
-	if (!f)
-		return -1;
-	if (fscanf(f, "%ld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
-
-static int write_long_file(const char *path, long v)
-{
-	FILE *f = fopen(path, "w");
-	int ret;
-
-	if (!f)
-		return -1;
-	ret = fprintf(f, "%ld\n", v) < 0;
-	return fclose(f) || ret ? -1 : 0;
-}
-
 FIXTURE(steady) {
 	HANDLE virt;
-	long max_map_count;
 };
 
 FIXTURE_VARIANT(steady) {
@@ -550,97 +449,28 @@ FIXTURE_VARIANT_ADD(steady, basis_4_threads) { STEADY_BASIS, 4 };
 
 FIXTURE_SETUP(steady)
 {
-	/*
-	 * One malloc arena: threads that contend for it the first time
-	 * would otherwise each map an arena of their own mid-run.
-	 */
-	ASSERT_EQ(1, mallopt(M_ARENA_MAX, 1));
 	ASSERT_EQ(STATUS_SUCCESS,
 		  DxgkLinuxOpenAdapter(NULL, DXGK_LINUX_ADAPTER_VIRTUAL,
 				       &self->virt));
-	self->max_map_count = read_long_file(MAX_MAP_COUNT);
 }
 
 FIXTURE_TEARDOWN(steady)
 {
-	if (self->max_map_count > 0)
-		write_long_file(MAX_MAP_COUNT, self->max_map_count);
-}
-
-/* Cycles in all; DXGK_STEADY_CYCLES overrides (a quick local run). */
-static unsigned int steady_cycles(void)
-{
-	const char *env = getenv("DXGK_STEADY_CYCLES");
-
-	return env && *env ? (unsigned int)strtoul(env, NULL, 0) : 100000;
-}
-
-/* n threads of cycles each; 0, or the first failure's status. */
-static NTSTATUS steady_run_threads(struct __test_metadata *_metadata,
-				   const FIXTURE_VARIANT(steady) *variant,
-				   HANDLE adapter, SIZE_T segment_page,
-				   unsigned int cycles)
-{
-	struct steady_run runs[4];
-	NTSTATUS failed = STATUS_SUCCESS;
-	unsigned int i, n = variant->threads;
-	pthread_t t[4];
-
-	for (i = 0; i < n; i++) {
-		runs[i] = (struct steady_run){
-			.pair = variant->pair, .cycles = cycles,
-			.adapter = adapter, .segment_page = segment_page,
-			.slot = i,
-		};
-		if (pthread_create(&t[i], NULL, steady_thread, &runs[i]))
-			return STATUS_UNSUCCESSFUL;
-	}
-	for (i = 0; i < n; i++) {
-		pthread_join(t[i], NULL);
-		if (runs[i].failed) {
-			TH_LOG("thread %u: status 0x%x after %u cycles", i,
-			       (unsigned int)runs[i].failed, runs[i].done);
-			failed = runs[i].failed;
-		}
-	}
-	return failed;
 }
 
 TEST_F_TIMEOUT(steady, pairs, 600)
 {
-	unsigned int n = variant->threads, cycles = steady_cycles() / n;
-	int vmas_before, vmas_after, fds_before, fds_after;
-	char before[512], after[512];
 	DXGK_LINUX_ADAPTER_INFO info;
-	SIZE_T ps;
+	struct steady_dxgk d = { .pair = variant->pair, .adapter = self->virt };
+	struct steady_thread proto = {
+		.setup = steady_dxgk_setup, .cycle = steady_dxgk_cycle,
+		.teardown = steady_dxgk_teardown, .arg = &d,
+	};
 
 	ASSERT_EQ(STATUS_SUCCESS, DxgkLinuxQueryAdapterInfo(self->virt, &info));
-	ps = info.SegmentCaps.PageSize;
-	/*
-	 * A first short run leaves what the C library keeps of threads
-	 * (cached stacks, malloc arenas): the second run starts from there.
-	 */
-	ASSERT_EQ(STATUS_SUCCESS,
-		  steady_run_threads(_metadata, variant, self->virt, ps, 100));
-	vmas_before = count_lines("/proc/self/maps");
-	fds_before = open_fds();
-	ASSERT_LT(0, vmas_before);
-	/* A leaked range per cycle hits the limit within ~200 cycles. */
-	ASSERT_LT(0, self->max_map_count);
-	ASSERT_EQ(0, write_long_file(MAX_MAP_COUNT, vmas_before + 200));
-	live_counters(before, sizeof(before));
-	ASSERT_STRNE("", before);
-	EXPECT_EQ(STATUS_SUCCESS,
-		  steady_run_threads(_metadata, variant, self->virt, ps,
-				     cycles));
-	vmas_after = count_lines("/proc/self/maps");
-	fds_after = open_fds();
-	live_counters(after, sizeof(after));
-	TH_LOG("%u cycles from %u thread(s): VMAs %d before, %d after; files %d, %d",
-	       cycles * n, n, vmas_before, vmas_after, fds_before, fds_after);
-	EXPECT_EQ(vmas_before, vmas_after);
-	EXPECT_EQ(fds_before, fds_after);
-	EXPECT_STREQ(before, after);
+	d.segment_page = info.SegmentCaps.PageSize;
+	steady_check(_metadata, &proto, variant->threads,
+		     steady_cycles("DXGK_STEADY_CYCLES"));
 }
 
 /* Memory-basis DDIs: ranges, subranges, buffer sizes, the START count. */
