@@ -17,7 +17,14 @@
  * The page allocator cannot be asked for "pages between low and high", so
  * the zone is chosen from high (ZONE_DMA, ZONE_DMA32, any) and every block is
  * checked; blocks outside the window are held until the allocation ends so
- * they are not handed back to us, up to a bound, then -ENOMEM.
+ * they are not handed back to us, up to a bound.  A CONTIGUOUS object whose
+ * window the buddy allocator did not reach that way (one that starts above
+ * zero, say) is then looked for inside the window, range by range, as
+ * Windows searches it: each candidate is taken with alloc_contig_range(),
+ * which migrates movable pages out of the way as gigantic pages and CMA
+ * do; at most DXGPMO_CONTIG_TRIES of them.  Such windows need
+ * CAP_SYS_ADMIN (they are not DMA masks), and those pages are not charged
+ * to a memory cgroup (alloc_contig_range() cannot charge).
  *
  * Always zeroed, charged to the caller's memory cgroup, and never reclaiming
  * so hard that the OOM killer runs on behalf of a user request.  A
@@ -246,6 +253,86 @@ static void dxgpmo_free_blocks_of_order(struct list_head *list,
 	}
 }
 
+/* Candidate ranges alloc_contig_range() is asked for, at most. */
+#define DXGPMO_CONTIG_TRIES	32
+
+#ifdef CONFIG_CONTIG_ALLOC
+/*
+ * [pfn, pfn + nr) is online memory of one zone, none of it reserved: what
+ * alloc_contig_range() may be asked for.
+ */
+static bool dxgpmo_contig_range_usable(unsigned long pfn, unsigned long nr)
+{
+	struct zone *zone = NULL;
+	unsigned long i;
+
+	for (i = pfn; i < pfn + nr; i++) {
+		struct page *page = pfn_to_online_page(i);
+
+		if (!page || PageReserved(page) || PageHuge(page))
+			return false;
+		if (!zone)
+			zone = page_zone(page);
+		else if (page_zone(page) != zone)
+			return false;
+	}
+	return true;
+}
+
+/* One past the last page frame of memory. */
+static unsigned long dxgpmo_end_pfn(void)
+{
+	unsigned long end = 0;
+	int nid;
+
+	for_each_online_node(nid)
+		end = max(end, pgdat_end_pfn(NODE_DATA(nid)));
+	return end;
+}
+
+/*
+ * req->nr_pages pages inside the window, naturally aligned (so a boundary
+ * multiple no smaller than the object is never crossed), zeroed, each an
+ * order-0 page with its own reference; NULL when none was found.  One
+ * candidate a pageblock at most: alloc_contig_range() fails alike for any
+ * range of a pageblock that holds an unmovable page.
+ */
+static struct page *dxgpmo_contig_search(const struct dxgpmo_alloc_request *req)
+{
+	unsigned long nr = req->nr_pages;
+	unsigned long step = max_t(unsigned long, roundup_pow_of_two(nr),
+				   pageblock_nr_pages);
+	unsigned long pfn = ALIGN(PHYS_PFN(req->low), step);
+	unsigned long end = min_t(u64, PHYS_PFN(req->high) + 1,
+				  dxgpmo_end_pfn());
+	unsigned int tries = 0;
+	unsigned long i;
+
+	if (req->boundary && req->boundary < ((u64)nr << PAGE_SHIFT))
+		return NULL;
+	for (; pfn + nr <= end && tries < DXGPMO_CONTIG_TRIES; pfn += step) {
+		if (fatal_signal_pending(current))
+			return NULL;
+		cond_resched();
+		if (!dxgpmo_contig_range_usable(pfn, nr))
+			continue;
+		tries++;
+		if (dxgpmo_alloc_contig_range(pfn, pfn + nr,
+					      GFP_KERNEL | __GFP_NOWARN))
+			continue;
+		for (i = 0; i < nr; i++)
+			clear_highpage(pfn_to_page(pfn + i));
+		return pfn_to_page(pfn);
+	}
+	return NULL;
+}
+#else
+static struct page *dxgpmo_contig_search(const struct dxgpmo_alloc_request *req)
+{
+	return NULL;
+}
+#endif
+
 static struct dxgpmo_backing *
 dxgpmo_alloc_contiguous(const struct dxgpmo_alloc_request *req)
 {
@@ -273,15 +360,18 @@ dxgpmo_alloc_contiguous(const struct dxgpmo_alloc_request *req)
 		page = NULL;
 	}
 	dxgpmo_free_blocks_of_order(&rejected, order);
+	if (page) {
+		/* Keep exactly the object's pages, as order-0 pages. */
+		split_page(page, order);
+		for (i = req->nr_pages; i < (1UL << order); i++)
+			__free_page(page + i);
+	} else {
+		page = dxgpmo_contig_search(req);
+	}
 	if (!page) {
 		kvfree(backing);
 		return ERR_PTR(fatal_signal_pending(current) ? -EINTR : -ENOMEM);
 	}
-
-	/* Keep exactly the object's pages, as order-0 pages. */
-	split_page(page, order);
-	for (i = req->nr_pages; i < (1UL << order); i++)
-		__free_page(page + i);
 	backing->chunks[0].page = page;
 	backing->chunks[0].first = 0;
 	backing->chunks[0].nr_pages = req->nr_pages;

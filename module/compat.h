@@ -26,6 +26,17 @@
 #error "dxgpmo needs CONFIG_MAPPING_DIRTY_HELPERS (selected by DRM_VMWGFX)"
 #endif
 
+/* 6.16 replaced alloc_contig_range()'s migratetype with flags. */
+#ifdef CONFIG_CONTIG_ALLOC
+#ifdef DXGPMO_HAVE_ACR_FLAGS
+#define dxgpmo_alloc_contig_range(start, end, gfp) \
+	alloc_contig_range(start, end, ACR_FLAGS_NONE, gfp)
+#else
+#define dxgpmo_alloc_contig_range(start, end, gfp) \
+	alloc_contig_range(start, end, MIGRATE_MOVABLE, gfp)
+#endif
+#endif
+
 /* The IOMMU's own PCI function (AMD); newer pci_ids.h name it. */
 #ifndef PCI_CLASS_SYSTEM_IOMMU
 #define PCI_CLASS_SYSTEM_IOMMU	0x0806

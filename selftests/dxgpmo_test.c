@@ -503,6 +503,70 @@ TEST_F(dxgpmo, create_window_isa_limit)
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, c.amo_id));
 }
 
+/*
+ * A CONTIGUOUS window that starts above zero is searched, as
+ * MmAllocateContiguousMemorySpecifyCache does: 32 KiB between 256 MiB and
+ * 512 MiB, and 2 MiB between 1 GiB and 1.5 GiB, on an idle VM whose buddy
+ * allocator hands its blocks out from elsewhere.  The pages lie in the
+ * window and on its boundary (seen through a virtual adapter, where
+ * logical pages are physical), and read zero.
+ */
+TEST_F(dxgpmo, create_contiguous_window_above_zero)
+{
+	static const struct {
+		uint64_t length, low, high, boundary;
+	} w[] = {
+		{ 32 << 10, 256ULL << 20, (512ULL << 20) - 1, 0 },
+		{ 2 << 20, 1ULL << 30, (3ULL << 29) - 1, 4 << 20 },
+	};
+	struct dxgpmo_allocate_adl adl = { 0 };
+	struct dxgpmo_create_pmo c;
+	uint8_t buf[64], zero[64] = { 0 };
+	struct dxgpmo_map m;
+	unsigned int i;
+	uint64_t first;
+
+	if (!self->ad.virt)
+		SKIP(return, "needs a virtual adapter (logical == physical)");
+	for (i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+		c = (struct dxgpmo_create_pmo){
+			.type = DXGPMO_PMO_TYPE_CONTIGUOUS,
+			.length = w[i].length,
+			.low_address = w[i].low,
+			.high_address = w[i].high,
+			.boundary = w[i].boundary,
+			.adapter_id = self->ad.virt->adapter_id,
+		};
+		ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c)) {
+			TH_LOG("window %u", i);
+		}
+		adl = (struct dxgpmo_allocate_adl){
+			.amo_id = c.amo_id, .length = w[i].length,
+			.flags = DXGPMO_ADL_REQUIRE_CONTIGUOUS,
+		};
+		ASSERT_EQ(0, dxgpmo_allocate_adl(self->fd, &adl));
+		first = adl.base_page << 12;
+		EXPECT_LE(w[i].low, first);
+		EXPECT_GE(w[i].high, first + w[i].length - 1);
+		if (w[i].boundary)
+			EXPECT_EQ(first / w[i].boundary,
+				  (first + w[i].length - 1) / w[i].boundary);
+		EXPECT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
+		m = (struct dxgpmo_map){
+			.pmo_id = c.pmo_id, .access_mode = DXGPMO_ACCESS_KERNEL,
+			.offset = w[i].length - sizeof(buf),
+			.length = sizeof(buf),
+		};
+		ASSERT_EQ(0, dxgpmo_map(self->fd, &m));
+		ASSERT_EQ(0, dxgpmo_kmap_rw(self->fd, m.map_id, 0, m.offset,
+					    buf, sizeof(buf)));
+		EXPECT_EQ(0, memcmp(buf, zero, sizeof(buf)));
+		EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, m.address,
+					  m.length));
+		EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, c.amo_id));
+	}
+}
+
 /* Contiguous objects are limited to one buddy block (no CMA). */
 TEST_F(dxgpmo, create_contiguous_limit)
 {
