@@ -36,6 +36,7 @@ struct dxgpmo_alloc_request {
 	u64 low;
 	u64 high;
 	u64 boundary;
+	bool search_window;	/* CONTIGUOUS: may search with migration */
 	bool readonly;
 	u64 io_base;
 	struct dxgpmo_adapter *io_adapter;	/* reference passed in */
@@ -205,6 +206,7 @@ struct dxgpmo_pool_stats {
 struct dentry;
 
 bool dxgpmo_pool_serves(const struct dxgpmo_alloc_request *req);
+bool dxgpmo_caller_is_charged(void);
 unsigned long dxgpmo_pool_take(u32 cache_type, unsigned int oi,
 			       unsigned long nr, struct list_head *list);
 unsigned long dxgpmo_pool_refill(u32 cache_type, unsigned int oi,

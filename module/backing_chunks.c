@@ -22,9 +22,10 @@
  * zero, say) is then looked for inside the window, range by range, as
  * Windows searches it: each candidate is taken with alloc_contig_range(),
  * which migrates movable pages out of the way as gigantic pages and CMA
- * do; at most DXGPMO_CONTIG_TRIES of them.  Such windows need
- * CAP_SYS_ADMIN (they are not DMA masks), and those pages are not charged
- * to a memory cgroup (alloc_contig_range() cannot charge).
+ * do; at most DXGPMO_CONTIG_TRIES of them.  Only for a caller with
+ * CAP_SYS_ADMIN outside any memory cgroup (req->search_window): the pages
+ * cannot be charged, alloc_contig_range() ignores the zones' watermarks,
+ * and every attempt drains the per-CPU lists of every CPU.
  *
  * Always zeroed, charged to the caller's memory cgroup, and never reclaiming
  * so hard that the OOM killer runs on behalf of a user request.  A
@@ -34,8 +35,12 @@
  */
 #include <linux/dma-mapping.h>
 #include <linux/gfp.h>
+#include <linux/highmem.h>
 #include <linux/list.h>
+#include <linux/log2.h>
+#include <linux/memory_hotplug.h>
 #include <linux/mm.h>
+#include <linux/mmzone.h>
 #include <linux/scatterlist.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -253,15 +258,19 @@ static void dxgpmo_free_blocks_of_order(struct list_head *list,
 	}
 }
 
-/* Candidate ranges alloc_contig_range() is asked for, at most. */
-#define DXGPMO_CONTIG_TRIES	32
+/* Candidate ranges looked at, and asked of alloc_contig_range(), at most. */
+#define DXGPMO_CONTIG_CANDIDATES	4096
+#define DXGPMO_CONTIG_TRIES		32
 
 #ifdef CONFIG_CONTIG_ALLOC
 /*
- * [pfn, pfn + nr) is online memory of one zone, none of it reserved: what
- * alloc_contig_range() may be asked for.
+ * [pfn, pfn + nr) is online memory of one zone, none of it reserved, and
+ * the zone is one the buddy path could have used: never ZONE_MOVABLE
+ * (pages held for long there block memory offlining), ZONE_DMA only for a
+ * window below 16 MiB.
  */
-static bool dxgpmo_contig_range_usable(unsigned long pfn, unsigned long nr)
+static bool dxgpmo_contig_range_usable(const struct dxgpmo_alloc_request *req,
+				       unsigned long pfn, unsigned long nr)
 {
 	struct zone *zone = NULL;
 	unsigned long i;
@@ -276,6 +285,11 @@ static bool dxgpmo_contig_range_usable(unsigned long pfn, unsigned long nr)
 		else if (page_zone(page) != zone)
 			return false;
 	}
+	if (zone_idx(zone) > ZONE_NORMAL)
+		return false;
+	if (IS_ENABLED(CONFIG_ZONE_DMA) && zone_idx(zone) == ZONE_DMA &&
+	    req->high > DMA_BIT_MASK(24))
+		return false;
 	return true;
 }
 
@@ -291,35 +305,41 @@ static unsigned long dxgpmo_end_pfn(void)
 }
 
 /*
- * req->nr_pages pages inside the window, naturally aligned (so a boundary
- * multiple no smaller than the object is never crossed), zeroed, each an
+ * req->nr_pages pages inside the window and its boundary, zeroed, each an
  * order-0 page with its own reference; NULL when none was found.  One
- * candidate a pageblock at most: alloc_contig_range() fails alike for any
- * range of a pageblock that holds an unmovable page.
+ * naturally aligned candidate a pageblock at most: alloc_contig_range()
+ * fails alike for any range of a pageblock that holds an unmovable page.
+ * Only -EBUSY (something unmovable in the way) moves on to the next one.
  */
 static struct page *dxgpmo_contig_search(const struct dxgpmo_alloc_request *req)
 {
 	unsigned long nr = req->nr_pages;
 	unsigned long step = max_t(unsigned long, roundup_pow_of_two(nr),
 				   pageblock_nr_pages);
-	unsigned long pfn = ALIGN(PHYS_PFN(req->low), step);
+	unsigned long pfn = ALIGN(PFN_UP(req->low), step);
 	unsigned long end = min_t(u64, PHYS_PFN(req->high) + 1,
 				  dxgpmo_end_pfn());
-	unsigned int tries = 0;
+	unsigned int looked = 0, tries = 0;
 	unsigned long i;
+	int ret;
 
-	if (req->boundary && req->boundary < ((u64)nr << PAGE_SHIFT))
+	if (!req->search_window)
 		return NULL;
-	for (; pfn + nr <= end && tries < DXGPMO_CONTIG_TRIES; pfn += step) {
-		if (fatal_signal_pending(current))
+	for (; pfn + nr <= end; pfn += step) {
+		if (++looked > DXGPMO_CONTIG_CANDIDATES ||
+		    tries == DXGPMO_CONTIG_TRIES || fatal_signal_pending(current))
 			return NULL;
 		cond_resched();
-		if (!dxgpmo_contig_range_usable(pfn, nr))
+		if (!dxgpmo_block_fits(pfn_to_page(pfn), nr, req) ||
+		    !dxgpmo_contig_range_usable(req, pfn, nr))
 			continue;
 		tries++;
-		if (dxgpmo_alloc_contig_range(pfn, pfn + nr,
-					      GFP_KERNEL | __GFP_NOWARN))
+		ret = dxgpmo_alloc_contig_range(pfn, pfn + nr,
+						GFP_KERNEL | __GFP_NOWARN);
+		if (ret == -EBUSY)
 			continue;
+		if (ret)
+			return NULL;
 		for (i = 0; i < nr; i++)
 			clear_highpage(pfn_to_page(pfn + i));
 		return pfn_to_page(pfn);

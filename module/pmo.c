@@ -168,6 +168,9 @@ int dxgpmo_ioctl_create_pmo(struct dxgpmo_ucmd *ucmd)
 				    cmd->boundary);
 	if (ret)
 		return ret;
+	/* Pages found by migration are uncharged and ignore watermarks. */
+	req.search_window = dxgpmo_may_see_physical(file) &&
+			    !dxgpmo_caller_is_charged();
 	if (cmd->adapter_id) {
 		adapter = dxgpmo_adapter_get(cmd->adapter_id);
 		if (IS_ERR(adapter))

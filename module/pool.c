@@ -141,7 +141,7 @@ static int dxgpmo_order_index(unsigned int order)
  * root cgroup is recognised by having no parent: root_mem_cgroup is not
  * exported on every kernel.
  */
-static bool dxgpmo_caller_is_charged(void)
+bool dxgpmo_caller_is_charged(void)
 {
 #ifdef CONFIG_MEMCG
 	struct mem_cgroup *memcg;

@@ -509,7 +509,8 @@ TEST_F(dxgpmo, create_window_isa_limit)
  * 512 MiB, and 2 MiB between 1 GiB and 1.5 GiB, on an idle VM whose buddy
  * allocator hands its blocks out from elsewhere.  The pages lie in the
  * window and on its boundary (seen through a virtual adapter, where
- * logical pages are physical), and read zero.
+ * logical pages are physical), and read zero.  The search migrates pages
+ * and cannot charge them: a caller in a memory cgroup does not get it.
  */
 TEST_F(dxgpmo, create_contiguous_window_above_zero)
 {
@@ -565,6 +566,19 @@ TEST_F(dxgpmo, create_contiguous_window_above_zero)
 					  m.length));
 		EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, c.amo_id));
 	}
+	if (join_memcg(CGROUP_ROOT "/dxgpmo-contig-test", "max")) {
+		leave_memcg(CGROUP_ROOT "/dxgpmo-contig-test");
+		TH_LOG("no memory cgroup: the charged caller's case not run");
+		return;
+	}
+	c = (struct dxgpmo_create_pmo){
+		.type = DXGPMO_PMO_TYPE_CONTIGUOUS, .length = w[0].length,
+		.low_address = w[0].low, .high_address = w[0].high,
+	};
+	EXPECT_EQ(-ENOMEM, dxgpmo_create_pmo(self->fd, &c));
+	if (c.pmo_id)
+		dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0);
+	leave_memcg(CGROUP_ROOT "/dxgpmo-contig-test");
 }
 
 /* Contiguous objects are limited to one buddy block (no CMA). */
