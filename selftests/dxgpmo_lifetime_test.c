@@ -516,17 +516,8 @@ TEST_F_TIMEOUT(hotremove, remove_edu_with_live_objects, 180)
  * steady.pairs does through the library.  A user view's range is the
  * caller's to munmap after UNMAP, as uapi/dxgpmo.h says.
  */
-enum raw_pair {
-	RAW_MAP_USER,
-	RAW_MAP_KERNEL,
-	RAW_ADL,
-	RAW_CREATE_WITH_AMO,
-	RAW_OPEN_CLOSE,
-	RAW_BASIS,
-};
-
 struct raw_steady {
-	enum raw_pair pair;
+	enum steady_pair pair;
 	int fd;
 	const struct dxgpmo_adapter_info *adapter;
 };
@@ -568,30 +559,30 @@ static long raw_cycle(struct steady_thread *t, unsigned int i)
 	int ret, fd;
 
 	switch (r->pair) {
-	case RAW_MAP_USER:
-	case RAW_MAP_KERNEL:
-		m.access_mode = r->pair == RAW_MAP_USER ? DXGPMO_ACCESS_USER :
+	case STEADY_MAP_USER:
+	case STEADY_MAP_KERNEL:
+		m.access_mode = r->pair == STEADY_MAP_USER ? DXGPMO_ACCESS_USER :
 							 DXGPMO_ACCESS_KERNEL;
 		ret = dxgpmo_map(r->fd, &m);
 		if (ret)
 			return ret;
 		ret = dxgpmo_unmap(r->fd, pmo, m.address, m.length);
-		if (!ret && r->pair == RAW_MAP_USER &&
+		if (!ret && r->pair == STEADY_MAP_USER &&
 		    munmap((void *)(uintptr_t)m.address, m.length))
 			ret = -errno;
 		return ret;
-	case RAW_ADL:
+	case STEADY_ADL:
 		ret = dxgpmo_allocate_adl(r->fd, &a);
 		return ret ? ret : dxgpmo_free_adl(r->fd, a.adl_id);
-	case RAW_CREATE_WITH_AMO:
+	case STEADY_CREATE_WITH_AMO:
 		ret = dxgpmo_create_pmo(r->fd, &c);
 		return ret ? ret : dxgpmo_destroy_pmo(r->fd, c.pmo_id, c.amo_id);
-	case RAW_OPEN_CLOSE:
+	case STEADY_OPEN_CLOSE:
 		fd = dxgpmo_open();
 		if (fd < 0)
 			return fd;
 		return close(fd) ? -errno : 0;
-	case RAW_BASIS:
+	case STEADY_BASIS:
 		ret = dxgpmo_create_memory_basis(r->fd, r->adapter->adapter_id,
 						 1, &range, 1, &basis);
 		if (ret)
@@ -614,25 +605,7 @@ FIXTURE(raw_steady) {
 	struct adapters ad;
 };
 
-FIXTURE_VARIANT(raw_steady) {
-	enum raw_pair pair;
-	unsigned int threads;
-};
-
-FIXTURE_VARIANT_ADD(raw_steady, map_user) { RAW_MAP_USER, 1 };
-FIXTURE_VARIANT_ADD(raw_steady, map_user_4_threads) { RAW_MAP_USER, 4 };
-FIXTURE_VARIANT_ADD(raw_steady, map_kernel) { RAW_MAP_KERNEL, 1 };
-FIXTURE_VARIANT_ADD(raw_steady, map_kernel_4_threads) { RAW_MAP_KERNEL, 4 };
-FIXTURE_VARIANT_ADD(raw_steady, adl) { RAW_ADL, 1 };
-FIXTURE_VARIANT_ADD(raw_steady, adl_4_threads) { RAW_ADL, 4 };
-FIXTURE_VARIANT_ADD(raw_steady, create_with_amo) { RAW_CREATE_WITH_AMO, 1 };
-FIXTURE_VARIANT_ADD(raw_steady, create_with_amo_4_threads) {
-	RAW_CREATE_WITH_AMO, 4
-};
-FIXTURE_VARIANT_ADD(raw_steady, open_close) { RAW_OPEN_CLOSE, 1 };
-FIXTURE_VARIANT_ADD(raw_steady, open_close_4_threads) { RAW_OPEN_CLOSE, 4 };
-FIXTURE_VARIANT_ADD(raw_steady, basis) { RAW_BASIS, 1 };
-FIXTURE_VARIANT_ADD(raw_steady, basis_4_threads) { RAW_BASIS, 4 };
+STEADY_VARIANTS(raw_steady);
 
 FIXTURE_SETUP(raw_steady)
 {

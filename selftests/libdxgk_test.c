@@ -316,14 +316,6 @@ TEST_F(dxgk, map_unmap_steady)
 }
 
 /* Resource-steady pairs through the library (see steady.h). */
-enum steady_pair {
-	STEADY_MAP_USER,
-	STEADY_MAP_KERNEL,
-	STEADY_ADL,
-	STEADY_CREATE_WITH_AMO,
-	STEADY_SESSION,
-	STEADY_BASIS,
-};
 
 /* What every thread of a variant shares. */
 struct steady_dxgk {
@@ -397,7 +389,7 @@ static long steady_dxgk_cycle(struct steady_thread *t, unsigned int i)
 			return st;
 		return destroy(c.hPhysicalMemoryObject,
 			       c.hAdapterMemoryObject);
-	case STEADY_SESSION:
+	case STEADY_OPEN_CLOSE:
 		st = DxgkLinuxOpenSession(NULL, &s);
 		if (st)
 			return st;
@@ -427,25 +419,7 @@ FIXTURE(steady) {
 	HANDLE virt;
 };
 
-FIXTURE_VARIANT(steady) {
-	enum steady_pair pair;
-	unsigned int threads;
-};
-
-FIXTURE_VARIANT_ADD(steady, map_user) { STEADY_MAP_USER, 1 };
-FIXTURE_VARIANT_ADD(steady, map_user_4_threads) { STEADY_MAP_USER, 4 };
-FIXTURE_VARIANT_ADD(steady, map_kernel) { STEADY_MAP_KERNEL, 1 };
-FIXTURE_VARIANT_ADD(steady, map_kernel_4_threads) { STEADY_MAP_KERNEL, 4 };
-FIXTURE_VARIANT_ADD(steady, adl) { STEADY_ADL, 1 };
-FIXTURE_VARIANT_ADD(steady, adl_4_threads) { STEADY_ADL, 4 };
-FIXTURE_VARIANT_ADD(steady, create_with_amo) { STEADY_CREATE_WITH_AMO, 1 };
-FIXTURE_VARIANT_ADD(steady, create_with_amo_4_threads) {
-	STEADY_CREATE_WITH_AMO, 4
-};
-FIXTURE_VARIANT_ADD(steady, session) { STEADY_SESSION, 1 };
-FIXTURE_VARIANT_ADD(steady, session_4_threads) { STEADY_SESSION, 4 };
-FIXTURE_VARIANT_ADD(steady, basis) { STEADY_BASIS, 1 };
-FIXTURE_VARIANT_ADD(steady, basis_4_threads) { STEADY_BASIS, 4 };
+STEADY_VARIANTS(steady);
 
 FIXTURE_SETUP(steady)
 {

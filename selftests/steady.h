@@ -23,6 +23,43 @@
 #define STEADY_MAX_MAP_COUNT	"/proc/sys/vm/max_map_count"
 #define STEADY_MAX_THREADS	4
 
+/* The pairs, each through the library or the raw ioctls. */
+enum steady_pair {
+	STEADY_MAP_USER,	/* MAP/UNMAP of a user view */
+	STEADY_MAP_KERNEL,	/* MAP/UNMAP of a kernel view */
+	STEADY_ADL,		/* ALLOCATE_ADL/FREE_ADL */
+	STEADY_CREATE_WITH_AMO,	/* CREATE_PMO with an adapter/DESTROY_PMO */
+	STEADY_OPEN_CLOSE,	/* open/close of the device (a session) */
+	STEADY_BASIS,		/* CREATE_MEMORY_BASIS/START/STOP/DESTROY */
+};
+
+/* Every pair from one thread and from four, as variants of a fixture. */
+#define STEADY_VARIANTS(f)						\
+	FIXTURE_VARIANT(f) {						\
+		enum steady_pair pair;					\
+		unsigned int threads;					\
+	};								\
+	FIXTURE_VARIANT_ADD(f, map_user) { STEADY_MAP_USER, 1 };	\
+	FIXTURE_VARIANT_ADD(f, map_user_4_threads) { STEADY_MAP_USER, 4 }; \
+	FIXTURE_VARIANT_ADD(f, map_kernel) { STEADY_MAP_KERNEL, 1 };	\
+	FIXTURE_VARIANT_ADD(f, map_kernel_4_threads) {			\
+		STEADY_MAP_KERNEL, 4					\
+	};								\
+	FIXTURE_VARIANT_ADD(f, adl) { STEADY_ADL, 1 };			\
+	FIXTURE_VARIANT_ADD(f, adl_4_threads) { STEADY_ADL, 4 };	\
+	FIXTURE_VARIANT_ADD(f, create_with_amo) {			\
+		STEADY_CREATE_WITH_AMO, 1				\
+	};								\
+	FIXTURE_VARIANT_ADD(f, create_with_amo_4_threads) {		\
+		STEADY_CREATE_WITH_AMO, 4				\
+	};								\
+	FIXTURE_VARIANT_ADD(f, open_close) { STEADY_OPEN_CLOSE, 1 };	\
+	FIXTURE_VARIANT_ADD(f, open_close_4_threads) {			\
+		STEADY_OPEN_CLOSE, 4					\
+	};								\
+	FIXTURE_VARIANT_ADD(f, basis) { STEADY_BASIS, 1 };		\
+	FIXTURE_VARIANT_ADD(f, basis_4_threads) { STEADY_BASIS, 4 }
+
 /* Lines of a file: the VMAs of /proc/self/maps. */
 static inline int steady_count_lines(const char *path)
 {
