@@ -68,10 +68,9 @@ static gfp_t dxgpmo_window_zone(u64 high)
 	return 0;
 }
 
-static bool dxgpmo_block_fits(struct page *page, unsigned long nr_pages,
-			      const struct dxgpmo_alloc_request *req)
+static bool dxgpmo_phys_fits(u64 start, unsigned long nr_pages,
+			     const struct dxgpmo_alloc_request *req)
 {
-	u64 start = page_to_phys(page);
 	u64 last = start + ((u64)nr_pages << PAGE_SHIFT) - 1;
 
 	if (start < req->low || last > req->high)
@@ -80,6 +79,12 @@ static bool dxgpmo_block_fits(struct page *page, unsigned long nr_pages,
 			     div64_u64(last, req->boundary))
 		return false;
 	return true;
+}
+
+static bool dxgpmo_block_fits(struct page *page, unsigned long nr_pages,
+			      const struct dxgpmo_alloc_request *req)
+{
+	return dxgpmo_phys_fits(page_to_phys(page), nr_pages, req);
 }
 
 static void dxgpmo_free_block_list(struct list_head *list)
@@ -272,24 +277,26 @@ static void dxgpmo_free_blocks_of_order(struct list_head *list,
 static bool dxgpmo_contig_range_usable(const struct dxgpmo_alloc_request *req,
 				       unsigned long pfn, unsigned long nr)
 {
-	struct zone *zone = NULL;
+	struct page *first = pfn_to_online_page(pfn);
+	struct zone *zone;
 	unsigned long i;
 
+	if (!first)
+		return false;
+	zone = page_zone(first);
+	if (zone_idx(zone) > ZONE_NORMAL)
+		return false;
+#ifdef CONFIG_ZONE_DMA
+	if (zone_idx(zone) == ZONE_DMA && req->high > DMA_BIT_MASK(24))
+		return false;
+#endif
 	for (i = pfn; i < pfn + nr; i++) {
 		struct page *page = pfn_to_online_page(i);
 
-		if (!page || PageReserved(page) || PageHuge(page))
-			return false;
-		if (!zone)
-			zone = page_zone(page);
-		else if (page_zone(page) != zone)
+		if (!page || page_zone(page) != zone || PageReserved(page) ||
+		    PageHuge(page))
 			return false;
 	}
-	if (zone_idx(zone) > ZONE_NORMAL)
-		return false;
-	if (IS_ENABLED(CONFIG_ZONE_DMA) && zone_idx(zone) == ZONE_DMA &&
-	    req->high > DMA_BIT_MASK(24))
-		return false;
 	return true;
 }
 
@@ -306,40 +313,48 @@ static unsigned long dxgpmo_end_pfn(void)
 
 /*
  * req->nr_pages pages inside the window and its boundary, zeroed, each an
- * order-0 page with its own reference; NULL when none was found.  One
- * naturally aligned candidate a pageblock at most: alloc_contig_range()
- * fails alike for any range of a pageblock that holds an unmovable page.
- * Only -EBUSY (something unmovable in the way) moves on to the next one.
+ * order-0 page with its own reference; NULL when none was found.
+ *
+ * Whole pageblocks are asked for, one candidate a pageblock at most, and
+ * what is beyond the object goes straight back: alloc_contig_range() then
+ * checks the whole block for unmovable pages, and never relabels a
+ * pageblock holding someone else's unmovable pages as movable (which it
+ * does to every block it isolated, on 6.x).  Only -EBUSY (something
+ * unmovable in the way) moves on to the next candidate.
  */
 static struct page *dxgpmo_contig_search(const struct dxgpmo_alloc_request *req)
 {
 	unsigned long nr = req->nr_pages;
+	unsigned long span = round_up(nr, pageblock_nr_pages);
 	unsigned long step = max_t(unsigned long, roundup_pow_of_two(nr),
 				   pageblock_nr_pages);
 	unsigned long pfn = ALIGN(PFN_UP(req->low), step);
 	unsigned long end = min_t(u64, PHYS_PFN(req->high) + 1,
 				  dxgpmo_end_pfn());
+	unsigned long mem_end = dxgpmo_end_pfn();
 	unsigned int looked = 0, tries = 0;
 	unsigned long i;
 	int ret;
 
 	if (!req->search_window)
 		return NULL;
-	for (; pfn + nr <= end; pfn += step) {
+	for (; pfn + nr <= end && pfn + span <= mem_end; pfn += step) {
 		if (++looked > DXGPMO_CONTIG_CANDIDATES ||
 		    tries == DXGPMO_CONTIG_TRIES || fatal_signal_pending(current))
 			return NULL;
 		cond_resched();
-		if (!dxgpmo_block_fits(pfn_to_page(pfn), nr, req) ||
-		    !dxgpmo_contig_range_usable(req, pfn, nr))
+		if (!dxgpmo_phys_fits(PFN_PHYS(pfn), nr, req) ||
+		    !dxgpmo_contig_range_usable(req, pfn, span))
 			continue;
 		tries++;
-		ret = dxgpmo_alloc_contig_range(pfn, pfn + nr,
+		ret = dxgpmo_alloc_contig_range(pfn, pfn + span,
 						GFP_KERNEL | __GFP_NOWARN);
 		if (ret == -EBUSY)
 			continue;
 		if (ret)
 			return NULL;
+		for (i = nr; i < span; i++)
+			__free_page(pfn_to_page(pfn + i));
 		for (i = 0; i < nr; i++)
 			clear_highpage(pfn_to_page(pfn + i));
 		return pfn_to_page(pfn);

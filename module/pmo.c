@@ -169,7 +169,8 @@ int dxgpmo_ioctl_create_pmo(struct dxgpmo_ucmd *ucmd)
 	if (ret)
 		return ret;
 	/* Pages found by migration are uncharged and ignore watermarks. */
-	req.search_window = dxgpmo_may_see_physical(file) &&
+	req.search_window = req.type == DXGPMO_PMO_TYPE_CONTIGUOUS &&
+			    dxgpmo_may_see_physical(file) &&
 			    !dxgpmo_caller_is_charged();
 	if (cmd->adapter_id) {
 		adapter = dxgpmo_adapter_get(cmd->adapter_id);
