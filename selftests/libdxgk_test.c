@@ -200,6 +200,53 @@ TEST_F(dxgk, section_protections)
 	}
 }
 
+/*
+ * ContiguousMemory with a window that starts above zero is found by a
+ * search of the window (as MmAllocateContiguousMemorySpecifyCache does),
+ * for a privileged caller outside any memory cgroup: 32 KiB between
+ * 256 MiB and 512 MiB, whose pages the virtual adapter's ADL shows.
+ */
+TEST_F(dxgk, contiguous_window_above_zero)
+{
+	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT c;
+	const UINT64 low = 256ULL << 20, high = (512ULL << 20) - 1;
+	DXGKARGCB_ALLOCATE_ADL a;
+	DXGKARGCB_FREE_ADL f;
+	UINT64 first;
+	FILE *k = fopen("/proc/kallsyms", "r");
+	char line[256];
+	int searchable = !k;
+
+	while (k && !searchable && fgets(line, sizeof(line), k))
+		searchable = !!strstr(line, " alloc_contig_range");
+	if (k)
+		fclose(k);
+	if (!searchable)
+		SKIP(return, "kernel without CONFIG_CONTIG_ALLOC: no window search");
+	memset(&c, 0, sizeof(c));
+	c.hAdapter = self->virt;
+	c.Size = 32 << 10;
+	c.Type = DXGK_PHYSICAL_MEMORY_TYPE_CONTIGUOUS_MEMORY;
+	c.CacheType = DXGK_MEMORY_CACHING_TYPE_CACHED;
+	c.ContiguousMemory.LowestAcceptableAddress.QuadPart = low;
+	c.ContiguousMemory.HighestAcceptableAddress.QuadPart = high;
+	ASSERT_EQ(STATUS_SUCCESS, DxgkCbCreatePhysicalMemoryObject(&c));
+	memset(&a, 0, sizeof(a));
+	a.hAdapterMemoryObject = c.hAdapterMemoryObject;
+	a.Size = c.Size;
+	a.Flags.RequireContiguous = 1;
+	ASSERT_EQ(STATUS_SUCCESS, DxgkCbAllocateAdl(&a));
+	ASSERT_NE(0, (int)a.pAdl->Flags.Contiguous);
+	first = (UINT64)a.pAdl->BasePageNumber * PAGE_SIZE;
+	EXPECT_LE(low, first);
+	EXPECT_GE(high, first + c.Size - 1);
+	f.hAdapterMemoryObject = c.hAdapterMemoryObject;
+	f.pAdl = a.pAdl;
+	EXPECT_EQ(STATUS_SUCCESS, DxgkCbFreeAdl(&f));
+	EXPECT_EQ(STATUS_SUCCESS,
+		  destroy(c.hPhysicalMemoryObject, c.hAdapterMemoryObject));
+}
+
 /* Kernel errors come back as the table's statuses. */
 TEST_F(dxgk, kernel_errors_as_ntstatus)
 {
