@@ -329,9 +329,8 @@ static struct page *dxgpmo_contig_search(const struct dxgpmo_alloc_request *req)
 	unsigned long step = max_t(unsigned long, roundup_pow_of_two(nr),
 				   pageblock_nr_pages);
 	unsigned long pfn = ALIGN(PFN_UP(req->low), step);
-	unsigned long end = min_t(u64, PHYS_PFN(req->high) + 1,
-				  dxgpmo_end_pfn());
 	unsigned long mem_end = dxgpmo_end_pfn();
+	unsigned long end = min_t(u64, PHYS_PFN(req->high) + 1, mem_end);
 	unsigned int looked = 0, tries = 0;
 	unsigned long i;
 	int ret;

@@ -52,18 +52,27 @@ static u64 dxgpmo_global_counter(enum dxgpmo_counter counter)
 }
 
 /*
+ * A test's countdown to the failure it asked for: true at the N-th call
+ * after it was armed with N, never again until it is armed anew.
+ */
+bool dxgpmo_countdown_hit(atomic_t *countdown)
+{
+	int nth = atomic_read(countdown);
+
+	while (nth > 0) {
+		if (atomic_try_cmpxchg(countdown, &nth, nth - 1))
+			return nth == 1;
+	}
+	return false;
+}
+
+/*
  * Every site that can fail for lack of a resource asks this first, so a test
  * can make the N-th such site of a file fail and check the error path.
  */
 bool dxgpmo_should_fail(struct dxgpmo_file *file)
 {
-	int nth = atomic_read(&file->fail_nth);
-
-	while (nth > 0) {
-		if (atomic_try_cmpxchg(&file->fail_nth, &nth, nth - 1))
-			return nth == 1;
-	}
-	return false;
+	return dxgpmo_countdown_hit(&file->fail_nth);
 }
 
 struct dxgpmo_file *dxgpmo_file_alloc(void)

@@ -149,6 +149,7 @@ struct dxgpmo_object {
 
 struct dxgpmo_file *dxgpmo_file_alloc(void);
 void dxgpmo_file_destroy(struct dxgpmo_file *file);
+bool dxgpmo_countdown_hit(atomic_t *countdown);
 bool dxgpmo_should_fail(struct dxgpmo_file *file);
 
 struct dxgpmo_object *

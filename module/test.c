@@ -206,14 +206,7 @@ static atomic_t dxgpmo_alias_switch_fail_nth = ATOMIC_INIT(0);
  */
 bool dxgpmo_test_alias_switch_fails(void)
 {
-	int nth = atomic_read(&dxgpmo_alias_switch_fail_nth);
-
-	while (nth > 0) {
-		if (atomic_try_cmpxchg(&dxgpmo_alias_switch_fail_nth, &nth,
-				       nth - 1))
-			return nth == 1;
-	}
-	return false;
+	return dxgpmo_countdown_hit(&dxgpmo_alias_switch_fail_nth);
 }
 
 int dxgpmo_ioctl_test(struct dxgpmo_ucmd *ucmd)
