@@ -18,7 +18,9 @@
  * lets go.
  */
 #include <linux/dma-mapping.h>
+#include <linux/fs.h>
 #include <linux/iommu.h>
+#include <linux/mm.h>
 #include <linux/pci.h>
 #include <linux/platform_device.h>
 #include <linux/slab.h>
@@ -43,6 +45,8 @@ static void dxgpmo_adapter_release(struct kref *kref)
 	mutex_unlock(&dxgpmo_adapters_lock);
 	WARN_ON(!list_empty(&adapter->adls));
 	dxgpmo_segment_destroy(adapter->segment);
+	if (adapter->bar_inode)
+		iput(adapter->bar_inode);
 	put_device(adapter->dev);
 	kfree(adapter->edu);
 	kfree(adapter);
@@ -179,6 +183,14 @@ struct dxgpmo_adapter *dxgpmo_adapter_register(struct device *dev,
 	if (dxgpmo_dev_behind_iommu(dev))
 		adapter->caps |= DXGPMO_ADAPTER_CAP_IOMMU;
 	snprintf(adapter->name, sizeof(adapter->name), "%s%u", prefix, index);
+	if (adapter->pdev) {
+		adapter->bar_inode = dxgpmo_mapping_inode_new();
+		if (IS_ERR(adapter->bar_inode)) {
+			ret = PTR_ERR(adapter->bar_inode);
+			adapter->bar_inode = NULL;
+			goto err_free;
+		}
+	}
 
 	/* Reserved until the segment exists: lookups see nothing before. */
 	mutex_lock(&dxgpmo_adapters_lock);
@@ -201,6 +213,8 @@ struct dxgpmo_adapter *dxgpmo_adapter_register(struct device *dev,
 	return adapter;
 
 err_free:
+	if (adapter->bar_inode)
+		iput(adapter->bar_inode);
 	put_device(adapter->dev);
 	kfree(adapter);
 	return ERR_PTR(ret);
@@ -218,6 +232,12 @@ void dxgpmo_adapter_unregister(struct dxgpmo_adapter *adapter)
 	mutex_unlock(&dxgpmo_adapters_lock);
 	dxgpmo_adl_revoke_adapter(adapter);
 	up_write(&adapter->access_lock);
+	/*
+	 * Views of the BARs fault no more (removed is set); the PTEs they
+	 * have go before the driver gives the BARs up.
+	 */
+	if (adapter->bar_inode)
+		unmap_mapping_range(adapter->bar_inode->i_mapping, 0, 0, 1);
 	dev_info(adapter->dev, "dxgpmo adapter %u removed\n", adapter->id);
 	dxgpmo_adapter_put(adapter);
 }

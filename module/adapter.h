@@ -77,6 +77,11 @@ struct dxgpmo_adapter {
 	 */
 	struct resource regs;
 	/*
+	 * PCI adapters: the inode whose mapping user views of the BARs
+	 * (IO_SPACE objects) are linked into, zapped as one at removal.
+	 */
+	struct inode *bar_inode;
+	/*
 	 * Everything that makes the device touch memory or touches the
 	 * device (ADL mappings, ADAPTER_DMA, BAR views) holds this for
 	 * reading; removal takes it for writing, sets removed and revokes.

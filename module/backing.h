@@ -90,6 +90,11 @@ struct dxgpmo_backing_ops {
 			  struct dxgpmo_dma_map *m);
 	int (*vma_setup)(struct dxgpmo_backing *backing,
 			 struct vm_area_struct *vma);
+	/*
+	 * The mapping the object's user views are linked into, when it is
+	 * not the device file's (see dxgpmo_window_create()).  Optional.
+	 */
+	struct address_space *(*view_mapping)(struct dxgpmo_backing *backing);
 	vm_fault_t (*fault)(struct dxgpmo_backing *backing,
 			    struct vm_fault *vmf, unsigned long index);
 	/*
@@ -108,6 +113,8 @@ struct dxgpmo_backing_ops {
 			struct dxgpmo_kview *view, bool write, u64 offset,
 			u64 length, void __user *ubuf);
 	bool holds_ram;		/* counts against memory caps */
+	bool kernel_mode_only;	/* no DXGPMO_ACCESS_USER map (IO_SPACE) */
+	bool raw_io;		/* views reach registers: CAP_SYS_RAWIO */
 	bool contiguous;	/* always one run of device addresses */
 	bool pageable;		/* pages reclaim may drop once unheld */
 };

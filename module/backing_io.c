@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * IO_SPACE objects: a range of a memory BAR of one of the module's own
- * adapters.  Nothing is allocated and there are no pages: no user
- * mappings, no dma-bufs; kernel views are ioremaps accessed 32 bits at a
- * time, and an ADL maps the range for the adapter as one resource (a
- * peer-to-peer address).  Both stop working when the adapter is removed.
- * An object that covers registers the module itself programs (edu's DMA
- * engine) is read-only: its views only read, and it has no ADLs, so
- * nothing but the module ever starts that engine.
+ * adapters.  Nothing is allocated and there are no pages, so no dma-bufs.
+ * Kernel views are ioremaps accessed 32 bits at a time; views in a process
+ * (the kernel-mode maps of a program playing the driver, MAP_IN_PROCESS)
+ * are PFN maps of the BAR, never cached; an ADL maps the range for the
+ * adapter as one resource (a peer-to-peer address).  All of them stop
+ * working when the adapter is removed.  An object that covers registers
+ * the module itself programs (edu's DMA engine) is read-only: its views
+ * only read, and it has no ADLs, so nothing but the module ever starts
+ * that engine.
  */
 #include <linux/dma-mapping.h>
+#include <linux/file.h>
 #include <linux/io.h>
+#include <linux/mm.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -145,13 +149,68 @@ out:
 	return ret;
 }
 
+/*
+ * Views of a BAR live in their adapter's mapping, not the device file's,
+ * so that the adapter's removal zaps every one of them in one call without
+ * touching RAM objects' PTEs (and the dirty bits in them).
+ */
+static struct address_space *
+dxgpmo_io_view_mapping(struct dxgpmo_backing *backing)
+{
+	return backing->io_adapter->bar_inode->i_mapping;
+}
+
+static int dxgpmo_io_vma_setup(struct dxgpmo_backing *backing,
+			       struct vm_area_struct *vma)
+{
+	struct file *file;
+
+	file = dxgpmo_mapping_file(dxgpmo_io_view_mapping(backing));
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	/* Not RAM: no get_user_pages(), no core dump, no access_process_vm(). */
+	dxgpmo_vm_flags_set(vma, VM_IO | VM_PFNMAP | VM_DONTEXPAND |
+				 VM_DONTDUMP);
+	vma_set_file(vma, file);
+	fput(file);		/* the VMA holds its own reference */
+	return 0;
+}
+
+/*
+ * A page of the BAR, while the adapter is there: once it is removed the
+ * range may decode nothing or belong to a device enumerated since, and
+ * the removal zaps what was mapped before.
+ */
+static vm_fault_t dxgpmo_io_fault(struct dxgpmo_backing *backing,
+				  struct vm_fault *vmf, unsigned long index)
+{
+	struct dxgpmo_adapter *adapter = backing->io_adapter;
+	pgprot_t prot = vmf->vma->vm_page_prot;
+	vm_fault_t ret;
+
+	/* As the kernel view: registers are never write-combined. */
+	if (backing->readonly)
+		prot = pgprot_noncached(prot);
+	if (!dxgpmo_adapter_begin_access(adapter))
+		return VM_FAULT_SIGBUS;
+	ret = vmf_insert_pfn_prot(vmf->vma, vmf->address,
+				  PHYS_PFN(backing->io_base) + index, prot);
+	dxgpmo_adapter_end_access(adapter);
+	return ret;
+}
+
 const struct dxgpmo_backing_ops dxgpmo_io_backing_ops = {
 	.alloc = dxgpmo_io_alloc,
 	.release = dxgpmo_io_release,
 	.dma_map = dxgpmo_io_dma_map,
 	.dma_unmap = dxgpmo_io_dma_unmap,
+	.vma_setup = dxgpmo_io_vma_setup,
+	.view_mapping = dxgpmo_io_view_mapping,
+	.fault = dxgpmo_io_fault,
 	.map_kernel = dxgpmo_io_kmap,
 	.unmap_kernel = dxgpmo_io_kunmap,
 	.kview_rw = dxgpmo_io_kview_rw,
 	.contiguous = true,
+	.kernel_mode_only = true,
+	.raw_io = true,
 };

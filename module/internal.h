@@ -189,7 +189,9 @@ int dxgpmo_ioctl_export_dmabuf(struct dxgpmo_ucmd *ucmd);
 int dxgpmo_ioctl_test(struct dxgpmo_ucmd *ucmd);
 
 /* main.c */
-struct file *dxgpmo_detached_file(void);
+struct inode *dxgpmo_mapping_inode_new(void);
+struct file *dxgpmo_mapping_file(struct address_space *mapping);
+struct file *dxgpmo_detached_file(struct address_space *mapping);
 struct file *dxgpmo_readonly_view_file(void);
 
 /* window.c */

@@ -136,15 +136,34 @@ static struct file *dxgpmo_pseudo_file(struct inode *inode, const char *name,
 }
 
 /*
+ * An address_space of its own (its inode's), for views that must be
+ * zapped together apart from the shared one: an adapter's BAR views.
+ * Released with iput().
+ */
+struct inode *dxgpmo_mapping_inode_new(void)
+{
+	return alloc_anon_inode(dxgpmo_fs_mnt->mnt_sb);
+}
+
+/*
+ * A file for a VMA to hold whose mapping is not the device file's (a BAR
+ * view: its adapter's).  A VMA is unlinked from the mapping of the file it
+ * holds when it goes, so the file must be of the mapping it is linked
+ * into.
+ */
+struct file *dxgpmo_mapping_file(struct address_space *mapping)
+{
+	return dxgpmo_pseudo_file(mapping->host, "dxgpmo-view", O_RDWR);
+}
+
+/*
  * A file for a view UNMAP detached to hold instead of the device file, so
  * that the reserved range keeps neither the driver instance nor its
- * objects alive, only the module.  Its mapping is the shared one the view
- * is linked into.
+ * objects alive, only the module.  Of the mapping the view is linked into.
  */
-struct file *dxgpmo_detached_file(void)
+struct file *dxgpmo_detached_file(struct address_space *mapping)
 {
-	return dxgpmo_pseudo_file(dxgpmo_mapping_inode, "dxgpmo-detached",
-				  O_RDWR);
+	return dxgpmo_pseudo_file(mapping->host, "dxgpmo-detached", O_RDWR);
 }
 
 /* A file for a read-only segment view: a mapping of its own. */

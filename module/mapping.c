@@ -9,7 +9,10 @@
  * dxgpmo_window_detach_view()).  A kernel-mode MAP
  * is a kernel view of the object (a vmap with the object's cache type, an
  * ioremap for IO_SPACE); the caller gets a token, never the kernel
- * address, and reads and writes through it with KMAP_RW.  A map holds a
+ * address, and reads and writes through it with KMAP_RW.  With
+ * MAP_IN_PROCESS a kernel-mode MAP is made as a user view is, for a
+ * program that plays the kernel-mode driver; only what Windows allows in
+ * kernel mode alone (IO_SPACE) tells the two apart.  A map holds a
  * reference on its PMO, so the PMO cannot be destroyed under it.
  */
 #include <linux/file.h>
@@ -110,7 +113,7 @@ static int dxgpmo_map_user(struct dxgpmo_ucmd *ucmd,
 static void dxgpmo_map_user_undo(struct dxgpmo_pmo *pmo, u64 address,
 				 u64 length, u64 view_offset)
 {
-	struct file *detached = dxgpmo_detached_file();
+	struct file *detached = dxgpmo_detached_file(pmo->window->mapping);
 
 	if (!IS_ERR(detached))
 		dxgpmo_window_detach_view(pmo->window, address, length,
@@ -124,13 +127,18 @@ int dxgpmo_ioctl_map(struct dxgpmo_ucmd *ucmd)
 	struct dxgpmo_backing *backing;
 	struct dxgpmo_cpu_map *map;
 	struct dxgpmo_pmo *pmo;
+	bool in_process;
 	u64 start, end;
 	int ret;
 
-	if (cmd->flags || cmd->__reserved || cmd->address || cmd->map_id)
+	if ((cmd->flags & ~DXGPMO_MAP_IN_PROCESS) || cmd->__reserved ||
+	    cmd->address || cmd->map_id)
 		return -EINVAL;
-	if (cmd->access_mode != DXGPMO_ACCESS_USER &&
-	    cmd->access_mode != DXGPMO_ACCESS_KERNEL)
+	if (cmd->access_mode == DXGPMO_ACCESS_USER && !cmd->flags)
+		in_process = true;
+	else if (cmd->access_mode == DXGPMO_ACCESS_KERNEL)
+		in_process = cmd->flags & DXGPMO_MAP_IN_PROCESS;
+	else
 		return -EINVAL;
 	if (!cmd->length || cmd->offset + cmd->length < cmd->offset)
 		return -EINVAL;
@@ -142,9 +150,11 @@ int dxgpmo_ioctl_map(struct dxgpmo_ucmd *ucmd)
 	ret = -EINVAL;
 	if (cmd->offset + cmd->length > pmo->length)
 		goto out_put;
-	/* No user view of what cannot be mapped to user space (IO_SPACE). */
+	if (in_process && !backing->ops->vma_setup)
+		goto out_put;
+	/* Windows maps I/O space in kernel mode only. */
 	if (cmd->access_mode == DXGPMO_ACCESS_USER &&
-	    !backing->ops->vma_setup)
+	    backing->ops->kernel_mode_only)
 		goto out_put;
 	map = dxgpmo_object_alloc(file, struct dxgpmo_cpu_map, DXGPMO_OBJ_MAP, &dxgpmo_map_ops);
 	if (IS_ERR(map)) {
@@ -160,7 +170,7 @@ int dxgpmo_ioctl_map(struct dxgpmo_ucmd *ucmd)
 	map->kview.nr_pages = map->length >> PAGE_SHIFT;
 	map->pmo = pmo;
 
-	if (cmd->access_mode == DXGPMO_ACCESS_USER) {
+	if (in_process) {
 		ret = dxgpmo_map_user(ucmd, map);
 	} else {
 		ret = dxgpmo_map_kernel(file, map);
@@ -237,7 +247,7 @@ int dxgpmo_ioctl_unmap(struct dxgpmo_ucmd *ucmd)
 
 	/* What detaching needs is there before anything changes. */
 	if (user) {
-		detached = dxgpmo_detached_file();
+		detached = dxgpmo_detached_file(pmo->window->mapping);
 		if (IS_ERR(detached)) {
 			ret = PTR_ERR(detached);
 			goto out_put;
@@ -275,7 +285,8 @@ int dxgpmo_ioctl_kmap_rw(struct dxgpmo_ucmd *ucmd)
 	if (IS_ERR(map))
 		return PTR_ERR(map);
 	backing = map->pmo->backing;
-	if (map->access_mode != DXGPMO_ACCESS_KERNEL ||
+	/* Only a kernel view: one in a process is read and written there. */
+	if (map->access_mode != DXGPMO_ACCESS_KERNEL || map->mm ||
 	    cmd->offset + cmd->length > map->length)
 		ret = -EINVAL;
 	else if (write && backing->readonly)

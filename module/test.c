@@ -103,7 +103,7 @@ static int dxgpmo_test_memtype(struct dxgpmo_file *file,
 		map = dxgpmo_map_get(file, cmd->id);
 		if (IS_ERR(map))
 			return -EINVAL;
-		if (map->access_mode != DXGPMO_ACCESS_KERNEL ||
+		if (map->access_mode != DXGPMO_ACCESS_KERNEL || map->mm ||
 		    cmd->index >= map->kview.nr_pages)
 			ret = -EINVAL;
 		else

@@ -163,7 +163,8 @@ struct dxgpmo_window *dxgpmo_window_create(struct dxgpmo_file *file,
 	init_rwsem(&window->lock);
 	dxgpmo_backing_get(backing);
 	window->backing = backing;
-	window->mapping = file->mapping;
+	window->mapping = backing->ops->view_mapping ?
+			  backing->ops->view_mapping(backing) : file->mapping;
 	spin_lock(&file->windows_lock);
 	rb_add(&window->node, &file->windows, dxgpmo_window_less);
 	spin_unlock(&file->windows_lock);
@@ -248,9 +249,9 @@ const struct vm_operations_struct dxgpmo_vm_ops = {
  * hold of the lock (do_munmap() is not exported), and checking, dropping
  * the lock and calling vm_munmap() would tear down whatever another thread
  * mapped there in between.  The VMA then holds a file of its own instead
- * of the device file (detached, from dxgpmo_detached_file(); consumed), so
- * closing the device file still releases the driver instance.  -ENOENT
- * when the view is not there any more.
+ * of the device file (detached, from dxgpmo_detached_file() of the
+ * window's mapping; consumed), so closing the device file still releases
+ * the driver instance.  -ENOENT when the view is not there any more.
  */
 int dxgpmo_window_detach_view(struct dxgpmo_window *window,
 			      unsigned long address, unsigned long length,
@@ -289,8 +290,9 @@ int dxgpmo_window_detach_view(struct dxgpmo_window *window,
 
 /*
  * mmap(2) of the device: only inside one of this file's object windows,
- * shared, never an IO_SPACE object, never writable for a read-only section.
- * Called with the mmap lock held: takes no file lock.
+ * shared, never writable for a read-only object; of I/O space only for
+ * whom the object itself needs (CAP_SYS_RAWIO).  Called with the mmap lock
+ * held: takes no file lock.
  */
 int dxgpmo_fops_mmap(struct file *filp, struct vm_area_struct *vma)
 {
@@ -324,7 +326,9 @@ int dxgpmo_fops_mmap(struct file *filp, struct vm_area_struct *vma)
 		return -EINVAL;
 
 	backing = window->backing;
-	ret = dxgpmo_backing_vma_setup(backing, vma);
+	ret = backing->ops->raw_io ? dxgpmo_may_use_io_space(file) : 0;
+	if (!ret)
+		ret = dxgpmo_backing_vma_setup(backing, vma);
 	if (ret) {
 		dxgpmo_window_put(window);
 		return ret;

@@ -443,6 +443,8 @@ static void fuzz_one(struct worker *w)
 
 		a.m.pmo_id = pmo;
 		a.m.access_mode = pick(5) ? pick(2) : (uint32_t)rnd();
+		a.m.flags = pick(3) ? 0 : pick(4) ? DXGPMO_MAP_IN_PROCESS :
+					       (uint32_t)rnd();
 		a.m.offset = pick(3) ? pick(20000) : rnd_len();
 		a.m.length = pick(3) ? pick(20000) + 1 : rnd_len();
 		if (!dxgpmo_map(fd, &a.m)) {
@@ -450,7 +452,9 @@ static void fuzz_one(struct worker *w)
 			if (w->views[i].addr)	/* forget, or unmap, the old */
 				unmap_view(w, fd, i);
 			w->views[i].pmo = pmo;
-			w->views[i].user = a.m.access_mode == DXGPMO_ACCESS_USER;
+			/* a view in this process, either mode */
+			w->views[i].user = a.m.access_mode ==
+					   DXGPMO_ACCESS_USER || a.m.flags;
 			w->views[i].addr = a.m.address;
 			w->views[i].len = a.m.length;
 			remember(w->ids, a.m.map_id);

@@ -21,6 +21,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -265,7 +266,17 @@ struct removal {
 	int query_ret, stop_ret, destroy_basis_ret;
 	int unmap_ret, free_adl_ret, destroy_ret, close_ret;
 	int io_created, io_map_ret, io_destroy_ret;
+	/* A view of the registers in the process, made before the removal. */
+	int io_view_made, io_view_sigbus, io_view_unmap_ret;
+	uint32_t io_view_before, io_view_after;
 };
+
+static sigjmp_buf removal_jmp;
+
+static void removal_on_sigbus(int sig)
+{
+	siglongjmp(removal_jmp, 1);
+}
 
 #define STEP(r, name) snprintf((r)->step, sizeof((r)->step), "%s", name)
 
@@ -285,6 +296,11 @@ static void removal_run(struct removal *r, const struct dxgpmo_adapter_info *e,
 	struct dxgpmo_map io_map = {
 		.access_mode = DXGPMO_ACCESS_KERNEL, .length = PAGE,
 	};
+	struct dxgpmo_map io_view = {
+		.access_mode = DXGPMO_ACCESS_KERNEL, .length = PAGE,
+		.flags = DXGPMO_MAP_IN_PROCESS,
+	};
+	volatile uint32_t *regs = NULL;
 	struct dxgpmo_allocate_adl adl = { .length = 4 * PAGE };
 	struct dxgpmo_allocate_adl adl2 = { .length = PAGE };
 	struct dxgpmo_memory_range range = { .length = 16 * PAGE };
@@ -326,6 +342,15 @@ static void removal_run(struct removal *r, const struct dxgpmo_adapter_info *e,
 	/* Needs CAP_SYS_RAWIO (and no lockdown): optional. */
 	STEP(r, "create io_space");
 	r->io_created = io.io_base && !dxgpmo_create_pmo(fd, &io);
+	if (r->io_created) {
+		STEP(r, "map io_space in process");
+		io_view.pmo_id = io.pmo_id;
+		if (dxgpmo_map(fd, &io_view))
+			goto setup_failed;
+		regs = (volatile uint32_t *)(uintptr_t)io_view.address;
+		r->io_view_before = regs[0];
+		r->io_view_made = 1;
+	}
 
 	STEP(r, "remove");
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/remove", pci);
@@ -354,6 +379,20 @@ static void removal_run(struct removal *r, const struct dxgpmo_adapter_info *e,
 		if (!r->open_ret)
 			dxgpmo_close_pmo(fd, amo2);
 		dxgpmo_destroy_pmo(fd, c2.pmo_id, 0);
+	}
+
+	/* ...nor an old one: the view's PTEs went with the device. */
+	STEP(r, "read io_space view after remove");
+	if (regs) {
+		signal(SIGBUS, removal_on_sigbus);
+		if (sigsetjmp(removal_jmp, 1))
+			r->io_view_sigbus = 1;
+		else
+			r->io_view_after = regs[0];
+		signal(SIGBUS, SIG_DFL);
+		r->io_view_unmap_ret = dxgpmo_unmap(fd, io.pmo_id,
+						    io_view.address,
+						    io_view.length);
 	}
 
 	/* The BAR may belong to something else by now: no new view of it. */
@@ -481,6 +520,13 @@ TEST_F_TIMEOUT(hotremove, remove_edu_with_live_objects, 180)
 	EXPECT_EQ(-ENODEV, r->open_ret);
 	if (r->io_created) {
 		EXPECT_EQ(-ENODEV, r->io_map_ret);
+		EXPECT_EQ(1, r->io_view_made);
+		EXPECT_EQ(0x010000ed, r->io_view_before);
+		EXPECT_EQ(1, r->io_view_sigbus) {
+			TH_LOG("a view of the removed BAR read 0x%x",
+			       r->io_view_after);
+		}
+		EXPECT_EQ(0, r->io_view_unmap_ret);
 	} else {
 		TH_LOG("no IO_SPACE object of the registers: that check not run");
 	}

@@ -202,7 +202,12 @@ TEST_F(map, bad_args)
 	EXPECT_EQ(-ENOENT, map(self->fd, c.pmo_id + 1000, DXGPMO_ACCESS_USER,
 			       0, 1, &m));
 	EXPECT_EQ(-EINVAL, map(self->fd, c.pmo_id, 2, 0, 1, &m));
-	m = (struct dxgpmo_map){ .pmo_id = c.pmo_id, .length = 1, .flags = 1 };
+	m = (struct dxgpmo_map){ .pmo_id = c.pmo_id, .length = 1, .flags = 2 };
+	EXPECT_EQ(-EINVAL, dxgpmo_map(self->fd, &m));
+	/* A user view is in the process already. */
+	m = (struct dxgpmo_map){ .pmo_id = c.pmo_id, .length = 1,
+				 .access_mode = DXGPMO_ACCESS_USER,
+				 .flags = DXGPMO_MAP_IN_PROCESS };
 	EXPECT_EQ(-EINVAL, dxgpmo_map(self->fd, &m));
 	m = (struct dxgpmo_map){ .pmo_id = c.pmo_id, .length = 1,
 				 .__reserved = 1 };
@@ -1335,6 +1340,7 @@ TEST_F(map, io_space_objects)
 	struct dxgpmo_map m;
 	uint32_t val;
 	uint64_t bar;
+	uint8_t *p;
 
 	if (!self->ad.edu)
 		SKIP(return, "needs an edu adapter (its BAR0)");
@@ -1360,8 +1366,29 @@ TEST_F(map, io_space_objects)
 	/* Kernel mode only. */
 	EXPECT_EQ(-EINVAL, map(self->fd, c.pmo_id, DXGPMO_ACCESS_USER, 0, 4,
 			       &m));
-	EXPECT_EQ(MAP_FAILED, mmap(NULL, PAGE, PROT_READ, MAP_SHARED, self->fd,
-				   c.mmap_offset));
+	m = (struct dxgpmo_map){
+		.pmo_id = c.pmo_id, .access_mode = DXGPMO_ACCESS_USER,
+		.flags = DXGPMO_MAP_IN_PROCESS, .length = 4,
+	};
+	EXPECT_EQ(-EINVAL, dxgpmo_map(self->fd, &m));
+	/* A kernel-mode view in this process: the registers, read-only. */
+	m = (struct dxgpmo_map){
+		.pmo_id = c.pmo_id, .access_mode = DXGPMO_ACCESS_KERNEL,
+		.flags = DXGPMO_MAP_IN_PROCESS, .length = 8,
+	};
+	ASSERT_EQ(0, dxgpmo_map(self->fd, &m));
+	EXPECT_EQ(0x010000ed, *(volatile uint32_t *)(uintptr_t)m.address);
+	EXPECT_EQ(-1, mprotect((void *)(uintptr_t)m.address, PAGE,
+			       PROT_READ | PROT_WRITE));
+	EXPECT_EQ(-EINVAL, dxgpmo_kmap_rw(self->fd, m.map_id, 0, 0, &val, 4));
+	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, m.address, m.length));
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
+				   MAP_SHARED, self->fd, c.mmap_offset));
+	EXPECT_EQ(EACCES, errno);
+	p = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, self->fd, c.mmap_offset);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_EQ(0x010000ed, *(volatile uint32_t *)p);
+	EXPECT_EQ(0, munmap(p, PAGE));
 	ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_KERNEL, 0, 8, &m));
 	ASSERT_EQ(0, dxgpmo_kmap_rw(self->fd, m.map_id, 0, 0, &val, 4));
 	EXPECT_EQ(0x010000ed, val);
@@ -1385,6 +1412,12 @@ TEST_F(map, io_space_objects)
 	ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_KERNEL, 0, 8, &m));
 	EXPECT_EQ(0, dxgpmo_kmap_rw(self->fd, m.map_id, DXGPMO_KMAP_WRITE, 4,
 				    &val, 4));
+	/* Written through a view in this process, as registers are. */
+	p = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
+		 c.mmap_offset);
+	ASSERT_NE(MAP_FAILED, p);
+	*(volatile uint32_t *)(p + 8) = 0x5a5a5a5a;
+	EXPECT_EQ(0, munmap(p, PAGE));
 	/* An ADL of I/O space is one contiguous run. */
 	adl = (struct dxgpmo_allocate_adl){
 		.amo_id = c.amo_id, .length = PAGE,

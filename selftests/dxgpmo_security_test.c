@@ -106,22 +106,37 @@ TEST_F(security, unprivileged_ordinary_use)
 	EXPECT_EQ(0, run_unprivileged(unpriv_ordinary_use, -1, NULL));
 }
 
+struct io_space_args {
+	uint64_t bar;
+	struct dxgpmo_create_pmo root_object;	/* made by root in its file */
+};
+
 /* I/O space is /dev/mem territory: CAP_SYS_RAWIO, for any part of a BAR. */
 static int unpriv_io_space(int fd, int inherited, void *arg)
 {
-	const uint64_t *bar = arg;
+	const struct io_space_args *io = arg;
 	struct dxgpmo_create_pmo c = {
 		.type = DXGPMO_PMO_TYPE_IO_SPACE, .length = PAGE,
 		.cache_type = DXGPMO_CACHE_NON_CACHED,
 	};
+	struct dxgpmo_map m = {
+		.pmo_id = io->root_object.pmo_id, .length = PAGE,
+		.access_mode = DXGPMO_ACCESS_KERNEL,
+		.flags = DXGPMO_MAP_IN_PROCESS,
+	};
 
-	c.io_base = *bar;
+	c.io_base = io->bar;
 	CHECK(dxgpmo_create_pmo(fd, &c) == -EPERM);
-	c.io_base = *bar + PAGE;
+	c.io_base = io->bar + PAGE;
 	CHECK(dxgpmo_create_pmo(fd, &c) == -EPERM);
 	/* and on a file root opened */
-	c.io_base = *bar + PAGE;
+	c.io_base = io->bar + PAGE;
 	CHECK(dxgpmo_create_pmo(inherited, &c) == -EPERM);
+	/* nor a view of the registers of an object root made there */
+	CHECK(dxgpmo_map(inherited, &m) == -EPERM);
+	CHECK(mmap(NULL, PAGE, PROT_READ, MAP_SHARED, inherited,
+		   io->root_object.mmap_offset) == MAP_FAILED);
+	CHECK(errno == EPERM);
 	return 0;
 }
 
@@ -129,13 +144,21 @@ TEST_F(security, unprivileged_io_space_refused)
 {
 	const struct dxgpmo_adapter_info *edu =
 		find_adapter(&self->ad, DXGPMO_ADAPTER_CAP_DMA_ENGINE, 0);
-	uint64_t bar;
+	struct io_space_args io = {
+		.root_object = {
+			.type = DXGPMO_PMO_TYPE_IO_SPACE, .length = PAGE,
+			.cache_type = DXGPMO_CACHE_NON_CACHED,
+		},
+	};
 
 	if (!edu)
 		SKIP(return, "needs an edu adapter (its BAR0)");
-	bar = edu_bar0(edu);
-	ASSERT_NE(0, bar);
-	EXPECT_EQ(0, run_unprivileged(unpriv_io_space, self->fd, &bar));
+	io.bar = edu_bar0(edu);
+	ASSERT_NE(0, io.bar);
+	io.root_object.io_base = io.bar + PAGE;
+	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &io.root_object));
+	EXPECT_EQ(0, run_unprivileged(unpriv_io_space, self->fd, &io));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, io.root_object.pmo_id, 0));
 }
 
 /*

@@ -8,11 +8,15 @@
  * a fork).  Linked against libdxgk.a only.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -279,6 +283,89 @@ TEST_F(dxgk, kernel_errors_as_ntstatus)
 	EXPECT_EQ(NULL, a.pAdl);
 	EXPECT_EQ(STATUS_SUCCESS,
 		  destroy(c.hPhysicalMemoryObject, c.hAdapterMemoryObject));
+}
+
+/* BAR0 of the first device the module's edu driver has, or 0. */
+static UINT64 first_edu_bar0(void)
+{
+	const char *dir = "/sys/bus/pci/drivers/dxgpmo-edu";
+	unsigned long long start = 0;
+	char path[512];
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	FILE *f;
+
+	while (d && !start && (e = readdir(d))) {
+		if (strncmp(e->d_name, "0000:", 5))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/resource", dir, e->d_name);
+		f = fopen(path, "r");
+		if (f) {
+			if (fscanf(f, "%llx", &start) != 1)
+				start = 0;
+			fclose(f);
+		}
+	}
+	if (d)
+		closedir(d);
+	return start;
+}
+
+static sigjmp_buf io_jmp;
+
+static void io_on_segv(int sig)
+{
+	siglongjmp(io_jmp, 1);
+}
+
+/*
+ * IO_SPACE maps in kernel mode, as on Windows, and a driver dereferences
+ * what it gets: edu's identification register reads through it.  The page
+ * holds the DMA engine the module drives, so the view only reads.  User
+ * mode is refused.  Unmap gives the range back.
+ */
+TEST_F(dxgk, map_io_space_kernel_mode)
+{
+	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT c;
+	DXGKARGCB_UNMAP_PHYSICAL_MEMORY um;
+	DXGKARGCB_MAP_PHYSICAL_MEMORY m;
+	volatile ULONG *regs;
+	UINT64 bar = first_edu_bar0();
+	int wrote = 0;
+
+	if (!bar)
+		SKIP(return, "no edu device bound to dxgpmo-edu");
+	memset(&c, 0, sizeof(c));
+	c.Size = PAGE_SIZE;
+	c.Type = DXGK_PHYSICAL_MEMORY_TYPE_IO_SPACE;
+	c.CacheType = DXGK_MEMORY_CACHING_TYPE_NON_CACHED;
+	c.IOSpace.BaseAddress.QuadPart = bar;
+	ASSERT_EQ(STATUS_SUCCESS, DxgkCbCreatePhysicalMemoryObject(&c));
+	memset(&m, 0, sizeof(m));
+	m.hPhysicalMemoryObject = c.hPhysicalMemoryObject;
+	m.AccessMode = DXGK_ACCESS_MODE_USER_MODE;
+	m.Size = 4;
+	EXPECT_EQ(STATUS_INVALID_PARAMETER, DxgkCbMapPhysicalMemory(&m));
+	EXPECT_EQ(NULL, m.pMappedAddress);
+	m.AccessMode = DXGK_ACCESS_MODE_KERNEL_MODE;
+	ASSERT_EQ(STATUS_SUCCESS, DxgkCbMapPhysicalMemory(&m));
+	ASSERT_NE(NULL, m.pMappedAddress);
+	regs = m.pMappedAddress;
+	EXPECT_EQ(0x010000ed, regs[0]);
+	signal(SIGSEGV, io_on_segv);
+	if (!sigsetjmp(io_jmp, 1)) {
+		regs[1] = 0x12345678;	/* edu's liveness register */
+		wrote = 1;
+	}
+	signal(SIGSEGV, SIG_DFL);
+	EXPECT_EQ(0, wrote);
+	um.hPhysicalMemoryObject = c.hPhysicalMemoryObject;
+	um.pBaseAddress = m.pMappedAddress;
+	um.Size = m.Size;
+	EXPECT_EQ(STATUS_SUCCESS, DxgkCbUnmapPhysicalMemory(&um));
+	/* The range is the process's again. */
+	EXPECT_EQ(-1, msync(m.pMappedAddress, PAGE_SIZE, MS_ASYNC));
+	EXPECT_EQ(STATUS_SUCCESS, destroy(c.hPhysicalMemoryObject, NULL));
 }
 
 /* The requested byte is at pMappedAddress + Offset, in either mode. */

@@ -280,7 +280,8 @@ struct dxgpmo_query_adapters {
  * @amo_id: out: the adapter memory object when @adapter_id was given, else 0
  * @mmap_offset: out: mmap(2) offset of the object's window on /dev/dxgpmo;
  *	unique among live windows, and given to a later object once this one
- *	is destroyed and its last mmap(2) view is gone
+ *	is destroyed and its last mmap(2) view is gone.  An IO_SPACE window
+ *	maps only for a caller with CAP_SYS_RAWIO
  *
  * Create a physical memory object (DxgkCbCreatePhysicalMemoryObject): all
  * of its memory at once, zeroed, or -ENOMEM and nothing.  The fields of
@@ -483,21 +484,38 @@ struct dxgpmo_free_adl {
  *  - %DXGPMO_ACCESS_KERNEL: a kernel-mode view, read and written through
  *    DXGPMO_IOC_KMAP_RW; its address is an opaque token
  *  - %DXGPMO_ACCESS_USER: a shared mapping in the calling process; not for
- *    IO_SPACE objects
+ *    IO_SPACE objects, which Windows maps in kernel mode only
  */
 #define DXGPMO_ACCESS_KERNEL	0
 #define DXGPMO_ACCESS_USER	1
 
 /**
+ * DOC: MAP flags
+ *
+ * &dxgpmo_map.flags:
+ *
+ *  - %DXGPMO_MAP_IN_PROCESS: with %DXGPMO_ACCESS_KERNEL, the kernel-mode
+ *    view is a shared mapping in the calling process instead of a kernel
+ *    view behind a token.  For a program that plays the kernel-mode driver
+ *    (libdxgk) and needs an address it can dereference, IO_SPACE objects
+ *    included.  The view is made, owned and unmapped as a user view is;
+ *    KMAP_RW does not take it.  An IO_SPACE view needs CAP_SYS_RAWIO, as
+ *    the object does, maps the registers the module drives read-only, and
+ *    faults SIGBUS once the adapter is removed.
+ */
+#define DXGPMO_MAP_IN_PROCESS	(1U << 0)
+
+/**
  * struct dxgpmo_map - ioctl(DXGPMO_IOC_MAP)
  * @size: sizeof(struct dxgpmo_map)
- * @flags: zero
+ * @flags: "MAP flags"
  * @pmo_id: physical memory object
  * @access_mode: "Access modes"
  * @offset: in: offset of the wanted data in the object; out: offset of that
  *	data from @address
  * @length: in: bytes wanted; out: size of the whole view
- * @address: out: base of the view (user VA), or an opaque token (kernel)
+ * @address: out: base of the view (user VA), or an opaque token (kernel
+ *	view)
  * @map_id: out: id of the mapping
  * @__reserved: zero
  *

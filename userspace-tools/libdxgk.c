@@ -872,9 +872,15 @@ NTSTATUS DxgkCbMapPhysicalMemory(DXGKARGCB_MAP_PHYSICAL_MEMORY *args)
 	/*
 	 * The program is the kernel-mode driver, but a kernel address is of
 	 * no use to it: both modes become a view in this process, with the
-	 * object's cache type.
+	 * object's cache type.  Kernel mode stays kernel mode, so that what
+	 * Windows maps only there (IO_SPACE) maps, and only there.
 	 */
-	m.access_mode = DXGPMO_ACCESS_USER;
+	if (args->AccessMode == DXGK_ACCESS_MODE_KERNEL_MODE) {
+		m.access_mode = DXGPMO_ACCESS_KERNEL;
+		m.flags = DXGPMO_MAP_IN_PROCESS;
+	} else {
+		m.access_mode = DXGPMO_ACCESS_USER;
+	}
 	m.offset = args->Offset;
 	m.length = args->Size;
 	err = xioctl(s->fd, DXGPMO_IOC_MAP, &m);
