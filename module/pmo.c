@@ -79,6 +79,27 @@ static int dxgpmo_check_create(const struct dxgpmo_create_pmo *cmd,
 	return 0;
 }
 
+/*
+ * A device that sees physical addresses reaches only what its DMA mask
+ * covers, and an ADL never bounces: memory created for it comes from
+ * there, as a Windows driver asks with HighAddress.  Behind an IOMMU any
+ * page is reachable.  Sections are pageable: their pages are the page
+ * cache's to place, and an ADL beyond the mask is refused at that point.
+ */
+static int dxgpmo_window_within_reach(struct dxgpmo_alloc_request *req,
+				      const struct dxgpmo_adapter *adapter)
+{
+	if (adapter->caps & DXGPMO_ADAPTER_CAP_IOMMU ||
+	    (req->type != DXGPMO_PMO_TYPE_MDL &&
+	     req->type != DXGPMO_PMO_TYPE_CONTIGUOUS))
+		return 0;
+	req->high = min(req->high, adapter->dma_mask);
+	if (req->low > req->high ||
+	    req->high - req->low < (req->nr_pages << PAGE_SHIFT) - 1)
+		return -ENOMEM;
+	return 0;
+}
+
 static void dxgpmo_pmo_destroy(struct dxgpmo_file *file,
 			       struct dxgpmo_object *obj)
 {
@@ -176,6 +197,9 @@ int dxgpmo_ioctl_create_pmo(struct dxgpmo_ucmd *ucmd)
 		adapter = dxgpmo_adapter_get(cmd->adapter_id);
 		if (IS_ERR(adapter))
 			return PTR_ERR(adapter);
+		ret = dxgpmo_window_within_reach(&req, adapter);
+		if (ret)
+			goto err_adapter;
 	}
 	if (req.type == DXGPMO_PMO_TYPE_IO_SPACE) {
 		ret = dxgpmo_may_use_io_space(file);

@@ -376,6 +376,65 @@ TEST_F(adl, bad_args)
 }
 
 /* REQUIRE_CONTIGUOUS is for CONTIGUOUS and IO_SPACE objects only. */
+/*
+ * An adapter that sees physical addresses reaches only what its DMA mask
+ * covers, and an ADL cannot bounce: memory created for it comes from
+ * inside the mask (as a driver's HighAddress would ask), so its ADLs work
+ * wherever free memory is.  Each type that allocates pages, 64 MiB of MDL
+ * pages spread over the zones.
+ */
+TEST_F(adl, created_for_adapter_within_its_reach)
+{
+	static const struct {
+		uint32_t type;
+		uint64_t length;
+	} t[] = {
+		{ DXGPMO_PMO_TYPE_MDL, 64ULL << 20 },
+		{ DXGPMO_PMO_TYPE_CONTIGUOUS, 1ULL << 20 },
+	};
+	const struct dxgpmo_adapter_info *a = NULL;
+	struct dxgpmo_allocate_adl adl;
+	struct dxgpmo_create_pmo c;
+	uint64_t *pages, j, n;
+	uint32_t i, pmo, amo;
+
+	for (i = 0; i < self->ad.nr && !a; i++)
+		if (!(self->ad.all[i].caps & DXGPMO_ADAPTER_CAP_IOMMU) &&
+		    self->ad.all[i].dma_mask < 0xffffffffULL)
+			a = &self->ad.all[i];
+	if (!a)
+		SKIP(return, "no adapter without IOMMU translation whose DMA mask is under 4 GiB (edu's 28-bit one is, with iommu=pt)");
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		n = t[i].length / PAGE;
+		pages = calloc(n, sizeof(*pages));
+		ASSERT_NE(NULL, pages);
+		/* No allocation window: the whole of memory, as asked. */
+		c = (struct dxgpmo_create_pmo){
+			.type = t[i].type, .length = t[i].length,
+			.adapter_id = a->adapter_id,
+		};
+		ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+		pmo = c.pmo_id;
+		amo = c.amo_id;
+		ASSERT_EQ(0, adl_make(self->fd, amo, 0, t[i].length, 0, pages,
+				      &adl)) {
+			TH_LOG("%s: type %u", a->name, t[i].type);
+		}
+		for (j = 0; j < n; j++)
+			if ((pages[j] + 1) * PAGE - 1 > a->dma_mask)
+				break;
+		EXPECT_EQ(n, j) {
+			TH_LOG("%s: page %llu at 0x%llx, beyond mask 0x%llx",
+			       a->name, (unsigned long long)j,
+			       (unsigned long long)pages[j] * PAGE,
+			       (unsigned long long)a->dma_mask);
+		}
+		EXPECT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
+		EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, pmo, amo));
+		free(pages);
+	}
+}
+
 TEST_F(adl, require_contiguous_mdl_refused)
 {
 	unsigned int i;
