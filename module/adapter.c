@@ -95,10 +95,12 @@ void dxgpmo_adapter_end_access(struct dxgpmo_adapter *adapter)
  * The adapter owning [start, start + len) inside one of its memory BARs, with
  * a reference; NULL when no dxgpmo adapter has that range (IO_SPACE objects
  * may only describe the module's own devices).  *registers tells whether
- * the range covers registers the module drives.
+ * the range covers registers the module drives, *prefetchable whether its
+ * BAR may be write-combined.
  */
 struct dxgpmo_adapter *dxgpmo_adapter_get_by_bar(u64 start, u64 len,
-						 bool *registers)
+						 bool *registers,
+						 bool *prefetchable)
 {
 	struct dxgpmo_adapter *adapter, *found = NULL;
 	unsigned long index;
@@ -122,6 +124,7 @@ struct dxgpmo_adapter *dxgpmo_adapter_get_by_bar(u64 start, u64 len,
 			    start + len - 1 >= start &&
 			    start + len - 1 <= res->end) {
 				found = adapter;
+				*prefetchable = res->flags & IORESOURCE_PREFETCH;
 				break;
 			}
 		}

@@ -104,7 +104,8 @@ void dxgpmo_adapter_unregister(struct dxgpmo_adapter *adapter);
 struct dxgpmo_adapter *dxgpmo_adapter_get(u32 id);
 void dxgpmo_adapter_put(struct dxgpmo_adapter *adapter);
 struct dxgpmo_adapter *dxgpmo_adapter_get_by_bar(u64 start, u64 len,
-						 bool *registers);
+						 bool *registers,
+						 bool *prefetchable);
 bool dxgpmo_adapter_begin_access(struct dxgpmo_adapter *adapter);
 void dxgpmo_adapter_end_access(struct dxgpmo_adapter *adapter);
 int dxgpmo_virtual_adapters_init(void);

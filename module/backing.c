@@ -165,8 +165,6 @@ static pgprot_t dxgpmo_cache_pgprot(u32 cache_type, pgprot_t prot)
 int dxgpmo_backing_vma_setup(struct dxgpmo_backing *backing,
 			     struct vm_area_struct *vma)
 {
-	int ret;
-
 	if (!backing->ops->vma_setup)
 		return -EINVAL;
 	if (backing->readonly) {
@@ -174,12 +172,10 @@ int dxgpmo_backing_vma_setup(struct dxgpmo_backing *backing,
 			return -EACCES;
 		dxgpmo_vm_flags_clear(vma, VM_MAYWRITE);
 	}
-	ret = backing->ops->vma_setup(backing, vma);
-	if (ret)
-		return ret;
+	/* The type may refine it: faults map with the VMA's protection. */
 	vma->vm_page_prot = dxgpmo_cache_pgprot(backing->cache_type,
 						vm_get_page_prot(vma->vm_flags));
-	return 0;
+	return backing->ops->vma_setup(backing, vma);
 }
 
 vm_fault_t dxgpmo_backing_fault(struct dxgpmo_backing *backing,

@@ -39,6 +39,7 @@ struct dxgpmo_alloc_request {
 	bool search_window;	/* CONTIGUOUS: may search with migration */
 	bool readonly;
 	u64 io_base;
+	bool io_prefetchable;			/* the BAR may be write-combined */
 	struct dxgpmo_adapter *io_adapter;	/* reference passed in */
 };
 
@@ -144,6 +145,7 @@ struct dxgpmo_backing {
 	unsigned long views;		/* SECTION: user VMAs of the object */
 	struct xarray view_pages;	/* SECTION: index -> page views hold */
 	phys_addr_t io_base;		/* IO_SPACE */
+	bool io_wc;			/* IO_SPACE: views write-combined */
 	struct dxgpmo_adapter *io_adapter; /* IO_SPACE: whose BAR */
 	struct dxgpmo_account *account;	/* charged its RAM, referenced */
 	unsigned int nr_chunks;		/* MDL, CONTIGUOUS */

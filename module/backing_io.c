@@ -32,6 +32,13 @@ dxgpmo_io_alloc(const struct dxgpmo_alloc_request *req)
 	backing->io_base = req->io_base;
 	backing->io_adapter = req->io_adapter;
 	backing->readonly = req->readonly;	/* the module's registers */
+	/*
+	 * Write-combining lets the CPU read speculatively and merge writes:
+	 * only for a prefetchable BAR (as PCI's resourceN_wc files), never
+	 * for registers; other WC objects are mapped uncached.
+	 */
+	backing->io_wc = req->cache_type == DXGPMO_CACHE_WRITE_COMBINED &&
+			 req->io_prefetchable && !req->readonly;
 	return backing;
 }
 
@@ -90,9 +97,7 @@ static int dxgpmo_io_kmap(struct dxgpmo_backing *backing,
 	 */
 	if (!dxgpmo_adapter_begin_access(backing->io_adapter))
 		return -ENODEV;
-	/* Registers are never write-combined: no speculative reads. */
-	if (backing->cache_type == DXGPMO_CACHE_WRITE_COMBINED &&
-	    !backing->readonly)
+	if (backing->io_wc)
 		view->io = ioremap_wc(phys, len);
 	else
 		view->io = ioremap(phys, len);
@@ -163,14 +168,25 @@ dxgpmo_io_view_mapping(struct dxgpmo_backing *backing)
 static int dxgpmo_io_vma_setup(struct dxgpmo_backing *backing,
 			       struct vm_area_struct *vma)
 {
+	pgprot_t prot = vm_get_page_prot(vma->vm_flags);
 	struct file *file;
 
+	/* The fault is what holds the device back; this saves a view. */
+	if (READ_ONCE(backing->io_adapter->removed))
+		return -ENODEV;
 	file = dxgpmo_mapping_file(dxgpmo_io_view_mapping(backing));
 	if (IS_ERR(file))
 		return PTR_ERR(file);
 	/* Not RAM: no get_user_pages(), no core dump, no access_process_vm(). */
 	dxgpmo_vm_flags_set(vma, VM_IO | VM_PFNMAP | VM_DONTEXPAND |
 				 VM_DONTDUMP);
+	/*
+	 * Set here, not per fault: mprotect() keeps the memory type of the
+	 * VMA's protection.  A BAR is never encrypted memory.
+	 */
+	vma->vm_page_prot = pgprot_decrypted(backing->io_wc ?
+					     pgprot_writecombine(prot) :
+					     pgprot_noncached(prot));
 	vma_set_file(vma, file);
 	fput(file);		/* the VMA holds its own reference */
 	return 0;
@@ -185,16 +201,12 @@ static vm_fault_t dxgpmo_io_fault(struct dxgpmo_backing *backing,
 				  struct vm_fault *vmf, unsigned long index)
 {
 	struct dxgpmo_adapter *adapter = backing->io_adapter;
-	pgprot_t prot = vmf->vma->vm_page_prot;
 	vm_fault_t ret;
 
-	/* As the kernel view: registers are never write-combined. */
-	if (backing->readonly)
-		prot = pgprot_noncached(prot);
 	if (!dxgpmo_adapter_begin_access(adapter))
 		return VM_FAULT_SIGBUS;
-	ret = vmf_insert_pfn_prot(vmf->vma, vmf->address,
-				  PHYS_PFN(backing->io_base) + index, prot);
+	ret = vmf_insert_pfn(vmf->vma, vmf->address,
+			     PHYS_PFN(backing->io_base) + index);
 	dxgpmo_adapter_end_access(adapter);
 	return ret;
 }

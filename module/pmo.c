@@ -207,7 +207,8 @@ int dxgpmo_ioctl_create_pmo(struct dxgpmo_ucmd *ucmd)
 			goto err_adapter;
 		req.io_adapter = dxgpmo_adapter_get_by_bar(req.io_base,
 							   req.nr_pages << PAGE_SHIFT,
-							   &req.readonly);
+							   &req.readonly,
+							   &req.io_prefetchable);
 		ret = -EPERM;
 		if (!req.io_adapter)
 			goto err_adapter;

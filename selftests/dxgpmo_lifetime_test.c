@@ -268,6 +268,7 @@ struct removal {
 	int io_created, io_map_ret, io_destroy_ret;
 	/* A view of the registers in the process, made before the removal. */
 	int io_view_made, io_view_sigbus, io_view_unmap_ret;
+	int io_view_map_after_ret;
 	uint32_t io_view_before, io_view_after;
 };
 
@@ -403,6 +404,12 @@ static void removal_run(struct removal *r, const struct dxgpmo_adapter_info *e,
 		if (!r->io_map_ret)
 			dxgpmo_unmap(fd, io.pmo_id, io_map.address,
 				     io_map.length);
+		io_view.address = 0;
+		io_view.map_id = 0;
+		r->io_view_map_after_ret = dxgpmo_map(fd, &io_view);
+		if (!r->io_view_map_after_ret)
+			dxgpmo_unmap(fd, io.pmo_id, io_view.address,
+				     io_view.length);
 		r->io_destroy_ret = dxgpmo_destroy_pmo(fd, io.pmo_id, 0);
 	}
 
@@ -520,6 +527,7 @@ TEST_F_TIMEOUT(hotremove, remove_edu_with_live_objects, 180)
 	EXPECT_EQ(-ENODEV, r->open_ret);
 	if (r->io_created) {
 		EXPECT_EQ(-ENODEV, r->io_map_ret);
+		EXPECT_EQ(-ENODEV, r->io_view_map_after_ret);
 		EXPECT_EQ(1, r->io_view_made);
 		EXPECT_EQ(0x010000ed, r->io_view_before);
 		EXPECT_EQ(1, r->io_view_sigbus) {

@@ -1337,6 +1337,7 @@ TEST_F(map, io_space_objects)
 {
 	struct dxgpmo_create_pmo c;
 	struct dxgpmo_allocate_adl adl;
+	struct dxgpmo_test_cmd t;
 	struct dxgpmo_map m;
 	uint32_t val;
 	uint64_t bar;
@@ -1417,6 +1418,17 @@ TEST_F(map, io_space_objects)
 		 c.mmap_offset);
 	ASSERT_NE(MAP_FAILED, p);
 	*(volatile uint32_t *)(p + 8) = 0x5a5a5a5a;
+	/*
+	 * edu's BAR is not prefetchable: asked write-combined, both views
+	 * are uncached (no speculative reads of registers).
+	 */
+	if (!memtype(self->fd, DXGPMO_TEST_MEMTYPE_OF_USER_VA, 0,
+		     (uintptr_t)p, 0, &t)) {
+		EXPECT_EQ(DXGPMO_TEST_MEMTYPE_UC_MINUS, t.memtype);
+		ASSERT_EQ(0, memtype(self->fd, DXGPMO_TEST_MEMTYPE_OF_KMAP,
+				     m.map_id, 0, 0, &t));
+		EXPECT_EQ(DXGPMO_TEST_MEMTYPE_UC_MINUS, t.memtype);
+	}
 	EXPECT_EQ(0, munmap(p, PAGE));
 	/* An ADL of I/O space is one contiguous run. */
 	adl = (struct dxgpmo_allocate_adl){
