@@ -147,6 +147,24 @@ static bool dxgpmo_dev_behind_iommu(struct device *dev)
 	return domain && iommu_is_dma_domain(domain);
 }
 
+/*
+ * An unmap in a lazy (flush-queue) DMA domain clears the IOMMU's page
+ * table at once and leaves the IOTLB to a flush up to 10 ms later (or
+ * when the queue fills): until then the device may still reach the pages
+ * through a cached translation, and the pages may be freed and reused as
+ * soon as FREE_ADL returns and DESTROY follows.  An ADL's end cuts the
+ * device off before the call returns, as on a strict domain, whose unmap
+ * flushed the range itself.  The IOVA stays in the flush queue until its
+ * own flush, so it cannot be handed out again before.
+ */
+void dxgpmo_adapter_flush_lazy_unmaps(struct dxgpmo_adapter *adapter)
+{
+	struct iommu_domain *domain = iommu_get_domain_for_dev(adapter->dev);
+
+	if (domain && domain->type == IOMMU_DOMAIN_DMA_FQ)
+		iommu_flush_iotlb_all(domain);
+}
+
 static int dxgpmo_dev_iommu_group(struct device *dev)
 {
 	struct iommu_group *group = iommu_group_get(dev);

@@ -101,6 +101,7 @@ struct dxgpmo_adapter *dxgpmo_adapter_register(struct device *dev,
 					       struct dxgpmo_edu *edu,
 					       const struct resource *regs);
 void dxgpmo_adapter_unregister(struct dxgpmo_adapter *adapter);
+void dxgpmo_adapter_flush_lazy_unmaps(struct dxgpmo_adapter *adapter);
 struct dxgpmo_adapter *dxgpmo_adapter_get(u32 id);
 void dxgpmo_adapter_put(struct dxgpmo_adapter *adapter);
 struct dxgpmo_adapter *dxgpmo_adapter_get_by_bar(u64 start, u64 len,

@@ -6,8 +6,9 @@
  * dma_map_sgtable() and reports the logical page numbers the adapter must
  * use: IOVAs behind an IOMMU (one run for the whole ADL, since the adapters
  * allow segments of any size), physical addresses otherwise.  The pages stay
- * allocated and mapped until FREE_ADL; FREE_ADL unmaps them, so with
- * iommu.strict=1 the device loses access before the call returns.
+ * allocated and mapped until FREE_ADL; FREE_ADL unmaps them, and the
+ * device loses access before the call returns, in a lazy domain too
+ * (dxgpmo_adapter_flush_lazy_unmaps()).
  *
  * Adapters without an IOMMU get dma-direct; when a page lies beyond the
  * adapter's DMA mask dma-direct would bounce it through swiotlb, and an ADL
@@ -58,6 +59,7 @@ static void dxgpmo_adl_unmap_locked(struct dxgpmo_adl *adl)
 	if (!adl->dma.mapped)
 		return;
 	backing->ops->dma_unmap(backing, &adl->dma);
+	dxgpmo_adapter_flush_lazy_unmaps(adl->amo->adapter);
 	dxgpmo_count(adl->file, DXGPMO_CNT_DMA_MAPPED_PAGES,
 		     -(s64)adl->dma.nr_pages);
 	dxgpmo_quota_uncharge(adl->file->account->quota,
