@@ -714,42 +714,50 @@ static int read_back(int fd, uint32_t amo, uint32_t adapter, uint8_t *in)
 }
 
 /*
- * The device as the DMAR fault line names it: "Request device [00:04.0]"
- * up to 6.x, "Request device [0000:00:04.0]" (with the PCI domain) on 7.x.
- * The bus, slot and function end the name in both, so match from there.
- */
-static int pci_name_of(const struct dxgpmo_adapter_info *a, char *buf,
-		       size_t len)
-{
-	return snprintf(buf, len, "%02x:%02x.%x] fault addr", a->pci_bus,
-			a->pci_devfn >> 3, a->pci_devfn & 7);
-}
-
-/*
  * A raw device write of junk at addr through adapter a that the IOMMU must
  * refuse: the call succeeds (the engine does not know), and the fault for
- * that device and address shows up in the kernel log.
+ * that device and address shows up in the kernel log, as the IOMMU's
+ * driver words it (iommu_fault_needles()).  0 when it did, -1 when not;
+ * the caller proves by the bytes that nothing landed.
+ *
+ * Two IOMMUs of the test VM differ.  virtio-iommu logs each refused 4-byte
+ * access on its own line, at most 10 lines in 5 s (dev_err_ratelimited):
+ * 256 bytes would use up the burst and hide the next test's fault, so its
+ * junk is one access.  QEMU 7.2's AMD-Vi (amd-iommu) logs no event the
+ * guest's driver reports, for any refused access: there, in the test VM
+ * only, no line is 1, and the bytes alone prove the device cut off.
  */
-static int raw_write_faults(int fd, const struct dxgpmo_adapter_info *a,
-			    uint64_t addr, uint8_t *junk)
+static int raw_write_faults(struct __test_metadata *_metadata, int fd,
+			    const struct dxgpmo_adapter_info *a, uint64_t addr,
+			    uint8_t *junk)
 {
-	char want_addr[64], want_dev[64];
+	enum iommu_kind kind = pci_iommu_kind(a->pci_domain, a->pci_bus,
+					      a->pci_devfn);
+	size_t len = kind == IOMMU_VIRTIO ? 4 : DMA_LEN;
+	char want1[96], want2[96];
 	int kmsg, ret, seen;
 
-	snprintf(want_addr, sizeof(want_addr), "fault addr 0x%llx",
-		 (unsigned long long)addr);
-	pci_name_of(a, want_dev, sizeof(want_dev));
+	if (!iommu_fault_needles(kind, a->pci_bus, a->pci_devfn, addr, want1,
+				 want2, sizeof(want1))) {
+		TH_LOG("no known fault line for the IOMMU of %02x:%02x.%x",
+		       a->pci_bus, a->pci_devfn >> 3, a->pci_devfn & 7);
+		return -1;
+	}
 	kmsg = kmsg_open_new();
 	if (kmsg < 0)
 		return -1;
 	/* The marker must not itself match what we wait for. */
-	kmsg_write("dxgpmo-expect: begin dmar-fault\n");
+	kmsg_write("dxgpmo-expect: begin iommu-fault\n");
 	ret = dxgpmo_adapter_dma(fd, a->adapter_id,
 				 DXGPMO_DMA_TO_MEMORY | DXGPMO_DMA_RAW, addr,
-				 junk, DMA_LEN);
-	seen = !ret && kmsg_wait_for(kmsg, 3000, want_addr, want_dev);
-	kmsg_write("dxgpmo-expect: end dmar-fault\n");
+				 junk, len);
+	seen = !ret && kmsg_wait_for(kmsg, 3000, want1, want2);
+	kmsg_write("dxgpmo-expect: end iommu-fault\n");
 	close(kmsg);
+	if (!ret && !seen && kind == IOMMU_AMD_VI && getenv("DXGPMO_TEST_VM")) {
+		TH_LOG("AMD-Vi (QEMU's amd-iommu) logged no IO_PAGE_FAULT: the bytes prove the cut-off");
+		return 1;
+	}
 	return seen ? 0 : -1;
 }
 
@@ -783,8 +791,8 @@ TEST_F_TIMEOUT(adl, dma_domains_separate, 60)
 					      adl.base_page * PAGE, junk,
 					      DMA_LEN));
 
-	EXPECT_EQ(0, raw_write_faults(self->fd, e2, adl.base_page * PAGE,
-				      junk));
+	EXPECT_LE(0, raw_write_faults(_metadata, self->fd, e2,
+				      adl.base_page * PAGE, junk));
 
 	ASSERT_EQ(0, dxgpmo_adapter_dma(self->fd, e1->adapter_id, 0,
 					adl.base_page * PAGE, in, DMA_LEN));
@@ -822,8 +830,8 @@ TEST_F_TIMEOUT(adl, dma_after_free_faults, 60)
 					      adl.base_page * PAGE, junk,
 					      DMA_LEN));
 
-	EXPECT_EQ(0, raw_write_faults(self->fd, e1, adl.base_page * PAGE,
-				      junk));
+	EXPECT_LE(0, raw_write_faults(_metadata, self->fd, e1,
+				      adl.base_page * PAGE, junk));
 
 	ASSERT_EQ(0, read_back(self->fd, amo, e1->adapter_id, in));
 	EXPECT_EQ(0, memcmp(out, in, DMA_LEN));
@@ -950,6 +958,7 @@ TEST_F(adl, timing_command)
 	uint64_t pages = 0;
 	unsigned int i, o;
 	uint32_t amo;
+	int ret;
 
 	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
 	memset(&t, 0, sizeof(t));
@@ -972,7 +981,20 @@ TEST_F(adl, timing_command)
 		t.id = amo;
 		t.length = length;
 		t.loops = 2;
-		ASSERT_EQ(0, bench_cmd(self->fd, &t));
+		ret = bench_cmd(self->fd, &t);
+		/*
+		 * A physically addressed adapter with a narrow mask (edu
+		 * under iommu=pt: 28 bits) cannot reach the object's pages:
+		 * its ADLs are refused by design (adl.c), so is the timing.
+		 */
+		if (ret == -EOPNOTSUPP && !(a->caps & DXGPMO_ADAPTER_CAP_IOMMU) &&
+		    a->dma_mask != UINT64_MAX) {
+			TH_LOG("%s: no IOMMU, DMA mask %#llx: the object is out of its reach",
+			       a->name, (unsigned long long)a->dma_mask);
+			EXPECT_EQ(0, dxgpmo_close_pmo(self->fd, amo));
+			continue;
+		}
+		ASSERT_EQ(0, ret);
 		EXPECT_LT(0, t.adl_ns);
 		EXPECT_LT(0, t.page_loop_ns);
 		EXPECT_LE(1, t.adl_runs);
