@@ -756,7 +756,7 @@ static int raw_write_faults(struct __test_metadata *_metadata, int fd,
 	kmsg_write("dxgpmo-expect: end iommu-fault\n");
 	close(kmsg);
 	if (!ret && !seen && kind == IOMMU_AMD_VI && getenv("DXGPMO_TEST_VM")) {
-		TH_LOG("AMD-Vi (QEMU's amd-iommu) logged no IO_PAGE_FAULT: the bytes prove the cut-off");
+		TH_LOG("AMD-Vi (QEMU's amd-iommu) logged no page fault event: the bytes prove the cut-off");
 		return 1;
 	}
 	return seen ? 0 : -1;
