@@ -27,7 +27,7 @@
 # vtd-strict adds no boot; "" adds none), running only the tests that
 # reach the IOMMU and a short fuzzer run (scripts/guest/iommu-job.sh,
 # DXGPMO_IOMMU_FUZZ_OPS operations, 20,000).
-# Those boots run DXGPMO_IOMMU_PARALLEL at a time (2): they mostly wait for
+# Those boots run DXGPMO_IOMMU_PARALLEL at a time (3): they mostly wait for
 # edu's 100 ms transfers.  Each boot's line names its platform:
 # "KVER[vtd-lazy]/iommu: N passed, N failed, N skipped".
 set -eu
@@ -89,7 +89,7 @@ iommu_kernel=${DXGPMO_IOMMU_KERNEL:-$(echo "$kernels" | tr ' ' '\n' |
 	grep '^6\.12[.-]' | sort -V | tail -n 1)}
 [ -n "$iommu_kernel" ] || iommu_boots=
 iommu_fuzz_ops=${DXGPMO_IOMMU_FUZZ_OPS:-20000}
-iommu_parallel=${DXGPMO_IOMMU_PARALLEL:-2}
+iommu_parallel=${DXGPMO_IOMMU_PARALLEL:-3}
 
 mkdir -p "$build"
 start=$(date +%s)
