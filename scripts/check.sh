@@ -18,6 +18,18 @@
 # DXGPMO_FUZZ_OPS / _SEED set the fuzzer's operation count and seed,
 # DXGPMO_FUZZ_SECONDS its safety net, DXGPMO_FUZZ_DURATION a run of that
 # many seconds instead of a count (make fuzz SECONDS=n or OPS=n).
+#
+# The IOMMU matrix: every kernel's three boots run on emulated VT-d in
+# strict mode (vtd-strict); one kernel, DXGPMO_IOMMU_KERNEL (the newest
+# 6.12 tested), also boots once on each other IOMMU platform of
+# DXGPMO_IOMMU_MODES (default: all of vm-boot.sh's, "vtd-strict vtd-lazy
+# vtd-scalable amd virtio pt", but none on make check-debug's kernel;
+# vtd-strict adds no boot; "" adds none), running only the tests that
+# reach the IOMMU and a short fuzzer run (scripts/guest/iommu-job.sh,
+# DXGPMO_IOMMU_FUZZ_OPS operations, 20,000).
+# Those boots run DXGPMO_IOMMU_PARALLEL at a time (3): they mostly wait for
+# edu's 100 ms transfers.  Each boot's line names its platform:
+# "KVER[vtd-lazy]/iommu: N passed, N failed, N skipped".
 set -eu
 
 # shellcheck source=vm-lib.sh
@@ -53,6 +65,31 @@ if [ $((fuzz_boot + 180)) -gt "${DXGPMO_VM_TIMEOUT:-900}" ]; then
 	echo "check: the fuzzer's safety net ($fuzz_seconds s) does not fit in DXGPMO_VM_TIMEOUT=$DXGPMO_VM_TIMEOUT" >&2
 	exit 1
 fi
+
+# The kernel and the IOMMU platforms of the matrix boots (see above).
+iommu_all_modes="vtd-strict vtd-lazy vtd-scalable amd virtio pt"
+# The debug kernel (make check-debug) has its drivers built in, maybe not
+# these platforms': no matrix there unless asked for.
+iommu_default=$iommu_all_modes
+[ -z "${DXGPMO_KERNEL_BUILD:-}" ] || iommu_default=
+iommu_modes=${DXGPMO_IOMMU_MODES-$iommu_default}
+for mode in $iommu_modes; do
+	case " $iommu_all_modes " in
+	*" $mode "*) ;;
+	*)
+		echo "check: DXGPMO_IOMMU_MODES: no platform $mode (one of: $iommu_all_modes)" >&2
+		exit 1
+		;;
+	esac
+done
+# Only the platforms that need a boot of their own.
+iommu_boots=$(echo "$iommu_modes" | tr ' ' '\n' | grep -vx 'vtd-strict' |
+	grep . || true)
+iommu_kernel=${DXGPMO_IOMMU_KERNEL:-$(echo "$kernels" | tr ' ' '\n' |
+	grep '^6\.12[.-]' | sort -V | tail -n 1)}
+[ -n "$iommu_kernel" ] || iommu_boots=
+iommu_fuzz_ops=${DXGPMO_IOMMU_FUZZ_OPS:-20000}
+iommu_parallel=${DXGPMO_IOMMU_PARALLEL:-3}
 
 mkdir -p "$build"
 start=$(date +%s)
@@ -143,6 +180,32 @@ initramfs_fuzz() {
 		"$top/userspace-tools/dxgpmoctl" "$out/fuzz.env"
 }
 
+# The matrix boot of KVER on the IOMMU platform MODE (vm-boot.sh's
+# DXGPMO_VM_IOMMU): the tests the IOMMU changes, a short fuzzer run.
+# virtio-iommu's driver is a module on Debian's kernels; pci-stub probes
+# the functions that would otherwise join no IOMMU group (iommu-job.sh).
+initramfs_iommu() {
+	kver=$1 mode=$2 out=$build/$1
+	kmods="vgem pci_stub"
+	[ "$mode" != virtio ] || kmods="virtio_iommu $kmods"
+	mkdir -p "$out/iommu-$mode"
+	{
+		echo "export DXGPMO_IOMMU_MODE=$mode"
+		echo "export DXGPMO_FUZZ_OPS=$iommu_fuzz_ops"
+		echo "export DXGPMO_FUZZ_SECONDS=$((((iommu_fuzz_ops + 199999) / 200000) * 300))"
+		[ -z "${DXGPMO_FUZZ_SEED:-}" ] ||
+			echo "export DXGPMO_FUZZ_SEED=$DXGPMO_FUZZ_SEED"
+	} > "$out/iommu-$mode/iommu.env"
+	# shellcheck disable=SC2086
+	vm_initramfs "$kver" "$out" "iommu-$mode" \
+		"$top/scripts/guest/iommu-job.sh" "$out/dxgpmo.ko" \
+		"$out/iommu-$mode/iommu.env" \
+		"$top/selftests/dxgpmo_adl_test" "$top/selftests/dxgpmo_dirty_test" \
+		"$top/selftests/dxgpmo_dmabuf_test" "$top/selftests/dxgpmo_pci_test" \
+		"$top/selftests/dxgpmo_fuzz" "$top/userspace-tools/dxgpmoctl" \
+		-- ${DXGPMO_KERNEL_BUILD:+--none} $kmods
+}
+
 # The module of each kernel, then the initramfs of each of its boots, are
 # made one after another in the background: the first kernel's while the
 # tools and selftests build (nothing else runs yet, and the first boot
@@ -163,6 +226,13 @@ rm -f "$build/tools.status"
 					> "$build/$kver/$name.initramfs.log" 2>&1 ||
 					true
 				phase "$kver: $name initramfs made"
+			done
+			[ "$kver" = "$iommu_kernel" ] || continue
+			for mode in $iommu_boots; do
+				initramfs_iommu "$kver" "$mode" \
+					> "$build/$kver/iommu-$mode.initramfs.log" 2>&1 ||
+					true
+				phase "$kver: iommu-$mode initramfs made"
 			done
 		fi
 		renice -n 10 -p "$(exec sh -c 'echo $PPID')" > /dev/null 2>&1 ||
@@ -252,7 +322,8 @@ host_checks_count() {
 }
 
 # Kernel log lines that mean something went wrong, wherever they come from.
-BAD_LOG='(BUG:|BUG at|WARNING:|Oops|DMAR:.*[Ff]ault|KASAN|general protection|Call Trace:)'
+# An IOMMU fault of VT-d, AMD-Vi or virtio-iommu among them.
+BAD_LOG='(BUG:|BUG at|WARNING:|Oops|DMAR:.*[Ff]ault|IO_PAGE_FAULT|virtio_iommu.*fault from EP|KASAN|general protection|Call Trace:)'
 
 # Drop what tests bracketed with "dxgpmo-expect: begin/end" (provoked on
 # purpose, and checked by the test itself).
@@ -262,17 +333,17 @@ unexpected_log() {
 	     /dxgpmo-expect: end/ { skip = 0 }' "$1"
 }
 
-# boot KVER NAME [screen]: one VM boot of the initramfs made for it; adds
-# to the counters.  A boot with a screen has the host's screen checks in
-# NAME.screen.
-boot() {
+# boot_run KVER NAME [screen]: one VM boot of the initramfs made for it,
+# on the IOMMU platform DXGPMO_VM_IOMMU (vm-boot.sh) when set; QEMU's
+# status in NAME.status, or "none" when the initramfs could not be made.
+boot_run() {
 	kver=$1 name=$2 screen=${3:-}
 	out=$build/$kver
 	log=$out/$name.log
 
+	rm -f "$out/$name.status"
 	if ! vm_wait "$out/$name.initramfs"; then
-		cat "$out/$name.initramfs.log"
-		count_failure "$kver/$name: its initramfs could not be made"
+		echo none > "$out/$name.status"
 		return
 	fi
 	phase "$kver: $name boot begins"
@@ -281,6 +352,30 @@ boot() {
 	phase "$kver: $name boot done"
 	# QEMU that never ran left no log: its boot still counts, as failed.
 	[ -f "$log" ] || : > "$log"
+	echo "$qemu_status" > "$out/$name.status"
+}
+
+# boot KVER NAME [screen]: boot_run on the default platform, then
+# boot_count; adds to the counters.  A boot with a screen has the host's
+# screen checks in NAME.screen.
+boot() {
+	boot_run "$@"
+	boot_count "$1" "$2" "$1[vtd-strict]/$2" "${3:-}"
+}
+
+# boot_count KVER NAME LABEL [screen]: the results of the boot_run of
+# KVER's NAME, said as LABEL (KVER[platform]/boot), added to the counters.
+boot_count() {
+	kver=$1 name=$2 label=$3 screen=${4:-}
+	out=$build/$kver
+	log=$out/$name.log
+	qemu_status=$(cat "$out/$name.status" 2>/dev/null || echo none)
+
+	if [ "$qemu_status" = none ]; then
+		cat "$out/$name.initramfs.log"
+		count_failure "$label: its initramfs could not be made"
+		return
+	fi
 
 	b_pass=0 b_fail=0 b_skip=0
 	# shellcheck disable=SC2013
@@ -306,7 +401,7 @@ TOT
 	if [ "$qemu_status" -ne 0 ]; then
 		problems="$problems qemu-status-$qemu_status"
 		tail -n 3 "${log%.log}.qemu.log" 2>/dev/null |
-			sed "s|^|$kver/$name: qemu: |" >> "$failures"
+			sed "s|^|$label: qemu: |" >> "$failures"
 	fi
 	grep -q '^dxgpmo-vm: job exit' "$log" || problems="$problems guest-did-not-finish"
 	grep -q '# Totals:' "$log" || problems="$problems no-selftest-totals"
@@ -314,24 +409,50 @@ TOT
 	if [ -n "$bad_lines" ]; then
 		problems="$problems kernel-log"
 		echo "$bad_lines" | head -n 20
-		echo "$bad_lines" | head -n 5 | sed "s|^|$kver/$name: |" >> "$failures"
+		echo "$bad_lines" | head -n 5 | sed "s|^|$label: |" >> "$failures"
 	fi
 	grep -E '^(not ok|dxgpmo-check: FAIL)' "$log" || true
 	failure_digest "$log" > "$out/$name.failures"
 	if grep -q ': ended without a result$' "$out/$name.failures"; then
 		problems="$problems test-program-crashed"
 	fi
-	sed "s|^|$kver/$name: |" "$out/$name.failures" >> "$failures"
-	[ -z "$problems" ] || echo "$kver/$name:$problems" >> "$failures"
+	sed "s|^|$label: |" "$out/$name.failures" >> "$failures"
+	[ -z "$problems" ] || echo "$label:$problems" >> "$failures"
 	for p in $problems; do
 		b_fail=$((b_fail + 1))
 	done
 	grep -E '^ok .*# SKIP' "$log" | sed 's/^/  skipped: /' || true
 
-	echo "$kver/$name: $b_pass passed, $b_fail failed, $b_skip skipped${problems:+ (}${problems# }${problems:+)} [log: ${log#"$top"/}]"
+	echo "$label: $b_pass passed, $b_fail failed, $b_skip skipped${problems:+ (}${problems# }${problems:+)} [log: ${log#"$top"/}]"
 	passed=$((passed + b_pass))
 	failed=$((failed + b_fail))
 	skipped=$((skipped + b_skip))
+}
+
+# iommu_matrix KVER: the boots of KVER on the other IOMMU platforms,
+# DXGPMO_IOMMU_PARALLEL at a time, then their lines in the order of
+# DXGPMO_IOMMU_MODES.
+iommu_matrix() {
+	# Their own processes only: the builder and the host checks run on.
+	im_pids=
+	for mode in $iommu_boots; do
+		(
+			export DXGPMO_VM_IOMMU="$mode"
+			boot_run "$1" "iommu-$mode"
+		) > "$build/$1/iommu-$mode.run.log" 2>&1 &
+		im_pids="$im_pids $!"
+		# shellcheck disable=SC2086
+		if [ "$(echo $im_pids | wc -w)" -ge "$iommu_parallel" ]; then
+			wait $im_pids || true
+			im_pids=
+		fi
+	done
+	# shellcheck disable=SC2086
+	[ -z "$im_pids" ] || wait $im_pids || true
+	for mode in $iommu_boots; do
+		cat "$build/$1/iommu-$mode.run.log"
+		boot_count "$1" "iommu-$mode" "$1[$mode]/iommu"
+	done
 }
 
 # One line per kernel: what its build and its three boots added, and the time.
@@ -355,6 +476,7 @@ for kver in $kernels; do
 	boot "$kver" tests screen
 	boot "$kver" bug
 	boot "$kver" fuzz
+	[ "$kver" != "$iommu_kernel" ] || iommu_matrix "$kver"
 	kernel_summary
 done
 

@@ -10,6 +10,22 @@
 #
 # usage: vm-boot.sh KVER INITRD LOG [EXTRA_KERNEL_ARGS]
 #
+# DXGPMO_VM_IOMMU picks the IOMMU the guest sees and how its kernel uses it
+# (the default, vtd-strict, is the one every test kernel boots with):
+#   vtd-strict    emulated VT-d, iommu.strict=1 (each unmap flushes the IOTLB)
+#   vtd-lazy      emulated VT-d, iommu.strict=0 (Debian's default: unmaps are
+#                 flushed later, from a flush queue), without caching mode:
+#                 with caching-mode=on the kernel says "IOMMU batching
+#                 disallowed due to virtualization" and stays strict
+#   vtd-scalable  emulated VT-d in scalable mode (x-scalable-mode=on; first-
+#                 or second-level tables as the kernel picks), iommu.strict=1
+#   amd           emulated AMD-Vi (amd-iommu), iommu.strict=1
+#   virtio        virtio-iommu-pci (ACPI VIOT), iommu.strict=1; its driver,
+#                 virtio_iommu, is a module on Debian: the initramfs loads it
+#   pt            emulated VT-d, iommu=pt: every device's DMA is untranslated
+# The intel_iommu= argument stays on the command line for AMD-Vi and
+# virtio-iommu, where no VT-d unit exists and it does nothing.
+#
 # tsc=unstable: under TCG the 6.12 guest sometimes marks the TSC unstable
 # about 2 s into boot; the resulting sched_clock static-key flip patches
 # code with int3 while the other vCPU runs it, and the guest oopses in
@@ -42,18 +58,31 @@ set --
 		-mon chardev=qmp,mode=control \
 		-chardev "socket,id=screen,path=$DXGPMO_VM_SCREEN/screen.sock" \
 		-serial chardev:screen
+vtd=intel-iommu,intremap=on,caching-mode=on
+case ${DXGPMO_VM_IOMMU:-vtd-strict} in
+vtd-strict) iommu_dev=$vtd iommu_args=iommu.strict=1 ;;
+vtd-lazy) iommu_dev=intel-iommu,intremap=on iommu_args=iommu.strict=0 ;;
+vtd-scalable) iommu_dev=$vtd,x-scalable-mode=on iommu_args=iommu.strict=1 ;;
+amd) iommu_dev=amd-iommu,intremap=on iommu_args=iommu.strict=1 ;;
+virtio) iommu_dev=virtio-iommu-pci iommu_args=iommu.strict=1 ;;
+pt) iommu_dev=$vtd iommu_args=iommu=pt ;;
+*)
+	echo "vm-boot.sh: DXGPMO_VM_IOMMU=$DXGPMO_VM_IOMMU: not one of vtd-strict vtd-lazy vtd-scalable amd virtio pt" >&2
+	exit 2
+	;;
+esac
 mem=${DXGPMO_VM_MEM:-3G}
 smp=${DXGPMO_VM_SMP:-2}
 
 exec timeout --foreground -k 10 "$timeout_s" \
 	qemu-system-x86_64 -accel tcg -cpu qemu64 -smp "$smp" -m "$mem" \
 	-machine q35,kernel-irqchip=split \
-	-device intel-iommu,intremap=on,caching-mode=on \
+	-device "$iommu_dev" \
 	-device edu -device edu \
 	-nic none -device vmxnet3,addr=10.0 \
 	-device vmxnet3,addr=11.0,multifunction=on -device vmxnet3,addr=11.1 \
 	-kernel "$image" -initrd "$initrd" \
-	-append "console=ttyS0 intel_iommu=on iommu.strict=1 tsc=unstable no_timer_check panic=-1 quiet loglevel=5 $extra" \
+	-append "console=ttyS0 intel_iommu=on $iommu_args tsc=unstable no_timer_check panic=-1 quiet loglevel=5 $extra" \
 	-display none -monitor none -serial "file:$log" -no-reboot \
 	"$@" \
 	2> "${log%.log}.qemu.log"

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <sys/wait.h>
@@ -773,42 +774,50 @@ static int read_back(int fd, uint32_t amo, uint32_t adapter, uint8_t *in)
 }
 
 /*
- * The device as the DMAR fault line names it: "Request device [00:04.0]"
- * up to 6.x, "Request device [0000:00:04.0]" (with the PCI domain) on 7.x.
- * The bus, slot and function end the name in both, so match from there.
- */
-static int pci_name_of(const struct dxgpmo_adapter_info *a, char *buf,
-		       size_t len)
-{
-	return snprintf(buf, len, "%02x:%02x.%x] fault addr", a->pci_bus,
-			a->pci_devfn >> 3, a->pci_devfn & 7);
-}
-
-/*
  * A raw device write of junk at addr through adapter a that the IOMMU must
  * refuse: the call succeeds (the engine does not know), and the fault for
- * that device and address shows up in the kernel log.
+ * that device and address shows up in the kernel log, as the IOMMU's
+ * driver words it (iommu_fault_needles()).  0 when it did, -1 when not;
+ * the caller proves by the bytes that nothing landed.
+ *
+ * Two IOMMUs of the test VM differ.  virtio-iommu logs each refused 4-byte
+ * access on its own line, at most 10 lines in 5 s (dev_err_ratelimited):
+ * 256 bytes would use up the burst and hide the next test's fault, so its
+ * junk is one access.  QEMU 7.2's AMD-Vi (amd-iommu) logs no event the
+ * guest's driver reports, for any refused access: there, in the test VM
+ * only, no line is 1, and the bytes alone prove the device cut off.
  */
-static int raw_write_faults(int fd, const struct dxgpmo_adapter_info *a,
-			    uint64_t addr, uint8_t *junk)
+static int raw_write_faults(struct __test_metadata *_metadata, int fd,
+			    const struct dxgpmo_adapter_info *a, uint64_t addr,
+			    uint8_t *junk)
 {
-	char want_addr[64], want_dev[64];
+	enum iommu_kind kind = pci_iommu_kind(a->pci_domain, a->pci_bus,
+					      a->pci_devfn);
+	size_t len = kind == IOMMU_VIRTIO ? 4 : DMA_LEN;
+	char want1[96], want2[96];
 	int kmsg, ret, seen;
 
-	snprintf(want_addr, sizeof(want_addr), "fault addr 0x%llx",
-		 (unsigned long long)addr);
-	pci_name_of(a, want_dev, sizeof(want_dev));
+	if (!iommu_fault_needles(kind, a->pci_bus, a->pci_devfn, addr, want1,
+				 want2, sizeof(want1))) {
+		TH_LOG("no known fault line for the IOMMU of %02x:%02x.%x",
+		       a->pci_bus, a->pci_devfn >> 3, a->pci_devfn & 7);
+		return -1;
+	}
 	kmsg = kmsg_open_new();
 	if (kmsg < 0)
 		return -1;
 	/* The marker must not itself match what we wait for. */
-	kmsg_write("dxgpmo-expect: begin dmar-fault\n");
+	kmsg_write("dxgpmo-expect: begin iommu-fault\n");
 	ret = dxgpmo_adapter_dma(fd, a->adapter_id,
 				 DXGPMO_DMA_TO_MEMORY | DXGPMO_DMA_RAW, addr,
-				 junk, DMA_LEN);
-	seen = !ret && kmsg_wait_for(kmsg, 3000, want_addr, want_dev);
-	kmsg_write("dxgpmo-expect: end dmar-fault\n");
+				 junk, len);
+	seen = !ret && kmsg_wait_for(kmsg, 3000, want1, want2);
+	kmsg_write("dxgpmo-expect: end iommu-fault\n");
 	close(kmsg);
+	if (!ret && !seen && kind == IOMMU_AMD_VI && getenv("DXGPMO_TEST_VM")) {
+		TH_LOG("AMD-Vi (QEMU's amd-iommu) logged no page fault event: the bytes prove the cut-off");
+		return 1;
+	}
 	return seen ? 0 : -1;
 }
 
@@ -842,8 +851,8 @@ TEST_F_TIMEOUT(adl, dma_domains_separate, 60)
 					      adl.base_page * PAGE, junk,
 					      DMA_LEN));
 
-	EXPECT_EQ(0, raw_write_faults(self->fd, e2, adl.base_page * PAGE,
-				      junk));
+	EXPECT_LE(0, raw_write_faults(_metadata, self->fd, e2,
+				      adl.base_page * PAGE, junk));
 
 	ASSERT_EQ(0, dxgpmo_adapter_dma(self->fd, e1->adapter_id, 0,
 					adl.base_page * PAGE, in, DMA_LEN));
@@ -855,6 +864,9 @@ TEST_F_TIMEOUT(adl, dma_domains_separate, 60)
 /*
  * FREE_ADL revokes the device's access at once (iommu.strict=1): a raw
  * write to the freed logical address faults and leaves the PMO unchanged.
+ * In a lazy domain (iommu.strict=0) this passes too, but only because
+ * edu translates the address ~200 ms after the call, long after the flush
+ * queue's flush; dma_in_flight_at_free tries the window itself.
  */
 TEST_F_TIMEOUT(adl, dma_after_free_faults, 60)
 {
@@ -881,12 +893,155 @@ TEST_F_TIMEOUT(adl, dma_after_free_faults, 60)
 					      adl.base_page * PAGE, junk,
 					      DMA_LEN));
 
-	EXPECT_EQ(0, raw_write_faults(self->fd, e1, adl.base_page * PAGE,
-				      junk));
+	EXPECT_LE(0, raw_write_faults(_metadata, self->fd, e1,
+				      adl.base_page * PAGE, junk));
 
 	ASSERT_EQ(0, read_back(self->fd, amo, e1->adapter_id, in));
 	EXPECT_EQ(0, memcmp(out, in, DMA_LEN));
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, pmo, amo));
+}
+
+/* 1 when the adapter's IOMMU group defers IOTLB flushes (DMA-FQ, lazy). */
+static int iommu_group_is_lazy(const struct dxgpmo_adapter_info *a)
+{
+	char path[96], type[32] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path),
+		 "/sys/bus/pci/devices/%04x:%02x:%02x.%x/iommu_group/type",
+		 a->pci_domain, a->pci_bus, a->pci_devfn >> 3,
+		 a->pci_devfn & 7);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (!fgets(type, sizeof(type), f))
+		type[0] = 0;
+	fclose(f);
+	return !strcmp(type, "DMA-FQ\n");
+}
+
+/* Like SKIP(): a known failure, counted as XFAIL, with its reason. */
+#define XFAIL_NOW(statement, fmt, ...) do { \
+	snprintf(_metadata->results->reason, \
+		 sizeof(_metadata->results->reason), fmt, ##__VA_ARGS__); \
+	TH_LOG("XFAIL: %s", _metadata->results->reason); \
+	_metadata->exit_code = KSFT_XFAIL; \
+	statement; \
+} while (0)
+
+#define IN_FLIGHT_LEN 64
+#define IN_FLIGHT_TRIES 12
+
+struct in_flight {
+	double end_ms;	/* when the raw write's call returned */
+	int ret;
+};
+
+/*
+ * A device write already on its way when FREE_ADL is called, in a lazy
+ * (DMA-FQ) domain: the unmap clears the IOVA's page-table entry but leaves
+ * the IOTLB's copy until the flush queue flushes it (10 ms later, more on
+ * a busy guest), so a write the engine issues in between lands in the
+ * object's pages although FREE_ADL has returned.  Those pages are the
+ * caller's to free from then on: the device must be cut off before.
+ *
+ * An edu write is two runs of ~100 ms, the second (edu buffer to the
+ * address) translated when it ends; a raw write (which holds no ADL, so
+ * FREE_ADL does not wait for it) is started, then FREE_ADL called 0, 2, 4,
+ * ... ms before that translation.  A write that lands although its call
+ * returned more than 5 ms after FREE_ADL did (the engine is polled every
+ * millisecond) went through the freed address.  Strict domains flush
+ * before FREE_ADL returns (dma_after_free_faults); there is nothing to
+ * sweep.  The lazy one lets the write through: XFAIL until the module
+ * cuts the device off itself (issue 31), pass when no try lands.
+ */
+TEST_F_TIMEOUT(adl, dma_in_flight_at_free, 120)
+{
+	struct in_flight *w = mmap(NULL, sizeof(*w), PROT_READ | PROT_WRITE,
+				   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	uint8_t a_bytes[IN_FLIGHT_LEN], b_bytes[IN_FLIGHT_LEN];
+	uint8_t in[IN_FLIGHT_LEN];
+	const struct dxgpmo_adapter_info *e;
+	double took = 0, worst = 0;
+	int try, landed = 0;
+
+	ASSERT_NE(MAP_FAILED, w);
+	if (!self->ad.nr_iommu_edu)
+		SKIP(return, "needs an edu adapter behind an IOMMU");
+	e = self->ad.iommu_edu[0];
+	if (!iommu_group_is_lazy(e))
+		SKIP(return, "strict IOMMU domain: FREE_ADL flushes the IOTLB before it returns (dma_after_free_faults)");
+	pattern(a_bytes, sizeof(a_bytes), 0x3c);
+	pattern(b_bytes, sizeof(b_bytes), 0xc3);
+	kmsg_write("dxgpmo-expect: begin iommu-fault\n");
+	/* Try -1 times a raw write on a live ADL: how long one takes. */
+	for (try = -1; try < IN_FLIGHT_TRIES; try++) {
+		struct dxgpmo_map m = { .access_mode = DXGPMO_ACCESS_KERNEL,
+					.length = PAGE };
+		struct dxgpmo_allocate_adl adl;
+		double start, freed = 0;
+		uint32_t pmo, amo;
+		int status;
+		pid_t pid;
+
+		ASSERT_EQ(0, pmo_on(self->fd, DXGPMO_PMO_TYPE_MDL, PAGE,
+				    e->adapter_id, &pmo, &amo));
+		ASSERT_EQ(0, adl_make(self->fd, amo, 0, PAGE, 0, NULL, &adl));
+		/* The device's IOTLB now holds the page's translation. */
+		ASSERT_EQ(0, dxgpmo_adapter_dma(self->fd, e->adapter_id,
+						DXGPMO_DMA_TO_MEMORY,
+						adl.base_page * PAGE, a_bytes,
+						sizeof(a_bytes)));
+		start = mono_s() * 1000;
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid) {
+			w->ret = dxgpmo_adapter_dma(self->fd, e->adapter_id,
+						    DXGPMO_DMA_TO_MEMORY |
+						    DXGPMO_DMA_RAW,
+						    adl.base_page * PAGE,
+						    b_bytes, sizeof(b_bytes));
+			w->end_ms = mono_s() * 1000;
+			_exit(0);
+		}
+		if (try >= 0) {
+			double at = start + took - 2 * try;
+
+			while (mono_s() * 1000 < at)
+				usleep(200);
+			ASSERT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
+			freed = mono_s() * 1000;
+		}
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		ASSERT_EQ(0, w->ret);
+		if (try < 0) {
+			took = w->end_ms - start;
+			ASSERT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
+		}
+		m.pmo_id = pmo;
+		ASSERT_EQ(0, dxgpmo_map(self->fd, &m));
+		ASSERT_EQ(0, dxgpmo_kmap_rw(self->fd, m.map_id, 0, 0, in,
+					    sizeof(in)));
+		EXPECT_EQ(0, dxgpmo_unmap(self->fd, pmo, m.address, m.length));
+		EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, pmo, amo));
+		if (try < 0)
+			continue;
+		if (!memcmp(in, b_bytes, sizeof(in)) &&
+		    w->end_ms - freed > 5) {
+			landed++;
+			if (w->end_ms - freed > worst)
+				worst = w->end_ms - freed;
+		}
+	}
+	/* Any fault line of the refused writes is in before the end. */
+	usleep(300000);
+	kmsg_write("dxgpmo-expect: end iommu-fault\n");
+	TH_LOG("raw write %.0f ms; %d of %d writes landed after FREE_ADL returned (up to %.1f ms after)",
+	       took, landed, IN_FLIGHT_TRIES, worst);
+	munmap(w, sizeof(*w));
+	if (landed)
+		XFAIL_NOW(return, "lazy IOMMU domain: %d of %d device writes in flight landed up to %.1f ms after FREE_ADL returned (stale IOTLB until the flush queue's flush)",
+			  landed, IN_FLIGHT_TRIES, worst);
 }
 
 static int drop_cap_sys_rawio(void)
@@ -1009,6 +1164,7 @@ TEST_F(adl, timing_command)
 	uint64_t pages = 0;
 	unsigned int i, o;
 	uint32_t amo;
+	int ret;
 
 	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
 	memset(&t, 0, sizeof(t));
@@ -1031,7 +1187,20 @@ TEST_F(adl, timing_command)
 		t.id = amo;
 		t.length = length;
 		t.loops = 2;
-		ASSERT_EQ(0, bench_cmd(self->fd, &t));
+		ret = bench_cmd(self->fd, &t);
+		/*
+		 * A physically addressed adapter with a narrow mask (edu
+		 * under iommu=pt: 28 bits) cannot reach the object's pages:
+		 * its ADLs are refused by design (adl.c), so is the timing.
+		 */
+		if (ret == -EOPNOTSUPP && !(a->caps & DXGPMO_ADAPTER_CAP_IOMMU) &&
+		    a->dma_mask != UINT64_MAX) {
+			TH_LOG("%s: no IOMMU, DMA mask %#llx: the object is out of its reach",
+			       a->name, (unsigned long long)a->dma_mask);
+			EXPECT_EQ(0, dxgpmo_close_pmo(self->fd, amo));
+			continue;
+		}
+		ASSERT_EQ(0, ret);
 		EXPECT_LT(0, t.adl_ns);
 		EXPECT_LT(0, t.page_loop_ns);
 		EXPECT_LE(1, t.adl_runs);

@@ -182,7 +182,8 @@ TEST_F(generic, identity)
 	ASSERT_LE(0, cmd);
 	EXPECT_EQ(0, cmd & PCI_COMMAND_MASTER);
 	if (getenv("DXGPMO_TEST_VM")) {
-		EXPECT_TRUE(self->a.caps & DXGPMO_ADAPTER_CAP_IOMMU);
+		EXPECT_EQ(test_vm_translates(),
+			  !!(self->a.caps & DXGPMO_ADAPTER_CAP_IOMMU));
 		EXPECT_LE(0, self->a.iommu_group);
 	}
 }
@@ -203,8 +204,9 @@ TEST_F(generic, adl_iova_runs)
 			 (self->a.caps & DXGPMO_ADAPTER_CAP_IOMMU);
 	unsigned int i;
 
+	/* Under iommu=pt the ADLs are physical addresses, checked as such. */
 	if (getenv("DXGPMO_TEST_VM"))
-		ASSERT_TRUE(check_iova);
+		ASSERT_EQ(test_vm_translates(), check_iova);
 
 	for (i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++) {
 		uint64_t n = lengths[i] / PAGE, j;
@@ -662,8 +664,14 @@ TEST(refusals)
 	}
 	if (!shared)
 		SKIP(return, "no device in a shared IOMMU group named (DXGPMO_SHARED_PCI unset)");
+	/*
+	 * An IOMMU described by firmware tables (virtio-iommu's VIOT) adds a
+	 * device to its group only when a driver probes it: the job has the
+	 * other function probed first (iommu-job.sh).
+	 */
 	ASSERT_LE(2, dxgpmo_pci_group_members(shared)) {
-		TH_LOG("%s is alone in its IOMMU group", shared);
+		TH_LOG("%s is alone in its IOMMU group (a function never probed by a driver is in none with virtio-iommu)",
+		       shared);
 	}
 	ASSERT_EQ(-EINVAL, dxgpmo_pci_bind(shared, 1, previous,
 					   sizeof(previous), msg,
@@ -829,7 +837,8 @@ TEST_F(edu_generic, engine_less_adapter)
 	/* edu's driver had it mastering the bus. */
 	EXPECT_EQ(0, pci_command(self->pci) & PCI_COMMAND_MASTER);
 	if (getenv("DXGPMO_TEST_VM"))
-		EXPECT_TRUE(a.caps & DXGPMO_ADAPTER_CAP_IOMMU);
+		EXPECT_EQ(test_vm_translates(),
+			  !!(a.caps & DXGPMO_ADAPTER_CAP_IOMMU));
 	c.adapter_id = a.adapter_id;
 	ASSERT_EQ(0, dxgpmo_create_pmo(fd, &c));
 	adl.amo_id = c.amo_id;

@@ -730,7 +730,8 @@ static inline int fail_nth_disarm(struct fail_nth *f, int fd)
 
 /*
  * The first kernel log record read from fd (a kmsg_open_new() reader) that
- * scripts/check.sh would count as a bad line (its BAD_LOG), or that reports
+ * scripts/check.sh would count as a bad line (its BAD_LOG: an IOMMU fault
+ * of VT-d, AMD-Vi or virtio-iommu among them), or that reports
  * busy inodes at unmount or a DMA-API complaint; its message is copied to
  * out.  Reads everything available.  Returns 1 when one was found.
  */
@@ -758,7 +759,10 @@ static inline int kmsg_find_bad(int fd, char *out, size_t len)
 		rec[n] = 0;
 		msg = strchr(rec, ';');
 		msg = msg ? msg + 1 : rec;
-		hit = strstr(msg, "DMAR:") && strstr(msg, "ault");
+		hit = (strstr(msg, "DMAR:") && strstr(msg, "ault")) ||
+		      strstr(msg, "IO_PAGE_FAULT") ||
+		      (strstr(msg, "virtio_iommu") &&
+		       strstr(msg, "fault from EP"));
 		for (i = 0; i < sizeof(bad) / sizeof(bad[0]) && !hit; i++)
 			hit = !!strstr(msg, bad[i]);
 		if (hit && !found && len) {
@@ -772,6 +776,98 @@ static inline int kmsg_find_bad(int fd, char *out, size_t len)
 		}
 	}
 	return found;
+}
+
+/* The IOMMU in front of a PCI device, as far as the tests tell them apart. */
+enum iommu_kind {
+	IOMMU_NONE,	/* no IOMMU, or the device has no link to one */
+	IOMMU_VTD,	/* Intel VT-d: "DMAR: ... fault addr" lines */
+	IOMMU_AMD_VI,	/* AMD-Vi: "Event logged [IO_PAGE_FAULT ..." lines */
+	IOMMU_VIRTIO,	/* virtio-iommu: "... fault from EP n at 0x..." lines */
+	IOMMU_OTHER,
+};
+
+/*
+ * Which IOMMU translates for the PCI device domain:bus:devfn, by the name
+ * its drivers give the IOMMU in sysfs (the device's "iommu" link): dmarN,
+ * ivhdN, or for virtio-iommu the PCI name of the virtio device, under its
+ * virtioN directory.
+ */
+static inline enum iommu_kind pci_iommu_kind(unsigned int domain,
+					     unsigned int bus,
+					     unsigned int devfn)
+{
+	char path[96], target[256];
+	const char *name;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%04x:%02x:%02x.%x/iommu",
+		 domain, bus, devfn >> 3, devfn & 7);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n <= 0)
+		return IOMMU_NONE;
+	target[n] = 0;
+	/* virtio-iommu's is named after its PCI device, under virtioN/. */
+	if (strstr(target, "/virtio"))
+		return IOMMU_VIRTIO;
+	name = strrchr(target, '/');
+	name = name ? name + 1 : target;
+	if (!strncmp(name, "dmar", 4))
+		return IOMMU_VTD;
+	if (!strncmp(name, "ivhd", 4))
+		return IOMMU_AMD_VI;
+	if (!strncmp(name, "virtio", 6))
+		return IOMMU_VIRTIO;
+	return IOMMU_OTHER;
+}
+
+/*
+ * The two pieces of the kernel log line that reports a DMA fault of the
+ * device bus:devfn at addr, as its IOMMU's driver words it; both are in
+ * the one record.  VT-d: "DMAR: [DMA Write NO_PASID] Request device
+ * [00:04.0] fault addr 0x..." (the device "[0000:00:04.0]" on 7.x, so
+ * matched from the bus on).  AMD-Vi: "Event logged [IO_PAGE_FAULT
+ * device=0000:00:04.0 domain=... address=0x... flags=...]", or the same
+ * after the device's own name when a driver has it.  virtio-iommu:
+ * "virtio_iommu virtio0: page fault from EP 32 at 0x... []", the endpoint
+ * being the PCI requester id.  0 when the kind has no known line.
+ */
+static inline int iommu_fault_needles(enum iommu_kind kind, unsigned int bus,
+				      unsigned int devfn,
+				      unsigned long long addr,
+				      char *n1, char *n2, size_t len)
+{
+	switch (kind) {
+	case IOMMU_VTD:
+		snprintf(n1, len, "fault addr 0x%llx", addr);
+		snprintf(n2, len, "%02x:%02x.%x] fault addr", bus, devfn >> 3,
+			 devfn & 7);
+		return 1;
+	case IOMMU_AMD_VI:
+		snprintf(n1, len, "address=0x%llx flags=", addr);
+		snprintf(n2, len, "%02x:%02x.%x", bus, devfn >> 3, devfn & 7);
+		return 1;
+	case IOMMU_VIRTIO:
+		snprintf(n1, len, "fault from EP %u at 0x%llx ",
+			 bus << 8 | devfn, addr);
+		snprintf(n2, len, "virtio_iommu");
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * In the test VM (DXGPMO_TEST_VM), whether the devices' DMA is translated:
+ * always, except in the iommu=pt boot of the IOMMU matrix
+ * (DXGPMO_IOMMU_MODE=pt, scripts/guest/iommu-job.sh), where every group
+ * is an identity domain and adapters hand out physical addresses.
+ */
+static inline int test_vm_translates(void)
+{
+	const char *mode = getenv("DXGPMO_IOMMU_MODE");
+
+	return !mode || strcmp(mode, "pt");
 }
 
 /* 1 when an ADL's page numbers are one run of consecutive pages. */
