@@ -30,8 +30,7 @@
  * Always zeroed, charged to the caller's memory cgroup, and never reclaiming
  * so hard that the OOM killer runs on behalf of a user request.  A
  * non-cached or write-combined object's pages do not stay write-back in the
- * kernel's linear map: two mappings with different memory types are
- * undefined on x86 (PAT).
+ * kernel's linear map where the architecture allows it (arch.h).
  */
 #include <linux/dma-mapping.h>
 #include <linux/gfp.h>
@@ -44,7 +43,6 @@
 #include <linux/scatterlist.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
-#include <asm/set_memory.h>
 
 #include "internal.h"
 
@@ -485,23 +483,16 @@ static int dxgpmo_chunks_sgt(struct dxgpmo_backing *backing,
 
 /*
  * Switch the linear-map alias of pages to cache_type (CACHED: back to
- * write-back), with one TLB flush on every CPU for all of them.
+ * write-back), with one TLB flush on every CPU for all of them; where the
+ * alias stays write-back (arch.h), clean and invalidate them instead.
  */
 int dxgpmo_set_pages_cache(struct page **pages, unsigned long n,
 			   u32 cache_type)
 {
-	int ret;
+	int ret = dxgpmo_arch_set_pages_cache(pages, n, cache_type);
 
-	switch (cache_type) {
-	case DXGPMO_CACHE_CACHED:
-		return set_pages_array_wb(pages, n);
-	case DXGPMO_CACHE_WRITE_COMBINED:
-		ret = set_pages_array_wc(pages, n);
-		break;
-	default:
-		ret = set_pages_array_uc(pages, n);
-		break;
-	}
+	if (cache_type == DXGPMO_CACHE_CACHED)
+		return ret;
 	/*
 	 * Every failure of a switch away from write-back is CPA's -EINVAL,
 	 * the injected one too, so that both take the same paths (a section
@@ -570,8 +561,10 @@ static int dxgpmo_backing_switch_alias(struct dxgpmo_backing *backing,
 
 /*
  * A non-cached or write-combined object's pages must not stay write-back
- * in the kernel's linear map: two mappings with different memory types are
- * undefined on x86 (PAT).  Switched after allocation, restored before free.
+ * in the kernel's linear map where two mappings with different memory
+ * types are undefined (x86 PAT); where the alias stays (arm64), its lines
+ * are cleaned and invalidated instead (arch.h).  Switched after
+ * allocation, restored before free.
  */
 static int dxgpmo_backing_set_alias(struct dxgpmo_backing *backing, bool set)
 {
