@@ -170,7 +170,9 @@ u32 dxgpmo_arch_memtype_of_bits(u64 bits)
 		 PTE_ATTRINDX_MASK;
 	u64 uc = pgprot_val(pgprot_noncached(__pgprot(0))) & PTE_ATTRINDX_MASK;
 
-	if (bits == PTE_ATTRINDX(MT_NORMAL))
+	/* The linear map is MT_NORMAL_TAGGED: write-back, tagged with MTE. */
+	if (bits == PTE_ATTRINDX(MT_NORMAL) ||
+	    bits == PTE_ATTRINDX(MT_NORMAL_TAGGED))
 		return DXGPMO_TEST_MEMTYPE_WB;
 	if (bits == wc)
 		return DXGPMO_TEST_MEMTYPE_WC;

@@ -252,7 +252,8 @@ host_checks_count() {
 }
 
 # Kernel log lines that mean something went wrong, wherever they come from.
-BAD_LOG='(BUG:|BUG at|WARNING:|Oops|DMAR:.*[Ff]ault|KASAN|general protection|Call Trace:)'
+# An IOMMU fault is Intel's DMAR line on x86, an SMMUv3 event on arm64.
+BAD_LOG='(BUG:|BUG at|WARNING:|Oops|DMAR:.*[Ff]ault|arm-smmu-v3.*event|KASAN|general protection|Call Trace:)'
 
 # Drop what tests bracketed with "dxgpmo-expect: begin/end" (provoked on
 # purpose, and checked by the test itself).

@@ -728,7 +728,9 @@ static int pci_name_of(const struct dxgpmo_adapter_info *a, char *buf,
 /*
  * A raw device write of junk at addr through adapter a that the IOMMU must
  * refuse: the call succeeds (the engine does not know), and the fault for
- * that device and address shows up in the kernel log.
+ * that device and address shows up in the kernel log: the Intel IOMMU's
+ * DMAR line on x86, the SMMUv3's event on arm64 (its stream id is the
+ * requester id).
  */
 static int raw_write_faults(int fd, const struct dxgpmo_adapter_info *a,
 			    uint64_t addr, uint8_t *junk)
@@ -747,7 +749,13 @@ static int raw_write_faults(int fd, const struct dxgpmo_adapter_info *a,
 	ret = dxgpmo_adapter_dma(fd, a->adapter_id,
 				 DXGPMO_DMA_TO_MEMORY | DXGPMO_DMA_RAW, addr,
 				 junk, DMA_LEN);
+#ifdef __aarch64__
+	seen = !ret && kmsg_wait_smmu_fault(kmsg, 3000,
+					    a->pci_bus << 8 | a->pci_devfn,
+					    addr);
+#else
 	seen = !ret && kmsg_wait_for(kmsg, 3000, want_addr, want_dev);
+#endif
 	kmsg_write("dxgpmo-expect: end dmar-fault\n");
 	close(kmsg);
 	return seen ? 0 : -1;
