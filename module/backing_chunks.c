@@ -270,7 +270,8 @@ static void dxgpmo_free_blocks_of_order(struct list_head *list,
  * [pfn, pfn + nr) is online memory of one zone, none of it reserved, and
  * the zone is one the buddy path could have used: never ZONE_MOVABLE
  * (pages held for long there block memory offlining), ZONE_DMA only for a
- * window below 16 MiB.
+ * window that ends inside it.  ZONE_DMA is x86's first 16 MiB, but on
+ * arm64 whatever its DMA limits say: all RAM below 4 GiB on QEMU's virt.
  */
 static bool dxgpmo_contig_range_usable(const struct dxgpmo_alloc_request *req,
 				       unsigned long pfn, unsigned long nr)
@@ -285,7 +286,8 @@ static bool dxgpmo_contig_range_usable(const struct dxgpmo_alloc_request *req,
 	if (zone_idx(zone) > ZONE_NORMAL)
 		return false;
 #ifdef CONFIG_ZONE_DMA
-	if (zone_idx(zone) == ZONE_DMA && req->high > DMA_BIT_MASK(24))
+	if (zone_idx(zone) == ZONE_DMA &&
+	    req->high >= PFN_PHYS(zone_end_pfn(zone)))
 		return false;
 #endif
 	for (i = pfn; i < pfn + nr; i++) {
