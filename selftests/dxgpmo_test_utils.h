@@ -570,9 +570,10 @@ static inline int kmsg_wait_smmu_fault(int fd, int timeout_ms,
 				word = 0;
 				continue;
 			}
-			hex = strstr(msg, "\t0x");
+			/* the tab before each word, as /dev/kmsg escapes it */
+			hex = strstr(msg, "\\x090x");
 			if (word < 0 || !hex ||
-			    sscanf(hex + 1, "%llx", &dw[word]) != 1) {
+			    sscanf(hex + 4, "%llx", &dw[word]) != 1) {
 				word = -1;
 				continue;
 			}
