@@ -725,6 +725,19 @@ static int pci_name_of(const struct dxgpmo_adapter_info *a, char *buf,
 			a->pci_devfn >> 3, a->pci_devfn & 7);
 }
 
+#ifdef __aarch64__
+/*
+ * The SMMUv3 driver prints at most 10 events per 5 s (the default
+ * ratelimit), and one raw write of DMA_LEN bytes faults once per word: a
+ * second faulting write within 5 s of the first goes unreported.  The
+ * tests run in processes of their own, so each waits the whole interval.
+ */
+static void smmu_ratelimit_wait(void)
+{
+	usleep(5500 * 1000);
+}
+#endif
+
 /*
  * A raw device write of junk at addr through adapter a that the IOMMU must
  * refuse: the call succeeds (the engine does not know), and the fault for
@@ -744,6 +757,9 @@ static int raw_write_faults(int fd, const struct dxgpmo_adapter_info *a,
 	kmsg = kmsg_open_new();
 	if (kmsg < 0)
 		return -1;
+#ifdef __aarch64__
+	smmu_ratelimit_wait();
+#endif
 	/* The marker must not itself match what we wait for. */
 	kmsg_write("dxgpmo-expect: begin dmar-fault\n");
 	ret = dxgpmo_adapter_dma(fd, a->adapter_id,
