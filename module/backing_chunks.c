@@ -30,8 +30,7 @@
  * Always zeroed, charged to the caller's memory cgroup, and never reclaiming
  * so hard that the OOM killer runs on behalf of a user request.  A
  * non-cached or write-combined object's pages do not stay write-back in the
- * kernel's linear map: two mappings with different memory types are
- * undefined on x86 (PAT).
+ * kernel's linear map where the architecture allows it (arch.h).
  */
 #include <linux/dma-mapping.h>
 #include <linux/gfp.h>
@@ -44,7 +43,6 @@
 #include <linux/scatterlist.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
-#include <asm/set_memory.h>
 
 #include "internal.h"
 
@@ -272,7 +270,8 @@ static void dxgpmo_free_blocks_of_order(struct list_head *list,
  * [pfn, pfn + nr) is online memory of one zone, none of it reserved, and
  * the zone is one the buddy path could have used: never ZONE_MOVABLE
  * (pages held for long there block memory offlining), ZONE_DMA only for a
- * window below 16 MiB.
+ * window that ends inside it.  ZONE_DMA is x86's first 16 MiB, but on
+ * arm64 whatever its DMA limits say: all RAM below 4 GiB on QEMU's virt.
  */
 static bool dxgpmo_contig_range_usable(const struct dxgpmo_alloc_request *req,
 				       unsigned long pfn, unsigned long nr)
@@ -287,7 +286,8 @@ static bool dxgpmo_contig_range_usable(const struct dxgpmo_alloc_request *req,
 	if (zone_idx(zone) > ZONE_NORMAL)
 		return false;
 #ifdef CONFIG_ZONE_DMA
-	if (zone_idx(zone) == ZONE_DMA && req->high > DMA_BIT_MASK(24))
+	if (zone_idx(zone) == ZONE_DMA &&
+	    req->high >= PFN_PHYS(zone_end_pfn(zone)))
 		return false;
 #endif
 	for (i = pfn; i < pfn + nr; i++) {
@@ -485,23 +485,16 @@ static int dxgpmo_chunks_sgt(struct dxgpmo_backing *backing,
 
 /*
  * Switch the linear-map alias of pages to cache_type (CACHED: back to
- * write-back), with one TLB flush on every CPU for all of them.
+ * write-back), with one TLB flush on every CPU for all of them; where the
+ * alias stays write-back (arch.h), clean and invalidate them instead.
  */
 int dxgpmo_set_pages_cache(struct page **pages, unsigned long n,
 			   u32 cache_type)
 {
-	int ret;
+	int ret = dxgpmo_arch_set_pages_cache(pages, n, cache_type);
 
-	switch (cache_type) {
-	case DXGPMO_CACHE_CACHED:
-		return set_pages_array_wb(pages, n);
-	case DXGPMO_CACHE_WRITE_COMBINED:
-		ret = set_pages_array_wc(pages, n);
-		break;
-	default:
-		ret = set_pages_array_uc(pages, n);
-		break;
-	}
+	if (cache_type == DXGPMO_CACHE_CACHED)
+		return ret;
 	/*
 	 * Every failure of a switch away from write-back is CPA's -EINVAL,
 	 * the injected one too, so that both take the same paths (a section
@@ -570,8 +563,10 @@ static int dxgpmo_backing_switch_alias(struct dxgpmo_backing *backing,
 
 /*
  * A non-cached or write-combined object's pages must not stay write-back
- * in the kernel's linear map: two mappings with different memory types are
- * undefined on x86 (PAT).  Switched after allocation, restored before free.
+ * in the kernel's linear map where two mappings with different memory
+ * types are undefined (x86 PAT); where the alias stays (arm64), its lines
+ * are cleaned and invalidated instead (arch.h).  Switched after
+ * allocation, restored before free.
  */
 static int dxgpmo_backing_set_alias(struct dxgpmo_backing *backing, bool set)
 {

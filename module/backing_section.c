@@ -106,7 +106,9 @@ static int dxgpmo_section_vma_setup(struct dxgpmo_backing *backing,
  * x86 PAT gives a PFN map of RAM the memory type recorded for the page,
  * i.e. that of its linear map: a write-combined section's pages are
  * switched to WC while views hold them (as TTM does for its WC pages),
- * and back to WB before shmem gets them back.
+ * and back to WB before shmem gets them back.  On arm64 the alias stays
+ * write-back and the page's lines are cleaned and invalidated at both
+ * steps instead (arch.h).
  */
 static int dxgpmo_section_set_alias(struct dxgpmo_backing *backing,
 				    struct page *page, bool wc)

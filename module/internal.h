@@ -28,6 +28,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
+#include "arch.h"
 #include "compat.h"
 #include "dxgpmo.h"
 #include "object.h"

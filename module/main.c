@@ -228,9 +228,12 @@ static int __init dxgpmo_init(void)
 		return -EINVAL;
 	}
 
-	ret = dxgpmo_pool_init();
+	ret = dxgpmo_arch_init();
 	if (ret)
 		return ret;
+	ret = dxgpmo_pool_init();
+	if (ret)
+		goto err_arch;
 	ret = dxgpmo_mapping_init();
 	if (ret)
 		goto err_pool;
@@ -259,6 +262,8 @@ err_mapping:
 	dxgpmo_mapping_exit();
 err_pool:
 	dxgpmo_pool_exit();
+err_arch:
+	dxgpmo_arch_exit();
 	return ret;
 }
 
@@ -273,6 +278,7 @@ static void __exit dxgpmo_exit(void)
 	dxgpmo_window_exit();
 	dxgpmo_quota_exit();
 	dxgpmo_pool_exit();
+	dxgpmo_arch_exit();
 }
 
 module_init(dxgpmo_init);

@@ -12,6 +12,9 @@
  * as physically contiguous as a fresh one); a miss allocates a batch and
  * switches it with one call.
  *
+ * Only where the linear map is switched (x86); on arm64 it stays
+ * write-back, there is nothing to save, and there is no pool (cap 0).
+ *
  * Bounds: at most pool_max_mb of pages (a quarter of RAM by default), and a
  * shrinker that switches pages back to write-back and frees them under
  * memory pressure or drop_caches; module unload frees everything.
@@ -35,7 +38,6 @@
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
-#include <asm/set_memory.h>
 
 #include "internal.h"
 
@@ -88,6 +90,14 @@ static unsigned long dxgpmo_pool_cap(void)
 {
 	int max_mb = READ_ONCE(dxgpmo_pool_max_mb);
 
+	/*
+	 * Where the linear map stays write-back (arm64), a fresh page costs
+	 * an allocation and a cache clean; a pooled one would cost the
+	 * zeroing through that cacheable alias and the same clean again.
+	 * Nothing to save: no pool.
+	 */
+	if (!dxgpmo_arch_switches_alias)
+		return 0;
 	if (max_mb < 0)
 		return totalram_pages() / 4;
 	return (unsigned long)max_mb << (20 - PAGE_SHIFT);
@@ -332,7 +342,7 @@ bool dxgpmo_pool_give(u32 cache_type, struct page *page, unsigned int order)
  */
 static bool dxgpmo_block_free_wb(struct page *page, unsigned int order)
 {
-	if (set_pages_wb(page, 1 << order)) {
+	if (dxgpmo_arch_set_block_wb(page, 1UL << order)) {
 		pr_err("dxgpmo: cannot restore the linear map of %lu pages; leaking them\n",
 		       1UL << order);
 		return false;

@@ -10,9 +10,9 @@
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/uaccess.h>
-#include <asm/memtype.h>
-#include <asm/pgtable.h>
+#include <linux/vmalloc.h>
 
+#include "arch.h"
 #include "internal.h"
 #include "dxgpmo_test.h"
 
@@ -21,29 +21,13 @@ module_param_named(debug_ioctls, dxgpmo_debug_ioctls, bool, 0444);
 MODULE_PARM_DESC(debug_ioctls,
 		 "Enable DXGPMO_IOC_TEST (test-only introspection), default off");
 
-static u32 dxgpmo_memtype_of_bits(pteval_t bits)
-{
-	pteval_t wc = pgprot_val(pgprot_writecombine(__pgprot(0))) &
-		      _PAGE_CACHE_MASK;
-	pteval_t uc = pgprot_val(pgprot_noncached(__pgprot(0))) &
-		      _PAGE_CACHE_MASK;
-
-	if (!bits)
-		return DXGPMO_TEST_MEMTYPE_WB;
-	if (bits == wc)
-		return DXGPMO_TEST_MEMTYPE_WC;
-	if (bits == uc)
-		return DXGPMO_TEST_MEMTYPE_UC_MINUS;
-	return DXGPMO_TEST_MEMTYPE_OTHER;
-}
-
 static int dxgpmo_read_pte(pte_t *pte, unsigned long addr, void *data)
 {
-	pteval_t *bits = data;
+	u64 *bits = data;
 
 	if (!pte_present(*pte))
 		return -EFAULT;
-	*bits = pte_flags(*pte) & _PAGE_CACHE_MASK;
+	*bits = dxgpmo_arch_pte_cache_bits(*pte);
 	return 0;
 }
 
@@ -54,26 +38,10 @@ static int dxgpmo_read_pte(pte_t *pte, unsigned long addr, void *data)
  * touched, and the mmap lock is held.
  */
 static int dxgpmo_user_pte_bits(struct mm_struct *mm, unsigned long addr,
-				pteval_t *bits)
+				u64 *bits)
 {
 	return apply_to_page_range(mm, addr & PAGE_MASK, PAGE_SIZE,
 				   dxgpmo_read_pte, bits);
-}
-
-/* Cache bits of the kernel PTE (any level) mapping addr, 4 KiB encoding. */
-static int dxgpmo_kernel_pte_bits(unsigned long addr, pteval_t *bits)
-{
-	unsigned int level;
-	pte_t *pte = lookup_address(addr, &level);
-	pgprot_t prot;
-
-	if (!pte || !pte_present(*pte))
-		return -EFAULT;
-	prot = __pgprot(pte_flags(*pte));
-	if (level != PG_LEVEL_4K)
-		prot = pgprot_large_2_4k(prot);
-	*bits = pgprot_val(prot) & _PAGE_CACHE_MASK;
-	return 0;
 }
 
 static int dxgpmo_test_memtype(struct dxgpmo_file *file,
@@ -83,7 +51,9 @@ static int dxgpmo_test_memtype(struct dxgpmo_file *file,
 	struct vm_area_struct *vma;
 	struct dxgpmo_cpu_map *map;
 	struct dxgpmo_pmo *pmo;
-	pteval_t bits = 0;
+	unsigned long addr, pfn;
+	struct page *page;
+	u64 bits = 0;
 	int ret;
 
 	switch (cmd->of) {
@@ -104,13 +74,16 @@ static int dxgpmo_test_memtype(struct dxgpmo_file *file,
 		if (IS_ERR(map))
 			return -EINVAL;
 		if (map->access_mode != DXGPMO_ACCESS_KERNEL || map->mm ||
-		    cmd->index >= map->kview.nr_pages)
+		    cmd->index >= map->kview.nr_pages) {
 			ret = -EINVAL;
-		else
-			ret = dxgpmo_kernel_pte_bits((unsigned long)
-				(map->kview.vaddr ? map->kview.vaddr :
-				 (void __force *)map->kview.io) +
-				cmd->index * PAGE_SIZE, &bits);
+		} else {
+			addr = (unsigned long)(map->kview.vaddr ?
+					       map->kview.vaddr :
+					       (void __force *)map->kview.io) +
+			       cmd->index * PAGE_SIZE;
+			pfn = vmalloc_to_pfn((void *)addr);
+			ret = dxgpmo_arch_kernel_cache_bits(addr, pfn, &bits);
+		}
 		dxgpmo_object_put(&map->obj);
 		if (ret)
 			return ret;
@@ -120,13 +93,14 @@ static int dxgpmo_test_memtype(struct dxgpmo_file *file,
 		if (IS_ERR(pmo))
 			return -EINVAL;
 		backing = pmo->backing;
-		if (!backing->ops->page || cmd->index >= backing->nr_pages)
+		if (!backing->ops->page || cmd->index >= backing->nr_pages) {
 			ret = -EINVAL;
-		else
-			ret = dxgpmo_kernel_pte_bits((unsigned long)
-				page_address(backing->ops->page(backing,
-								cmd->index)),
-				&bits);
+		} else {
+			page = backing->ops->page(backing, cmd->index);
+			ret = dxgpmo_arch_kernel_cache_bits((unsigned long)
+					page_address(page), page_to_pfn(page),
+					&bits);
+		}
 		dxgpmo_object_put(&pmo->obj);
 		if (ret)
 			return ret;
@@ -135,8 +109,9 @@ static int dxgpmo_test_memtype(struct dxgpmo_file *file,
 		return -EINVAL;
 	}
 	cmd->pte_bits = bits;
-	cmd->memtype = dxgpmo_memtype_of_bits(bits);
-	cmd->pat_enabled = pat_enabled();
+	cmd->memtype = dxgpmo_arch_memtype_of_bits(bits);
+	cmd->pat_enabled = dxgpmo_arch_wc_distinct();
+	cmd->linear_alias = dxgpmo_arch_switches_alias;
 	return 0;
 }
 
@@ -219,8 +194,9 @@ int dxgpmo_ioctl_test(struct dxgpmo_ucmd *ucmd)
 	/* It reads page tables, physical frames included. */
 	if (!dxgpmo_may_use_test_ioctl(ucmd->file))
 		return -EPERM;
-	if (cmd->flags || cmd->__reserved || cmd->__reserved2 ||
-	    cmd->__reserved3 || cmd->__reserved4 || cmd->__reserved5)
+	if (cmd->flags || cmd->__reserved || cmd->linear_alias ||
+	    cmd->__reserved2 || cmd->__reserved3 || cmd->__reserved4 ||
+	    cmd->__reserved5)
 		return -EINVAL;
 	switch (cmd->op) {
 	case DXGPMO_TEST_OP_MEMTYPE:

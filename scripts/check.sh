@@ -15,6 +15,9 @@
 # DXGPMO_KERNELS="6.1.0-28-amd64 ..." overrides the kernels tested (the
 # default: the newest 6.1 and 6.12 installed, and the newest trixie-backports
 # kernel make deps cached);
+# DXGPMO_ARCH=arm64 tests the arm64 kernels make deps cached instead (the
+# same three series), cross-built, under QEMU's virt machine with an
+# SMMUv3: no screen (the scan-out tests skip) and no DKMS check;
 # DXGPMO_FUZZ_OPS / _SEED set the fuzzer's operation count and seed,
 # DXGPMO_FUZZ_SECONDS its safety net, DXGPMO_FUZZ_DURATION a run of that
 # many seconds instead of a count (make fuzz SECONDS=n or OPS=n).
@@ -37,6 +40,10 @@ set -eu
 vm_prepare
 
 kernels=${DXGPMO_KERNELS:-$(default_test_kernels)}
+# Where the guest's programs are: the tree's own, or arm64 ones built in
+# a copy (build_userspace).
+user=$top
+[ "$dxgpmo_arch" = amd64 ] || user=$build/$dxgpmo_arch-user
 [ -n "$kernels" ] || { echo "check: no test kernels installed" >&2; exit 1; }
 
 # The fuzzer runs a fixed number of operations, DXGPMO_FUZZ_OPS (200,000:
@@ -88,6 +95,8 @@ iommu_boots=$(echo "$iommu_modes" | tr ' ' '\n' | grep -vx 'vtd-strict' |
 iommu_kernel=${DXGPMO_IOMMU_KERNEL:-$(echo "$kernels" | tr ' ' '\n' |
 	grep '^6\.12[.-]' | sort -V | tail -n 1)}
 [ -n "$iommu_kernel" ] || iommu_boots=
+# The matrix is of x86 IOMMUs; arm64 boots its SMMUv3.
+[ "$dxgpmo_arch" = amd64 ] || iommu_boots=
 iommu_fuzz_ops=${DXGPMO_IOMMU_FUZZ_OPS:-20000}
 iommu_parallel=${DXGPMO_IOMMU_PARALLEL:-3}
 
@@ -138,32 +147,34 @@ grep -q '^dev=\$DXGPMO_SPARE_PCI$' "$build/doc-bind.sh" &&
 # (cirrus-vga) the host looks at, and vivid, for the consumer tests.
 initramfs_tests() {
 	kver=$1 out=$build/$1
-	display=$(display_kmod "$kver") || display=
+	display=
+	[ "$dxgpmo_arch" = arm64 ] || display=$(display_kmod "$kver") ||
+		display=
 	# shellcheck disable=SC2086
 	vm_initramfs "$kver" "$out" tests "$top/scripts/guest/check-job.sh" \
 		"$out/dxgpmo.ko" \
-		"$top/selftests/dxgpmo_test" "$top/selftests/dxgpmo_adl_test" \
-		"$top/selftests/dxgpmo_map_test" "$top/selftests/dxgpmo_dirty_test" \
-		"$top/selftests/dxgpmo_dmabuf_test" \
-		"$top/selftests/dxgpmo_hardening_test" \
-		"$top/selftests/dxgpmo_security_test" \
-		"$top/selftests/dxgpmo_pci_test" \
+		"$user/selftests/dxgpmo_test" "$user/selftests/dxgpmo_adl_test" \
+		"$user/selftests/dxgpmo_map_test" "$user/selftests/dxgpmo_dirty_test" \
+		"$user/selftests/dxgpmo_dmabuf_test" \
+		"$user/selftests/dxgpmo_hardening_test" \
+		"$user/selftests/dxgpmo_security_test" \
+		"$user/selftests/dxgpmo_pci_test" \
 		"$build/doc-bind.sh" "$build/doc-unbind.sh" \
-		"$top/selftests/dxgpmo_race_test" \
-		"$top/selftests/dxgpmo_lifetime_test" \
-		"$top/selftests/dxgpmo_scanout_test" \
-		"$top/selftests/dxgpmo_capture_test" \
-		"$top/selftests/dxgpmo_pool_test" \
-		"$top/userspace-tools/dxgpmoctl" "$top/selftests/dxgpmoctl_test.sh" \
-		"$top/selftests/json_check" \
-		"$top/userspace-tools/examples/dxgk-mobile-gpu" \
-		"$top/userspace-tools/examples/dxgk-live-migration" \
-		"$top/selftests/libdxgk_test" \
+		"$user/selftests/dxgpmo_race_test" \
+		"$user/selftests/dxgpmo_lifetime_test" \
+		"$user/selftests/dxgpmo_scanout_test" \
+		"$user/selftests/dxgpmo_capture_test" \
+		"$user/selftests/dxgpmo_pool_test" \
+		"$user/userspace-tools/dxgpmoctl" "$user/selftests/dxgpmoctl_test.sh" \
+		"$user/selftests/json_check" \
+		"$user/userspace-tools/examples/dxgk-mobile-gpu" \
+		"$user/userspace-tools/examples/dxgk-live-migration" \
+		"$user/selftests/libdxgk_test" \
 		-- ${DXGPMO_KERNEL_BUILD:+--none} vgem $display vivid zram
 }
 initramfs_bug() {
 	vm_initramfs "$1" "$build/$1" bug "$top/scripts/guest/bug-job.sh" \
-		"$build/$1/dxgpmo.ko" "$top/selftests/dxgpmo_bug_test"
+		"$build/$1/dxgpmo.ko" "$user/selftests/dxgpmo_bug_test"
 }
 initramfs_fuzz() {
 	out=$build/$1
@@ -176,8 +187,8 @@ initramfs_fuzz() {
 			echo "export DXGPMO_FUZZ_SEED=$DXGPMO_FUZZ_SEED"
 	} > "$out/fuzz.env"
 	vm_initramfs "$1" "$out" fuzz "$top/scripts/guest/fuzz-job.sh" \
-		"$out/dxgpmo.ko" "$top/selftests/dxgpmo_fuzz" \
-		"$top/userspace-tools/dxgpmoctl" "$out/fuzz.env"
+		"$out/dxgpmo.ko" "$user/selftests/dxgpmo_fuzz" \
+		"$user/userspace-tools/dxgpmoctl" "$out/fuzz.env"
 }
 
 # The matrix boot of KVER on the IOMMU platform MODE (vm-boot.sh's
@@ -240,7 +251,14 @@ rm -f "$build/tools.status"
 	done
 ) &
 
-if make -s -j"$(nproc)" tools selftests; then
+build_tools() {
+	if [ "$dxgpmo_arch" = amd64 ]; then
+		make -s -j"$(nproc)" tools selftests
+	else
+		build_userspace "$top" "$user"
+	fi
+}
+if build_tools; then
 	echo ok > "$build/tools.status"
 else
 	echo fail > "$build/tools.status"
@@ -294,8 +312,9 @@ rm -f "$build/lint.status"
 					>> "$build/$check.log"
 		}
 	done
-	# A kernel that is not installed (the debug one) has no dkms.
-	if [ -n "${DXGPMO_KERNEL_BUILD:-}" ]; then
+	# A kernel that is not installed (the debug one, the arm64 ones)
+	# has no dkms.
+	if [ -n "${DXGPMO_KERNEL_BUILD:-}" ] || [ "$dxgpmo_arch" != amd64 ]; then
 		: > "$build/dkms.log"
 	else
 		"$top/scripts/dkms-check.sh" > "$build/dkms.log" 2>&1 || true
@@ -322,8 +341,9 @@ host_checks_count() {
 }
 
 # Kernel log lines that mean something went wrong, wherever they come from.
-# An IOMMU fault of VT-d, AMD-Vi or virtio-iommu among them.
-BAD_LOG='(BUG:|BUG at|WARNING:|Oops|DMAR:.*[Ff]ault|IO_PAGE_FAULT|virtio_iommu.*fault from EP|KASAN|general protection|Call Trace:)'
+# An IOMMU fault: VT-d's DMAR line, AMD-Vi's IO_PAGE_FAULT or virtio-iommu's
+# fault on x86, an SMMUv3 event on arm64.
+BAD_LOG='(BUG:|BUG at|WARNING:|Oops|DMAR:.*[Ff]ault|IO_PAGE_FAULT|virtio_iommu.*fault from EP|arm-smmu-v3.*event|KASAN|general protection|Call Trace:)'
 
 # Drop what tests bracketed with "dxgpmo-expect: begin/end" (provoked on
 # purpose, and checked by the test itself).
@@ -473,7 +493,12 @@ for kver in $kernels; do
 		echo "$kver/sparse: skipped: the kernel's make dropped C=1: $(cat "$out/sparse-not-run")"
 		skipped=$((skipped + 1))
 	fi
-	boot "$kver" tests screen
+	# arm64: no screen (vm-boot.sh)
+	if [ "$dxgpmo_arch" = amd64 ]; then
+		boot "$kver" tests screen
+	else
+		boot "$kver" tests
+	fi
 	boot "$kver" bug
 	boot "$kver" fuzz
 	[ "$kver" != "$iommu_kernel" ] || iommu_matrix "$kver"

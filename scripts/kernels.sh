@@ -12,9 +12,29 @@ dxgpmo_cache=${DXGPMO_CACHE:-/var/cache/dxgpmo}
 build_root=$dxgpmo_cache/trixie-root
 cached_kernels=$dxgpmo_cache/kernels
 
+# DXGPMO_ARCH: the architecture of the kernels tested, amd64 (the default,
+# booted as q35 with an Intel IOMMU) or arm64 (QEMU's virt machine with an
+# SMMUv3, built with a cross compiler).  The arm64 kernels are never
+# installed: make deps (with DXGPMO_ARCH=arm64) keeps each one whole, its
+# image, modules and headers, in arm64_kernel_dir.
+dxgpmo_arch=${DXGPMO_ARCH:-amd64}
+case $dxgpmo_arch in
+amd64|arm64) ;;
+*) echo "DXGPMO_ARCH=$dxgpmo_arch: amd64 or arm64" >&2; exit 1 ;;
+esac
+arm64_cache=$dxgpmo_cache/arm64
+arm64_kernel_dir() {
+	echo "$arm64_cache/kernels/$1"
+}
+
 # cached_kernel KVER: prints the directory of a cached (not installed)
 # kernel and succeeds, or fails for an installed one.
 cached_kernel() {
+	if [ "$dxgpmo_arch" = arm64 ]; then
+		[ -f "$(arm64_kernel_dir "$1")/.dxgpmo-complete" ] &&
+			arm64_kernel_dir "$1"
+		return
+	fi
 	[ ! -d "/lib/modules/$1/build" ] &&
 		[ -f "$cached_kernels/$1/.dxgpmo-complete" ] &&
 		[ -d "$build_root/usr/src/linux-headers-$1" ] &&
@@ -60,12 +80,23 @@ kernel_modules_base() {
 # in_root DIR CMD...: run CMD in the build root with DIR at /dxgpmo, in a
 # private mount namespace, so the mounts go away with the command.
 in_root() {
+	in_root_bind "" "$@"
+}
+
+# in_root_bind EXTRA DIR CMD...: in_root, with the directory EXTRA (if not
+# empty) also there at its own path (an arm64 kernel's headers, whose
+# Makefile names that path).
+in_root_bind() {
 	# shellcheck disable=SC2016
 	unshare -m --propagation private sh -ec '
-		root=$1 dir=$2
-		shift 2
+		root=$1 extra=$2 dir=$3
+		shift 3
 		mount -t proc proc "$root/proc"
 		mount --bind "$dir" "$root/dxgpmo"
+		if [ -n "$extra" ]; then
+			mkdir -p "$root$extra"
+			mount --bind "$extra" "$root$extra"
+		fi
 		exec chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 \
 			PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 			DEBIAN_FRONTEND=noninteractive "$@"' \
@@ -75,6 +106,14 @@ in_root() {
 # Newest installed Debian 6.1 and 6.12 kernels that have headers, and the
 # newest kernel cached by make deps.
 default_test_kernels() {
+	if [ "$dxgpmo_arch" = arm64 ]; then
+		# shellcheck disable=SC2012
+		ls "$arm64_cache/kernels" 2>/dev/null | sort -V |
+			while read -r k; do
+				cached_kernel "$k" > /dev/null && echo "$k"
+			done
+		return
+	fi
 	for series in 6.1 6.12; do
 		# shellcheck disable=SC2010
 		ls /lib/modules 2>/dev/null | grep "^${series}[.-]" |

@@ -25,7 +25,13 @@ trap 'rm -rf "$root"' EXIT
 
 mkdir -p "$root/bin" "$root/dxgpmo" "$root/kmods" "$root/proc" "$root/sys" \
 	"$root/dev" "$root/tmp" "$root/lib" "$root/lib64" "$root/etc"
-cp /bin/busybox "$root/bin/busybox"
+# The guest's busybox: the host's, or make deps' static arm64 one of the
+# same Debian release, whose applets the host's lists.
+if [ "$dxgpmo_arch" = arm64 ]; then
+	cp "$arm64_cache/busybox/bin/busybox" "$root/bin/busybox"
+else
+	cp /bin/busybox "$root/bin/busybox"
+fi
 for applet in $(/bin/busybox --list); do
 	[ "$applet" = busybox ] || ln -s busybox "$root/bin/$applet"
 done
@@ -42,7 +48,9 @@ copy_libs() {
 
 while [ $# -gt 0 ] && [ "$1" != -- ]; do
 	cp "$1" "$root/dxgpmo/"
-	file -b "$1" | grep -q ELF && copy_libs "$1"
+	# arm64's are static: nothing to copy, and no ldd to ask
+	[ "$dxgpmo_arch" = arm64 ] || ! file -b "$1" | grep -q ELF ||
+		copy_libs "$1"
 	shift
 done
 [ $# -gt 0 ] && shift

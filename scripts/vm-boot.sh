@@ -26,6 +26,13 @@
 # The intel_iommu= argument stays on the command line for AMD-Vi and
 # virtio-iommu, where no VT-d unit exists and it does nothing.
 #
+# DXGPMO_ARCH=arm64 (kernels.sh) boots an arm64 kernel instead: QEMU's virt
+# machine with an SMMUv3 (and GICv3, for MSIs), the same edu devices and
+# spare vmxnet3 functions at the same PCI addresses on its root bus, the
+# serial console on ttyAMA0.  -cpu max with QEMU's own pointer
+# authentication algorithm (pauth-impdef), which TCG runs several times
+# faster than the architected one.
+#
 # tsc=unstable: under TCG the 6.12 guest sometimes marks the TSC unstable
 # about 2 s into boot; the resulting sched_clock static-key flip patches
 # code with int3 while the other vCPU runs it, and the guest oopses in
@@ -74,6 +81,23 @@ esac
 mem=${DXGPMO_VM_MEM:-3G}
 smp=${DXGPMO_VM_SMP:-2}
 
+if [ "$dxgpmo_arch" = arm64 ]; then
+	# No screen: cirrus-vga and its agent are x86 only here.
+	[ -z "${DXGPMO_VM_SCREEN:-}" ] ||
+		{ echo "vm-boot: no screen on arm64" >&2; exit 1; }
+	exec timeout --foreground -k 10 "$timeout_s" \
+		qemu-system-aarch64 -accel tcg -cpu max,pauth-impdef=on \
+		-smp "$smp" -m "$mem" \
+		-machine virt,iommu=smmuv3,gic-version=3 \
+		-device edu -device edu \
+		-nic none -device vmxnet3,addr=10.0 \
+		-device vmxnet3,addr=11.0,multifunction=on \
+		-device vmxnet3,addr=11.1 \
+		-kernel "$image" -initrd "$initrd" \
+		-append "console=ttyAMA0 iommu.strict=1 panic=-1 quiet loglevel=5 $extra" \
+		-display none -monitor none -serial "file:$log" -no-reboot \
+		2> "${log%.log}.qemu.log"
+fi
 exec timeout --foreground -k 10 "$timeout_s" \
 	qemu-system-x86_64 -accel tcg -cpu qemu64 -smp "$smp" -m "$mem" \
 	-machine q35,kernel-irqchip=split \

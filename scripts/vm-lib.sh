@@ -25,11 +25,28 @@ vm_prepare() {
 # files), with W=1 and sparse; leaves OUT/dxgpmo.ko; fails on any warning;
 # leaves OUT/sparse-not-run if the kernel's make did not run sparse.
 # DXGPMO_KERNEL_BUILD builds against a kernel tree that is not installed.
+# DXGPMO_ARCH=arm64 cross-compiles for a kernel of arm64_kernel_dir: with
+# bookworm's aarch64 gcc-12 on the host, or, for headers that ask for
+# gcc-14 (trixie's), in the trixie build root with that directory at the
+# same path.
 build_module() {
 	bm_src=$3/src
 	mkdir -p "$bm_src"
 	cp -r "$1/Kbuild" "$1/module" "$1/uapi" "$bm_src/"
-	if [ -z "${DXGPMO_KERNEL_BUILD:-}" ] && cached_kernel "$2" > /dev/null; then
+	if [ "$dxgpmo_arch" = arm64 ]; then
+		bm_kernel=$(arm64_kernel_dir "$2")
+		bm_kdir=$bm_kernel/usr/src/linux-headers-$2
+		# The headers set CROSS_COMPILE from Debian's host type.
+		if grep -q 'gcc-14' "$bm_kdir/.kernelvariables"; then
+			in_root_bind "$bm_kernel" "$bm_src" make -j"$(nproc)" \
+				-C "$bm_kdir" M=/dxgpmo DEB_HOST_ARCH=arm64 \
+				DEB_HOST_GNU_TYPE=aarch64-linux-gnu W=1 C=1 modules
+		else
+			make -j"$(nproc)" -C "$bm_kdir" M="$bm_src" \
+				DEB_HOST_ARCH=arm64 \
+				DEB_HOST_GNU_TYPE=aarch64-linux-gnu W=1 C=1 modules
+		fi > "$3/kbuild.log" 2>&1
+	elif [ -z "${DXGPMO_KERNEL_BUILD:-}" ] && cached_kernel "$2" > /dev/null; then
 		in_root "$bm_src" make -j"$(nproc)" -C "/usr/src/linux-headers-$2" \
 			M=/dxgpmo W=1 C=1 modules > "$3/kbuild.log" 2>&1
 	else
@@ -48,6 +65,30 @@ build_module() {
 	grep -o 'C=1 specified, but.*' "$3/kbuild.log" > "$3/sparse-not-run" ||
 		rm -f "$3/sparse-not-run"
 	cp "$bm_src/module/dxgpmo.ko" "$3/dxgpmo.ko"
+}
+
+# build_userspace SRC OUT: with DXGPMO_ARCH=arm64, the tools and selftests
+# of the tree SRC built for aarch64 in a copy under OUT (OUT/selftests,
+# OUT/userspace-tools), static, with the cross compiler and make deps'
+# arm64 libdrm and json-c, and make deps' kselftest harness: what the
+# guest runs (not libdxgk.so, which cannot be static).  For amd64 the
+# tree's own make tools selftests builds them in place.
+build_userspace() {
+	bu_sysroot=$arm64_cache/sysroot
+	bu_lib=$bu_sysroot/usr/lib/aarch64-linux-gnu
+	rm -rf "$2"
+	mkdir -p "$2/scripts" "$2/build"
+	cp -r "$1/Makefile" "$1/uapi" "$1/selftests" "$1/userspace-tools" "$2/"
+	cp "$1/scripts/kernels.sh" "$2/scripts/"
+	# the host's binaries, if the tree has any, are not aarch64 ones
+	make -s -C "$2" KDIR=/nonexistent BUILD="$2/build" clean > /dev/null
+	cp -r "$(linux_source_files)/kselftest" "$2/build/"
+	PKG_CONFIG_LIBDIR=$bu_lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$bu_sysroot \
+		make -s -C "$2" -j"$(nproc)" \
+		CC="aarch64-linux-gnu-gcc -static -L$bu_lib" selftests \
+		userspace-tools/dxgpmoctl userspace-tools/dxgpmo-bench \
+		userspace-tools/examples/dxgk-mobile-gpu \
+		userspace-tools/examples/dxgk-live-migration
 }
 
 # vm_build SRC KVER OUT: build_module with its output in OUT/build.log and

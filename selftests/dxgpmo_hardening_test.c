@@ -739,10 +739,16 @@ TEST_F(quota, bases_cap)
 	EXPECT_EQ(0, dxgpmo_destroy_memory_basis(self->fd, id[2]));
 }
 /*
- * 64-bit fields that look like kernel pointers (x86-64 upper half; all-ones
- * is a mask, not a pointer).  Every 64-bit field of the uapi structs is
- * 8-byte aligned.
+ * 64-bit fields that look like kernel pointers (the kernel's half: from
+ * 0xffff800000000000 on x86-64, from 0xfff0000000000000 on arm64 with
+ * 52-bit addresses; all-ones is a mask, not a pointer).  Every 64-bit
+ * field of the uapi structs is 8-byte aligned.
  */
+#ifdef __aarch64__
+#define KERNEL_HALF	0xfff0000000000000ULL
+#else
+#define KERNEL_HALF	0xffff800000000000ULL
+#endif
 static int looks_kernel(const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
@@ -752,7 +758,7 @@ static int looks_kernel(const void *buf, size_t len)
 		uint64_t v;
 
 		memcpy(&v, p + i, 8);
-		if (v >= 0xffff800000000000ULL && v != UINT64_MAX) {
+		if (v >= KERNEL_HALF && v != UINT64_MAX) {
 			printf("# offset %zu: 0x%llx\n", i,
 			       (unsigned long long)v);
 			return 1;

@@ -89,6 +89,22 @@ static long read_long(const char *path)
 	return v;
 }
 
+/* The pool's cap in pages, from debugfs; -1 if unreadable. */
+static long pool_cap_pages(void)
+{
+	char line[128];
+	long cap = -1;
+	FILE *f = fopen("/sys/kernel/debug/dxgpmo/pool", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "cap_pages %ld", &cap) == 1)
+			break;
+	fclose(f);
+	return cap;
+}
+
 /* An open file, or a reason to skip. */
 static const char *pool_open(int *fd)
 {
@@ -101,6 +117,9 @@ static const char *pool_open(int *fd)
 		return "needs debug_ioctls=1 and a module with the pool";
 	if (read_long(POOL_MAX_PARAM) != -1)
 		return "the pool is not at its default size";
+	/* The module's cap at the default size is 0 only without a pool. */
+	if (!pool_cap_pages())
+		return "no pool: the linear map stays write-back here (arm64), so switched pages save nothing";
 	return NULL;
 }
 

@@ -800,10 +800,10 @@ static void *scope_dma_run(void *arg)
 	return NULL;
 }
 
-/* 1 when thread tid sleeps inside an ioctl(2) (x86-64 syscall 16). */
+/* 1 when thread tid sleeps inside an ioctl(2). */
 static int in_ioctl(int tid)
 {
-	char path[64], line[128] = "";
+	char path[64], line[128] = "", want[16];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", tid);
@@ -813,7 +813,8 @@ static int in_ioctl(int tid)
 	if (!fgets(line, sizeof(line), f))
 		line[0] = 0;
 	fclose(f);
-	return !strncmp(line, "16 ", 3);
+	snprintf(want, sizeof(want), "%d ", SYS_ioctl);
+	return !strncmp(line, want, strlen(want));
 }
 
 TEST_F_TIMEOUT(race, create_destroy_during_adapter_dma, 120)

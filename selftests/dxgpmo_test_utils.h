@@ -96,6 +96,27 @@ static inline int ioctl_zero_tail(int fd, unsigned long cmd, const void *arg)
 	return ioctl(fd, cmd, buf);
 }
 
+/*
+ * Where physical memory starts, from /proc/iomem (root only: others read
+ * zeros): 0 on x86, 1 GiB on QEMU's arm64 virt machine, so windows that
+ * x86 places in its low memory hold no RAM there.
+ */
+static inline uint64_t system_ram_start(void)
+{
+	unsigned long long start = 0, end;
+	char line[256];
+	FILE *f = fopen("/proc/iomem", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "System RAM") && line[0] != ' ' &&
+		    sscanf(line, "%llx-%llx", &start, &end) == 2)
+			break;
+	fclose(f);
+	return start;
+}
+
 static inline unsigned long read_sysfs_ulong(const char *path)
 {
 	unsigned long val = 0;
@@ -267,7 +288,7 @@ static inline int discover_expected_adapters(struct expected_adapters *exp)
 		return -1;
 	while ((de = readdir(dir)) && exp->nr_pci < DXGPMO_MAX_ADAPTERS) {
 		unsigned int domain, bus, dev, fn;
-		char path[512], type[32] = "", driver[64] = "";
+		char path[512], link[512], type[32] = "", driver[64] = "";
 		struct expected_pci e = { .iommu_group = -1 };
 		ssize_t n;
 		FILE *f;
@@ -291,10 +312,11 @@ static inline int discover_expected_adapters(struct expected_adapters *exp)
 		e.devfn = dev << 3 | fn;
 		snprintf(path, sizeof(path),
 			 "/sys/bus/pci/devices/%s/iommu_group", de->d_name);
-		n = readlink(path, type, sizeof(type) - 1);
+		/* arm64's PCI devices sit deeper, under the host bridge */
+		n = readlink(path, link, sizeof(link) - 1);
 		if (n > 0) {
-			type[n] = 0;
-			e.iommu_group = atoi(strrchr(type, '/') + 1);
+			link[n] = 0;
+			e.iommu_group = atoi(strrchr(link, '/') + 1);
 		}
 		snprintf(path, sizeof(path),
 			 "/sys/bus/pci/devices/%s/iommu_group/type", de->d_name);
@@ -502,6 +524,63 @@ static inline int kmsg_wait_for(int fd, int timeout_ms, const char *needle,
 			rec[n] = 0;
 			if (strstr(rec, needle) &&
 			    (!needle2 || strstr(rec, needle2)))
+				return 1;
+			continue;
+		}
+		if (n < 0 && errno == EPIPE)	/* overwritten records */
+			continue;
+		if (waited >= timeout_ms)
+			return 0;
+		usleep(10000);
+		waited += 10;
+	}
+}
+
+/*
+ * Wait up to timeout_ms for an SMMUv3's report of a translation fault
+ * (event 0x10) by stream sid (a PCI device's requester id) at address
+ * addr.  6.x kernels print the event as its raw double words, one record
+ * each after "event 0x10 received:": the stream id is the upper half of
+ * the first, the input address the third.  Later ones decode it on one
+ * line, with "sid: 0x.." and the address in hex.  Returns 1 when seen.
+ */
+static inline int kmsg_wait_smmu_fault(int fd, int timeout_ms,
+				       unsigned int sid, uint64_t addr)
+{
+	char rec[2048], want_sid[32], want_addr[32];
+	unsigned long long dw[4];
+	int waited = 0, word = -1;
+
+	snprintf(want_sid, sizeof(want_sid), "sid: %#x", sid);
+	snprintf(want_addr, sizeof(want_addr), "%#llx",
+		 (unsigned long long)addr);
+	for (;;) {
+		ssize_t n = read(fd, rec, sizeof(rec) - 1);
+		char *msg, *hex;
+
+		if (n > 0) {
+			rec[n] = 0;
+			msg = strchr(rec, ';');
+			msg = msg ? msg + 1 : rec;
+			if (!strstr(msg, "smmu"))
+				continue;
+			if (strstr(msg, want_sid) && strstr(msg, want_addr))
+				return 1;
+			if (strstr(msg, "event 0x10 received")) {
+				word = 0;
+				continue;
+			}
+			/* the tab before each word, as /dev/kmsg escapes it */
+			hex = strstr(msg, "\\x090x");
+			if (word < 0 || !hex ||
+			    sscanf(hex + 4, "%llx", &dw[word]) != 1) {
+				word = -1;
+				continue;
+			}
+			if (++word < 4)
+				continue;
+			word = -1;
+			if (dw[0] >> 32 == sid && dw[2] == addr)
 				return 1;
 			continue;
 		}
@@ -759,10 +838,12 @@ static inline int kmsg_find_bad(int fd, char *out, size_t len)
 		rec[n] = 0;
 		msg = strchr(rec, ';');
 		msg = msg ? msg + 1 : rec;
+		/* an IOMMU fault: VT-d's, AMD-Vi's, virtio-iommu's, SMMUv3's */
 		hit = (strstr(msg, "DMAR:") && strstr(msg, "ault")) ||
 		      strstr(msg, "IO_PAGE_FAULT") ||
 		      (strstr(msg, "virtio_iommu") &&
-		       strstr(msg, "fault from EP"));
+		       strstr(msg, "fault from EP")) ||
+		      (strstr(msg, "smmu") && strstr(msg, "event"));
 		for (i = 0; i < sizeof(bad) / sizeof(bad[0]) && !hit; i++)
 			hit = !!strstr(msg, bad[i]);
 		if (hit && !found && len) {

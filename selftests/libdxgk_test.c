@@ -204,16 +204,35 @@ TEST_F(dxgk, section_protections)
 	}
 }
 
+/* Where physical memory starts: 0 on x86, 1 GiB on QEMU's arm64 virt. */
+static UINT64 ram_start(void)
+{
+	unsigned long long start = 0, end;
+	char line[256];
+	FILE *f = fopen("/proc/iomem", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "System RAM") && line[0] != ' ' &&
+		    sscanf(line, "%llx-%llx", &start, &end) == 2)
+			break;
+	fclose(f);
+	return start;
+}
+
 /*
  * ContiguousMemory with a window that starts above zero is found by a
  * search of the window (as MmAllocateContiguousMemorySpecifyCache does),
  * for a privileged caller outside any memory cgroup: 32 KiB between
- * 256 MiB and 512 MiB, whose pages the virtual adapter's ADL shows.
+ * 256 MiB and 512 MiB above where RAM starts, whose pages the virtual
+ * adapter's ADL shows.
  */
 TEST_F(dxgk, contiguous_window_above_zero)
 {
 	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT c;
-	const UINT64 low = 256ULL << 20, high = (512ULL << 20) - 1;
+	const UINT64 low = ram_start() + (256ULL << 20),
+		     high = ram_start() + (512ULL << 20) - 1;
 	DXGKARGCB_ALLOCATE_ADL a;
 	DXGKARGCB_FREE_ADL f;
 	UINT64 first;

@@ -71,7 +71,11 @@ enum dxgpmo_test_memtype_of {
 	DXGPMO_TEST_MEMTYPE_OF_LINEAR,		/* PMO @id page @index */
 };
 
-/* Memory types, decoded from the PTE's PWT/PCD/PAT bits. */
+/*
+ * Memory types, decoded from the PTE's PWT/PCD/PAT bits (x86) or its MAIR
+ * attribute index (arm64: WB is MT_NORMAL, WC MT_NORMAL_NC, UC_MINUS what
+ * pgprot_noncached() gives, MT_DEVICE_nGnRnE).
+ */
 enum dxgpmo_test_memtype {
 	DXGPMO_TEST_MEMTYPE_WB = 1,
 	DXGPMO_TEST_MEMTYPE_WC,
@@ -91,8 +95,12 @@ enum dxgpmo_test_memtype {
  * @index: MEMTYPE: page index in the view (KMAP) or object (LINEAR); IOVA:
  *	page index in the AMO's object
  * @memtype: out: enum dxgpmo_test_memtype
- * @pat_enabled: out: 1 when x86 PAT is on (else WC reads as UC-)
- * @pte_bits: out: the PTE's raw cache bits (4 KiB encoding)
+ * @pat_enabled: out: 1 when WC is a memory type of its own (x86: PAT is
+ *	on, else WC reads as UC-; arm64: always)
+ * @pte_bits: out: the PTE's raw cache bits (4 KiB encoding; arm64: the
+ *	attribute index field, AttrIndx << 2)
+ * @linear_alias: MEMTYPE: in: zero; out: 1 when the linear map carries the
+ *	object's memory type (x86), 0 when it stays write-back (arm64)
  * @__reserved2: zero
  * @fail_nth: FAIL_NTH, FAIL_ALIAS_SWITCH: in: the countdown; out: what was
  *	left of the old one
@@ -127,7 +135,8 @@ struct dxgpmo_test_cmd {
 	__u32 memtype;
 	__u32 pat_enabled;
 	__aligned_u64 pte_bits;
-	__aligned_u64 __reserved2;
+	__u32 linear_alias;
+	__u32 __reserved2;
 	__aligned_u64 fail_nth;
 	__aligned_u64 length;
 	__u32 loops;

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Every difference between the architectures dxgpmo builds for (x86_64,
+ * arm64): how an object's memory type reaches the kernel's linear map, and
+ * how the test ioctl reads a memory type from a page-table entry.  One
+ * arch_$(SRCARCH).c implements it (Kbuild); nothing else includes an asm/
+ * header that differs between them.  Documentation/driver-api/dxgpmo.rst,
+ * "Cache types on x86 and arm64", says why each does what it does.
+ */
+#ifndef _DXGPMO_ARCH_H
+#define _DXGPMO_ARCH_H
+
+#include <linux/mm_types.h>
+#include <linux/types.h>
+
+/*
+ * True when a non-cached or write-combined object's linear-map alias
+ * takes the object's memory type (x86 PAT); false when the alias stays
+ * write-back and the caches are cleaned instead (arm64), so that a pool
+ * of switched pages saves nothing.
+ */
+extern const bool dxgpmo_arch_switches_alias;
+
+int dxgpmo_arch_init(void);
+void dxgpmo_arch_exit(void);
+
+/*
+ * Make pages ready for views of cache_type (a DXGPMO_CACHE_*), or, for
+ * DXGPMO_CACHE_CACHED, ready to be write-back again; nonzero on failure,
+ * after which part of them may have changed.
+ */
+int dxgpmo_arch_set_pages_cache(struct page **pages, unsigned long n,
+				u32 cache_type);
+/* The same back to write-back for n physically contiguous pages. */
+int dxgpmo_arch_set_block_wb(struct page *page, unsigned long n);
+
+/* Test ioctl: the memory-type bits of a user PTE. */
+u64 dxgpmo_arch_pte_cache_bits(pte_t pte);
+/*
+ * Test ioctl: those of the kernel mapping of addr, 4 KiB encoding, which
+ * maps page frame pfn.
+ */
+int dxgpmo_arch_kernel_cache_bits(unsigned long addr, unsigned long pfn,
+				  u64 *bits);
+/* Test ioctl: the DXGPMO_TEST_MEMTYPE_* of those bits. */
+u32 dxgpmo_arch_memtype_of_bits(u64 bits);
+/* Test ioctl: whether write-combining is a memory type of its own. */
+bool dxgpmo_arch_wc_distinct(void);
+
+#endif /* _DXGPMO_ARCH_H */
