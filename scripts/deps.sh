@@ -307,6 +307,7 @@ arm64_fetch() {
 	rm -rf "$af_dl"
 }
 
+arm64_kvers=
 for suite in bookworm bookworm-backports trixie-backports; do
 	image=$(arm64_depends "linux-image-arm64/$suite" |
 		grep '^linux-image-[0-9]' | head -n 1)
@@ -315,6 +316,7 @@ for suite in bookworm bookworm-backports trixie-backports; do
 		exit 1
 	fi
 	kver=${image#linux-image-}
+	arm64_kvers="$arm64_kvers $kver"
 	dir=$(arm64_kernel_dir "$kver")
 	[ -f "$dir/.dxgpmo-complete" ] && continue
 	echo "deps: fetching $image (arm64) into $dir"
@@ -344,6 +346,15 @@ for suite in bookworm bookworm-backports trixie-backports; do
 	fi
 	depmod -b "$dir" "$kver"
 	touch "$dir/.dxgpmo-complete"
+done
+
+# Older kernels that a suite's newer one replaced (default_test_kernels
+# lists every cached one).
+for old in "$arm64_cache/kernels"/*; do
+	case " $arm64_kvers " in
+	*" ${old##*/} "*) ;;
+	*) rm -rf "$old" ;;
+	esac
 done
 
 # The guest's busybox, for mkinitramfs.sh: bookworm's static arm64 one.
