@@ -143,19 +143,23 @@ static int step_wait(struct step *s, unsigned int want, const int *stop,
  * before it, longer when the mmap came too late to find the window.
  *
  * Only KASAN sees the use-after-free itself, and there every create is one
- * more chance: 20,000 on a KASAN kernel (the job sets DXGPMO_KASAN).  On
- * any other kernel the test checks what each mmap sees, and 5000 creates
- * meet each of the three outcomes hundreds to thousands of times (of
- * 20,000: 2442 before the DESTROY, 14,727 across it, 2831 after it).
+ * more chance: up to 20,000 on a KASAN kernel (the job sets DXGPMO_KASAN),
+ * as many as 200 s allow and never fewer than elsewhere (a KASAN kernel
+ * booted beside other guests did 9572 to 15,730 in 240 s).  On any other
+ * kernel the test checks what each mmap sees, and 5000 creates meet each
+ * of the three outcomes hundreds to thousands of times (of 20,000: 2442
+ * before the DESTROY, 14,727 across it, 2831 after it).
  */
 #define WINDOW_RACE_CREATES 5000
 #define WINDOW_RACE_CREATES_KASAN 20000
+#define WINDOW_RACE_BUDGET_NS (200ULL * 1000 * 1000 * 1000)
 
 enum { WINDOW_EARLY, WINDOW_REVOKED, WINDOW_LATE };
 
 struct window_race {
 	int fd;
 	unsigned long nr;		/* creates to do */
+	uint64_t budget_ns;		/* or fewer once this much time went */
 	uint64_t offset;		/* the new object's window */
 	struct step published;		/* offset is that iteration's */
 	struct step consumed;		/* the mmap of it is done */
@@ -189,10 +193,8 @@ static void *window_creator(void *arg)
 	for (i = 1; i <= r->nr; i++) {
 		struct dxgpmo_create_pmo c = { .length = PAGE };
 
-		if (now_ns() - start > SAFETY_NET_NS) {
-			r->timed_out = 1;
+		if (now_ns() - start > r->budget_ns)
 			break;
-		}
 		ret = dxgpmo_create_pmo(r->fd, &c);
 		if (ret) {
 			r->create_err = ret;
@@ -289,8 +291,12 @@ TEST_F_TIMEOUT(race, mmap_window_vs_destroy, 300)
 
 	ASSERT_NE(NULL, r);
 	r->fd = self->fd;
-	r->nr = getenv("DXGPMO_KASAN") ? WINDOW_RACE_CREATES_KASAN :
-					 WINDOW_RACE_CREATES;
+	r->nr = WINDOW_RACE_CREATES;
+	r->budget_ns = SAFETY_NET_NS;
+	if (getenv("DXGPMO_KASAN")) {
+		r->nr = WINDOW_RACE_CREATES_KASAN;
+		r->budget_ns = WINDOW_RACE_BUDGET_NS;
+	}
 	ASSERT_EQ(0, sigaction(SIGBUS, &sa, NULL));
 	ASSERT_EQ(0, pthread_create(&mapper, NULL, window_mapper, r));
 	ASSERT_EQ(0, pthread_create(&creator, NULL, window_creator, r));
@@ -302,7 +308,10 @@ TEST_F_TIMEOUT(race, mmap_window_vs_destroy, 300)
 	EXPECT_EQ(0, r->timed_out);
 	EXPECT_EQ(0, r->create_err);
 	EXPECT_EQ(0, r->destroy_err);
-	EXPECT_EQ(r->nr, r->creates);
+	/* All of them, or as many as the budget allowed and the plain count. */
+	if (r->creates < r->nr)
+		EXPECT_LE(WINDOW_RACE_CREATES, r->creates);
+	EXPECT_GE(r->nr, r->creates);
 	/* The race was run: some mmaps found the window alive. */
 	EXPECT_LT(0, r->mmaps);
 	EXPECT_EQ(0, r->read_nonzero);
