@@ -664,8 +664,9 @@ TEST(refusals)
 		SKIP(return, "no device in a shared IOMMU group named (DXGPMO_SHARED_PCI unset)");
 	/*
 	 * Kernels that set a device's IOMMU up only when a driver probes it
-	 * (arm64's 6.1) put no driverless function in a group: the sharing
-	 * cannot be seen before the first bind, by us or by the module.
+	 * (arm64's 6.1 and 6.12) put no driverless function in a group: the
+	 * sharing cannot be seen before the first bind, by us or by the
+	 * module.
 	 */
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/iommu_group",
 		 shared);
