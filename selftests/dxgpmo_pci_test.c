@@ -666,10 +666,10 @@ TEST(refusals)
 		SKIP(return, "no device in a shared IOMMU group named (DXGPMO_SHARED_PCI unset)");
 	/*
 	 * An IOMMU described by firmware tables (virtio-iommu's VIOT), and
-	 * arm64's 6.1, add a device to its group only when a driver probes
-	 * it: the IOMMU matrix job has the other function probed first
-	 * (iommu-job.sh); elsewhere the sharing cannot be seen before the
-	 * first bind, by us or by the module.
+	 * arm64's 6.1 and 6.12, add a device to its group only when a driver
+	 * probes it: the IOMMU matrix job has the other function probed
+	 * first (iommu-job.sh); elsewhere the sharing cannot be seen before
+	 * the first bind, by us or by the module.
 	 */
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/iommu_group",
 		 shared);
