@@ -55,10 +55,17 @@ module:
 tools: $(TOOLS)
 selftests: $(SELFTESTS)
 
-userspace-tools/dxgpmoctl: userspace-tools/dxgpmoctl.c userspace-tools/json_print.c \
-		userspace-tools/json_print.h $(LIB_SRCS) $(LIB_HDRS)
-	$(CC) $(USER_CFLAGS) -o $@ $< userspace-tools/json_print.c $(LIB_SRCS) \
-		$(USER_LIBS)
+# The dispatcher, one file a command family, and the layer they share.
+DXGPMOCTL_SRCS := userspace-tools/dxgpmoctl.c userspace-tools/dxgpmoctl_util.c \
+	userspace-tools/dxgpmoctl_object.c userspace-tools/dxgpmoctl_adl.c \
+	userspace-tools/dxgpmoctl_map.c userspace-tools/dxgpmoctl_dirty.c \
+	userspace-tools/dxgpmoctl_dmabuf.c userspace-tools/dxgpmoctl_adapter.c \
+	userspace-tools/json_print.c
+DXGPMOCTL_HDRS := userspace-tools/dxgpmoctl.h userspace-tools/json_print.h
+
+userspace-tools/dxgpmoctl: $(DXGPMOCTL_SRCS) $(DXGPMOCTL_HDRS) $(LIB_SRCS) \
+		$(LIB_HDRS)
+	$(CC) $(USER_CFLAGS) -o $@ $(DXGPMOCTL_SRCS) $(LIB_SRCS) $(USER_LIBS)
 
 userspace-tools/dxgpmo-demo-screen: userspace-tools/dxgpmo-demo-screen.c \
 		userspace-tools/dxgpmo_screen.h $(LIB_SRCS) $(LIB_HDRS)

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dxgpmoctl: the adapters, and PCI devices bound to dxgpmo-pci to make
+ * more of them.
+ */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dxgpmoctl.h"
+
+const struct cmd_option bind_opts[] = {
+	{ "force", 0, NULL, "take the device from the driver that holds it" },
+	{ }
+};
+
+static void print_adapter(const struct dxgpmo_adapter_info *a)
+{
+	bool virtual = a->caps & DXGPMO_ADAPTER_CAP_VIRTUAL;
+	char pci[DXGPMO_PCI_NAME_MAX], vendor[8], device[8];
+
+	open_json_object(NULL);
+	print_uint(PRINT_ANY, "id", "%-3u ", a->adapter_id);
+	print_string(PRINT_ANY, "name", "%-10s ", a->name);
+	print_uint(PRINT_JSON, "caps", NULL, a->caps);
+	print_bool(PRINT_JSON, "virtual", NULL, virtual);
+	if (virtual) {
+		print_text("%-13s %-9s ", "-", "-");
+	} else {
+		dxgpmo_adapter_pci_name(a, pci, sizeof(pci));
+		snprintf(vendor, sizeof(vendor), "%04x", a->pci_vendor);
+		snprintf(device, sizeof(device), "%04x", a->pci_device);
+		print_string(PRINT_ANY, "pci", "%-13s ", pci);
+		print_string(PRINT_ANY, "vendor", "%s:", vendor);
+		print_string(PRINT_ANY, "device", "%-4s ", device);
+	}
+	print_int(PRINT_JSON, "iommu_group", NULL, a->iommu_group);
+	if (a->iommu_group >= 0)
+		print_int(PRINT_FP, NULL, "%-5d ", a->iommu_group);
+	else
+		print_text("%-5s ", "-");
+	print_bool(PRINT_ANY, "iommu", "%-6s ",
+		   a->caps & DXGPMO_ADAPTER_CAP_IOMMU);
+	print_bool(PRINT_ANY, "dma_engine", "%-7s ",
+		   a->caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE);
+	print_u64(PRINT_ANY, "dma_mask", "0x%016" PRIx64 " ", a->dma_mask);
+	print_size("segment_size", "%s\n", a->segment_size);
+	close_json_object();
+}
+
+int cmd_adapters(struct cmd_ctx *ctx)
+{
+	struct dxgpmo_adapter_info info[DXGPMO_MAX_ADAPTERS];
+	uint32_t total, i;
+	int ret;
+
+	ret = dxgpmo_query_adapters(dev_fd, info, DXGPMO_MAX_ADAPTERS, &total);
+	if (ret)
+		return report(ctx, ret);
+	if (total > DXGPMO_MAX_ADAPTERS)
+		total = DXGPMO_MAX_ADAPTERS;
+	open_json_array(NULL);
+	print_text("%-3s %-10s %-13s %-9s %-5s %-6s %-7s %-18s %s\n", "ID",
+		   "NAME", "PCI", "VEN:DEV", "GROUP", "IOMMU", "ENGINE",
+		   "DMA MASK", "SEGMENT");
+	for (i = 0; i < total; i++)
+		print_adapter(&info[i]);
+	close_json_array();
+	return 0;
+}
+
+/* The adapter a PCI device became, or 0. */
+static uint32_t adapter_of_pci(const char *pci)
+{
+	struct dxgpmo_adapter_info info;
+
+	if (dev_fd < 0)
+		dev_fd = dxgpmo_open();
+	if (dev_fd < 0 || !dxgpmo_adapter_at_pci(dev_fd, pci, &info))
+		return 0;
+	return info.adapter_id;
+}
+
+int cmd_bind(struct cmd_ctx *ctx)
+{
+	char previous[64] = "", msg[256];
+	const char *pci = ctx->argv[0];
+	uint32_t adapter;
+	bool had_other;
+	int ret;
+
+	ret = dxgpmo_pci_bind(pci, !!opt(ctx, "force"), previous,
+			      sizeof(previous), msg, sizeof(msg));
+	if (ret) {
+		error_record(ctx->name, ret, "%s", msg);
+		return 1;
+	}
+	adapter = adapter_of_pci(pci);
+	if (adapter)
+		set_result(ctx, adapter);
+	had_other = previous[0] && strcmp(previous, DXGPMO_PCI_DRIVER);
+	open_json_object(NULL);
+	print_string(PRINT_ANY, "message", "%s", msg);
+	print_string(PRINT_JSON, "pci", NULL, pci);
+	print_string(PRINT_JSON, "driver", NULL, DXGPMO_PCI_DRIVER);
+	print_string(had_other ? PRINT_ANY : PRINT_JSON, "previous",
+		     " (was: %s)", previous);
+	print_uint(PRINT_ANY, "adapter", "; adapter %u\n", adapter);
+	close_json_object();
+	return 0;
+}
+
+int cmd_unbind(struct cmd_ctx *ctx)
+{
+	char now[64] = "", msg[256];
+	int ret;
+
+	ret = dxgpmo_pci_unbind(ctx->argv[0], now, sizeof(now), msg,
+				sizeof(msg));
+	if (ret) {
+		error_record(ctx->name, ret, "%s", msg);
+		return 1;
+	}
+	open_json_object(NULL);
+	print_string(PRINT_ANY, "message", "%s\n", msg);
+	print_string(PRINT_JSON, "pci", NULL, ctx->argv[0]);
+	print_string(PRINT_JSON, "driver", NULL, now);
+	close_json_object();
+	return 0;
+}

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dxgpmoctl: physical memory objects, their adapter memory objects, and
+ * the module's counters of them.
+ */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "dxgpmoctl.h"
+
+const struct cmd_option create_opts[] = {
+	{ "type", 't', "TYPE", "mdl (default), contiguous, section or io_space" },
+	{ "cache", 'c', "CACHE", "uc, cached (default) or wc" },
+	{ "adapter", 'a', "ADAPTER", "open it on this adapter (id or name) too" },
+	{ "low", 0, "ADDR", "lowest physical address of its pages" },
+	{ "high", 0, "ADDR", "highest physical address of its pages" },
+	{ "skip", 0, "N", "bytes between allowed address windows" },
+	{ "boundary", 0, "N", "a contiguous object must not cross a multiple of N" },
+	{ "context", 0, "N", "the driver's context value" },
+	{ "io-base", 0, "ADDR", "io_space: the physical address of its range" },
+	{ "protection", 0, "ro|rw", "section: read-only or read-write pages" },
+	{ }
+};
+
+int cmd_create(struct cmd_ctx *ctx)
+{
+	struct dxgpmo_create_pmo c = { .cache_type = DXGPMO_CACHE_CACHED };
+	const char *type = opt(ctx, "type"), *cache = opt(ctx, "cache");
+	const char *adapter = opt(ctx, "adapter");
+	const char *protection = opt(ctx, "protection");
+	static const struct {
+		const char *option;
+		size_t offset;
+	} fields[] = {
+		{ "low", offsetof(struct dxgpmo_create_pmo, low_address) },
+		{ "high", offsetof(struct dxgpmo_create_pmo, high_address) },
+		{ "skip", offsetof(struct dxgpmo_create_pmo, skip_bytes) },
+		{ "boundary", offsetof(struct dxgpmo_create_pmo, boundary) },
+		{ "context", offsetof(struct dxgpmo_create_pmo, context) },
+		{ "io-base", offsetof(struct dxgpmo_create_pmo, io_base) },
+	};
+	unsigned int i;
+	int ret;
+
+	if ((type && parse_named(ctx, type, &c.type, dxgpmo_type_from_name)) ||
+	    (cache && parse_named(ctx, cache, &c.cache_type,
+				  dxgpmo_cache_from_name)) ||
+	    (adapter && parse_adapter(ctx, adapter, &c.adapter_id)) ||
+	    parse_field(ctx, ctx->argv[0], &c.length))
+		return bad_argument(ctx);
+	for (i = 0; i < ARRAY_SIZE(fields); i++) {
+		const char *arg = opt(ctx, fields[i].option);
+
+		if (arg && parse_field(ctx, arg, (__u64 *)((char *)&c +
+							   fields[i].offset)))
+			return bad_argument(ctx);
+	}
+	if (protection && !strcmp(protection, "ro"))
+		c.page_protection = DXGPMO_PAGE_READONLY;
+	else if (protection && !strcmp(protection, "rw"))
+		c.page_protection = DXGPMO_PAGE_READWRITE;
+	else if (protection)
+		return usage_error(ctx, "--protection is ro or rw");
+	ret = dxgpmo_create_pmo(dev_fd, &c);
+	if (ret)
+		return report(ctx, ret);
+	set_result(ctx, c.pmo_id);
+	if (c.amo_id)
+		add_extra(ctx, "amo", c.amo_id);
+	add_extra(ctx, "mmap", c.mmap_offset);
+	open_json_object(NULL);
+	print_uint(PRINT_ANY, "pmo", "created pmo %u", c.pmo_id);
+	print_uint(PRINT_JSON, "amo", NULL, c.amo_id);
+	print_string(PRINT_ANY, "type", " (%s", dxgpmo_type_name(c.type));
+	print_string(PRINT_ANY, "cache", ", %s",
+		     dxgpmo_cache_name(c.cache_type));
+	print_size("length", ", %s)", c.length);
+	if (c.amo_id) {
+		print_uint(PRINT_FP, NULL, ", amo %u", c.amo_id);
+		print_uint(PRINT_ANY, "adapter", " on adapter %u",
+			   c.adapter_id);
+	}
+	print_u64(PRINT_ANY, "mmap_offset", ", mmap offset 0x%" PRIx64 "\n",
+		  c.mmap_offset);
+	close_json_object();
+	return 0;
+}
+
+int cmd_open(struct cmd_ctx *ctx)
+{
+	uint32_t pmo, adapter, amo;
+	int ret;
+
+	if (parse_u32(ctx, ctx->argv[0], &pmo) ||
+	    parse_adapter(ctx, ctx->argv[1], &adapter))
+		return bad_argument(ctx);
+	ret = dxgpmo_open_pmo(dev_fd, pmo, adapter, &amo);
+	if (ret)
+		return report(ctx, ret);
+	set_result(ctx, amo);
+	open_json_object(NULL);
+	print_uint(PRINT_ANY, "pmo", "opened pmo %u", pmo);
+	print_uint(PRINT_ANY, "adapter", " on adapter %u", adapter);
+	print_uint(PRINT_ANY, "amo", ": amo %u\n", amo);
+	close_json_object();
+	return 0;
+}
+
+int cmd_close(struct cmd_ctx *ctx)
+{
+	return one_id(ctx, dxgpmo_close_pmo, "closed", "closed amo %u\n");
+}
+
+int cmd_destroy(struct cmd_ctx *ctx)
+{
+	uint32_t pmo, amo = 0;
+	int ret;
+
+	if (parse_u32(ctx, ctx->argv[0], &pmo) ||
+	    (ctx->argc == 2 && parse_u32(ctx, ctx->argv[1], &amo)))
+		return bad_argument(ctx);
+	ret = dxgpmo_destroy_pmo(dev_fd, pmo, amo);
+	if (ret)
+		return report(ctx, ret);
+	open_json_object(NULL);
+	print_uint(PRINT_ANY, "destroyed", "destroyed pmo %u", pmo);
+	if (amo)
+		print_uint(PRINT_ANY, "closed", " (and closed amo %u)", amo);
+	print_text("\n");
+	close_json_object();
+	return 0;
+}
+
+int cmd_stats(struct cmd_ctx *ctx)
+{
+#define COUNTER(name) { #name, offsetof(struct dxgpmo_counters, name) }
+	static const struct {
+		const char *name;
+		size_t offset;
+	} counters[] = {
+		COUNTER(pmos), COUNTER(amos), COUNTER(adls), COUNTER(maps),
+		COUNTER(bases), COUNTER(pages), COUNTER(dma_mapped_pages),
+		COUNTER(leaked_objects), COUNTER(leaked_adls),
+		COUNTER(segment_pages),
+	};
+#undef COUNTER
+	struct dxgpmo_stats st;
+	unsigned int i;
+	int ret;
+
+	ret = dxgpmo_get_stats(dev_fd, &st);
+	if (ret)
+		return report(ctx, ret);
+	open_json_object(NULL);
+	print_text("%-18s %12s %12s\n", "COUNTER", "GLOBAL", "THIS FILE");
+	for (i = 0; i < ARRAY_SIZE(counters); i++) {
+		size_t at = counters[i].offset;
+
+		open_json_object(counters[i].name);
+		print_string(PRINT_FP, NULL, "%-18s", counters[i].name);
+		print_u64(PRINT_ANY, "global", " %12" PRIu64,
+			  *(const __u64 *)((const char *)&st.global + at));
+		print_u64(PRINT_ANY, "file", " %12" PRIu64 "\n",
+			  *(const __u64 *)((const char *)&st.file + at));
+		close_json_object();
+	}
+	close_json_object();
+	return 0;
+}
