@@ -207,12 +207,19 @@ DXGK_EXAMPLES := userspace-tools/examples/dxgk-mobile-gpu \
 libdxgk: $(LIBDXGK)
 tools: $(LIBDXGK) $(DXGK_EXAMPLES)
 
-userspace-tools/libdxgk.o: userspace-tools/libdxgk.c userspace-tools/libdxgk.h \
+# Sessions and handles, the DxgkCb* callbacks, the dirty-bit DDIs, the
+# adapter calls and the status table; libdxgk_internal.h gives what they
+# share hidden visibility, so the .so exports libdxgk.h's calls only.
+LIBDXGK_OBJS := $(addprefix userspace-tools/libdxgk_,session.o callbacks.o \
+	dirty.o adapter.o status.o)
+
+$(LIBDXGK_OBJS): userspace-tools/libdxgk_%.o: userspace-tools/libdxgk_%.c \
+		userspace-tools/libdxgk_internal.h userspace-tools/libdxgk.h \
 		uapi/dxgpmo.h
 	$(CC) $(LIBDXGK_CFLAGS) -c -o $@ $<
-userspace-tools/libdxgk.a: userspace-tools/libdxgk.o
+userspace-tools/libdxgk.a: $(LIBDXGK_OBJS)
 	rm -f $@ && ar rcs $@ $^
-userspace-tools/libdxgk.so: userspace-tools/libdxgk.o
+userspace-tools/libdxgk.so: $(LIBDXGK_OBJS)
 	$(CC) -shared -Wl,-soname,libdxgk.so.0 -Wl,--no-undefined -o $@ $^
 userspace-tools/examples/%: userspace-tools/examples/%.c \
 		userspace-tools/examples/example_checks.h \
@@ -249,5 +256,5 @@ uninstall-libdxgk:
 
 clean: clean-libdxgk
 clean-libdxgk:
-	rm -f userspace-tools/libdxgk.o $(LIBDXGK) $(DXGK_EXAMPLES) \
+	rm -f $(LIBDXGK_OBJS) $(LIBDXGK) $(DXGK_EXAMPLES) \
 		selftests/libdxgk_test
