@@ -56,11 +56,9 @@ tools: $(TOOLS)
 selftests: $(SELFTESTS)
 
 # The dispatcher, one file a command family, and the layer they share.
-DXGPMOCTL_SRCS := userspace-tools/dxgpmoctl.c userspace-tools/dxgpmoctl_util.c \
-	userspace-tools/dxgpmoctl_object.c userspace-tools/dxgpmoctl_adl.c \
-	userspace-tools/dxgpmoctl_map.c userspace-tools/dxgpmoctl_dirty.c \
-	userspace-tools/dxgpmoctl_dmabuf.c userspace-tools/dxgpmoctl_adapter.c \
-	userspace-tools/json_print.c
+DXGPMOCTL_SRCS := userspace-tools/dxgpmoctl.c userspace-tools/json_print.c \
+	$(addprefix userspace-tools/dxgpmoctl_,util.c object.c adl.c map.c \
+	dirty.c dmabuf.c adapter.c)
 DXGPMOCTL_HDRS := userspace-tools/dxgpmoctl.h userspace-tools/json_print.h
 
 userspace-tools/dxgpmoctl: $(DXGPMOCTL_SRCS) $(DXGPMOCTL_HDRS) $(LIB_SRCS) \
@@ -71,9 +69,15 @@ userspace-tools/dxgpmo-demo-screen: userspace-tools/dxgpmo-demo-screen.c \
 		userspace-tools/dxgpmo_screen.h $(LIB_SRCS) $(LIB_HDRS)
 	$(CC) $(USER_CFLAGS) -o $@ $< $(LIB_SRCS) $(USER_LIBS)
 
-userspace-tools/dxgpmo-bench: userspace-tools/dxgpmo-bench.c $(LIB_SRCS) $(LIB_HDRS) \
-		$(TEST_HDRS)
-	$(CC) $(USER_CFLAGS) -o $@ $< $(LIB_SRCS) $(USER_LIBS) -lpthread
+# The driver and one file a scenario family.
+BENCH_SRCS := userspace-tools/dxgpmo-bench.c \
+	$(addprefix userspace-tools/dxgpmo_bench_,create.c adl.c map.c dirty.c \
+	scale.c)
+
+userspace-tools/dxgpmo-bench: $(BENCH_SRCS) userspace-tools/dxgpmo_bench.h \
+		$(LIB_SRCS) $(LIB_HDRS) $(TEST_HDRS)
+	$(CC) $(USER_CFLAGS) -o $@ $(BENCH_SRCS) $(LIB_SRCS) $(USER_LIBS) \
+		-lpthread
 
 # kselftest_harness.h is taken from Debian's linux-source package at build
 # time and kept in the build cache, never in the tree.

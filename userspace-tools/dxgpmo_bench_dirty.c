@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dxgpmo-bench scenario 4: dirty-bit tracking of a segment against
+ * untracked writes and the kernel's soft-dirty bits.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "dxgpmo_bench.h"
+
+static void touch_every(volatile uint8_t *p, size_t size, size_t stride)
+{
+	size_t i;
+
+	for (i = 0; i < size; i += stride)
+		p[i] = (uint8_t)i;
+}
+
+/*
+ * Soft-dirty on anonymous memory: clear_refs 4, a write every stride
+ * bytes, a pagemap scan of the range.  clear_refs walks the whole process:
+ * the caller has nothing else big mapped (no segment) meanwhile.  With
+ * transparent huge pages (Debian's default) a 2 MiB page is dirty as a
+ * whole; small_pages asks for 4 KiB pages, dxgpmo's granularity.
+ */
+static double soft_dirty_of(size_t size, uint32_t stride, int small_pages)
+{
+	volatile uint8_t *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint64_t *pm = malloc(size / PAGE * 8);
+	int cr = open("/proc/self/clear_refs", O_WRONLY);
+	int pmfd = open("/proc/self/pagemap", O_RDONLY);
+	double t = -1;
+	size_t i, dirty = 0;
+
+	if (p == MAP_FAILED || !pm || cr < 0 || pmfd < 0)
+		goto out;
+	if (small_pages)
+		madvise((void *)p, size, MADV_NOHUGEPAGE);
+	touch(p, size);
+	t = now();
+	if (write(cr, "4", 1) != 1)
+		goto out;
+	touch_every(p, size, stride);
+	if (pread(pmfd, pm, size / PAGE * 8,
+		  (uintptr_t)p / PAGE * 8) != (ssize_t)(size / PAGE * 8)) {
+		t = -1;
+		goto out;
+	}
+	for (i = 0; i < size / PAGE; i++)
+		dirty += (pm[i] >> 55) & 1;
+	t = now() - t;
+	/* A huge page is soft-dirty as a whole: more is fine, less is not. */
+	if (dirty < size / stride)
+		fprintf(stderr, "soft-dirty: %zu of %zu pages\n", dirty,
+			size / stride);
+out:
+	if (p != MAP_FAILED)
+		munmap((void *)p, size);
+	free(pm);
+	if (cr >= 0)
+		close(cr);
+	if (pmfd >= 0)
+		close(pmfd);
+	return t;
+}
+
+static double soft_dirty(size_t size, uint32_t stride)
+{
+	return soft_dirty_of(size, stride, 0);
+}
+
+/* The same on 4 KiB pages: the granularity of dxgpmo's bits. */
+static double soft_dirty_4k(size_t size, uint32_t stride)
+{
+	return soft_dirty_of(size, stride, 1);
+}
+
+/* The segment's first size bytes in this process, every page present. */
+static uint8_t *segment_map(const struct dxgpmo_adapter_info *a, size_t size)
+{
+	uint8_t *seg = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED,
+			    dev, a->segment_mmap_offset);
+
+	if (seg == MAP_FAILED)
+		return NULL;
+	touch(seg, size);
+	return seg;
+}
+
+static uint8_t *dirty_seg;
+static uint8_t *dirty_bits;
+
+/*
+ * One tracking period on basis @basis (of the segment's first size
+ * bytes): START, a write every 16th page, QUERY with CLEAR_DATA of the
+ * whole basis; then STOP, untimed.  START re-arms every page: it walks
+ * them as a query does.
+ */
+static double tracked_sparse(size_t size, uint32_t basis)
+{
+	double t = now();
+
+	if (dxgpmo_start_dirty_tracking(dev, basis))
+		return -1;
+	touch_every(dirty_seg, size, 16 * PAGE);
+	if (dxgpmo_query_dirty_bits(dev, basis, DXGPMO_DIRTY_CLEAR_DATA, 0, 0,
+				    0, dirty_bits, size / PAGE / 8 + 1)) {
+		dxgpmo_stop_dirty_tracking(dev, basis);
+		return -1;
+	}
+	t = now() - t;
+	dxgpmo_stop_dirty_tracking(dev, basis);
+	if ((dirty_bits[0] & 3) != 1)	/* page 0 written, page 1 not */
+		fprintf(stderr, "dirty: first bits %#x, not 0x1\n",
+			dirty_bits[0] & 3);
+	return t;
+}
+
+/*
+ * Every size up to the segment's (1 GiB with segment_mb=1024): writes to
+ * every page with tracking on + a query, against the same writes
+ * untracked and soft-dirty; then a whole tracking period with a write to
+ * every 16th page, against soft-dirty doing the same.  The soft-dirty runs
+ * have the segment unmapped: clear_refs would write-protect its PTEs too.
+ */
+void scenario_dirty(void)
+{
+	struct dxgpmo_adapter_info info[DXGPMO_MAX_ADAPTERS];
+	struct dxgpmo_memory_range r = { 0 };
+	uint32_t total, basis;
+	size_t size;
+
+	if (dxgpmo_query_adapters(dev, info, DXGPMO_MAX_ADAPTERS, &total) ||
+	    !total)
+		return;
+	dirty_bits = calloc(1, info[0].segment_size / PAGE / 8 + 1);
+	for (size = 64 * 1024; size <= info[0].segment_size && dirty_bits;
+	     size <<= 2) {
+		unsigned int reps = size >= (64 << 20) ? 3 : 10;
+		double t0, tracked, untracked, sparse;
+
+		r.length = size;
+		dirty_seg = segment_map(&info[0], size);
+		if (!dirty_seg)
+			break;
+		if (dxgpmo_create_memory_basis(dev, info[0].adapter_id, 1, &r,
+					       1, &basis))
+			break;
+		dxgpmo_start_dirty_tracking(dev, basis);
+		t0 = now();
+		touch(dirty_seg, size);
+		dxgpmo_query_dirty_bits(dev, basis, DXGPMO_DIRTY_CLEAR_DATA, 0,
+					0, 0, dirty_bits, size / PAGE / 8 + 1);
+		tracked = now() - t0;
+		dxgpmo_stop_dirty_tracking(dev, basis);
+		t0 = now();
+		touch(dirty_seg, size);
+		untracked = now() - t0;
+		sparse = best(tracked_sparse, size, basis, reps);
+		dxgpmo_destroy_memory_basis(dev, basis);
+		munmap(dirty_seg, size);
+		report("dirty", "tracked writes+query", size, tracked,
+		       "untracked writes", untracked);
+		report("dirty", "tracked writes+query", size, tracked,
+		       "soft-dirty anon", soft_dirty(size, PAGE));
+		report("dirty", "START+1/16 writes+query", size, sparse,
+		       "soft-dirty anon 1/16", best(soft_dirty, size,
+						    16 * PAGE, reps));
+		report("dirty", "START+1/16 writes+query", size, sparse,
+		       "soft-dirty 4K pages 1/16",
+		       best(soft_dirty_4k, size, 16 * PAGE, reps));
+	}
+	free(dirty_bits);
+}
