@@ -6,7 +6,7 @@
  * keep the cacheable linear alias of a non-cacheable buffer and only clean
  * and invalidate it to the point of coherency before the buffer is used
  * (arch_dma_prep_coherent()).  dxgpmo does the same: a write-combined or
- * non-cached object's views get pgprot_writecombine()/pgprot_noncached(),
+ * non-cached object's views get pgprot_writecombine()/pgprot_dmacoherent(),
  * its linear alias stays write-back, and its pages are cleaned and
  * invalidated when they become the object's and again when they stop
  * being.
@@ -166,18 +166,17 @@ check:
 
 u32 dxgpmo_arch_memtype_of_bits(u64 bits)
 {
-	u64 wc = pgprot_val(pgprot_writecombine(__pgprot(0))) &
-		 PTE_ATTRINDX_MASK;
-	u64 uc = pgprot_val(pgprot_noncached(__pgprot(0))) & PTE_ATTRINDX_MASK;
-
 	/* The linear map is MT_NORMAL_TAGGED: write-back, tagged with MTE. */
 	if (bits == PTE_ATTRINDX(MT_NORMAL) ||
 	    bits == PTE_ATTRINDX(MT_NORMAL_TAGGED))
 		return DXGPMO_TEST_MEMTYPE_WB;
-	if (bits == wc)
+	/* pgprot_writecombine() and pgprot_dmacoherent() */
+	if (bits == PTE_ATTRINDX(MT_NORMAL_NC))
 		return DXGPMO_TEST_MEMTYPE_WC;
-	if (bits == uc)
-		return DXGPMO_TEST_MEMTYPE_UC_MINUS;
+	/* pgprot_device() and ioremap(), pgprot_noncached() */
+	if (bits == PTE_ATTRINDX(MT_DEVICE_nGnRE) ||
+	    bits == PTE_ATTRINDX(MT_DEVICE_nGnRnE))
+		return DXGPMO_TEST_MEMTYPE_DEVICE;
 	return DXGPMO_TEST_MEMTYPE_OTHER;
 }
 

@@ -5,6 +5,7 @@
  * CONTIGUOUS, SECTION) do alike: DMA mapping an sg_table as an ADL, kernel
  * vmaps with the object's cache type, user copies through such a vmap.
  */
+#include <linux/dma-map-ops.h>
 #include <linux/dma-mapping.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -145,13 +146,21 @@ void dxgpmo_backing_view_close(struct dxgpmo_backing *backing)
 		backing->ops->view_close(backing);
 }
 
+/*
+ * A non-cached object is RAM: it gets the type the DMA API gives memory
+ * the CPU shares uncached with a device, pgprot_dmacoherent() (x86: UC-;
+ * arm64: Normal Non-cacheable).  pgprot_noncached() is a device type on
+ * arm64 (Device-nGnRnE), on which every unaligned access faults, the
+ * kernel's copy routines' included, and which the architecture does not
+ * allow as an alias of cacheable memory.
+ */
 static pgprot_t dxgpmo_cache_pgprot(u32 cache_type, pgprot_t prot)
 {
 	switch (cache_type) {
 	case DXGPMO_CACHE_WRITE_COMBINED:
 		return pgprot_writecombine(prot);
 	case DXGPMO_CACHE_NON_CACHED:
-		return pgprot_noncached(prot);
+		return pgprot_dmacoherent(prot);
 	default:
 		return prot;
 	}
@@ -282,6 +291,50 @@ void dxgpmo_ram_dma_unmap(struct dxgpmo_backing *backing,
 	m->mapped = false;
 }
 
+/*
+ * Where the linear alias stays write-back (arm64), a pageable object's
+ * pages may have been written through it since they became the object's
+ * (shmem zeroes them, reads them in from swap): a non-cacheable kernel
+ * view of them needs them cleaned first, or a dirty line could later be
+ * written back over what the view stored, and a line fetched meanwhile
+ * must not be what shmem reads once the view is gone.  Other objects'
+ * pages were cleaned when they became the object's and are written only
+ * through its views.  x86 keeps a WB alias under such a view, as DRM's
+ * shmem helpers' write-combined vmaps do; its user views switch it.
+ */
+static bool dxgpmo_kview_needs_cleaning(struct dxgpmo_backing *backing)
+{
+	return !dxgpmo_arch_switches_alias && backing->ops->pageable &&
+	       backing->cache_type != DXGPMO_CACHE_CACHED;
+}
+
+static int dxgpmo_kview_clean(struct dxgpmo_backing *backing,
+			      struct dxgpmo_kview *view, struct page **pages)
+{
+	int ret;
+
+	if (!dxgpmo_kview_needs_cleaning(backing))
+		return 0;
+	ret = dxgpmo_arch_set_pages_cache(pages, view->nr_pages,
+					  backing->cache_type);
+	if (!ret)
+		dxgpmo_count_global(DXGPMO_CNT_CLEANED_KVIEW_PAGES,
+				    view->nr_pages);
+	return ret;
+}
+
+static void dxgpmo_kview_clean_back(struct dxgpmo_backing *backing,
+				    struct dxgpmo_kview *view)
+{
+	if (!dxgpmo_kview_needs_cleaning(backing))
+		return;
+	if (dxgpmo_arch_set_pages_cache(view->pinned, view->nr_pages,
+					DXGPMO_CACHE_CACHED))
+		pr_err_ratelimited("dxgpmo: cannot clean a kernel view's pages\n");
+	dxgpmo_count_global(DXGPMO_CNT_CLEANED_KVIEW_PAGES,
+			    -(s64)view->nr_pages);
+}
+
 /* A vmap of the view's pages with the object's cache type; pins them. */
 int dxgpmo_ram_kmap(struct dxgpmo_backing *backing, struct dxgpmo_kview *view)
 {
@@ -298,17 +351,25 @@ int dxgpmo_ram_kmap(struct dxgpmo_backing *backing, struct dxgpmo_kview *view)
 		kvfree(pages);
 		return ret;
 	}
+	ret = dxgpmo_kview_clean(backing, view, pages);
+	if (ret) {
+		dxgpmo_backing_unpin(backing, pages, view->nr_pages);
+		kvfree(pages);
+		return ret;
+	}
 	/* A read-only section's view is read-only for its importers too. */
 	vaddr = vmap(pages, view->nr_pages, VM_MAP,
 		     dxgpmo_cache_pgprot(backing->cache_type,
 					 backing->readonly ? PAGE_KERNEL_RO :
 							     PAGE_KERNEL));
+	view->pinned = pages;
 	if (!vaddr) {
+		dxgpmo_kview_clean_back(backing, view);
 		dxgpmo_backing_unpin(backing, pages, view->nr_pages);
 		kvfree(pages);
+		view->pinned = NULL;
 		return -ENOMEM;
 	}
-	view->pinned = pages;
 	view->vaddr = vaddr;
 	return 0;
 }
@@ -317,6 +378,7 @@ void dxgpmo_ram_kunmap(struct dxgpmo_backing *backing,
 		       struct dxgpmo_kview *view)
 {
 	vunmap(view->vaddr);
+	dxgpmo_kview_clean_back(backing, view);
 	dxgpmo_backing_unpin(backing, view->pinned, view->nr_pages);
 	kvfree(view->pinned);
 	view->vaddr = NULL;

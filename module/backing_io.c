@@ -182,11 +182,13 @@ static int dxgpmo_io_vma_setup(struct dxgpmo_backing *backing,
 				 VM_DONTDUMP);
 	/*
 	 * Set here, not per fault: mprotect() keeps the memory type of the
-	 * VMA's protection.  A BAR is never encrypted memory.
+	 * VMA's protection.  A BAR is never encrypted memory.  Registers get
+	 * the type ioremap() gives them, as PCI's sysfs resource files do
+	 * (arm64: Device-nGnRE; x86: UC-).
 	 */
 	vma->vm_page_prot = pgprot_decrypted(backing->io_wc ?
 					     pgprot_writecombine(prot) :
-					     pgprot_noncached(prot));
+					     pgprot_device(prot));
 	vma_set_file(vma, file);
 	fput(file);		/* the VMA holds its own reference */
 	return 0;

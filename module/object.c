@@ -490,6 +490,7 @@ static const char *const dxgpmo_counter_names[DXGPMO_NR_COUNTERS] = {
 	[DXGPMO_CNT_SEGMENT_PAGES] = "segment_pages",
 	[DXGPMO_CNT_KMAP_PAGES] = "kmap_pages",
 	[DXGPMO_CNT_SECTION_VIEW_PAGES] = "section_view_pages",
+	[DXGPMO_CNT_CLEANED_KVIEW_PAGES] = "cleaned_kview_pages",
 };
 
 static int dxgpmo_stats_show(struct seq_file *m, void *unused)

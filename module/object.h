@@ -41,6 +41,7 @@ enum dxgpmo_counter {
 	DXGPMO_CNT_SEGMENT_PAGES,
 	DXGPMO_CNT_KMAP_PAGES,
 	DXGPMO_CNT_SECTION_VIEW_PAGES,	/* debugfs only */
+	DXGPMO_CNT_CLEANED_KVIEW_PAGES,	/* debugfs only */
 	DXGPMO_NR_COUNTERS,
 };
 

@@ -990,4 +990,30 @@ static inline int open_vgem(void)
 
 #define ADL_LEAK_PARAM "/sys/module/dxgpmo/parameters/adl_leak"
 
+/*
+ * The memory type (enum dxgpmo_test_memtype) of a view of RAM of cache
+ * type cache.  x86: non-cached is UC-, write-combined WC (UC- where PAT is
+ * off, !wc_distinct).  arm64: both are Normal Non-cacheable, which reads
+ * as WC: a device type would fault on every unaligned access to memory.
+ */
+static inline uint32_t ram_view_memtype(uint32_t cache, bool wc_distinct)
+{
+	if (cache == DXGPMO_CACHE_CACHED)
+		return DXGPMO_TEST_MEMTYPE_WB;
+#ifdef __aarch64__
+	return DXGPMO_TEST_MEMTYPE_WC;
+#else
+	if (cache == DXGPMO_CACHE_WRITE_COMBINED && wc_distinct)
+		return DXGPMO_TEST_MEMTYPE_WC;
+	return DXGPMO_TEST_MEMTYPE_UC_MINUS;
+#endif
+}
+
+/* Of a view of registers (a BAR that is not prefetchable). */
+#ifdef __aarch64__
+#define IO_VIEW_MEMTYPE DXGPMO_TEST_MEMTYPE_DEVICE
+#else
+#define IO_VIEW_MEMTYPE DXGPMO_TEST_MEMTYPE_UC_MINUS
+#endif
+
 #endif

@@ -73,14 +73,17 @@ enum dxgpmo_test_memtype_of {
 
 /*
  * Memory types, decoded from the PTE's PWT/PCD/PAT bits (x86) or its MAIR
- * attribute index (arm64: WB is MT_NORMAL, WC MT_NORMAL_NC, UC_MINUS what
- * pgprot_noncached() gives, MT_DEVICE_nGnRnE).
+ * attribute index (arm64: WB is MT_NORMAL or MT_NORMAL_TAGGED, WC is
+ * MT_NORMAL_NC, what both pgprot_writecombine() and pgprot_dmacoherent()
+ * give, DEVICE is MT_DEVICE_nGnRE or MT_DEVICE_nGnRnE; UC_MINUS is x86's
+ * only).
  */
 enum dxgpmo_test_memtype {
 	DXGPMO_TEST_MEMTYPE_WB = 1,
 	DXGPMO_TEST_MEMTYPE_WC,
 	DXGPMO_TEST_MEMTYPE_UC_MINUS,
 	DXGPMO_TEST_MEMTYPE_OTHER,
+	DXGPMO_TEST_MEMTYPE_DEVICE,
 };
 
 /**
