@@ -25,6 +25,13 @@ int dxgpmo_arch_init(void);
 void dxgpmo_arch_exit(void);
 
 /*
+ * Whether RAM may get another memory type than write-back: not where the
+ * cache maintenance that takes cannot be done (arm64 with every DMA
+ * mapping bounced).
+ */
+bool dxgpmo_arch_uncached_ram(void);
+
+/*
  * Make pages ready for views of cache_type (a DXGPMO_CACHE_*), or, for
  * DXGPMO_CACHE_CACHED, ready to be write-back again; nonzero on failure,
  * after which part of them may have changed.

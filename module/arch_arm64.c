@@ -23,6 +23,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/mm.h>
 #include <linux/platform_device.h>
+#include <linux/swiotlb.h>
 #include <linux/vmalloc.h>
 #include <asm/pgtable.h>
 #include <asm/sysreg.h>
@@ -53,22 +54,41 @@ int dxgpmo_arch_init(void)
 		pr_err("dxgpmo: no non-coherent device for cache maintenance\n");
 		return -ENODEV;
 	}
+	/*
+	 * A kernel that bounces every mapping (swiotlb=force, a realm)
+	 * would maintain the bounce buffer instead: the module works, but
+	 * only with write-back RAM.
+	 */
+	if (is_swiotlb_force_bounce(&pdev->dev)) {
+		platform_device_unregister(pdev);
+		pr_info("dxgpmo: DMA mappings bounce: write-combined and non-cached objects are refused\n");
+		return 0;
+	}
 	dxgpmo_cache_pdev = pdev;
 	return 0;
 }
 
 void dxgpmo_arch_exit(void)
 {
-	platform_device_unregister(dxgpmo_cache_pdev);
+	if (dxgpmo_cache_pdev)
+		platform_device_unregister(dxgpmo_cache_pdev);
+}
+
+bool dxgpmo_arch_uncached_ram(void)
+{
+	return !!dxgpmo_cache_pdev;
 }
 
 /* Clean and invalidate n contiguous pages to the point of coherency. */
 static int dxgpmo_clean_inval_poc(struct page *page, unsigned long n)
 {
-	struct device *dev = &dxgpmo_cache_pdev->dev;
+	struct device *dev;
 	size_t len = n << PAGE_SHIFT;
 	dma_addr_t dma;
 
+	if (!dxgpmo_cache_pdev)
+		return -EOPNOTSUPP;
+	dev = &dxgpmo_cache_pdev->dev;
 	dma = dma_map_page(dev, page, 0, len, DMA_BIDIRECTIONAL);
 	if (dma_mapping_error(dev, dma))
 		return -EIO;

@@ -80,6 +80,11 @@ u32 dxgpmo_arch_memtype_of_bits(u64 bits)
 	return DXGPMO_TEST_MEMTYPE_OTHER;
 }
 
+bool dxgpmo_arch_uncached_ram(void)
+{
+	return true;
+}
+
 /* Without PAT, WC is UC-. */
 bool dxgpmo_arch_wc_distinct(void)
 {

@@ -58,6 +58,10 @@ static int dxgpmo_check_create(const struct dxgpmo_create_pmo *cmd,
 		    !PAGE_ALIGNED(cmd->io_base))
 			return -EINVAL;
 		req->io_base = cmd->io_base;
+	} else if (cmd->cache_type != DXGPMO_CACHE_CACHED &&
+		   !dxgpmo_arch_uncached_ram()) {
+		/* Refused before any page could be left behind switched. */
+		return -EOPNOTSUPP;
 	}
 	req->nr_pages = pages;
 	req->type = cmd->type;

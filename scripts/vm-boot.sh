@@ -26,7 +26,7 @@
 # The intel_iommu= argument stays on the command line for AMD-Vi and
 # virtio-iommu, where no VT-d unit exists and it does nothing.
 #
-# DXGPMO_ARCH=arm64 (kernels.sh) boots an arm64 kernel instead: QEMU's virt
+# An arm64 kernel (kernels.sh) boots instead on: QEMU's virt
 # machine with an SMMUv3 (and GICv3, for MSIs), the same edu devices and
 # spare vmxnet3 functions at the same PCI addresses on its root bus, the
 # serial console on ttyAMA0.  -cpu max with QEMU's own pointer
@@ -49,10 +49,13 @@ set -eu
 kver=$1 initrd=$2 log=$3
 # shellcheck source=kernels.sh
 . "$(dirname "$0")/kernels.sh"
+dxgpmo_arch=$(kernel_arch "$kver")
 # DXGPMO_KERNEL_IMAGE boots a kernel that is not installed (the debug one);
 # the newest Debian kernel boots from the image make deps cached.
 image=${DXGPMO_KERNEL_IMAGE:-$(kernel_image "$kver")}
-extra=${4:-}
+# DXGPMO_VM_CMDLINE adds to them (a boot that make check runs with a
+# kernel option of its own).
+extra="${4:-} ${DXGPMO_VM_CMDLINE:-}"
 timeout_s=${DXGPMO_VM_TIMEOUT:-900}
 # DXGPMO_VM_SCREEN=SOCKETS (set by vm-boot-screen.sh): a cirrus-vga display,
 # the QMP monitor and a second serial port (ttyS1) on the screen agent's
