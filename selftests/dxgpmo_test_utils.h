@@ -510,6 +510,29 @@ static inline int kmsg_open_new(void)
 	return fd;
 }
 
+/*
+ * The next log record into rec (NUL-terminated): 1, or 0 once the waits
+ * for one, 10 ms each and added up in *waited_ms, reached timeout_ms.
+ */
+static inline int kmsg_next_record(int fd, char *rec, size_t len,
+				   int timeout_ms, int *waited_ms)
+{
+	for (;;) {
+		ssize_t n = read(fd, rec, len - 1);
+
+		if (n > 0) {
+			rec[n] = 0;
+			return 1;
+		}
+		if (n < 0 && errno == EPIPE)	/* overwritten records */
+			continue;
+		if (*waited_ms >= timeout_ms)
+			return 0;
+		usleep(10000);
+		*waited_ms += 10;
+	}
+}
+
 /* 1 when a record containing all of needles appears within timeout_ms. */
 static inline int kmsg_wait_for(int fd, int timeout_ms, const char *needle,
 				const char *needle2)
@@ -517,23 +540,10 @@ static inline int kmsg_wait_for(int fd, int timeout_ms, const char *needle,
 	char rec[2048];
 	int waited = 0;
 
-	for (;;) {
-		ssize_t n = read(fd, rec, sizeof(rec) - 1);
-
-		if (n > 0) {
-			rec[n] = 0;
-			if (strstr(rec, needle) &&
-			    (!needle2 || strstr(rec, needle2)))
-				return 1;
-			continue;
-		}
-		if (n < 0 && errno == EPIPE)	/* overwritten records */
-			continue;
-		if (waited >= timeout_ms)
-			return 0;
-		usleep(10000);
-		waited += 10;
-	}
+	while (kmsg_next_record(fd, rec, sizeof(rec), timeout_ms, &waited))
+		if (strstr(rec, needle) && (!needle2 || strstr(rec, needle2)))
+			return 1;
+	return 0;
 }
 
 /*
@@ -554,43 +564,31 @@ static inline int kmsg_wait_smmu_fault(int fd, int timeout_ms,
 	snprintf(want_sid, sizeof(want_sid), "sid: %#x", sid);
 	snprintf(want_addr, sizeof(want_addr), "%#llx",
 		 (unsigned long long)addr);
-	for (;;) {
-		ssize_t n = read(fd, rec, sizeof(rec) - 1);
-		char *msg, *hex;
+	while (kmsg_next_record(fd, rec, sizeof(rec), timeout_ms, &waited)) {
+		char *msg = strchr(rec, ';'), *hex;
 
-		if (n > 0) {
-			rec[n] = 0;
-			msg = strchr(rec, ';');
-			msg = msg ? msg + 1 : rec;
-			if (!strstr(msg, "smmu"))
-				continue;
-			if (strstr(msg, want_sid) && strstr(msg, want_addr))
-				return 1;
-			if (strstr(msg, "event 0x10 received")) {
-				word = 0;
-				continue;
-			}
-			/* the tab before each word, as /dev/kmsg escapes it */
-			hex = strstr(msg, "\\x090x");
-			if (word < 0 || !hex ||
-			    sscanf(hex + 4, "%llx", &dw[word]) != 1) {
-				word = -1;
-				continue;
-			}
-			if (++word < 4)
-				continue;
-			word = -1;
-			if (dw[0] >> 32 == sid && dw[2] == addr)
-				return 1;
+		msg = msg ? msg + 1 : rec;
+		if (!strstr(msg, "smmu"))
+			continue;
+		if (strstr(msg, want_sid) && strstr(msg, want_addr))
+			return 1;
+		if (strstr(msg, "event 0x10 received")) {
+			word = 0;
 			continue;
 		}
-		if (n < 0 && errno == EPIPE)	/* overwritten records */
+		/* the tab before each word, as /dev/kmsg escapes it */
+		hex = strstr(msg, "\\x090x");
+		if (word < 0 || !hex || sscanf(hex + 4, "%llx", &dw[word]) != 1) {
+			word = -1;
 			continue;
-		if (waited >= timeout_ms)
-			return 0;
-		usleep(10000);
-		waited += 10;
+		}
+		if (++word < 4)
+			continue;
+		word = -1;
+		if (dw[0] >> 32 == sid && dw[2] == addr)
+			return 1;
 	}
+	return 0;
 }
 
 static inline int write_sysfs(const char *path, const char *val)
