@@ -193,9 +193,11 @@ u32 dxgpmo_arch_memtype_of_bits(u64 bits)
 	/* pgprot_writecombine() and pgprot_dmacoherent() */
 	if (bits == PTE_ATTRINDX(MT_NORMAL_NC))
 		return DXGPMO_TEST_MEMTYPE_WC;
-	/* pgprot_device() and ioremap(), pgprot_noncached() */
-	if (bits == PTE_ATTRINDX(MT_DEVICE_nGnRE) ||
-	    bits == PTE_ATTRINDX(MT_DEVICE_nGnRnE))
+	/* pgprot_device() and ioremap(): nGnRE; pgprot_noncached(): nGnRnE */
+	if (bits == (pgprot_val(pgprot_device(__pgprot(0))) &
+		     PTE_ATTRINDX_MASK) ||
+	    bits == (pgprot_val(pgprot_noncached(__pgprot(0))) &
+		     PTE_ATTRINDX_MASK))
 		return DXGPMO_TEST_MEMTYPE_DEVICE;
 	return DXGPMO_TEST_MEMTYPE_OTHER;
 }

@@ -14,7 +14,7 @@ export DXGPMO_VM_MEM="${DXGPMO_VM_MEM:-4G}"
 # A run takes about 5 minutes per kernel on an idle host and can take
 # several times that on a busy one.
 export DXGPMO_VM_TIMEOUT="${DXGPMO_VM_TIMEOUT:-3600}"
-for kver in ${DXGPMO_KERNELS:-$(default_test_kernels)}; do
+for kver in ${DXGPMO_KERNELS:-$(default_test_kernels "$primary_arch")}; do
 	out=$build/bench-$kver
 	rm -rf "$out"
 	mkdir -p "$out"

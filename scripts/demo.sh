@@ -12,7 +12,7 @@ set -eu
 . "$(dirname "$0")/vm-lib.sh"
 vm_prepare
 
-kver=${DXGPMO_KERNEL:-$(default_test_kernels | tail -n 1)}
+kver=${DXGPMO_KERNEL:-$(default_test_kernels "$primary_arch" | tail -n 1)}
 [ -n "$kver" ] || { echo "demo: no test kernel installed" >&2; exit 1; }
 out=$build/demo
 rm -rf "$out"

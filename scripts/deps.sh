@@ -229,7 +229,7 @@ for old in "$cached_kernels"/*; do
 		  in_root_apt purge -y "linux-headers-$old" || true; }
 done
 
-# DXGPMO_ARCH=arm64: the arm64 test kernels (the newest of bookworm,
+# arm64 (unless DXGPMO_ARCHES leaves it out): the arm64 test kernels (the newest of bookworm,
 # bookworm-backports and trixie-backports) and an arm64 busybox, fetched
 # with apt-get download into the build cache and extracted there, never
 # installed.  apt learns of arm64 only through a private configuration and
@@ -238,7 +238,7 @@ done
 # headers, with the amd64 linux-kbuild of the same version that its
 # headers' scripts link to (the arm64 one's fixdep and modpost would not
 # run here); the headers' Makefile names the cache, not /usr/src.
-[ "$dxgpmo_arch" = arm64 ] || exit 0
+has_arch arm64 || exit 0
 
 # The cross compilers: bookworm's gcc-12 on the host for 6.1 and 6.12,
 # trixie's gcc-14 in the build root for the trixie kernel, whose headers

@@ -43,7 +43,9 @@ dkms_build() {
 }
 
 status=0
-for kver in ${DXGPMO_KERNELS:-$(default_test_kernels)}; do
+for kver in ${DXGPMO_KERNELS:-$(default_test_kernels "$primary_arch")}; do
+	# DKMS builds for the machine's own kernels, not cross
+	[ "$(kernel_arch "$kver")" = amd64 ] || continue
 	if dkms_build "$kver" > "$work/build-$kver.log" 2>&1 &&
 	   [ -n "$(find "$work/tree" "$work/root-tree" -path "*/$kver/*" \
 		-name 'dxgpmo.ko*' 2>/dev/null)" ]; then

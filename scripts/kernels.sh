@@ -12,16 +12,37 @@ dxgpmo_cache=${DXGPMO_CACHE:-/var/cache/dxgpmo}
 build_root=$dxgpmo_cache/trixie-root
 cached_kernels=$dxgpmo_cache/kernels
 
-# DXGPMO_ARCH: the architecture of the kernels tested, amd64 (the default,
-# booted as q35 with an Intel IOMMU) or arm64 (QEMU's virt machine with an
-# SMMUv3, built with a cross compiler).  The arm64 kernels are never
-# installed: make deps (with DXGPMO_ARCH=arm64) keeps each one whole, its
-# image, modules and headers, in arm64_kernel_dir.
-dxgpmo_arch=${DXGPMO_ARCH:-amd64}
-case $dxgpmo_arch in
-amd64|arm64) ;;
-*) echo "DXGPMO_ARCH=$dxgpmo_arch: amd64 or arm64" >&2; exit 1 ;;
-esac
+# The architectures make deps fetches kernels for and make check tests:
+# amd64 (booted as q35 with an emulated x86 IOMMU) and arm64 (QEMU's virt
+# machine with an SMMUv3, the module and programs cross-built).
+# DXGPMO_ARCHES names a subset; DXGPMO_ARCH=arm64 (or amd64) is the same
+# as DXGPMO_ARCHES of that one.  The arm64 kernels are never installed:
+# make deps keeps each one whole, its image, modules and headers, in
+# arm64_kernel_dir.  The first architecture named is the one make demo,
+# make bench and the DKMS check use.
+dxgpmo_arches=${DXGPMO_ARCHES:-${DXGPMO_ARCH:-amd64 arm64}}
+for arch in $dxgpmo_arches; do
+	case $arch in
+	amd64|arm64) ;;
+	*) echo "DXGPMO_ARCHES: $arch: amd64 or arm64" >&2; exit 1 ;;
+	esac
+done
+# shellcheck disable=SC2034
+primary_arch=${dxgpmo_arches%% *}
+# has_arch ARCH: whether ARCH is one of dxgpmo_arches
+has_arch() {
+	case " $dxgpmo_arches " in
+	*" $1 "*) return 0 ;;
+	*) return 1 ;;
+	esac
+}
+# kernel_arch KVER: a kernel's architecture, from its Debian name
+kernel_arch() {
+	case $1 in
+	*-arm64) echo arm64 ;;
+	*) echo amd64 ;;
+	esac
+}
 arm64_cache=$dxgpmo_cache/arm64
 arm64_kernel_dir() {
 	echo "$arm64_cache/kernels/$1"
@@ -30,7 +51,7 @@ arm64_kernel_dir() {
 # cached_kernel KVER: prints the directory of a cached (not installed)
 # kernel and succeeds, or fails for an installed one.
 cached_kernel() {
-	if [ "$dxgpmo_arch" = arm64 ]; then
+	if [ "$(kernel_arch "$1")" = arm64 ]; then
 		[ -f "$(arm64_kernel_dir "$1")/.dxgpmo-complete" ] &&
 			arm64_kernel_dir "$1"
 		return
@@ -103,17 +124,25 @@ in_root_bind() {
 		sh "$build_root" "$@"
 }
 
-# Newest installed Debian 6.1 and 6.12 kernels that have headers, and the
-# newest kernel cached by make deps.
+# default_test_kernels [ARCH...]: for each architecture (dxgpmo_arches
+# when none is named): amd64's newest installed Debian 6.1 and 6.12
+# kernels that have headers and the newest kernel make deps cached; every
+# arm64 kernel make deps cached (the same three series).
 default_test_kernels() {
-	if [ "$dxgpmo_arch" = arm64 ]; then
-		# shellcheck disable=SC2012
-		ls "$arm64_cache/kernels" 2>/dev/null | sort -V |
-			while read -r k; do
-				cached_kernel "$k" > /dev/null && echo "$k"
-			done
-		return
-	fi
+	# shellcheck disable=SC2086
+	[ $# -gt 0 ] || set -- $dxgpmo_arches
+	for dt_arch; do
+		"default_${dt_arch}_kernels"
+	done
+}
+default_arm64_kernels() {
+	# shellcheck disable=SC2012
+	ls "$arm64_cache/kernels" 2>/dev/null | sort -V |
+		while read -r k; do
+			cached_kernel "$k" > /dev/null && echo "$k"
+		done
+}
+default_amd64_kernels() {
 	for series in 6.1 6.12; do
 		# shellcheck disable=SC2010
 		ls /lib/modules 2>/dev/null | grep "^${series}[.-]" |

@@ -19,6 +19,7 @@ shift 3
 . "$(dirname "$0")/kernels.sh"
 # KVER's modules: installed, or extracted in the build cache by make deps
 modbase=$(kernel_modules_base "$kver")
+dxgpmo_arch=$(kernel_arch "$kver")
 
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT

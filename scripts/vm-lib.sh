@@ -25,7 +25,7 @@ vm_prepare() {
 # files), with W=1 and sparse; leaves OUT/dxgpmo.ko; fails on any warning;
 # leaves OUT/sparse-not-run if the kernel's make did not run sparse.
 # DXGPMO_KERNEL_BUILD builds against a kernel tree that is not installed.
-# DXGPMO_ARCH=arm64 cross-compiles for a kernel of arm64_kernel_dir: with
+# An arm64 kernel (kernels.sh) has it cross-compiled for arm64_kernel_dir: with
 # bookworm's aarch64 gcc-12 on the host, or, for headers that ask for
 # gcc-14 (trixie's), in the trixie build root with that directory at the
 # same path.
@@ -33,7 +33,7 @@ build_module() {
 	bm_src=$3/src
 	mkdir -p "$bm_src"
 	cp -r "$1/Kbuild" "$1/module" "$1/uapi" "$bm_src/"
-	if [ "$dxgpmo_arch" = arm64 ]; then
+	if [ "$(kernel_arch "$2")" = arm64 ]; then
 		bm_kernel=$(arm64_kernel_dir "$2")
 		bm_kdir=$bm_kernel/usr/src/linux-headers-$2
 		# The headers set CROSS_COMPILE from Debian's host type.
@@ -67,7 +67,7 @@ build_module() {
 	cp "$bm_src/module/dxgpmo.ko" "$3/dxgpmo.ko"
 }
 
-# build_userspace SRC OUT: with DXGPMO_ARCH=arm64, the tools and selftests
+# build_userspace SRC OUT: for the arm64 kernels, the tools and selftests
 # of the tree SRC built for aarch64 in a copy under OUT (OUT/selftests,
 # OUT/userspace-tools), static, with the cross compiler and make deps'
 # arm64 libdrm and json-c, and make deps' kselftest harness: what the
