@@ -14,6 +14,15 @@
 #include <linux/types.h>
 
 /*
+ * The contract's pages are 4 KiB (ADLs count them, views are made of
+ * them), and this header has implementations for these two only.  Not in
+ * Kbuild: its clean pass runs without the kernel's configuration.
+ */
+#if !defined(CONFIG_X86_64) && !defined(CONFIG_ARM64_4K_PAGES)
+#error "dxgpmo builds for x86-64 and for arm64 with 4 KiB pages only"
+#endif
+
+/*
  * True when a non-cached or write-combined object's linear-map alias
  * takes the object's memory type (x86 PAT); false when the alias stays
  * write-back and the caches are cleaned instead (arm64), so that a pool
@@ -29,7 +38,17 @@ void dxgpmo_arch_exit(void);
  * cache maintenance that takes cannot be done (arm64 with every DMA
  * mapping bounced).
  */
-bool dxgpmo_arch_uncached_ram(void);
+bool dxgpmo_arch_can_uncache_ram(void);
+
+/* The protection of a non-cached view of RAM. */
+pgprot_t dxgpmo_arch_pgprot_uncached(pgprot_t prot);
+
+/*
+ * Where the linear alias stays write-back (!dxgpmo_arch_switches_alias):
+ * clean and invalidate n pages to the point of coherency; nonzero on
+ * failure.  Elsewhere nothing to do.
+ */
+int dxgpmo_arch_clean_pages(struct page **pages, unsigned long n);
 
 /*
  * Make pages ready for views of cache_type (a DXGPMO_CACHE_*), or, for

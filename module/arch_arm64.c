@@ -23,7 +23,6 @@
 #include <linux/dma-mapping.h>
 #include <linux/mm.h>
 #include <linux/platform_device.h>
-#include <linux/swiotlb.h>
 #include <linux/vmalloc.h>
 #include <asm/pgtable.h>
 #include <asm/sysreg.h>
@@ -44,6 +43,8 @@ int dxgpmo_arch_init(void)
 		.dma_mask = DMA_BIT_MASK(64),
 	};
 	struct platform_device *pdev;
+	struct page *probe;
+	dma_addr_t dma;
 
 	pdev = platform_device_register_full(&info);
 	if (IS_ERR(pdev))
@@ -55,16 +56,27 @@ int dxgpmo_arch_init(void)
 		return -ENODEV;
 	}
 	/*
-	 * A kernel that bounces every mapping (swiotlb=force, a realm)
-	 * would maintain the bounce buffer instead: the module works, but
-	 * only with write-back RAM.
+	 * A kernel that bounces the device's mappings (swiotlb=force, a
+	 * realm, a restricted pool) would maintain the bounce buffer
+	 * instead: the module works, but only with write-back RAM.  One
+	 * mapping of a page says, whatever the reason.
 	 */
-	if (is_swiotlb_force_bounce(&pdev->dev)) {
+	probe = alloc_page(GFP_KERNEL);
+	if (!probe) {
 		platform_device_unregister(pdev);
-		pr_info("dxgpmo: DMA mappings bounce: write-combined and non-cached objects are refused\n");
-		return 0;
+		return -ENOMEM;
 	}
-	dxgpmo_cache_pdev = pdev;
+	dma = dma_map_page(&pdev->dev, probe, 0, PAGE_SIZE, DMA_BIDIRECTIONAL);
+	if (!dma_mapping_error(&pdev->dev, dma)) {
+		dma_unmap_page(&pdev->dev, dma, PAGE_SIZE, DMA_BIDIRECTIONAL);
+		if (dma == page_to_phys(probe))
+			dxgpmo_cache_pdev = pdev;
+	}
+	__free_page(probe);
+	if (!dxgpmo_cache_pdev) {
+		platform_device_unregister(pdev);
+		pr_info("dxgpmo: DMA mappings bounce: no write-combined or non-cached objects\n");
+	}
 	return 0;
 }
 
@@ -74,9 +86,15 @@ void dxgpmo_arch_exit(void)
 		platform_device_unregister(dxgpmo_cache_pdev);
 }
 
-bool dxgpmo_arch_uncached_ram(void)
+bool dxgpmo_arch_can_uncache_ram(void)
 {
 	return !!dxgpmo_cache_pdev;
+}
+
+/* Normal Non-cacheable, what the DMA API gives RAM it shares uncached. */
+pgprot_t dxgpmo_arch_pgprot_uncached(pgprot_t prot)
+{
+	return pgprot_dmacoherent(prot);
 }
 
 /* Clean and invalidate n contiguous pages to the point of coherency. */
@@ -118,8 +136,20 @@ int dxgpmo_arch_set_pages_cache(struct page **pages, unsigned long n,
 		ret = dxgpmo_clean_inval_poc(pages[i], run);
 		if (ret)
 			return ret;
+		cond_resched();
 	}
 	return 0;
+}
+
+/*
+ * Cleaning is idempotent: two holders of the same pages (a kernel view
+ * and a section's user views) each clean them when they come and go, in
+ * any order, and nothing writes through the alias while either holds
+ * them, so no dirty line can be lost between.
+ */
+int dxgpmo_arch_clean_pages(struct page **pages, unsigned long n)
+{
+	return dxgpmo_arch_set_pages_cache(pages, n, DXGPMO_CACHE_CACHED);
 }
 
 int dxgpmo_arch_set_block_wb(struct page *page, unsigned long n)

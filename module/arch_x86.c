@@ -73,16 +73,29 @@ u32 dxgpmo_arch_memtype_of_bits(u64 bits)
 
 	if (!bits)
 		return DXGPMO_TEST_MEMTYPE_WB;
-	if (bits == wc)
-		return DXGPMO_TEST_MEMTYPE_WC;
+	/* Without PAT, pgprot_writecombine() is UC- too. */
 	if (bits == uc)
 		return DXGPMO_TEST_MEMTYPE_UC_MINUS;
+	if (bits == wc)
+		return DXGPMO_TEST_MEMTYPE_WC;
 	return DXGPMO_TEST_MEMTYPE_OTHER;
 }
 
-bool dxgpmo_arch_uncached_ram(void)
+bool dxgpmo_arch_can_uncache_ram(void)
 {
 	return true;
+}
+
+/* UC-, what the DMA API's pgprot_dmacoherent() is on x86. */
+pgprot_t dxgpmo_arch_pgprot_uncached(pgprot_t prot)
+{
+	return pgprot_noncached(prot);
+}
+
+/* The linear map carries the memory type: nothing to clean. */
+int dxgpmo_arch_clean_pages(struct page **pages, unsigned long n)
+{
+	return 0;
 }
 
 /* Without PAT, WC is UC-. */

@@ -5,7 +5,6 @@
  * CONTIGUOUS, SECTION) do alike: DMA mapping an sg_table as an ADL, kernel
  * vmaps with the object's cache type, user copies through such a vmap.
  */
-#include <linux/dma-map-ops.h>
 #include <linux/dma-mapping.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -151,8 +150,9 @@ void dxgpmo_backing_view_close(struct dxgpmo_backing *backing)
  * the CPU shares uncached with a device, pgprot_dmacoherent() (x86: UC-;
  * arm64: Normal Non-cacheable).  pgprot_noncached() is a device type on
  * arm64 (Device-nGnRnE), on which every unaligned access faults, the
- * kernel's copy routines' included, and which the architecture does not
- * allow as an alias of cacheable memory.
+ * kernel's copy routines' included; and a device-type alias of memory
+ * the linear map maps cacheable has the weakest of the architecture's
+ * guarantees for mismatched attributes.
  */
 static pgprot_t dxgpmo_cache_pgprot(u32 cache_type, pgprot_t prot)
 {
@@ -160,7 +160,7 @@ static pgprot_t dxgpmo_cache_pgprot(u32 cache_type, pgprot_t prot)
 	case DXGPMO_CACHE_WRITE_COMBINED:
 		return pgprot_writecombine(prot);
 	case DXGPMO_CACHE_NON_CACHED:
-		return pgprot_dmacoherent(prot);
+		return dxgpmo_arch_pgprot_uncached(prot);
 	default:
 		return prot;
 	}
@@ -309,30 +309,34 @@ static bool dxgpmo_kview_needs_cleaning(struct dxgpmo_backing *backing)
 }
 
 static int dxgpmo_kview_clean(struct dxgpmo_backing *backing,
-			      struct dxgpmo_kview *view, struct page **pages)
+			      struct page **pages, unsigned long n)
 {
 	int ret;
 
 	if (!dxgpmo_kview_needs_cleaning(backing))
 		return 0;
-	ret = dxgpmo_arch_set_pages_cache(pages, view->nr_pages,
-					  backing->cache_type);
+	ret = dxgpmo_arch_clean_pages(pages, n);
 	if (!ret)
-		dxgpmo_count_global(DXGPMO_CNT_CLEANED_KVIEW_PAGES,
-				    view->nr_pages);
+		dxgpmo_count_global(DXGPMO_CNT_CLEANED_KVIEW_PAGES, n);
 	return ret;
 }
 
-static void dxgpmo_kview_clean_back(struct dxgpmo_backing *backing,
-				    struct dxgpmo_kview *view)
+/*
+ * The view is gone; its pages go back to the object unless they cannot
+ * be cleaned: stale lines under pages shmem reads cacheable would be
+ * corrupted data, so such pages stay held (leaked), as a section's user
+ * views leave them.  True when the pages may be unpinned.
+ */
+static bool dxgpmo_kview_clean_back(struct dxgpmo_backing *backing,
+				    struct page **pages, unsigned long n)
 {
+	bool cleaned;
+
 	if (!dxgpmo_kview_needs_cleaning(backing))
-		return;
-	if (dxgpmo_arch_set_pages_cache(view->pinned, view->nr_pages,
-					DXGPMO_CACHE_CACHED))
-		pr_err_ratelimited("dxgpmo: cannot clean a kernel view's pages\n");
-	dxgpmo_count_global(DXGPMO_CNT_CLEANED_KVIEW_PAGES,
-			    -(s64)view->nr_pages);
+		return true;
+	cleaned = !WARN_ON_ONCE(dxgpmo_arch_clean_pages(pages, n));
+	dxgpmo_count_global(DXGPMO_CNT_CLEANED_KVIEW_PAGES, -(s64)n);
+	return cleaned;
 }
 
 /* A vmap of the view's pages with the object's cache type; pins them. */
@@ -351,7 +355,7 @@ int dxgpmo_ram_kmap(struct dxgpmo_backing *backing, struct dxgpmo_kview *view)
 		kvfree(pages);
 		return ret;
 	}
-	ret = dxgpmo_kview_clean(backing, view, pages);
+	ret = dxgpmo_kview_clean(backing, pages, view->nr_pages);
 	if (ret) {
 		dxgpmo_backing_unpin(backing, pages, view->nr_pages);
 		kvfree(pages);
@@ -362,14 +366,13 @@ int dxgpmo_ram_kmap(struct dxgpmo_backing *backing, struct dxgpmo_kview *view)
 		     dxgpmo_cache_pgprot(backing->cache_type,
 					 backing->readonly ? PAGE_KERNEL_RO :
 							     PAGE_KERNEL));
-	view->pinned = pages;
 	if (!vaddr) {
-		dxgpmo_kview_clean_back(backing, view);
-		dxgpmo_backing_unpin(backing, pages, view->nr_pages);
+		if (dxgpmo_kview_clean_back(backing, pages, view->nr_pages))
+			dxgpmo_backing_unpin(backing, pages, view->nr_pages);
 		kvfree(pages);
-		view->pinned = NULL;
 		return -ENOMEM;
 	}
+	view->pinned = pages;
 	view->vaddr = vaddr;
 	return 0;
 }
@@ -378,8 +381,8 @@ void dxgpmo_ram_kunmap(struct dxgpmo_backing *backing,
 		       struct dxgpmo_kview *view)
 {
 	vunmap(view->vaddr);
-	dxgpmo_kview_clean_back(backing, view);
-	dxgpmo_backing_unpin(backing, view->pinned, view->nr_pages);
+	if (dxgpmo_kview_clean_back(backing, view->pinned, view->nr_pages))
+		dxgpmo_backing_unpin(backing, view->pinned, view->nr_pages);
 	kvfree(view->pinned);
 	view->vaddr = NULL;
 	view->pinned = NULL;

@@ -58,10 +58,6 @@ static int dxgpmo_check_create(const struct dxgpmo_create_pmo *cmd,
 		    !PAGE_ALIGNED(cmd->io_base))
 			return -EINVAL;
 		req->io_base = cmd->io_base;
-	} else if (cmd->cache_type != DXGPMO_CACHE_CACHED &&
-		   !dxgpmo_arch_uncached_ram()) {
-		/* Refused before any page could be left behind switched. */
-		return -EOPNOTSUPP;
 	}
 	req->nr_pages = pages;
 	req->type = cmd->type;
@@ -80,6 +76,11 @@ static int dxgpmo_check_create(const struct dxgpmo_create_pmo *cmd,
 	/* More than the machine has can never succeed. */
 	if (dxgpmo_request_ram(req) > totalram_pages())
 		return -ENOMEM;
+	/* Refused before any page could be left behind switched. */
+	if (req->type != DXGPMO_PMO_TYPE_IO_SPACE &&
+	    req->cache_type != DXGPMO_CACHE_CACHED &&
+	    !dxgpmo_arch_can_uncache_ram())
+		return -EOPNOTSUPP;
 	return 0;
 }
 

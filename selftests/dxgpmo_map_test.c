@@ -384,7 +384,8 @@ TEST_F(map, cache_types_in_page_tables)
  * stores, and copies of any length at any offset, through the user view
  * and through a kernel view (the kernel's copy routines), as on x86.  A
  * device memory type (arm64's pgprot_noncached(), Device-nGnRnE) faults
- * on every unaligned access.
+ * on every unaligned access on real machines; QEMU's TCG does not fault,
+ * so there the memory types (cache_types_in_page_tables) tell.
  */
 TEST_F(map, uncached_views_take_unaligned_access)
 {
@@ -454,12 +455,9 @@ TEST_F(map, section_kernel_views_clean_caches)
 	struct dxgpmo_create_pmo c;
 	struct dxgpmo_test_cmd t;
 	struct dxgpmo_map k;
-	long before;
 
 	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_SECTION,
 			    DXGPMO_CACHE_WRITE_COMBINED, 3 * PAGE, 0, &c));
-	before = debugfs_counter("cleaned_kview_pages");
-	ASSERT_LE(0, before);
 	ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_KERNEL, 0,
 			 3 * PAGE, &k));
 	if (memtype(self->fd, DXGPMO_TEST_MEMTYPE_OF_KMAP, k.map_id, 0, 0,
@@ -469,12 +467,13 @@ TEST_F(map, section_kernel_views_clean_caches)
 		EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
 		SKIP(return, "module loaded without debug_ioctls=1");
 	}
-	EXPECT_EQ(before + (t.linear_alias ? 0 : 3),
+	/* This test's view is the only kernel view now. */
+	EXPECT_EQ(t.linear_alias ? 0 : 3,
 		  debugfs_counter("cleaned_kview_pages"));
 	EXPECT_EQ(ram_view_memtype(DXGPMO_CACHE_WRITE_COMBINED,
 				   t.pat_enabled), t.memtype);
 	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, k.address, k.length));
-	EXPECT_EQ(before, debugfs_counter("cleaned_kview_pages"));
+	EXPECT_EQ(0, debugfs_counter("cleaned_kview_pages"));
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
 }
 

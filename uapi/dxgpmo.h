@@ -63,7 +63,9 @@
  *    limit of the opener's user (module parameters max_pinned_mb,
  *    max_adl_mb, max_kmap_mb, max_bases) reached.
  *  - ENOSPC: a buffer the caller sized is too small.
- *  - EOPNOTSUPP: the object type or the adapter does not support the call.
+ *  - EOPNOTSUPP: the object type or the adapter does not support the call;
+ *    CREATE_PMO of non-cached or write-combined RAM on an arm64 kernel
+ *    whose DMA mappings bounce (its caches cannot be cleaned).
  *  - ERANGE, EEXIST: CREATE_MEMORY_BASIS only: a range outside the segment,
  *    two ranges overlapping.
  *  - EOVERFLOW: START_DIRTY_TRACKING of a basis already started 2^32 - 1
@@ -238,9 +240,13 @@ struct dxgpmo_query_adapters {
  *
  * Memory type of every CPU mapping of an object (DXGK_MEMORY_CACHING_TYPE):
  *
- *  - %DXGPMO_CACHE_NON_CACHED: uncached (UC-); not for SECTION objects
+ *  - %DXGPMO_CACHE_NON_CACHED: uncached; not for SECTION objects.  x86:
+ *    UC-.  arm64: RAM is Normal Non-cacheable, the same type as
+ *    write-combined (writes may be gathered: order them with barriers);
+ *    registers are Device-nGnRE.
  *  - %DXGPMO_CACHE_CACHED: write-back; not for IO_SPACE objects
- *  - %DXGPMO_CACHE_WRITE_COMBINED: write-combined
+ *  - %DXGPMO_CACHE_WRITE_COMBINED: write-combined (x86: WC, UC- without
+ *    PAT; arm64: Normal Non-cacheable)
  */
 #define DXGPMO_CACHE_NON_CACHED		0
 #define DXGPMO_CACHE_CACHED		1
