@@ -836,6 +836,13 @@ static int raw_write_faults(struct __test_metadata *_metadata, int fd,
 	seen = !ret && kmsg_wait_smmu_fault(kmsg, 3000,
 					    a->pci_bus << 8 | a->pci_devfn,
 					    addr);
+	/*
+	 * Every refused access of the transfer is an event, printed by the
+	 * SMMU's event thread after the first one was seen (7.x: two
+	 * records each).
+	 */
+	if (seen)
+		kmsg_wait_quiet(kmsg, "smmu", 500);
 #else
 	seen = !ret && kmsg_wait_for(kmsg, 3000, want1, want2);
 #endif

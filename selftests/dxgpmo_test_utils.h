@@ -547,6 +547,21 @@ static inline int kmsg_wait_for(int fd, int timeout_ms, const char *needle,
 }
 
 /*
+ * Read log records until none containing needle came for quiet_ms: the
+ * rest of a burst of reports that one of them announced.
+ */
+static inline void kmsg_wait_quiet(int fd, const char *needle, int quiet_ms)
+{
+	char rec[2048];
+	int waited = 0, records = 0;
+
+	while (records++ < 10000 &&
+	       kmsg_next_record(fd, rec, sizeof(rec), quiet_ms, &waited))
+		if (strstr(rec, needle))
+			waited = 0;
+}
+
+/*
  * Wait up to timeout_ms for an SMMUv3's report of a translation fault
  * (event 0x10) by stream sid (a PCI device's requester id) at address
  * addr.  6.x kernels print the event as its raw double words, one record
