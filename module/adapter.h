@@ -129,7 +129,6 @@ void dxgpmo_segment_destroy(struct dxgpmo_segment *segment);
 int dxgpmo_segment_mmap(struct file *filp, struct vm_area_struct *vma);
 int dxgpmo_segment_dma(struct dxgpmo_adapter *adapter, bool to_memory,
 		       u64 offset, void *buf, size_t len);
-extern struct address_space *dxgpmo_shared_mapping;
 
 /* basis.c: the bits of every tracked basis on the segment */
 void dxgpmo_basis_mark_dirty(struct dxgpmo_segment *segment, u64 offset,

@@ -2,6 +2,7 @@
 /*
  * dxgpmo internals.  One file per concept:
  *   main.c         module init/exit, driver registration, the misc device
+ *   fs.c           the internal mount: the shared address_space, view files
  *   ioctl.c        the ioctl table and the size/flags rules every ioctl shares
  *   object.c       per-file objects: ids, references, teardown (object.h)
  *   backing.c      object memory, whatever the type (backing.h), and
@@ -189,7 +190,10 @@ int dxgpmo_ioctl_query_dirty_bits(struct dxgpmo_ucmd *ucmd);
 int dxgpmo_ioctl_export_dmabuf(struct dxgpmo_ucmd *ucmd);
 int dxgpmo_ioctl_test(struct dxgpmo_ucmd *ucmd);
 
-/* main.c */
+/* fs.c */
+extern struct address_space *dxgpmo_shared_mapping;
+int dxgpmo_fs_init(void);
+void dxgpmo_fs_exit(void);
 struct inode *dxgpmo_mapping_inode_new(void);
 struct file *dxgpmo_mapping_file(struct address_space *mapping);
 struct file *dxgpmo_detached_file(struct address_space *mapping);

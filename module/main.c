@@ -4,10 +4,7 @@
  * adapters, generic PCI adapters, virtual adapters, the /dev/dxgpmo misc device) and the lifetime
  * of one open file (one emulated kernel-mode driver instance).
  */
-#include <linux/file.h>
 #include <linux/fs.h>
-#include <linux/mount.h>
-#include <linux/pseudo_fs.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -57,121 +54,6 @@ static const struct kernel_param_ops dxgpmo_adl_leak_ops = {
 module_param_cb(adl_leak, &dxgpmo_adl_leak_ops, NULL, 0644);
 MODULE_PARM_DESC(adl_leak,
 		 "DESTROY_PMO with live ADLs: warn (default, -EBUSY and a rate-limited message) or bug (BUG() like the Windows bugcheck)");
-
-/*
- * All files share one address_space, that of a private inode on an
- * internal mount, as DRM does (drm_fs_inode_new): segment windows are
- * shared between files, and re-arming dirty tracking zaps them in one place
- * whichever device node a file was opened through.  Borrowing the inode of
- * the node that was opened first would tie every later mapping to that
- * node's filesystem, which may be a container's /dev, long unmounted.
- */
-#define DXGPMO_FS_MAGIC	0x64786770	/* "dxgp" */
-
-static int dxgpmo_fs_init_fs_context(struct fs_context *fc)
-{
-	return init_pseudo(fc, DXGPMO_FS_MAGIC) ? 0 : -ENOMEM;
-}
-
-static struct file_system_type dxgpmo_fs_type = {
-	.name = "dxgpmo",
-	/* No owner: a mount held from load to unload must not pin us. */
-	.init_fs_context = dxgpmo_fs_init_fs_context,
-	.kill_sb = kill_anon_super,
-};
-
-static struct vfsmount *dxgpmo_fs_mnt;
-static struct inode *dxgpmo_mapping_inode;
-/* Read-only segment views live apart from the shared mapping (segment.c). */
-static struct inode *dxgpmo_readonly_inode;
-
-static int dxgpmo_mapping_init(void)
-{
-	dxgpmo_fs_mnt = kern_mount(&dxgpmo_fs_type);
-	if (IS_ERR(dxgpmo_fs_mnt))
-		return PTR_ERR(dxgpmo_fs_mnt);
-	dxgpmo_mapping_inode = alloc_anon_inode(dxgpmo_fs_mnt->mnt_sb);
-	if (IS_ERR(dxgpmo_mapping_inode)) {
-		kern_unmount(dxgpmo_fs_mnt);
-		return PTR_ERR(dxgpmo_mapping_inode);
-	}
-	dxgpmo_readonly_inode = alloc_anon_inode(dxgpmo_fs_mnt->mnt_sb);
-	if (IS_ERR(dxgpmo_readonly_inode)) {
-		iput(dxgpmo_mapping_inode);
-		kern_unmount(dxgpmo_fs_mnt);
-		return PTR_ERR(dxgpmo_readonly_inode);
-	}
-	dxgpmo_shared_mapping = dxgpmo_mapping_inode->i_mapping;
-	return 0;
-}
-
-static void dxgpmo_mapping_exit(void)
-{
-	iput(dxgpmo_readonly_inode);
-	iput(dxgpmo_mapping_inode);
-	kern_unmount(dxgpmo_fs_mnt);
-}
-
-static const struct file_operations dxgpmo_detached_fops = {
-	.owner = THIS_MODULE,
-	.llseek = noop_llseek,
-};
-
-/* A file of one of the internal inodes, for a VMA to hold. */
-static struct file *dxgpmo_pseudo_file(struct inode *inode, const char *name,
-				       int flags)
-{
-	struct file *file;
-
-	if (!try_module_get(THIS_MODULE))
-		return ERR_PTR(-ENOENT);
-	ihold(inode);
-	file = alloc_file_pseudo(inode, dxgpmo_fs_mnt, name, flags,
-				 &dxgpmo_detached_fops);
-	if (IS_ERR(file)) {
-		iput(inode);
-		module_put(THIS_MODULE);
-	}
-	return file;
-}
-
-/*
- * An address_space of its own (its inode's), for views that must be
- * zapped together apart from the shared one: an adapter's BAR views.
- * Released with iput().
- */
-struct inode *dxgpmo_mapping_inode_new(void)
-{
-	return alloc_anon_inode(dxgpmo_fs_mnt->mnt_sb);
-}
-
-/*
- * A file for a VMA to hold whose mapping is not the device file's (a BAR
- * view: its adapter's).  A VMA is unlinked from the mapping of the file it
- * holds when it goes, so the file must be of the mapping it is linked
- * into.
- */
-struct file *dxgpmo_mapping_file(struct address_space *mapping)
-{
-	return dxgpmo_pseudo_file(mapping->host, "dxgpmo-view", O_RDWR);
-}
-
-/*
- * A file for a view UNMAP detached to hold instead of the device file, so
- * that the reserved range keeps neither the driver instance nor its
- * objects alive, only the module.  Of the mapping the view is linked into.
- */
-struct file *dxgpmo_detached_file(struct address_space *mapping)
-{
-	return dxgpmo_pseudo_file(mapping->host, "dxgpmo-detached", O_RDWR);
-}
-
-/* A file for a read-only segment view: a mapping of its own. */
-struct file *dxgpmo_readonly_view_file(void)
-{
-	return dxgpmo_pseudo_file(dxgpmo_readonly_inode, "dxgpmo-readonly",
-				  O_RDONLY);
-}
 
 static int dxgpmo_fops_open(struct inode *inode, struct file *filp)
 {
@@ -234,12 +116,12 @@ static int __init dxgpmo_init(void)
 	ret = dxgpmo_pool_init();
 	if (ret)
 		goto err_arch;
-	ret = dxgpmo_mapping_init();
+	ret = dxgpmo_fs_init();
 	if (ret)
 		goto err_pool;
 	ret = dxgpmo_edu_init();
 	if (ret)
-		goto err_mapping;
+		goto err_fs;
 	ret = dxgpmo_generic_pci_init();
 	if (ret)
 		goto err_edu;
@@ -258,8 +140,8 @@ err_generic_pci:
 	dxgpmo_generic_pci_exit();
 err_edu:
 	dxgpmo_edu_exit();
-err_mapping:
-	dxgpmo_mapping_exit();
+err_fs:
+	dxgpmo_fs_exit();
 err_pool:
 	dxgpmo_pool_exit();
 err_arch:
@@ -274,7 +156,7 @@ static void __exit dxgpmo_exit(void)
 	dxgpmo_virtual_adapters_exit();
 	dxgpmo_generic_pci_exit();
 	dxgpmo_edu_exit();
-	dxgpmo_mapping_exit();
+	dxgpmo_fs_exit();
 	dxgpmo_window_exit();
 	dxgpmo_quota_exit();
 	dxgpmo_pool_exit();

@@ -29,8 +29,6 @@
 
 #include "internal.h"
 
-struct address_space *dxgpmo_shared_mapping;
-
 struct dxgpmo_segment *dxgpmo_segment_create(u32 adapter_id)
 {
 	struct dxgpmo_segment *segment;
