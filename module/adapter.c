@@ -342,7 +342,7 @@ static void dxgpmo_adapter_fill_info(const struct dxgpmo_adapter *adapter,
 	info->adapter_id = adapter->id;
 	info->caps = adapter->caps;
 	info->dma_mask = adapter->dma_mask;
-	info->segment_size = (u64)dxgpmo_segment_mb << 20;
+	info->segment_size = adapter->segment->size;
 	info->segment_mmap_offset = (u64)adapter->id << DXGPMO_SEGMENT_SHIFT;
 	info->dirty_page_size = dxgpmo_dirty_page_size;
 	info->segment_device_address = DXGPMO_SEGMENT_DEVICE_BASE;

@@ -124,6 +124,8 @@ int dxgpmo_edu_transfer(struct dxgpmo_edu *edu, bool to_memory,
 			u64 device_address, void *buf, size_t len);
 
 /* segment.c */
+extern unsigned int dxgpmo_dirty_page_size;
+int dxgpmo_segment_check_params(void);
 struct dxgpmo_segment *dxgpmo_segment_create(u32 adapter_id);
 void dxgpmo_segment_destroy(struct dxgpmo_segment *segment);
 int dxgpmo_segment_mmap(struct file *filp, struct vm_area_struct *vma);

@@ -38,9 +38,6 @@
 
 /* Module parameters, see main.c and test.c */
 extern unsigned int dxgpmo_virtual_adapters;
-extern unsigned int dxgpmo_segment_mb;
-extern unsigned int dxgpmo_dirty_page_size;
-extern bool dxgpmo_adl_leak_bug;
 extern bool dxgpmo_debug_ioctls;
 
 struct dxgpmo_amo;

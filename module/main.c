@@ -8,8 +8,6 @@
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/string.h>
-#include <linux/sysfs.h>
 
 #include "internal.h"
 
@@ -17,43 +15,6 @@ unsigned int dxgpmo_virtual_adapters = 1;
 module_param_named(virtual_adapters, dxgpmo_virtual_adapters, uint, 0444);
 MODULE_PARM_DESC(virtual_adapters,
 		 "Adapters without hardware or IOMMU (logical == physical), default 1");
-
-unsigned int dxgpmo_segment_mb = 64;
-module_param_named(segment_mb, dxgpmo_segment_mb, uint, 0444);
-MODULE_PARM_DESC(segment_mb,
-		 "Size in MiB of each adapter's emulated local-memory segment, default 64");
-
-unsigned int dxgpmo_dirty_page_size = 4096;
-module_param_named(dirty_page_size, dxgpmo_dirty_page_size, uint, 0444);
-MODULE_PARM_DESC(dirty_page_size,
-		 "Dirty-tracking page size in bytes, a power of two >= 4096, default 4096");
-
-bool dxgpmo_adl_leak_bug;
-
-static int dxgpmo_adl_leak_set(const char *val, const struct kernel_param *kp)
-{
-	if (sysfs_streq(val, "bug"))
-		WRITE_ONCE(dxgpmo_adl_leak_bug, true);
-	else if (sysfs_streq(val, "warn"))
-		WRITE_ONCE(dxgpmo_adl_leak_bug, false);
-	else
-		return -EINVAL;
-	return 0;
-}
-
-static int dxgpmo_adl_leak_get(char *buffer, const struct kernel_param *kp)
-{
-	return sysfs_emit(buffer, "%s\n",
-			  READ_ONCE(dxgpmo_adl_leak_bug) ? "bug" : "warn");
-}
-
-static const struct kernel_param_ops dxgpmo_adl_leak_ops = {
-	.set = dxgpmo_adl_leak_set,
-	.get = dxgpmo_adl_leak_get,
-};
-module_param_cb(adl_leak, &dxgpmo_adl_leak_ops, NULL, 0644);
-MODULE_PARM_DESC(adl_leak,
-		 "DESTROY_PMO with live ADLs: warn (default, -EBUSY and a rate-limited message) or bug (BUG() like the Windows bugcheck)");
 
 static int dxgpmo_fops_open(struct inode *inode, struct file *filp)
 {
@@ -96,20 +57,9 @@ static int __init dxgpmo_init(void)
 {
 	int ret;
 
-	if (dxgpmo_dirty_page_size < PAGE_SIZE ||
-	    dxgpmo_dirty_page_size > 16 * PAGE_SIZE ||
-	    !is_power_of_2(dxgpmo_dirty_page_size)) {
-		pr_err("dxgpmo: dirty_page_size must be a power of two from %lu to %lu\n",
-		       PAGE_SIZE, 16 * PAGE_SIZE);
-		return -EINVAL;
-	}
-	if (!dxgpmo_segment_mb ||
-	    (u64)dxgpmo_segment_mb << 20 > 1ULL << DXGPMO_SEGMENT_SHIFT) {
-		pr_err("dxgpmo: segment_mb must be 1..%llu\n",
-		       1ULL << (DXGPMO_SEGMENT_SHIFT - 20));
-		return -EINVAL;
-	}
-
+	ret = dxgpmo_segment_check_params();
+	if (ret)
+		return ret;
 	ret = dxgpmo_arch_init();
 	if (ret)
 		return ret;

@@ -11,10 +11,39 @@
  * or neither.  The one exception is the ADL-leak rule below.
  */
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
+#include <linux/sysfs.h>
 #include <linux/task_work.h>
 
 #include "internal.h"
+
+static bool dxgpmo_adl_leak_bug;
+
+static int dxgpmo_adl_leak_set(const char *val, const struct kernel_param *kp)
+{
+	if (sysfs_streq(val, "bug"))
+		WRITE_ONCE(dxgpmo_adl_leak_bug, true);
+	else if (sysfs_streq(val, "warn"))
+		WRITE_ONCE(dxgpmo_adl_leak_bug, false);
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static int dxgpmo_adl_leak_get(char *buffer, const struct kernel_param *kp)
+{
+	return sysfs_emit(buffer, "%s\n",
+			  READ_ONCE(dxgpmo_adl_leak_bug) ? "bug" : "warn");
+}
+
+static const struct kernel_param_ops dxgpmo_adl_leak_ops = {
+	.set = dxgpmo_adl_leak_set,
+	.get = dxgpmo_adl_leak_get,
+};
+module_param_cb(adl_leak, &dxgpmo_adl_leak_ops, NULL, 0644);
+MODULE_PARM_DESC(adl_leak,
+		 "DESTROY_PMO with live ADLs: warn (default, -EBUSY and a rate-limited message) or bug (BUG() like the Windows bugcheck)");
 
 static int dxgpmo_check_create(const struct dxgpmo_create_pmo *cmd,
 			       struct dxgpmo_alloc_request *req)

@@ -22,12 +22,47 @@
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/highmem.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/pagemap.h>
 #include <linux/slab.h>
 #include <linux/swiotlb.h>
 
 #include "internal.h"
+
+static unsigned int dxgpmo_segment_mb = 64;
+module_param_named(segment_mb, dxgpmo_segment_mb, uint, 0444);
+MODULE_PARM_DESC(segment_mb,
+		 "Size in MiB of each adapter's emulated local-memory segment, default 64");
+
+/*
+ * The bases on a segment (basis.c) track it by pages of this size;
+ * QUERY_ADAPTERS reports it with the segment.
+ */
+unsigned int dxgpmo_dirty_page_size = 4096;
+module_param_named(dirty_page_size, dxgpmo_dirty_page_size, uint, 0444);
+MODULE_PARM_DESC(dirty_page_size,
+		 "Dirty-tracking page size in bytes, a power of two >= 4096, default 4096");
+
+/* At module load, before anything is set up. */
+int dxgpmo_segment_check_params(void)
+{
+	if (dxgpmo_dirty_page_size < PAGE_SIZE ||
+	    dxgpmo_dirty_page_size > 16 * PAGE_SIZE ||
+	    !is_power_of_2(dxgpmo_dirty_page_size)) {
+		pr_err("dxgpmo: dirty_page_size must be a power of two from %lu to %lu\n",
+		       PAGE_SIZE, 16 * PAGE_SIZE);
+		return -EINVAL;
+	}
+	if (!dxgpmo_segment_mb ||
+	    (u64)dxgpmo_segment_mb << 20 > 1ULL << DXGPMO_SEGMENT_SHIFT) {
+		pr_err("dxgpmo: segment_mb must be 1..%llu\n",
+		       1ULL << (DXGPMO_SEGMENT_SHIFT - 20));
+		return -EINVAL;
+	}
+	return 0;
+}
 
 struct dxgpmo_segment *dxgpmo_segment_create(u32 adapter_id)
 {
