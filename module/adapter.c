@@ -22,7 +22,6 @@
 #include <linux/iommu.h>
 #include <linux/mm.h>
 #include <linux/pci.h>
-#include <linux/platform_device.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -31,8 +30,6 @@
 static DEFINE_XARRAY_ALLOC1(dxgpmo_adapters);
 static u32 dxgpmo_next_adapter_id;
 static DEFINE_MUTEX(dxgpmo_adapters_lock);
-
-static struct platform_device **dxgpmo_virtual_pdevs;
 
 static void dxgpmo_adapter_release(struct kref *kref)
 {
@@ -261,78 +258,6 @@ void dxgpmo_adapter_unregister(struct dxgpmo_adapter *adapter)
 		unmap_mapping_range(adapter->bar_inode->i_mapping, 0, 0, 1);
 	dev_info(adapter->dev, "dxgpmo adapter %u removed\n", adapter->id);
 	dxgpmo_adapter_put(adapter);
-}
-
-static int dxgpmo_virtual_add(unsigned int index)
-{
-	struct dxgpmo_adapter *adapter;
-	struct platform_device *pdev;
-	int ret;
-
-	pdev = platform_device_register_simple("dxgpmo-virtual", index, NULL, 0);
-	if (IS_ERR(pdev))
-		return PTR_ERR(pdev);
-	ret = dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
-	if (ret)
-		goto err_unregister;
-	dma_set_max_seg_size(&pdev->dev, UINT_MAX);
-
-	adapter = dxgpmo_adapter_register(&pdev->dev, "virtual", index,
-					  DXGPMO_ADAPTER_CAP_VIRTUAL, NULL, NULL);
-	if (IS_ERR(adapter)) {
-		ret = PTR_ERR(adapter);
-		goto err_unregister;
-	}
-	platform_set_drvdata(pdev, adapter);
-	dxgpmo_virtual_pdevs[index] = pdev;
-	return 0;
-
-err_unregister:
-	platform_device_unregister(pdev);
-	return ret;
-}
-
-static void dxgpmo_virtual_remove_all(void)
-{
-	unsigned int i;
-
-	for (i = 0; i < dxgpmo_virtual_adapters; i++) {
-		struct platform_device *pdev = dxgpmo_virtual_pdevs[i];
-
-		if (!pdev)
-			continue;
-		dxgpmo_adapter_unregister(platform_get_drvdata(pdev));
-		platform_device_unregister(pdev);
-	}
-	kfree(dxgpmo_virtual_pdevs);
-}
-
-int dxgpmo_virtual_adapters_init(void)
-{
-	unsigned int i;
-	int ret;
-
-	if (dxgpmo_virtual_adapters > 16)
-		return -EINVAL;
-	dxgpmo_virtual_pdevs = kcalloc(dxgpmo_virtual_adapters,
-				       sizeof(*dxgpmo_virtual_pdevs),
-				       GFP_KERNEL);
-	if (!dxgpmo_virtual_pdevs && dxgpmo_virtual_adapters)
-		return -ENOMEM;
-	for (i = 0; i < dxgpmo_virtual_adapters; i++) {
-		ret = dxgpmo_virtual_add(i);
-		if (ret) {
-			dxgpmo_virtual_adapters_exit();
-			return ret;
-		}
-	}
-	return 0;
-}
-
-void dxgpmo_virtual_adapters_exit(void)
-{
-	dxgpmo_virtual_remove_all();
-	dxgpmo_virtual_pdevs = NULL;
 }
 
 static void dxgpmo_adapter_fill_info(const struct dxgpmo_adapter *adapter,

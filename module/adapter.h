@@ -109,13 +109,15 @@ struct dxgpmo_adapter *dxgpmo_adapter_get_by_bar(u64 start, u64 len,
 						 bool *prefetchable);
 bool dxgpmo_adapter_begin_access(struct dxgpmo_adapter *adapter);
 void dxgpmo_adapter_end_access(struct dxgpmo_adapter *adapter);
-int dxgpmo_virtual_adapters_init(void);
-void dxgpmo_virtual_adapters_exit(void);
 int dxgpmo_ioctl_query_adapters(struct dxgpmo_ucmd *ucmd);
 
 /* generic_pci.c */
 int dxgpmo_generic_pci_init(void);
 void dxgpmo_generic_pci_exit(void);
+
+/* virtual.c */
+int dxgpmo_virtual_adapters_init(void);
+void dxgpmo_virtual_adapters_exit(void);
 
 /* edu.c */
 int dxgpmo_edu_init(void);

@@ -7,9 +7,10 @@
  *   object.c       per-file objects: ids, references, teardown (object.h)
  *   backing.c      object memory, whatever the type (backing.h), and
  *   backing_chunks.c, backing_section.c, backing_io.c: one file per type
- *   adapter.c      adapters, virtual adapters, QUERY_ADAPTERS (adapter.h)
+ *   adapter.c      adapters, QUERY_ADAPTERS (adapter.h)
  *   edu.c          the QEMU edu PCI adapter and its DMA engine
  *   generic_pci.c  any PCI device as an adapter without a DMA engine
+ *   virtual.c      virtual adapters: platform devices without an IOMMU
  *   segment.c      adapters' local-memory segments: pages, mmap, device access
  *   pmo.c          physical and adapter memory objects
  *   adl.c          address descriptor lists, revocation, the leak rule
@@ -36,8 +37,7 @@
 #include "backing.h"
 #include "adapter.h"
 
-/* Module parameters, see main.c and test.c */
-extern unsigned int dxgpmo_virtual_adapters;
+/* Module parameter, see test.c */
 extern bool dxgpmo_debug_ioctls;
 
 struct dxgpmo_amo;

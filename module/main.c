@@ -7,14 +7,8 @@
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
-#include <linux/moduleparam.h>
 
 #include "internal.h"
-
-unsigned int dxgpmo_virtual_adapters = 1;
-module_param_named(virtual_adapters, dxgpmo_virtual_adapters, uint, 0444);
-MODULE_PARM_DESC(virtual_adapters,
-		 "Adapters without hardware or IOMMU (logical == physical), default 1");
 
 static int dxgpmo_fops_open(struct inode *inode, struct file *filp)
 {
