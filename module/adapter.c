@@ -2,12 +2,16 @@
 /*
  * Adapters: the devices ADLs are made for.
  *
- * An edu adapter (edu.c) is a bound QEMU edu PCI device with a real DMA
- * engine; behind an IOMMU its DMA addresses are IOVAs in its own domain.
- * A generic PCI adapter (generic_pci.c) is any PCI device an administrator
- * hands the module, used only for its place in the IOMMU: never driven.
- * A virtual adapter is a platform device without an IOMMU: the DMA
- * API hands out physical addresses, so logical pages equal physical pages.
+ * Each kind of adapter is a file of its own that registers its devices
+ * here with its struct dxgpmo_adapter_ops (adapter.h), and the core asks
+ * the ops, never which kind it has.  An edu adapter (edu.c) is a bound
+ * QEMU edu PCI device with a real DMA engine; behind an IOMMU its DMA
+ * addresses are IOVAs in its own domain.  A generic PCI adapter
+ * (generic_pci.c) is any PCI device an administrator hands the module,
+ * used only for its place in the IOMMU: never driven.  A virtual adapter
+ * (virtual.c) is a platform device without an IOMMU: the DMA API hands out
+ * physical addresses, so logical pages equal physical pages.
+ *
  * Adapter ids are global (all files see the same adapters) and not reused
  * until the 8-bit space wraps.
  *
@@ -45,7 +49,8 @@ static void dxgpmo_adapter_release(struct kref *kref)
 	if (adapter->bar_inode)
 		iput(adapter->bar_inode);
 	put_device(adapter->dev);
-	kfree(adapter->edu);
+	if (adapter->ops->release)
+		adapter->ops->release(adapter);
 	kfree(adapter);
 }
 
@@ -101,40 +106,49 @@ struct dxgpmo_adapter *dxgpmo_adapter_get_by_bar(u64 start, u64 len,
 {
 	struct dxgpmo_adapter *adapter, *found = NULL;
 	unsigned long index;
-	int bar;
 
 	mutex_lock(&dxgpmo_adapters_lock);
 	xa_for_each(&dxgpmo_adapters, index, adapter) {
 		/*
-		 * Only the module's own devices: the BARs of a device bound
-		 * to the generic driver are registers nobody here knows, and
-		 * a write to them could start its DMA or worse.
+		 * Only the module's own devices, as their kind says: the BARs
+		 * of a device bound to the generic driver are registers nobody
+		 * here knows, and a write to them could start its DMA or worse.
 		 */
-		if (!adapter->pdev || !adapter->edu || adapter->removed)
+		if (!adapter->ops->find_bar || adapter->removed)
 			continue;
-		for (bar = 0; bar < PCI_STD_NUM_BARS; bar++) {
-			struct resource *res = &adapter->pdev->resource[bar];
-
-			if (!(res->flags & IORESOURCE_MEM) || !res->start)
-				continue;
-			if (start >= res->start && len &&
-			    start + len - 1 >= start &&
-			    start + len - 1 <= res->end) {
-				found = adapter;
-				*prefetchable = res->flags & IORESOURCE_PREFETCH;
-				break;
-			}
-		}
-		if (found && kref_get_unless_zero(&found->kref)) {
-			*registers = found->regs.flags &&
-				     start <= found->regs.end &&
-				     start + len - 1 >= found->regs.start;
+		if (adapter->ops->find_bar(adapter, start, len, registers,
+					   prefetchable) &&
+		    kref_get_unless_zero(&adapter->kref)) {
+			found = adapter;
 			break;
 		}
-		found = NULL;
 	}
 	mutex_unlock(&dxgpmo_adapters_lock);
 	return found;
+}
+
+/*
+ * For the PCI kinds' ops->find_bar: whether [start, start + len) lies in
+ * one of the device's memory BARs, and whether that BAR is prefetchable.
+ */
+bool dxgpmo_adapter_pci_bar(struct dxgpmo_adapter *adapter, u64 start,
+			    u64 len, bool *prefetchable)
+{
+	struct pci_dev *pdev = to_pci_dev(adapter->dev);
+	int bar;
+
+	for (bar = 0; bar < PCI_STD_NUM_BARS; bar++) {
+		struct resource *res = &pdev->resource[bar];
+
+		if (!(res->flags & IORESOURCE_MEM) || !res->start)
+			continue;
+		if (start >= res->start && len && start + len - 1 >= start &&
+		    start + len - 1 <= res->end) {
+			*prefetchable = res->flags & IORESOURCE_PREFETCH;
+			return true;
+		}
+	}
+	return false;
 }
 
 static bool dxgpmo_dev_behind_iommu(struct device *dev)
@@ -174,15 +188,22 @@ static int dxgpmo_dev_iommu_group(struct device *dev)
 	return id;
 }
 
-struct dxgpmo_adapter *dxgpmo_adapter_register(struct device *dev,
-					       const char *prefix,
-					       unsigned int index, u32 caps,
-					       struct dxgpmo_edu *edu,
-					       const struct resource *regs)
+/*
+ * A device of the kind ops becomes adapter <ops->name><index>; priv is
+ * the kind's, given back to ops->release when the adapter goes (not on
+ * failure: the caller still owns it then).
+ */
+struct dxgpmo_adapter *
+dxgpmo_adapter_register(struct device *dev,
+			const struct dxgpmo_adapter_ops *ops,
+			unsigned int index, void *priv)
 {
 	struct dxgpmo_adapter *adapter;
 	int ret;
 
+	if (WARN_ON(!(ops->caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE) !=
+		    !ops->transfer))
+		return ERR_PTR(-EINVAL);
 	adapter = kzalloc(sizeof(*adapter), GFP_KERNEL);
 	if (!adapter)
 		return ERR_PTR(-ENOMEM);
@@ -191,17 +212,16 @@ struct dxgpmo_adapter *dxgpmo_adapter_register(struct device *dev,
 	mutex_init(&adapter->adls_lock);
 	INIT_LIST_HEAD(&adapter->adls);
 	adapter->dev = get_device(dev);
-	adapter->pdev = dev_is_pci(dev) ? to_pci_dev(dev) : NULL;
-	adapter->edu = edu;
-	if (regs)
-		adapter->regs = *regs;
-	adapter->caps = caps;
+	adapter->ops = ops;
+	adapter->priv = priv;
+	adapter->caps = ops->caps;
 	adapter->dma_mask = dma_get_mask(dev);
 	adapter->iommu_group = dxgpmo_dev_iommu_group(dev);
 	if (dxgpmo_dev_behind_iommu(dev))
 		adapter->caps |= DXGPMO_ADAPTER_CAP_IOMMU;
-	snprintf(adapter->name, sizeof(adapter->name), "%s%u", prefix, index);
-	if (adapter->pdev) {
+	snprintf(adapter->name, sizeof(adapter->name), "%s%u", ops->name,
+		 index);
+	if (ops->find_bar) {
 		adapter->bar_inode = dxgpmo_mapping_inode_new();
 		if (IS_ERR(adapter->bar_inode)) {
 			ret = PTR_ERR(adapter->bar_inode);
@@ -239,11 +259,27 @@ err_free:
 }
 
 /*
- * The device is leaving: wait for whoever is using it, then revoke what
- * lets it reach memory while it is still there to unmap it for.
+ * Move len bytes between buf (kernel memory) and device_address with the
+ * adapter's engine (DXGPMO_ADAPTER_CAP_DMA_ENGINE).  The caller has checked
+ * that the device may touch the range, and holds its access.
+ */
+int dxgpmo_adapter_transfer(struct dxgpmo_adapter *adapter, bool to_memory,
+			    u64 device_address, void *buf, size_t len)
+{
+	lockdep_assert_held_read(&adapter->access_lock);
+	return adapter->ops->transfer(adapter, to_memory, device_address, buf,
+				      len);
+}
+
+/*
+ * The device is leaving: the kind stops its own use of it (ops->revoke),
+ * then wait for whoever is using it, then revoke what lets it reach
+ * memory while it is still there to unmap it for.
  */
 void dxgpmo_adapter_unregister(struct dxgpmo_adapter *adapter)
 {
+	if (adapter->ops->revoke)
+		adapter->ops->revoke(adapter);
 	down_write(&adapter->access_lock);
 	mutex_lock(&dxgpmo_adapters_lock);
 	WRITE_ONCE(adapter->removed, true);
@@ -260,6 +296,19 @@ void dxgpmo_adapter_unregister(struct dxgpmo_adapter *adapter)
 	dxgpmo_adapter_put(adapter);
 }
 
+/* The PCI kinds' ops->fill_info: where the device is, what it is. */
+void dxgpmo_adapter_pci_info(const struct dxgpmo_adapter *adapter,
+			     struct dxgpmo_adapter_info *info)
+{
+	struct pci_dev *pdev = to_pci_dev(adapter->dev);
+
+	info->pci_domain = pci_domain_nr(pdev->bus);
+	info->pci_bus = pdev->bus->number;
+	info->pci_devfn = pdev->devfn;
+	info->pci_vendor = pdev->vendor;
+	info->pci_device = pdev->device;
+}
+
 static void dxgpmo_adapter_fill_info(const struct dxgpmo_adapter *adapter,
 				     struct dxgpmo_adapter_info *info)
 {
@@ -271,15 +320,10 @@ static void dxgpmo_adapter_fill_info(const struct dxgpmo_adapter *adapter,
 	info->segment_mmap_offset = (u64)adapter->id << DXGPMO_SEGMENT_SHIFT;
 	info->dirty_page_size = dxgpmo_dirty_page_size;
 	info->segment_device_address = DXGPMO_SEGMENT_DEVICE_BASE;
-	if (adapter->pdev) {
-		info->pci_domain = pci_domain_nr(adapter->pdev->bus);
-		info->pci_bus = adapter->pdev->bus->number;
-		info->pci_devfn = adapter->pdev->devfn;
-		info->pci_vendor = adapter->pdev->vendor;
-		info->pci_device = adapter->pdev->device;
-	}
 	info->iommu_group = adapter->iommu_group;
 	strscpy(info->name, adapter->name, sizeof(info->name));
+	if (adapter->ops->fill_info)
+		adapter->ops->fill_info(adapter, info);
 }
 
 /*

@@ -6,7 +6,6 @@
 #ifndef _DXGPMO_ADAPTER_H
 #define _DXGPMO_ADAPTER_H
 
-#include <linux/ioport.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -16,9 +15,9 @@
 
 struct device;
 struct file;
-struct pci_dev;
 struct vm_area_struct;
-struct dxgpmo_edu;
+struct dxgpmo_adapter;
+struct dxgpmo_adapter_info;
 struct dxgpmo_ucmd;
 
 /*
@@ -60,6 +59,47 @@ struct dxgpmo_segment {
 	struct mutex dma_lock;
 };
 
+/**
+ * struct dxgpmo_adapter_ops - what one kind of adapter does its own way
+ * @name: prefix of the kind's adapter names ("edu" for edu0, edu1, ...)
+ * @caps: the kind's %DXGPMO_ADAPTER_CAP_* bits;
+ *	%DXGPMO_ADAPTER_CAP_IOMMU is the device's, added by the core, and
+ *	%DXGPMO_ADAPTER_CAP_DMA_ENGINE goes with @transfer
+ * @transfer: move @len bytes between @buf (kernel memory) and
+ *	@device_address with the adapter's own engine (ADAPTER_DMA, segment
+ *	DMA); called through dxgpmo_adapter_transfer()
+ * @fill_info: the kind's fields of its QUERY_ADAPTERS entry (the PCI
+ *	location: dxgpmo_adapter_pci_info()); the common ones are filled and
+ *	the rest zeroed.  Called under the adapters' lock.
+ * @find_bar: whether [@start, @start + @len) lies in a memory BAR that
+ *	IO_SPACE objects may view, the BAR's being prefetchable in
+ *	*@prefetchable and whether the range covers registers the module
+ *	programs in *@registers.  NULL for a kind that never exposes its
+ *	BARs (the adapter has no @bar_inode then).  Called under the
+ *	adapters' lock, the adapter not removed.
+ * @revoke: the device is leaving: stop the kind's own use of it.  Called
+ *	first by dxgpmo_adapter_unregister(), before it waits for the users of
+ *	the device and revokes their access.
+ * @release: free the kind's data (&dxgpmo_adapter.priv) when the adapter's
+ *	last reference goes, which may be long after the device did
+ *
+ * One table a kind, filled in the kind's file (edu.c, generic_pci.c,
+ * virtual.c); members the kind has no use for are NULL.  The core tells
+ * the kinds apart by nothing else.
+ */
+struct dxgpmo_adapter_ops {
+	const char *name;
+	u32 caps;
+	int (*transfer)(struct dxgpmo_adapter *adapter, bool to_memory,
+			u64 device_address, void *buf, size_t len);
+	void (*fill_info)(const struct dxgpmo_adapter *adapter,
+			  struct dxgpmo_adapter_info *info);
+	bool (*find_bar)(struct dxgpmo_adapter *adapter, u64 start, u64 len,
+			 bool *registers, bool *prefetchable);
+	void (*revoke)(struct dxgpmo_adapter *adapter);
+	void (*release)(struct dxgpmo_adapter *adapter);
+};
+
 struct dxgpmo_adapter {
 	struct kref kref;
 	u32 id;
@@ -68,17 +108,12 @@ struct dxgpmo_adapter {
 	int iommu_group;		/* -1: none */
 	char name[32];
 	struct device *dev;
-	struct pci_dev *pdev;		/* NULL for a virtual adapter */
-	struct dxgpmo_edu *edu;		/* the DMA engine, or NULL */
+	const struct dxgpmo_adapter_ops *ops;
+	void *priv;			/* the kind's, freed by ops->release */
 	/*
-	 * The BAR pages holding registers the module itself programs (edu's
-	 * DMA engine); flags 0 when there are none.  Only ever read through
-	 * an IO_SPACE object, never written, never an ADL.
-	 */
-	struct resource regs;
-	/*
-	 * PCI adapters: the inode whose mapping user views of the BARs
-	 * (IO_SPACE objects) are linked into, zapped as one at removal.
+	 * Kinds that expose BARs (ops->find_bar): the inode whose mapping
+	 * user views of the BARs (IO_SPACE objects) are linked into, zapped
+	 * as one at removal.
 	 */
 	struct inode *bar_inode;
 	/*
@@ -95,12 +130,17 @@ struct dxgpmo_adapter {
 };
 
 /* adapter.c */
-struct dxgpmo_adapter *dxgpmo_adapter_register(struct device *dev,
-					       const char *prefix,
-					       unsigned int index, u32 caps,
-					       struct dxgpmo_edu *edu,
-					       const struct resource *regs);
+struct dxgpmo_adapter *
+dxgpmo_adapter_register(struct device *dev,
+			const struct dxgpmo_adapter_ops *ops,
+			unsigned int index, void *priv);
 void dxgpmo_adapter_unregister(struct dxgpmo_adapter *adapter);
+void dxgpmo_adapter_pci_info(const struct dxgpmo_adapter *adapter,
+			     struct dxgpmo_adapter_info *info);
+bool dxgpmo_adapter_pci_bar(struct dxgpmo_adapter *adapter, u64 start,
+			    u64 len, bool *prefetchable);
+int dxgpmo_adapter_transfer(struct dxgpmo_adapter *adapter, bool to_memory,
+			    u64 device_address, void *buf, size_t len);
 void dxgpmo_adapter_flush_lazy_unmaps(struct dxgpmo_adapter *adapter);
 struct dxgpmo_adapter *dxgpmo_adapter_get(u32 id);
 void dxgpmo_adapter_put(struct dxgpmo_adapter *adapter);
@@ -122,8 +162,6 @@ void dxgpmo_virtual_adapters_exit(void);
 /* edu.c */
 int dxgpmo_edu_init(void);
 void dxgpmo_edu_exit(void);
-int dxgpmo_edu_transfer(struct dxgpmo_edu *edu, bool to_memory,
-			u64 device_address, void *buf, size_t len);
 
 /* segment.c */
 extern unsigned int dxgpmo_dirty_page_size;

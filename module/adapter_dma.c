@@ -56,8 +56,8 @@ static int dxgpmo_adapter_dma_move(struct dxgpmo_file *file,
 			goto out;
 		}
 	}
-	ret = dxgpmo_edu_transfer(adapter->edu, to_memory, cmd->device_address,
-				  kbuf, cmd->length);
+	ret = dxgpmo_adapter_transfer(adapter, to_memory, cmd->device_address,
+				      kbuf, cmd->length);
 	dxgpmo_adl_release_held(held, nr);
 out:
 	dxgpmo_adapter_end_access(adapter);
@@ -87,7 +87,7 @@ int dxgpmo_ioctl_adapter_dma(struct dxgpmo_ucmd *ucmd)
 	if (IS_ERR(adapter))
 		return PTR_ERR(adapter);
 	ret = -EOPNOTSUPP;
-	if (!adapter->edu)
+	if (!(adapter->caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE))
 		goto out_put;
 	if (cmd->device_address >= DXGPMO_SEGMENT_DEVICE_BASE) {
 		ret = -EINVAL;

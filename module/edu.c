@@ -44,9 +44,14 @@
  */
 #define EDU_TIMEOUT_US		(10 * USEC_PER_SEC)
 
+/* The adapter's priv. */
 struct dxgpmo_edu {
-	struct dxgpmo_adapter *adapter;
 	void __iomem *regs;
+	/*
+	 * The BAR page holding them: only ever read through an IO_SPACE
+	 * object, never written, never an ADL.
+	 */
+	struct resource reg_page;
 	/* One transfer at a time; also fences against removal. */
 	struct mutex engine_lock;
 	bool dead;
@@ -75,9 +80,10 @@ static int dxgpmo_edu_run(struct dxgpmo_edu *edu, u64 src, u64 dst, u32 len,
  * Move len bytes between buf (kernel memory) and device_address with the
  * engine.  The caller has checked that the device may touch the range.
  */
-int dxgpmo_edu_transfer(struct dxgpmo_edu *edu, bool to_memory,
-			u64 device_address, void *buf, size_t len)
+static int dxgpmo_edu_transfer(struct dxgpmo_adapter *adapter, bool to_memory,
+			       u64 device_address, void *buf, size_t len)
 {
+	struct dxgpmo_edu *edu = adapter->priv;
 	size_t done = 0;
 	int ret = 0;
 
@@ -115,9 +121,9 @@ int dxgpmo_edu_transfer(struct dxgpmo_edu *edu, bool to_memory,
 			 * back: it loses bus mastering and gets no more work,
 			 * as after removal.
 			 */
-			pci_clear_master(edu->adapter->pdev);
+			pci_clear_master(to_pci_dev(adapter->dev));
 			edu->dead = true;
-			dev_err(edu->adapter->dev,
+			dev_err(adapter->dev,
 				"DMA engine timed out; no more transfers until the device is bound again\n");
 		}
 		if (ret)
@@ -132,6 +138,51 @@ out:
 	mutex_unlock(&edu->engine_lock);
 	return ret;
 }
+
+/*
+ * Its BARs may be viewed (IO_SPACE): the module drives the device and
+ * knows which page holds the registers it programs.
+ */
+static bool dxgpmo_edu_find_bar(struct dxgpmo_adapter *adapter, u64 start,
+				u64 len, bool *registers, bool *prefetchable)
+{
+	struct dxgpmo_edu *edu = adapter->priv;
+
+	if (!dxgpmo_adapter_pci_bar(adapter, start, len, prefetchable))
+		return false;
+	*registers = start <= edu->reg_page.end &&
+		     start + len - 1 >= edu->reg_page.start;
+	return true;
+}
+
+/*
+ * The engine's memory goes with the device: no transfer after this (one
+ * in flight finishes first).  Then the core waits for every other user of
+ * the device and revokes every ADL while the device is still bound.
+ */
+static void dxgpmo_edu_revoke(struct dxgpmo_adapter *adapter)
+{
+	struct dxgpmo_edu *edu = adapter->priv;
+
+	mutex_lock(&edu->engine_lock);
+	edu->dead = true;
+	mutex_unlock(&edu->engine_lock);
+}
+
+static void dxgpmo_edu_release(struct dxgpmo_adapter *adapter)
+{
+	kfree(adapter->priv);
+}
+
+static const struct dxgpmo_adapter_ops dxgpmo_edu_ops = {
+	.name = "edu",
+	.caps = DXGPMO_ADAPTER_CAP_DMA_ENGINE,
+	.transfer = dxgpmo_edu_transfer,
+	.fill_info = dxgpmo_adapter_pci_info,
+	.find_bar = dxgpmo_edu_find_bar,
+	.revoke = dxgpmo_edu_revoke,
+	.release = dxgpmo_edu_release,
+};
 
 static int dxgpmo_edu_probe(struct pci_dev *pdev,
 			    const struct pci_device_id *id)
@@ -162,6 +213,7 @@ static int dxgpmo_edu_probe(struct pci_dev *pdev,
 		return -ENOMEM;
 	mutex_init(&edu->engine_lock);
 	edu->regs = pcim_iomap_table(pdev)[0];
+	edu->reg_page = regs;
 	edu->staging = dmam_alloc_coherent(&pdev->dev, EDU_CHUNK,
 					   &edu->staging_dma, GFP_KERNEL);
 	if (!edu->staging) {
@@ -174,9 +226,8 @@ static int dxgpmo_edu_probe(struct pci_dev *pdev,
 	}
 
 	mutex_lock(&dxgpmo_edu_lock);
-	adapter = dxgpmo_adapter_register(&pdev->dev, "edu", dxgpmo_nr_edu,
-					  DXGPMO_ADAPTER_CAP_DMA_ENGINE, edu,
-					  &regs);
+	adapter = dxgpmo_adapter_register(&pdev->dev, &dxgpmo_edu_ops,
+					  dxgpmo_nr_edu, edu);
 	if (!IS_ERR(adapter))
 		dxgpmo_nr_edu++;
 	mutex_unlock(&dxgpmo_edu_lock);
@@ -184,26 +235,14 @@ static int dxgpmo_edu_probe(struct pci_dev *pdev,
 		kfree(edu);
 		return PTR_ERR(adapter);
 	}
-	/* Freed with the adapter, which outlives the device if referenced. */
-	edu->adapter = adapter;
-	pci_set_drvdata(pdev, edu);
+	pci_set_drvdata(pdev, adapter);
 	return 0;
 }
 
+/* The adapter, and edu with it, may be freed in there (see revoke). */
 static void dxgpmo_edu_remove(struct pci_dev *pdev)
 {
-	struct dxgpmo_edu *edu = pci_get_drvdata(pdev);
-
-	/*
-	 * The engine's memory goes with the device: no transfer after this
-	 * (one in flight finishes first).  Then unregister waits for every
-	 * other user of the device and revokes every ADL while the device is
-	 * still bound; the adapter, and edu with it, may be freed in there.
-	 */
-	mutex_lock(&edu->engine_lock);
-	edu->dead = true;
-	mutex_unlock(&edu->engine_lock);
-	dxgpmo_adapter_unregister(edu->adapter);
+	dxgpmo_adapter_unregister(pci_get_drvdata(pdev));
 }
 
 static const struct pci_device_id dxgpmo_edu_ids[] = {

@@ -117,6 +117,12 @@ static const char *dxgpmo_pci_refusal(struct pci_dev *pdev)
 	return NULL;
 }
 
+/* No engine, and BARs nobody here knows: never exposed. */
+static const struct dxgpmo_adapter_ops dxgpmo_generic_pci_ops = {
+	.name = "pci",
+	.fill_info = dxgpmo_adapter_pci_info,
+};
+
 static int dxgpmo_generic_pci_probe(struct pci_dev *pdev,
 				    const struct pci_device_id *id)
 {
@@ -151,8 +157,9 @@ static int dxgpmo_generic_pci_probe(struct pci_dev *pdev,
 	dma_set_max_seg_size(&pdev->dev, UINT_MAX);
 
 	mutex_lock(&dxgpmo_pci_lock);
-	gen->adapter = dxgpmo_adapter_register(&pdev->dev, "pci",
-					       dxgpmo_nr_pci, 0, NULL, NULL);
+	gen->adapter = dxgpmo_adapter_register(&pdev->dev,
+					       &dxgpmo_generic_pci_ops,
+					       dxgpmo_nr_pci, NULL);
 	if (!IS_ERR(gen->adapter))
 		dxgpmo_nr_pci++;
 	mutex_unlock(&dxgpmo_pci_lock);

@@ -278,8 +278,8 @@ int dxgpmo_segment_dma(struct dxgpmo_adapter *adapter, bool to_memory,
 			mutex_unlock(&segment->dma_lock);
 			return ret;
 		}
-		ret = dxgpmo_edu_transfer(adapter->edu, to_memory, dma,
-					  buf + done, n);
+		ret = dxgpmo_adapter_transfer(adapter, to_memory, dma,
+					      buf + done, n);
 		dma_unmap_page(adapter->dev, dma, n, dir);
 		mutex_unlock(&segment->dma_lock);
 		/*

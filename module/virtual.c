@@ -20,6 +20,12 @@ MODULE_PARM_DESC(virtual_adapters,
 
 static struct platform_device **dxgpmo_virtual_pdevs;
 
+/* No hardware: nothing of its own to do, nothing to report. */
+static const struct dxgpmo_adapter_ops dxgpmo_virtual_ops = {
+	.name = "virtual",
+	.caps = DXGPMO_ADAPTER_CAP_VIRTUAL,
+};
+
 static int dxgpmo_virtual_add(unsigned int index)
 {
 	struct dxgpmo_adapter *adapter;
@@ -34,8 +40,8 @@ static int dxgpmo_virtual_add(unsigned int index)
 		goto err_unregister;
 	dma_set_max_seg_size(&pdev->dev, UINT_MAX);
 
-	adapter = dxgpmo_adapter_register(&pdev->dev, "virtual", index,
-					  DXGPMO_ADAPTER_CAP_VIRTUAL, NULL, NULL);
+	adapter = dxgpmo_adapter_register(&pdev->dev, &dxgpmo_virtual_ops,
+					  index, NULL);
 	if (IS_ERR(adapter)) {
 		ret = PTR_ERR(adapter);
 		goto err_unregister;
