@@ -15,8 +15,9 @@ BACKPORTS_LIST=/etc/apt/sources.list.d/dxgpmo-bookworm-backports.sources
 TOOLS="qemu-system-x86 busybox-static cpio xz-utils kmod libdrm-dev pkg-config
 sparse make gcc libc6-dev file dkms debootstrap python3"
 # libdxgk's header is also compiled as C++; the CLI test's JSON checker
-# uses json-c's parser; make lint runs shellcheck on every script.
-TOOLS="$TOOLS g++ libjson-c-dev shellcheck"
+# uses json-c's parser; make lint runs shellcheck on every script and
+# reads the module's calls between files with ctags (layering.sh).
+TOOLS="$TOOLS g++ libjson-c-dev shellcheck universal-ctags"
 # In the trixie build root: what building and dkms-building for the newest
 # kernel need besides its headers (gcc-14 is what its config expects).
 ROOT_TOOLS="gcc-14 make sparse dkms kmod"
