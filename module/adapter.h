@@ -75,7 +75,7 @@ struct dxgpmo_segment {
  *	IO_SPACE objects may view, the BAR's being prefetchable in
  *	*@prefetchable and whether the range covers registers the module
  *	programs in *@registers.  NULL for a kind that never exposes its
- *	BARs (the adapter has no @bar_inode then).  Called under the
+ *	BARs (no &dxgpmo_adapter.bar_inode then).  Called under the
  *	adapters' lock, the adapter not removed.
  * @revoke: the device is leaving: stop the kind's own use of it.  Called
  *	first by dxgpmo_adapter_unregister(), before it waits for the users of

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * dxgpmo internals.  One file per concept:
+ * dxgpmo internals.  One file per concept (their layers:
+ * Documentation/driver-api/dxgpmo.rst, "Layers"):
  *   main.c         module init/exit, driver registration, the misc device
  *   fs.c           the internal mount: the shared address_space, view files
  *   ioctl.c        the ioctl table and the size/flags rules every ioctl shares
