@@ -3,10 +3,11 @@
  * Every difference between the architectures dxgpmo builds for (x86_64,
  * arm64): how an object's memory type reaches the kernel's linear map, and
  * how the test ioctl reads a memory type from a page-table entry.  One
- * arch_$(SRCARCH).c implements it (Kbuild), arch_$(SRCARCH)_test.c the
- * test ioctl's part; nothing else includes an asm/ header that differs
- * between them.  Documentation/driver-api/dxgpmo.rst,
- * "Cache types on x86 and arm64", says why each does what it does.
+ * arch_$(SRCARCH).c implements it (Kbuild), and in a test build (test.h)
+ * arch_$(SRCARCH)_test.c the test ioctl's part; nothing else includes an
+ * asm/ header that differs between them.
+ * Documentation/driver-api/dxgpmo.rst, "Cache types on x86 and arm64",
+ * says why each does what it does.
  */
 #ifndef _DXGPMO_ARCH_H
 #define _DXGPMO_ARCH_H
@@ -62,7 +63,7 @@ int dxgpmo_arch_set_pages_cache(struct page **pages, unsigned long n,
 int dxgpmo_arch_set_block_wb(struct page *page, unsigned long n);
 
 /*
- * The test ioctl's readers, in arch_$(SRCARCH)_test.c.
+ * The test ioctl's readers, in arch_$(SRCARCH)_test.c (test builds only).
  * The memory-type bits of a user PTE.
  */
 u64 dxgpmo_arch_pte_cache_bits(pte_t pte);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * arm64's readers of memory types for the test command: the MAIR
- * attribute index of PTEs and block entries.
+ * arm64's readers of memory types for the test command (test builds
+ * only, test.h): the MAIR attribute index of PTEs and block entries.
  */
 #include <linux/mm.h>
 #include <asm/pgtable.h>

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * x86's readers of memory types for the test command: the PAT bits of
- * PTEs, decoded against the kernel's own encodings.
+ * x86's readers of memory types for the test command (test builds only,
+ * test.h): the PAT bits of PTEs, decoded against the kernel's own
+ * encodings.
  */
 #include <linux/mm.h>
 #include <asm/memtype.h>
