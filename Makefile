@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# make            module (against KDIR), tools and selftests
+# make            module (against KDIR), tools and selftests; the module
+#                 as shipped: DXGPMO_TEST=y builds the test build
+#                 (module/test.h), which make check builds for itself
 # make check      install what is missing, then build and test on every test
 #                 kernel in QEMU; last line "N passed, N failed[, N skipped]"
 # make demo       boot a VM and run a scripted dxgpmoctl session
@@ -34,9 +36,16 @@ SELFTESTS := selftests/dxgpmo_test selftests/dxgpmo_adl_test \
 LIB_SRCS := userspace-tools/libdxgpmo.c userspace-tools/libdxgpmo_pci.c
 LIB_HDRS := userspace-tools/libdxgpmo.h uapi/dxgpmo.h \
 	userspace-tools/dxgpmo_screen.h
-# The debug command (debug_ioctls=1): selftests and dxgpmo-bench only,
-# never installed.
+# The debug command (a test build loaded with debug_ioctls=1): selftests
+# and dxgpmo-bench only, never installed.
 TEST_HDRS := uapi/dxgpmo_test.h
+
+# A test build is for test machines: make install refuses it.
+ifeq ($(DXGPMO_TEST),y)
+ifneq ($(filter install,$(MAKECMDGOALS)),)
+$(error DXGPMO_TEST=y: a test build is never installed)
+endif
+endif
 
 .PHONY: all module tools selftests deps check demo clean kselftest-headers lint \
 	man install uninstall dkms-check fuzz check-debug bench

@@ -3,9 +3,11 @@
  * Every difference between the architectures dxgpmo builds for (x86_64,
  * arm64): how an object's memory type reaches the kernel's linear map, and
  * how the test ioctl reads a memory type from a page-table entry.  One
- * arch_$(SRCARCH).c implements it (Kbuild); nothing else includes an asm/
- * header that differs between them.  Documentation/driver-api/dxgpmo.rst,
- * "Cache types on x86 and arm64", says why each does what it does.
+ * arch_$(SRCARCH).c implements it (Kbuild), and in a test build (test.h)
+ * arch_$(SRCARCH)_test.c the test ioctl's part; nothing else includes an
+ * asm/ header that differs between them.
+ * Documentation/driver-api/dxgpmo.rst, "Cache types on x86 and arm64",
+ * says why each does what it does.
  */
 #ifndef _DXGPMO_ARCH_H
 #define _DXGPMO_ARCH_H
@@ -60,17 +62,17 @@ int dxgpmo_arch_set_pages_cache(struct page **pages, unsigned long n,
 /* The same back to write-back for n physically contiguous pages. */
 int dxgpmo_arch_set_block_wb(struct page *page, unsigned long n);
 
-/* Test ioctl: the memory-type bits of a user PTE. */
-u64 dxgpmo_arch_pte_cache_bits(pte_t pte);
 /*
- * Test ioctl: those of the kernel mapping of addr, 4 KiB encoding, which
- * maps page frame pfn.
+ * The test ioctl's readers, in arch_$(SRCARCH)_test.c (test builds only).
+ * The memory-type bits of a user PTE.
  */
+u64 dxgpmo_arch_pte_cache_bits(pte_t pte);
+/* Those of the kernel mapping of addr, 4 KiB encoding, which maps pfn. */
 int dxgpmo_arch_kernel_cache_bits(unsigned long addr, unsigned long pfn,
 				  u64 *bits);
-/* Test ioctl: the DXGPMO_TEST_MEMTYPE_* of those bits. */
+/* The DXGPMO_TEST_MEMTYPE_* of those bits. */
 u32 dxgpmo_arch_memtype_of_bits(u64 bits);
-/* Test ioctl: whether write-combining is a memory type of its own. */
+/* Whether write-combining is a memory type of its own. */
 bool dxgpmo_arch_wc_distinct(void);
 
 #endif /* _DXGPMO_ARCH_H */

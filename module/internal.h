@@ -21,7 +21,8 @@
  *   basis.c        memory bases and dirty-bit tracking
  *   dmabuf.c       dma-buf export of physical memory objects
  *   pool.c         write-combined and non-cached pages kept for reuse
- *   test.c, bench.c  the debug-only test command
+ *   test.c, bench.c, arch_*_test.c  the test command, in test builds only
+ *                  (test.h)
  */
 #ifndef _DXGPMO_INTERNAL_H
 #define _DXGPMO_INTERNAL_H
@@ -37,9 +38,7 @@
 #include "object.h"
 #include "backing.h"
 #include "adapter.h"
-
-/* Module parameter, see test.c */
-extern bool dxgpmo_debug_ioctls;
+#include "test.h"
 
 struct dxgpmo_amo;
 
@@ -157,7 +156,6 @@ void dxgpmo_file_note_opener(struct dxgpmo_file *file);
 bool dxgpmo_may_see_physical(struct dxgpmo_file *file);
 int dxgpmo_may_use_io_space(struct dxgpmo_file *file);
 bool dxgpmo_may_use_raw_dma(struct dxgpmo_file *file);
-bool dxgpmo_may_use_test_ioctl(struct dxgpmo_file *file);
 int dxgpmo_may_use_window(struct dxgpmo_file *file, u64 low, u64 high,
 			  u64 boundary);
 bool dxgpmo_adapter_addresses_visible(struct dxgpmo_adapter *adapter,
@@ -186,7 +184,6 @@ int dxgpmo_ioctl_start_dirty_tracking(struct dxgpmo_ucmd *ucmd);
 int dxgpmo_ioctl_stop_dirty_tracking(struct dxgpmo_ucmd *ucmd);
 int dxgpmo_ioctl_query_dirty_bits(struct dxgpmo_ucmd *ucmd);
 int dxgpmo_ioctl_export_dmabuf(struct dxgpmo_ucmd *ucmd);
-int dxgpmo_ioctl_test(struct dxgpmo_ucmd *ucmd);
 
 /* fs.c */
 extern struct address_space *dxgpmo_shared_mapping;
@@ -220,11 +217,5 @@ int dxgpmo_adl_hold_range(struct dxgpmo_file *file,
 			  struct dxgpmo_adapter *adapter, u64 addr, u64 len,
 			  bool write, struct dxgpmo_adl **held);
 void dxgpmo_adl_release_held(struct dxgpmo_adl **held, int nr);
-
-/* bench.c, behind DXGPMO_IOC_TEST */
-struct dxgpmo_test_cmd;
-int dxgpmo_bench_adl(struct dxgpmo_file *file, struct dxgpmo_test_cmd *cmd);
-int dxgpmo_bench_chunks(struct dxgpmo_file *file, struct dxgpmo_test_cmd *cmd);
-bool dxgpmo_test_alias_switch_fails(void);
 
 #endif /* _DXGPMO_INTERNAL_H */

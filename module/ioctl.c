@@ -115,6 +115,7 @@ static const struct dxgpmo_ioctl_op dxgpmo_ioctl_ops[] = {
 		 struct dxgpmo_export_dmabuf, __reserved),
 	IOCTL_OP(STATS, dxgpmo_ioctl_stats,
 		 struct dxgpmo_stats, file),
+	/* Its number in every build, a handler in a test build (test.h). */
 	IOCTL_OP(TEST, dxgpmo_ioctl_test, struct dxgpmo_test_cmd, fail_nth),
 };
 

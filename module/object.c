@@ -51,30 +51,6 @@ static u64 dxgpmo_global_counter(enum dxgpmo_counter counter)
 	return atomic64_read(&dxgpmo_global_counters[counter]);
 }
 
-/*
- * A test's countdown to the failure it asked for: true at the N-th call
- * after it was armed with N, never again until it is armed anew.
- */
-bool dxgpmo_countdown_hit(atomic_t *countdown)
-{
-	int nth = atomic_read(countdown);
-
-	while (nth > 0) {
-		if (atomic_try_cmpxchg(countdown, &nth, nth - 1))
-			return nth == 1;
-	}
-	return false;
-}
-
-/*
- * Every site that can fail for lack of a resource asks this first, so a test
- * can make the N-th such site of a file fail and check the error path.
- */
-bool dxgpmo_should_fail(struct dxgpmo_file *file)
-{
-	return dxgpmo_countdown_hit(&file->fail_nth);
-}
-
 struct dxgpmo_file *dxgpmo_file_alloc(void)
 {
 	struct dxgpmo_file *file = kzalloc(sizeof(*file), GFP_KERNEL_ACCOUNT);

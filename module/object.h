@@ -94,8 +94,10 @@ struct dxgpmo_file {
 	u32 next_id;
 	/* Its pages are the account's; the rest cannot outlive the file. */
 	atomic64_t counters[DXGPMO_NR_COUNTERS];
-	/* Countdown to the should-fail point that fails; 0 = off. */
+#ifdef DXGPMO_TEST
+	/* Countdown to the should-fail point that fails; 0 = off (test.h). */
 	atomic_t fail_nth;
+#endif
 	/* The opener's capabilities (privilege.c). */
 	bool opener_sys_rawio;
 	bool opener_sys_admin;
@@ -150,8 +152,6 @@ struct dxgpmo_object {
 
 struct dxgpmo_file *dxgpmo_file_alloc(void);
 void dxgpmo_file_destroy(struct dxgpmo_file *file);
-bool dxgpmo_countdown_hit(atomic_t *countdown);
-bool dxgpmo_should_fail(struct dxgpmo_file *file);
 
 struct dxgpmo_object *
 __dxgpmo_object_alloc(struct dxgpmo_file *file, size_t size,

@@ -53,10 +53,12 @@ bool dxgpmo_may_use_raw_dma(struct dxgpmo_file *file)
 	return file->opener_sys_rawio && capable(CAP_SYS_RAWIO);
 }
 
+#ifdef DXGPMO_TEST
 bool dxgpmo_may_use_test_ioctl(struct dxgpmo_file *file)
 {
 	return file->opener_sys_admin && capable(CAP_SYS_ADMIN);
 }
+#endif
 
 /*
  * An allocation window is an oracle for physical addresses: a one-page

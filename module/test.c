@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * DXGPMO_IOC_TEST: debug-only introspection for the selftests, available
- * with debug_ioctls=1 (like iommufd's test command).  It reads the page
- * tables, never the module's own bookkeeping, so tests can prove that cache
- * types really reached the hardware's view: the user PTE, the kernel vmap
- * PTE and the linear-map PTE of an object's page.
+ * DXGPMO_IOC_TEST: debug-only introspection for the selftests, built only
+ * into a test build (test.h) and enabled there by debug_ioctls=1 (like
+ * iommufd's test command).  It reads the page tables, never the module's
+ * own bookkeeping, so tests can prove that cache types really reached the
+ * hardware's view: the user PTE, the kernel vmap PTE and the linear-map PTE
+ * of an object's page.  It also arms the fault-injection countdowns.
  */
 #include <linux/iommu.h>
 #include <linux/mm.h>
@@ -172,11 +173,30 @@ static void dxgpmo_test_pool(struct dxgpmo_test_cmd *cmd)
 	cmd->pool_shrunk_pages = stats.shrunk_pages;
 }
 
+/*
+ * A test's countdown to the failure it asked for: true at the N-th call
+ * after it was armed with N, never again until it is armed anew.
+ */
+static bool dxgpmo_countdown_hit(atomic_t *countdown)
+{
+	int nth = atomic_read(countdown);
+
+	while (nth > 0) {
+		if (atomic_try_cmpxchg(countdown, &nth, nth - 1))
+			return nth == 1;
+	}
+	return false;
+}
+
+bool dxgpmo_should_fail(struct dxgpmo_file *file)
+{
+	return dxgpmo_countdown_hit(&file->fail_nth);
+}
+
 static atomic_t dxgpmo_alias_switch_fail_nth = ATOMIC_INIT(0);
 
 /*
- * Whether this switch away from write-back, already made, is to report
- * failure (DXGPMO_TEST_OP_FAIL_ALIAS_SWITCH): the restore paths of a
+ * The alias switch's countdown is module-wide: the restore paths of a
  * failed switch cannot be reached otherwise.
  */
 bool dxgpmo_test_alias_switch_fails(void)

@@ -180,10 +180,12 @@ initramfs_tests() {
 		"$user/selftests/libdxgk_test" \
 		-- ${DXGPMO_KERNEL_BUILD:+--none} vgem $display vivid zram
 }
+# The bug boot loads the default build, the module as installed: no test
+# command (dxgpmo_bug_test checks that it answers -ENOTTY).
 initramfs_bug() {
 	user=$(user_dir "$1")
 	vm_initramfs "$1" "$build/$1" bug "$top/scripts/guest/bug-job.sh" \
-		"$build/$1/dxgpmo.ko" "$user/selftests/dxgpmo_bug_test"
+		"$build/$1/default/dxgpmo.ko" "$user/selftests/dxgpmo_bug_test"
 }
 initramfs_fuzz() {
 	out=$build/$1 user=$(user_dir "$1")
@@ -198,6 +200,13 @@ initramfs_fuzz() {
 	vm_initramfs "$1" "$out" fuzz "$top/scripts/guest/fuzz-job.sh" \
 		"$out/dxgpmo.ko" "$user/selftests/dxgpmo_fuzz" \
 		"$user/userspace-tools/dxgpmoctl" "$out/fuzz.env"
+}
+
+# initramfs_made NAME KVER: initramfs_NAME KVER, its output in a log and
+# its time in build/timing.log.
+initramfs_made() {
+	"initramfs_$1" "$2" > "$build/$2/$1.initramfs.log" 2>&1 || true
+	phase "$2: $1 initramfs made"
 }
 
 # The matrix boot of KVER on the IOMMU platform MODE (vm-boot.sh's
@@ -236,7 +245,7 @@ initramfs_iommu() {
 # before its first initramfs.
 for kver in $kernels; do
 	rm -rf "${build:?}/$kver"
-	mkdir -p "$build/$kver"
+	mkdir -p "$build/$kver/default"
 done
 amd64_kernels=$(for kver in $kernels; do
 	[ "$(kernel_arch "$kver")" != amd64 ] || echo "$kver"; done)
@@ -264,12 +273,13 @@ rm -f "$build/tools.status" "$build/arm64-user.status"
 				fi
 				phase "arm64 tools and selftests built"
 			fi
-			for name in tests bug fuzz; do
-				"initramfs_$name" "$kver" \
-					> "$build/$kver/$name.initramfs.log" 2>&1 ||
-					true
-				phase "$kver: $name initramfs made"
-			done
+			initramfs_made tests "$kver"
+			# The bug boot's module, built while the tests boot runs.
+			vm_build "$top" "$kver" "$build/$kver/default" default ||
+				true
+			phase "$kver: default module built"
+			initramfs_made bug "$kver"
+			initramfs_made fuzz "$kver"
 			[ "$kver" = "$iommu_kernel" ] || continue
 			for mode in $iommu_boots; do
 				initramfs_iommu "$kver" "$mode" \
@@ -535,6 +545,11 @@ kernel_results() {
 	if [ -e "$out/sparse-not-run" ]; then
 		echo "$1/sparse: skipped: the kernel's make dropped C=1: $(cat "$out/sparse-not-run")"
 		skipped=$((skipped + 1))
+	fi
+	# The default build (the bug boot's); its boot cannot be made without.
+	if [ "$(cat "$out/default/build.status" 2>/dev/null)" != ok ]; then
+		cat "$out/default/build.log" 2>/dev/null || true
+		count_failure "$1: default module build failed or warned"
 	fi
 	screen=
 	[ "$(kernel_arch "$1")" = arm64 ] || screen=screen

@@ -20,8 +20,10 @@ vm_prepare() {
 	"$vm_scripts/deps.sh"
 }
 
-# build_module SRC KVER OUT: builds the module of the tree SRC for KVER in
-# a copy under OUT (so builds for different kernels never share object
+# build_module SRC KVER OUT [default]: builds the test module (DXGPMO_TEST=y,
+# module/test.h: DXGPMO_IOC_TEST and its fault injection) of the tree SRC
+# for KVER, or with "default" the module as make install and DKMS build it,
+# in a copy under OUT (so builds for different kernels never share object
 # files), with W=1 and sparse; leaves OUT/dxgpmo.ko; fails on any warning;
 # leaves OUT/sparse-not-run if the kernel's make did not run sparse.
 # DXGPMO_KERNEL_BUILD builds against a kernel tree that is not installed.
@@ -30,6 +32,8 @@ vm_prepare() {
 # gcc-14 (trixie's), in the trixie build root with that directory at the
 # same path.
 build_module() {
+	bm_test=DXGPMO_TEST=y
+	[ "${4:-}" != default ] || bm_test=DXGPMO_TEST=
 	bm_src=$3/src
 	mkdir -p "$bm_src"
 	cp -r "$1/Kbuild" "$1/module" "$1/uapi" "$bm_src/"
@@ -40,19 +44,22 @@ build_module() {
 		if grep -q 'gcc-14' "$bm_kdir/.kernelvariables"; then
 			in_root_bind "$bm_kernel" "$bm_src" make -j"$(nproc)" \
 				-C "$bm_kdir" M=/dxgpmo DEB_HOST_ARCH=arm64 \
-				DEB_HOST_GNU_TYPE=aarch64-linux-gnu W=1 C=1 modules
+				DEB_HOST_GNU_TYPE=aarch64-linux-gnu W=1 C=1 \
+				"$bm_test" modules
 		else
 			make -j"$(nproc)" -C "$bm_kdir" M="$bm_src" \
 				DEB_HOST_ARCH=arm64 \
-				DEB_HOST_GNU_TYPE=aarch64-linux-gnu W=1 C=1 modules
+				DEB_HOST_GNU_TYPE=aarch64-linux-gnu W=1 C=1 \
+				"$bm_test" modules
 		fi > "$3/kbuild.log" 2>&1
 	elif [ -z "${DXGPMO_KERNEL_BUILD:-}" ] && cached_kernel "$2" > /dev/null; then
 		in_root "$bm_src" make -j"$(nproc)" -C "/usr/src/linux-headers-$2" \
-			M=/dxgpmo W=1 C=1 modules > "$3/kbuild.log" 2>&1
+			M=/dxgpmo W=1 C=1 "$bm_test" modules > "$3/kbuild.log" 2>&1
 	else
 		make -j"$(nproc)" \
 			-C "${DXGPMO_KERNEL_BUILD:-/lib/modules/$2/build}" \
-			M="$bm_src" W=1 C=1 modules > "$3/kbuild.log" 2>&1
+			M="$bm_src" W=1 C=1 "$bm_test" modules \
+			> "$3/kbuild.log" 2>&1
 	fi || { cat "$3/kbuild.log"; return 1; }
 	cat "$3/kbuild.log"
 	if grep -E 'warning:|error:' "$3/kbuild.log"; then
@@ -91,8 +98,9 @@ build_userspace() {
 		userspace-tools/examples/dxgk-live-migration
 }
 
-# vm_build SRC KVER OUT: build_module with its output in OUT/build.log and
-# its verdict, ok or fail, in OUT/build.status (for a caller that waits).
+# vm_build SRC KVER OUT [default]: build_module with its output in
+# OUT/build.log and its verdict, ok or fail, in OUT/build.status (for a
+# caller that waits).
 vm_build() {
 	if build_module "$@" > "$3/build.log" 2>&1; then
 		echo ok > "$3/build.status"

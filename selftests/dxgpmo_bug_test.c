@@ -8,6 +8,10 @@
  * of the dead child released and the ADL counted as leaked.  The same from
  * one thread of a multi-threaded process: its file must still be released
  * when the process exits, and the module's reference with it.
+ *
+ * Needing no test command, this boot loads the default build, the module
+ * as make install and DKMS build it (scripts/check.sh), and checks that it
+ * has none.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -235,6 +239,30 @@ TEST(uncached_ram_refused_where_caches_cannot_be_cleaned)
 	ASSERT_EQ(0, dxgpmo_get_stats(fd, &after));
 	EXPECT_EQ(before.global.pages, after.global.pages);
 	EXPECT_EQ(before.global.pmos, after.global.pmos);
+	close(fd);
+}
+
+/*
+ * The default build has no test code (module/test.h): DXGPMO_IOC_TEST
+ * keeps its number but has no handler, so it is -ENOTTY before its
+ * argument is read (a test build loaded without debug_ioctls=1 reads it
+ * first: -EFAULT for NULL), and no debug_ioctls parameter can turn it on.
+ */
+TEST(default_build_has_no_test_command)
+{
+	struct dxgpmo_test_cmd t = {
+		.size = sizeof(t), .op = DXGPMO_TEST_OP_FAIL_NTH, .fail_nth = 1,
+	};
+	int fd;
+
+	EXPECT_NE(0, access("/sys/module/dxgpmo/parameters/debug_ioctls",
+			    F_OK)) {
+		TH_LOG("a test build: this boot loads the default one");
+	}
+	fd = dxgpmo_open();
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-ENOTTY, dxgpmo_ioctl(fd, DXGPMO_IOC_TEST, &t));
+	EXPECT_EQ(-ENOTTY, dxgpmo_ioctl(fd, DXGPMO_IOC_TEST, NULL));
 	close(fd);
 }
 

@@ -130,7 +130,10 @@ static inline unsigned long read_sysfs_ulong(const char *path)
 	return val;
 }
 
-/* Whether the module was loaded with debug_ioctls=1 (a bool: Y or N). */
+/*
+ * Whether the module was loaded with debug_ioctls=1 (a bool: Y or N); a
+ * default build, without the test command, has no such parameter: no.
+ */
 static inline int debug_ioctls_enabled(void)
 {
 	char c = 'N';

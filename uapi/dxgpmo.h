@@ -39,8 +39,8 @@
  *
  * The errnos mean the same in every ioctl:
  *
- *  - ENOTTY: the ioctl number is unknown (DXGPMO_IOC_TEST also when the
- *    module was loaded without debug_ioctls=1).
+ *  - ENOTTY: the ioctl number is unknown (DXGPMO_IOC_TEST also in all but
+ *    a test build loaded with debug_ioctls=1).
  *  - E2BIG: the struct is longer than the kernel knows and a byte in the
  *    part it does not know is non-zero; or a count above a fixed limit
  *    (memory basis ranges, bytes of one ADAPTER_DMA).

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
  * dxgpmo debug/test command.  Not a stable ABI: it exists for the
- * selftests (like iommufd's IOMMU_TEST_CMD) and only works when the module
- * is loaded with debug_ioctls=1 (else -ENOTTY).
+ * selftests (like iommufd's IOMMU_TEST_CMD).  Only a test build of the
+ * module has it (DXGPMO_TEST=y on the kbuild command line, as make check
+ * builds it), and only when loaded with debug_ioctls=1; else -ENOTTY.  The
+ * default build (make install, DKMS) has neither the command nor the
+ * parameter: its DXGPMO_IOC_TEST is -ENOTTY, as an unknown number.
  */
 #ifndef _UAPI_DXGPMO_TEST_H
 #define _UAPI_DXGPMO_TEST_H

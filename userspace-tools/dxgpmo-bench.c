@@ -9,8 +9,9 @@
  * with the buddy orders the objects got; 2 ALLOCATE_ADL + FREE_ADL vs a
  * per-page dma_map_page() loop and vs dma_map_sgtable() of a prebuilt
  * sg_table on the same device, all timed inside the module
- * (DXGPMO_IOC_TEST, so the module must be loaded with debug_ioctls=1;
- * without it scenario 2 and the orders are skipped, saying so); 3 user
+ * (DXGPMO_IOC_TEST, so the module must be a test build, make module
+ * DXGPMO_TEST=y, loaded with debug_ioctls=1; without it scenario 2 and
+ * the orders are skipped, saying so); 3 user
  * MAP + touch vs anonymous mmap + touch; 4 tracked segment writes + query
  * vs untracked writes vs soft-dirty, every page and every 16th page; 5
  * create/destroy throughput with threads, and per-object cost up to
@@ -75,7 +76,7 @@ int test_cmd(struct dxgpmo_test_cmd *t)
 void no_test_cmd(const char *what)
 {
 	if (have_test_cmd) {
-		printf("# %s skipped: DXGPMO_IOC_TEST refused (load the module with debug_ioctls=1)\n",
+		printf("# %s skipped: DXGPMO_IOC_TEST refused (load a test build, make module DXGPMO_TEST=y, with debug_ioctls=1)\n",
 		       what);
 		have_test_cmd = 0;
 	}
