@@ -66,6 +66,16 @@ static void fill(uint8_t *buf, size_t len, uint8_t seed)
 		buf[i] = (uint8_t)(seed ^ (i * 13) ^ (i >> 9));
 }
 
+/* Unmap a user view u and a kernel view k of PMO pmo, then destroy it. */
+static void destroy_with_views(struct __test_metadata *_metadata, int fd,
+			       uint32_t pmo, const struct dxgpmo_map *u,
+			       const struct dxgpmo_map *k)
+{
+	EXPECT_EQ(0, dxgpmo_unmap(fd, pmo, u->address, u->length));
+	EXPECT_EQ(0, dxgpmo_unmap(fd, pmo, k->address, k->length));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(fd, pmo, 0));
+}
+
 FIXTURE_DXGPMO(map, 0)
 
 /*
@@ -370,11 +380,8 @@ TEST_F(map, cache_types_in_page_tables)
 					       cache);
 				}
 			}
-			EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id,
-						  u.address, u.length));
-			EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id,
-						  k.address, k.length));
-			EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+			destroy_with_views(_metadata, self->fd, c.pmo_id, &u,
+					   &k);
 		}
 	}
 }
@@ -434,11 +441,8 @@ TEST_F(map, uncached_views_take_unaligned_access)
 			word = 0;
 			memcpy(&word, (const void *)(p + 5), sizeof(word));
 			EXPECT_EQ(0x0123456789abcdefULL, word);
-			EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id,
-						  u.address, u.length));
-			EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id,
-						  k.address, k.length));
-			EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+			destroy_with_views(_metadata, self->fd, c.pmo_id, &u,
+					   &k);
 		}
 	}
 }
