@@ -45,6 +45,10 @@ kernels=${DXGPMO_KERNELS:-$(default_test_kernels)}
 # The architectures of the kernels tested.
 kernel_arches=$(for kver in $kernels; do kernel_arch "$kver"; done |
 	sort -u)
+amd64_kernels=$(for kver in $kernels; do
+	[ "$(kernel_arch "$kver")" != amd64 ] || echo "$kver"; done)
+arm64_kernels=$(for kver in $kernels; do
+	[ "$(kernel_arch "$kver")" != arm64 ] || echo "$kver"; done)
 # user_dir KVER: where the guest's programs for KVER are: the tree's own,
 # or arm64 ones built in a copy (build_userspace).
 user_dir() {
@@ -153,14 +157,34 @@ grep -q '^dev=\$DXGPMO_SPARE_PCI$' "$build/doc-bind.sh" &&
 
 # The initramfs of each boot of KVER.  The tests boot has a display
 # (cirrus-vga) the host looks at, and vivid, for the consumer tests.
+# steady_cycles KVER: the cycles of each resource-steady pair
+# (selftests/steady.h) in KVER's tests boot.  The full 100,000 on one
+# kernel, the matrix's (else the first x86 one); 20,000 on the other x86
+# kernels and 5,000 on arm64, where TCG runs a cycle several times
+# slower.  Each pair runs with vm.max_map_count 200 above the VMAs at its
+# start, so a leak of one per cycle fails after 200 cycles at any count.
+steady_kernel=${iommu_kernel:-$(echo "$amd64_kernels" | head -n 1)}
+steady_cycles() {
+	if [ "$1" = "$steady_kernel" ]; then
+		echo 100000
+	elif [ "$(kernel_arch "$1")" = arm64 ]; then
+		echo 5000
+	else
+		echo 20000
+	fi
+}
+
 initramfs_tests() {
 	kver=$1 out=$build/$1 user=$(user_dir "$1")
 	display=
 	[ "$(kernel_arch "$kver")" = arm64 ] ||
 		display=$(display_kmod "$kver") || display=
+	cycles=$(steady_cycles "$kver")
+	echo "export DXGK_STEADY_CYCLES=$cycles DXGPMO_STEADY_CYCLES=$cycles" \
+		> "$out/tests.env"
 	# shellcheck disable=SC2086
 	vm_initramfs "$kver" "$out" tests "$top/scripts/guest/check-job.sh" \
-		"$out/dxgpmo.ko" \
+		"$out/dxgpmo.ko" "$out/tests.env" \
 		"$user/selftests/dxgpmo_test" "$user/selftests/dxgpmo_adl_test" \
 		"$user/selftests/dxgpmo_map_test" "$user/selftests/dxgpmo_dirty_test" \
 		"$user/selftests/dxgpmo_dmabuf_test" \
@@ -247,10 +271,6 @@ for kver in $kernels; do
 	rm -rf "${build:?}/$kver"
 	mkdir -p "$build/$kver/default"
 done
-amd64_kernels=$(for kver in $kernels; do
-	[ "$(kernel_arch "$kver")" != amd64 ] || echo "$kver"; done)
-arm64_kernels=$(for kver in $kernels; do
-	[ "$(kernel_arch "$kver")" != arm64 ] || echo "$kver"; done)
 build_order=$(paste -d '\n' /dev/fd/3 /dev/fd/4 3<<A 4<<B | grep .
 $amd64_kernels
 A
