@@ -33,6 +33,24 @@ const bool dxgpmo_arch_switches_alias;
 
 static struct platform_device *dxgpmo_cache_pdev;
 
+/* Clean and invalidate n contiguous pages to the point of coherency. */
+static int dxgpmo_clean_inval_poc(struct page *page, unsigned long n)
+{
+	struct device *dev;
+	size_t len = n << PAGE_SHIFT;
+	dma_addr_t dma;
+
+	if (!dxgpmo_cache_pdev)
+		return -EOPNOTSUPP;
+	dev = &dxgpmo_cache_pdev->dev;
+	dma = dma_map_page(dev, page, 0, len, DMA_BIDIRECTIONAL);
+	if (dma_mapping_error(dev, dma))
+		return -EIO;
+	dma_unmap_page(dev, dma, len, DMA_BIDIRECTIONAL);
+	/* A bounced mapping maintained the bounce buffer, not the pages. */
+	return dma == page_to_phys(page) ? 0 : -EIO;
+}
+
 int dxgpmo_arch_init(void)
 {
 	struct platform_device_info info = {
@@ -42,7 +60,7 @@ int dxgpmo_arch_init(void)
 	};
 	struct platform_device *pdev;
 	struct page *probe;
-	dma_addr_t dma;
+	int bounced;
 
 	pdev = platform_device_register_full(&info);
 	if (IS_ERR(pdev))
@@ -64,14 +82,11 @@ int dxgpmo_arch_init(void)
 		platform_device_unregister(pdev);
 		return -ENOMEM;
 	}
-	dma = dma_map_page(&pdev->dev, probe, 0, PAGE_SIZE, DMA_BIDIRECTIONAL);
-	if (!dma_mapping_error(&pdev->dev, dma)) {
-		dma_unmap_page(&pdev->dev, dma, PAGE_SIZE, DMA_BIDIRECTIONAL);
-		if (dma == page_to_phys(probe))
-			dxgpmo_cache_pdev = pdev;
-	}
+	dxgpmo_cache_pdev = pdev;
+	bounced = dxgpmo_clean_inval_poc(probe, 1);
 	__free_page(probe);
-	if (!dxgpmo_cache_pdev) {
+	if (bounced) {
+		dxgpmo_cache_pdev = NULL;
 		platform_device_unregister(pdev);
 		pr_info("dxgpmo: DMA mappings bounce: no write-combined or non-cached objects\n");
 	}
@@ -93,24 +108,6 @@ bool dxgpmo_arch_can_uncache_ram(void)
 pgprot_t dxgpmo_arch_pgprot_uncached(pgprot_t prot)
 {
 	return pgprot_dmacoherent(prot);
-}
-
-/* Clean and invalidate n contiguous pages to the point of coherency. */
-static int dxgpmo_clean_inval_poc(struct page *page, unsigned long n)
-{
-	struct device *dev;
-	size_t len = n << PAGE_SHIFT;
-	dma_addr_t dma;
-
-	if (!dxgpmo_cache_pdev)
-		return -EOPNOTSUPP;
-	dev = &dxgpmo_cache_pdev->dev;
-	dma = dma_map_page(dev, page, 0, len, DMA_BIDIRECTIONAL);
-	if (dma_mapping_error(dev, dma))
-		return -EIO;
-	dma_unmap_page(dev, dma, len, DMA_BIDIRECTIONAL);
-	/* A bounced mapping maintained the bounce buffer, not the pages. */
-	return dma == page_to_phys(page) ? 0 : -EIO;
 }
 
 /*
