@@ -146,6 +146,7 @@ lint: $(CHECKPATCH) $(KERNEL_DOC)
 		-f $(LINT_SOURCES)
 	shellcheck -x $(LINT_SCRIPTS)
 	scripts/layering.sh -q
+	scripts/headers.sh
 	@out=$$(perl $(KERNEL_DOC) -none -Wall $(LINT_SOURCES) 2>&1); \
 		if [ -n "$$out" ]; then echo "$$out"; \
 		echo "kernel-doc: warnings (above)" >&2; exit 1; fi

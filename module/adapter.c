@@ -29,7 +29,13 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include "adapter.h"
+#include "adl.h"
+#include "dxgpmo.h"
+#include "fs.h"
 #include "internal.h"
+#include "ioctl.h"
+#include "segment.h"
 
 static DEFINE_XARRAY_ALLOC1(dxgpmo_adapters);
 static u32 dxgpmo_next_adapter_id;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Adapters (the devices ADLs are made for) and their local-memory segments.
- * Adapters are global: every file sees the same ones.
+ * Adapters (the devices ADLs are made for): the core every kind of adapter
+ * registers with, through its ops.  Adapters are global: every file sees the
+ * same ones.
  */
 #ifndef _DXGPMO_ADAPTER_H
 #define _DXGPMO_ADAPTER_H
@@ -11,14 +12,11 @@
 #include <linux/mutex.h>
 #include <linux/rwsem.h>
 #include <linux/types.h>
-#include <linux/xarray.h>
 
 struct device;
-struct file;
-struct vm_area_struct;
 struct dxgpmo_adapter;
 struct dxgpmo_adapter_info;
-struct dxgpmo_ucmd;
+struct dxgpmo_segment;
 
 /*
  * mmap(2) offset space of /dev/dxgpmo: each adapter's segment window sits at
@@ -33,31 +31,6 @@ struct dxgpmo_ucmd;
  * adapter's "local memory"), far above any DMA mask of system memory.
  */
 #define DXGPMO_SEGMENT_DEVICE_BASE	(1ULL << 48)
-
-/*
- * An adapter's emulated local-memory segment ("VRAM"): sparse pages
- * allocated on first touch, shared by every file, freed with the adapter.
- */
-struct dxgpmo_segment {
-	struct xarray pages;		/* page index -> struct page */
-	u64 size;
-	u64 mmap_base;			/* adapter_id << DXGPMO_SEGMENT_SHIFT */
-	/* The bases on the segment, their bitmaps and tracking counts. */
-	struct mutex lock;
-	struct list_head bases;
-	/*
-	 * One dirty collection at a time: cleaning PTEs and merging what
-	 * they said into every basis is one step, or a concurrent query of
-	 * another basis would see a page clean before its bit arrived.
-	 */
-	struct mutex collect_lock;
-	/*
-	 * One transfer's mapping at a time: the engine runs one anyway, and
-	 * mappings of the same bytes waiting for it would pile up (DMA-API
-	 * debugging warns beyond 7 of one cacheline).
-	 */
-	struct mutex dma_lock;
-};
 
 /**
  * struct dxgpmo_adapter_ops - what one kind of adapter does its own way
@@ -129,7 +102,6 @@ struct dxgpmo_adapter {
 	struct dxgpmo_segment *segment;
 };
 
-/* adapter.c */
 struct dxgpmo_adapter *
 dxgpmo_adapter_register(struct device *dev,
 			const struct dxgpmo_adapter_ops *ops,
@@ -149,34 +121,5 @@ struct dxgpmo_adapter *dxgpmo_adapter_get_by_bar(u64 start, u64 len,
 						 bool *prefetchable);
 bool dxgpmo_adapter_begin_access(struct dxgpmo_adapter *adapter);
 void dxgpmo_adapter_end_access(struct dxgpmo_adapter *adapter);
-int dxgpmo_ioctl_query_adapters(struct dxgpmo_ucmd *ucmd);
-
-/* generic_pci.c */
-int dxgpmo_generic_pci_init(void);
-void dxgpmo_generic_pci_exit(void);
-
-/* virtual.c */
-int dxgpmo_virtual_adapters_init(void);
-void dxgpmo_virtual_adapters_exit(void);
-
-/* edu.c */
-int dxgpmo_edu_init(void);
-void dxgpmo_edu_exit(void);
-
-/* segment.c */
-extern unsigned int dxgpmo_dirty_page_size;
-int dxgpmo_segment_check_params(void);
-struct dxgpmo_segment *dxgpmo_segment_create(u32 adapter_id);
-void dxgpmo_segment_destroy(struct dxgpmo_segment *segment);
-int dxgpmo_segment_mmap(struct file *filp, struct vm_area_struct *vma);
-int dxgpmo_segment_dma(struct dxgpmo_adapter *adapter, bool to_memory,
-		       u64 offset, void *buf, size_t len);
-
-/* basis.c: the bits of every tracked basis on the segment */
-void dxgpmo_basis_mark_dirty(struct dxgpmo_segment *segment, u64 offset,
-			     u64 length);
-
-/* adl.c: the adapter is going away */
-void dxgpmo_adl_revoke_adapter(struct dxgpmo_adapter *adapter);
 
 #endif /* _DXGPMO_ADAPTER_H */

@@ -18,7 +18,15 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include "adapter.h"
+#include "adl.h"
+#include "dxgpmo.h"
 #include "internal.h"
+#include "ioctl.h"
+#include "object.h"
+#include "privilege.h"
+#include "segment.h"
+#include "test.h"
 
 /* Each 2 KiB takes two ~100 ms edu transfers: keep calls bounded. */
 #define DXGPMO_DMA_MAX_LENGTH	(64 << 10)

@@ -26,7 +26,19 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include "account.h"
+#include "adapter.h"
+#include "adl.h"
+#include "backing.h"
+#include "dxgpmo.h"
 #include "internal.h"
+#include "ioctl.h"
+#include "object.h"
+#include "pmo.h"
+#include "privilege.h"
+#include "quota.h"
+#include "stats.h"
+#include "test.h"
 
 static int dxgpmo_adl_check(const struct dxgpmo_allocate_adl *cmd)
 {

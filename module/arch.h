@@ -62,17 +62,4 @@ int dxgpmo_arch_set_pages_cache(struct page **pages, unsigned long n,
 /* The same back to write-back for n physically contiguous pages. */
 int dxgpmo_arch_set_block_wb(struct page *page, unsigned long n);
 
-/*
- * The test ioctl's readers, in arch_$(SRCARCH)_test.c (test builds only).
- * The memory-type bits of a user PTE.
- */
-u64 dxgpmo_arch_pte_cache_bits(pte_t pte);
-/* Those of the kernel mapping of addr, 4 KiB encoding, which maps pfn. */
-int dxgpmo_arch_kernel_cache_bits(unsigned long addr, unsigned long pfn,
-				  u64 *bits);
-/* The DXGPMO_TEST_MEMTYPE_* of those bits. */
-u32 dxgpmo_arch_memtype_of_bits(u64 bits);
-/* Whether write-combining is a memory type of its own. */
-bool dxgpmo_arch_wc_distinct(void);
-
 #endif /* _DXGPMO_ARCH_H */

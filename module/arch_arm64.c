@@ -27,7 +27,7 @@
 #include <asm/pgtable.h>
 
 #include "arch.h"
-#include "internal.h"
+#include "dxgpmo.h"
 
 const bool dxgpmo_arch_switches_alias;
 

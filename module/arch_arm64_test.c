@@ -7,7 +7,7 @@
 #include <asm/pgtable.h>
 #include <asm/sysreg.h>
 
-#include "arch.h"
+#include "arch_test.h"
 #include "dxgpmo_test.h"
 
 /* The MAIR attribute index of the entry (MT_NORMAL, MT_NORMAL_NC, ...). */

@@ -11,7 +11,7 @@
 #include <asm/set_memory.h>
 
 #include "arch.h"
-#include "internal.h"
+#include "dxgpmo.h"
 
 const bool dxgpmo_arch_switches_alias = true;
 

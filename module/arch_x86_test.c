@@ -8,7 +8,7 @@
 #include <asm/memtype.h>
 #include <asm/pgtable.h>
 
-#include "arch.h"
+#include "arch_test.h"
 #include "dxgpmo_test.h"
 
 u64 dxgpmo_arch_pte_cache_bits(pte_t pte)

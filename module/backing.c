@@ -12,7 +12,17 @@
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
-#include "internal.h"
+#include "account.h"
+#include "arch.h"
+#include "backing.h"
+#include "backing_chunks.h"
+#include "backing_io.h"
+#include "backing_section.h"
+#include "compat.h"
+#include "dxgpmo.h"
+#include "object.h"
+#include "stats.h"
+#include "test.h"
 
 static const struct dxgpmo_backing_ops *const dxgpmo_backing_types[] = {
 	[DXGPMO_PMO_TYPE_MDL] = &dxgpmo_mdl_backing_ops,
@@ -66,21 +76,16 @@ struct dxgpmo_backing *dxgpmo_backing_alloc(struct dxgpmo_file *file,
 
 	if (!ops)
 		return ERR_PTR(-EINVAL);
-	/* Charged before allocating, so concurrent creates respect the cap. */
-	ret = dxgpmo_quota_charge(account->quota, DXGPMO_QUOTA_PINNED_PAGES,
-				  ram);
+	ret = dxgpmo_account_charge(account, ram);
 	if (ret)
 		return ERR_PTR(ret);
 	backing = ERR_PTR(-ENOMEM);
 	if (!dxgpmo_should_fail(file))
 		backing = ops->alloc(req);
 	if (IS_ERR(backing)) {
-		dxgpmo_quota_uncharge(account->quota,
-				      DXGPMO_QUOTA_PINNED_PAGES, ram);
+		dxgpmo_account_uncharge(account, ram);
 		return backing;
 	}
-	atomic64_add(ram, &account->pages);
-	refcount_inc(&account->users);
 	backing->account = account;
 	dxgpmo_count_global(DXGPMO_CNT_PAGES, dxgpmo_backing_ram(backing));
 	return backing;
@@ -102,9 +107,7 @@ static void dxgpmo_backing_release(struct kref *kref)
 	kvfree(backing);
 	/* Only now is the memory free: the charge goes back with it. */
 	dxgpmo_count_global(DXGPMO_CNT_PAGES, -(s64)ram);
-	atomic64_sub(ram, &account->pages);
-	dxgpmo_quota_uncharge(account->quota, DXGPMO_QUOTA_PINNED_PAGES, ram);
-	dxgpmo_account_put(account);
+	dxgpmo_account_uncharge(account, ram);
 }
 
 void dxgpmo_backing_put(struct dxgpmo_backing *backing)

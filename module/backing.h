@@ -152,11 +152,6 @@ struct dxgpmo_backing {
 	struct dxgpmo_chunk chunks[];
 };
 
-extern const struct dxgpmo_backing_ops dxgpmo_mdl_backing_ops;
-extern const struct dxgpmo_backing_ops dxgpmo_contiguous_backing_ops;
-extern const struct dxgpmo_backing_ops dxgpmo_section_backing_ops;
-extern const struct dxgpmo_backing_ops dxgpmo_io_backing_ops;
-
 struct dxgpmo_backing *dxgpmo_backing_alloc(struct dxgpmo_file *file,
 					    const struct dxgpmo_alloc_request *req);
 unsigned long dxgpmo_request_ram(const struct dxgpmo_alloc_request *req);
@@ -197,36 +192,5 @@ void dxgpmo_ram_kunmap(struct dxgpmo_backing *backing,
 int dxgpmo_ram_kview_rw(struct dxgpmo_backing *backing,
 			struct dxgpmo_kview *view, bool write, u64 offset,
 			u64 length, void __user *ubuf);
-
-int dxgpmo_set_pages_cache(struct page **pages, unsigned long n,
-			   u32 cache_type);
-
-/* pool.c: write-combined and non-cached pages kept switched. */
-#define DXGPMO_NR_CHUNK_ORDERS	3
-extern const unsigned int dxgpmo_chunk_orders[DXGPMO_NR_CHUNK_ORDERS];
-
-struct dxgpmo_pool_stats {
-	u64 pages;		/* pooled now */
-	u64 hit_pages;		/* handed out from the pool */
-	u64 miss_pages;		/* allocated and switched for a caller */
-	u64 shrunk_pages;	/* switched back and freed */
-};
-
-struct dentry;
-
-bool dxgpmo_pool_serves(const struct dxgpmo_alloc_request *req);
-bool dxgpmo_caller_is_charged(void);
-unsigned long dxgpmo_pool_take(u32 cache_type, unsigned int oi,
-			       unsigned long nr, struct list_head *list);
-unsigned long dxgpmo_pool_refill(u32 cache_type, unsigned int oi,
-				 unsigned long nr, gfp_t gfp,
-				 struct list_head *list);
-bool dxgpmo_pool_give(u32 cache_type, struct page *page, unsigned int order);
-void dxgpmo_pool_put_back(u32 cache_type, struct page *page,
-			  unsigned int order);
-void dxgpmo_pool_read_stats(struct dxgpmo_pool_stats *stats);
-void dxgpmo_pool_debugfs_init(struct dentry *dir);
-int dxgpmo_pool_init(void);
-void dxgpmo_pool_exit(void);
 
 #endif /* _DXGPMO_BACKING_H */

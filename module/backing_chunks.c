@@ -44,7 +44,11 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 
-#include "internal.h"
+#include "backing.h"
+#include "backing_chunks.h"
+#include "compat.h"
+#include "dxgpmo.h"
+#include "pool.h"
 
 static void dxgpmo_chunks_release(struct dxgpmo_backing *backing);
 
@@ -480,29 +484,6 @@ static int dxgpmo_chunks_sgt(struct dxgpmo_backing *backing,
 			    (to - from) << PAGE_SHIFT, 0);
 		sg = sg_next(sg);
 	}
-	return 0;
-}
-
-/*
- * Switch the linear-map alias of pages to cache_type (CACHED: back to
- * write-back), with one TLB flush on every CPU for all of them; where the
- * alias stays write-back (arch.h), clean and invalidate them instead.
- */
-int dxgpmo_set_pages_cache(struct page **pages, unsigned long n,
-			   u32 cache_type)
-{
-	int ret = dxgpmo_arch_set_pages_cache(pages, n, cache_type);
-
-	if (cache_type == DXGPMO_CACHE_CACHED)
-		return ret;
-	/*
-	 * Every failure of a switch away from write-back is CPA's -EINVAL,
-	 * the injected one too, so that both take the same paths (a section
-	 * fault then gets SIGBUS, as TTM's faults do when the caching switch
-	 * fails, not an OOM retry loop).
-	 */
-	if (ret || dxgpmo_test_alias_switch_fails())
-		return -EINVAL;
 	return 0;
 }
 

@@ -19,7 +19,12 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#include "internal.h"
+#include "adapter.h"
+#include "backing.h"
+#include "backing_io.h"
+#include "compat.h"
+#include "dxgpmo.h"
+#include "fs.h"
 
 static struct dxgpmo_backing *
 dxgpmo_io_alloc(const struct dxgpmo_alloc_request *req)

@@ -24,7 +24,12 @@
 #include <linux/shmem_fs.h>
 #include <linux/slab.h>
 
-#include "internal.h"
+#include "backing.h"
+#include "backing_section.h"
+#include "compat.h"
+#include "dxgpmo.h"
+#include "pool.h"
+#include "stats.h"
 
 /* A page some view that could write it has mapped. */
 #define DXGPMO_VIEW_MAY_WRITE	XA_MARK_0

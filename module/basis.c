@@ -24,7 +24,39 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include "account.h"
+#include "adapter.h"
+#include "adl.h"
+#include "basis.h"
+#include "dxgpmo.h"
+#include "fs.h"
 #include "internal.h"
+#include "ioctl.h"
+#include "object.h"
+#include "quota.h"
+#include "segment.h"
+#include "stats.h"
+#include "test.h"
+
+struct dxgpmo_basis_range {
+	u64 offset;
+	u64 length;
+	unsigned long first_bit;
+};
+
+/* A memory basis (DxgkDdiCreateMemoryBasis) and its dirty bitmap. */
+struct dxgpmo_basis {
+	struct dxgpmo_object obj;
+	struct list_head segment_node;	/* under the segment's lock */
+	struct dxgpmo_adapter *adapter;	/* referenced */
+	unsigned int track_count;	/* outstanding STARTs */
+	unsigned long nr_bits;
+	unsigned long *bitmap;
+	u32 nr_ranges;
+	struct dxgpmo_basis_range ranges[];
+};
+
+static_assert(offsetof(struct dxgpmo_basis, obj) == 0);
 
 /*
  * Set the bits of every tracked basis for [offset, offset + length) of the

@@ -13,8 +13,14 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 
-#include "internal.h"
+#include "adapter.h"
+#include "adl.h"
+#include "backing.h"
+#include "bench.h"
+#include "dxgpmo.h"
 #include "dxgpmo_test.h"
+#include "object.h"
+#include "pmo.h"
 
 #define DXGPMO_BENCH_MAX_LOOPS	1000
 

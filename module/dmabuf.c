@@ -21,7 +21,17 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
+#include "account.h"
+#include "backing.h"
+#include "compat.h"
+#include "dxgpmo.h"
 #include "internal.h"
+#include "ioctl.h"
+#include "object.h"
+#include "pmo.h"
+#include "quota.h"
+#include "stats.h"
+#include "test.h"
 
 DXGPMO_IMPORT_NS_DMA_BUF();
 

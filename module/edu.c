@@ -19,7 +19,9 @@
 #include <linux/pci.h>
 #include <linux/slab.h>
 
-#include "internal.h"
+#include "adapter.h"
+#include "dxgpmo.h"
+#include "edu.h"
 
 #define PCI_VENDOR_ID_QEMU_EDU	0x1234
 #define PCI_DEVICE_ID_QEMU_EDU	0x11e8

@@ -10,7 +10,7 @@
 #include <linux/mount.h>
 #include <linux/pseudo_fs.h>
 
-#include "internal.h"
+#include "fs.h"
 
 /*
  * All files share one address_space, that of a private inode on an

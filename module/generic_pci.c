@@ -23,7 +23,9 @@
 #include <linux/mutex.h>
 #include <linux/pci.h>
 
-#include "internal.h"
+#include "adapter.h"
+#include "compat.h"
+#include "generic_pci.h"
 
 /* The DMA mask every newly bound device gets, in bits. */
 static unsigned int dxgpmo_pci_dma_bits = 64;

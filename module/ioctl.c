@@ -12,8 +12,11 @@
 #include <linux/stddef.h>
 #include <linux/uaccess.h>
 
-#include "internal.h"
+#include "dxgpmo.h"
 #include "dxgpmo_test.h"
+#include "internal.h"
+#include "ioctl.h"
+#include "object.h"
 
 int dxgpmo_ucmd_respond(struct dxgpmo_ucmd *ucmd, size_t cmd_len)
 {

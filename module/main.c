@@ -8,7 +8,19 @@
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 
-#include "internal.h"
+#include "arch.h"
+#include "debugfs.h"
+#include "edu.h"
+#include "fs.h"
+#include "generic_pci.h"
+#include "ioctl.h"
+#include "object.h"
+#include "pool.h"
+#include "privilege.h"
+#include "quota.h"
+#include "segment.h"
+#include "virtual.h"
+#include "window.h"
 
 static int dxgpmo_fops_open(struct inode *inode, struct file *filp)
 {

@@ -24,7 +24,19 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include "account.h"
+#include "backing.h"
+#include "dxgpmo.h"
+#include "fs.h"
 #include "internal.h"
+#include "ioctl.h"
+#include "mapping.h"
+#include "object.h"
+#include "pmo.h"
+#include "quota.h"
+#include "stats.h"
+#include "test.h"
+#include "window.h"
 
 /* Kernel-mode MAP returns a token, never the kernel address. */
 #define DXGPMO_KMAP_TOKEN_BASE	(0xdc5ULL << 52)

@@ -12,44 +12,13 @@
 #include <linux/slab.h>
 #include <linux/wait.h>
 
-#include "internal.h"
+#include "account.h"
+#include "object.h"
+#include "stats.h"
+#include "test.h"
 
 /* How long DESTROY waits for calls in flight on the object, at most. */
 #define DXGPMO_DESTROY_WAIT	(30 * HZ)
-
-static atomic64_t dxgpmo_global_counters[DXGPMO_NR_COUNTERS];
-
-void dxgpmo_count_global(enum dxgpmo_counter counter, s64 delta)
-{
-	atomic64_add(delta, &dxgpmo_global_counters[counter]);
-}
-
-void dxgpmo_count_file(struct dxgpmo_file *file, enum dxgpmo_counter counter,
-		       s64 delta)
-{
-	atomic64_add(delta, &file->counters[counter]);
-}
-
-void dxgpmo_count(struct dxgpmo_file *file, enum dxgpmo_counter counter,
-		  s64 delta)
-{
-	dxgpmo_count_file(file, counter, delta);
-	dxgpmo_count_global(counter, delta);
-}
-
-void dxgpmo_account_put(struct dxgpmo_account *account)
-{
-	if (refcount_dec_and_test(&account->users)) {
-		WARN_ON(atomic64_read(&account->pages));
-		dxgpmo_quota_put(account->quota);
-		kfree(account);
-	}
-}
-
-static u64 dxgpmo_global_counter(enum dxgpmo_counter counter)
-{
-	return atomic64_read(&dxgpmo_global_counters[counter]);
-}
 
 struct dxgpmo_file *dxgpmo_file_alloc(void)
 {
@@ -57,24 +26,15 @@ struct dxgpmo_file *dxgpmo_file_alloc(void)
 
 	if (!file)
 		return NULL;
-	file->account = kzalloc(sizeof(*file->account), GFP_KERNEL_ACCOUNT);
-	if (!file->account)
-		goto err_file;
-	/* The opener's: the caps are a user's, however many files it opens. */
-	file->account->quota = dxgpmo_quota_get_current();
-	if (!file->account->quota)
-		goto err_account;
-	refcount_set(&file->account->users, 1);
+	file->account = dxgpmo_account_new();
+	if (!file->account) {
+		kfree(file);
+		return NULL;
+	}
 	xa_init_flags(&file->objects, XA_FLAGS_ALLOC1);
 	file->windows = RB_ROOT;
 	spin_lock_init(&file->windows_lock);
 	return file;
-
-err_account:
-	kfree(file->account);
-err_file:
-	kfree(file);
-	return NULL;
 }
 
 struct dxgpmo_object *
@@ -406,89 +366,4 @@ void dxgpmo_file_destroy(struct dxgpmo_file *file)
 	xa_destroy(&file->objects);
 	dxgpmo_account_put(file->account);
 	kfree(file);
-}
-
-static void dxgpmo_counters_fill(struct dxgpmo_counters *out,
-				 u64 (*read)(void *ctx, enum dxgpmo_counter c),
-				 void *ctx)
-{
-	out->pmos = read(ctx, DXGPMO_CNT_PMOS);
-	out->amos = read(ctx, DXGPMO_CNT_AMOS);
-	out->adls = read(ctx, DXGPMO_CNT_ADLS);
-	out->maps = read(ctx, DXGPMO_CNT_MAPS);
-	out->bases = read(ctx, DXGPMO_CNT_BASES);
-	out->pages = read(ctx, DXGPMO_CNT_PAGES);
-	out->dma_mapped_pages = read(ctx, DXGPMO_CNT_DMA_MAPPED_PAGES);
-	out->leaked_objects = read(ctx, DXGPMO_CNT_LEAKED_OBJECTS);
-	out->leaked_adls = read(ctx, DXGPMO_CNT_LEAKED_ADLS);
-	out->segment_pages = read(ctx, DXGPMO_CNT_SEGMENT_PAGES);
-}
-
-static u64 dxgpmo_read_global(void *ctx, enum dxgpmo_counter c)
-{
-	return dxgpmo_global_counter(c);
-}
-
-static u64 dxgpmo_read_file(void *ctx, enum dxgpmo_counter c)
-{
-	struct dxgpmo_file *file = ctx;
-
-	if (c == DXGPMO_CNT_PAGES)
-		return atomic64_read(&file->account->pages);
-	return atomic64_read(&file->counters[c]);
-}
-
-int dxgpmo_ioctl_stats(struct dxgpmo_ucmd *ucmd)
-{
-	struct dxgpmo_stats *cmd = ucmd->cmd;
-
-	if (cmd->flags)
-		return -EINVAL;
-	memset(&cmd->global, 0, sizeof(cmd->global));
-	memset(&cmd->file, 0, sizeof(cmd->file));
-	dxgpmo_counters_fill(&cmd->global, dxgpmo_read_global, NULL);
-	dxgpmo_counters_fill(&cmd->file, dxgpmo_read_file, ucmd->file);
-	return dxgpmo_ucmd_respond(ucmd, sizeof(*cmd));
-}
-
-static struct dentry *dxgpmo_debugfs_dir;
-
-static const char *const dxgpmo_counter_names[DXGPMO_NR_COUNTERS] = {
-	[DXGPMO_CNT_PMOS] = "pmos",
-	[DXGPMO_CNT_AMOS] = "amos",
-	[DXGPMO_CNT_ADLS] = "adls",
-	[DXGPMO_CNT_MAPS] = "maps",
-	[DXGPMO_CNT_BASES] = "bases",
-	[DXGPMO_CNT_PAGES] = "pages",
-	[DXGPMO_CNT_DMA_MAPPED_PAGES] = "dma_mapped_pages",
-	[DXGPMO_CNT_LEAKED_OBJECTS] = "leaked_objects",
-	[DXGPMO_CNT_LEAKED_ADLS] = "leaked_adls",
-	[DXGPMO_CNT_SEGMENT_PAGES] = "segment_pages",
-	[DXGPMO_CNT_KMAP_PAGES] = "kmap_pages",
-	[DXGPMO_CNT_SECTION_VIEW_PAGES] = "section_view_pages",
-	[DXGPMO_CNT_CLEANED_KVIEW_PAGES] = "cleaned_kview_pages",
-};
-
-static int dxgpmo_stats_show(struct seq_file *m, void *unused)
-{
-	unsigned int i;
-
-	for (i = 0; i < DXGPMO_NR_COUNTERS; i++)
-		seq_printf(m, "%s %llu\n", dxgpmo_counter_names[i],
-			   dxgpmo_global_counter(i));
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(dxgpmo_stats);
-
-void dxgpmo_debugfs_init(void)
-{
-	dxgpmo_debugfs_dir = debugfs_create_dir("dxgpmo", NULL);
-	debugfs_create_file("stats", 0400, dxgpmo_debugfs_dir, NULL,
-			    &dxgpmo_stats_fops);
-	dxgpmo_pool_debugfs_init(dxgpmo_debugfs_dir);
-}
-
-void dxgpmo_debugfs_exit(void)
-{
-	debugfs_remove_recursive(dxgpmo_debugfs_dir);
 }

@@ -27,55 +27,9 @@
 #include <linux/xarray.h>
 
 #include "dxgpmo.h"
+#include "stats.h"
 
-enum dxgpmo_counter {
-	DXGPMO_CNT_PMOS,
-	DXGPMO_CNT_AMOS,
-	DXGPMO_CNT_ADLS,
-	DXGPMO_CNT_MAPS,
-	DXGPMO_CNT_BASES,
-	DXGPMO_CNT_PAGES,
-	DXGPMO_CNT_DMA_MAPPED_PAGES,
-	DXGPMO_CNT_LEAKED_OBJECTS,
-	DXGPMO_CNT_LEAKED_ADLS,
-	DXGPMO_CNT_SEGMENT_PAGES,
-	DXGPMO_CNT_KMAP_PAGES,
-	DXGPMO_CNT_SECTION_VIEW_PAGES,	/* debugfs only */
-	DXGPMO_CNT_CLEANED_KVIEW_PAGES,	/* debugfs only */
-	DXGPMO_NR_COUNTERS,
-};
-
-/* What quota.c caps per user. */
-enum dxgpmo_quota_kind {
-	DXGPMO_QUOTA_PINNED_PAGES,
-	DXGPMO_QUOTA_ADL_PAGES,
-	DXGPMO_QUOTA_KMAP_PAGES,
-	DXGPMO_QUOTA_BASES,
-	DXGPMO_NR_QUOTAS,
-};
-
-struct dxgpmo_quota;
-
-struct dxgpmo_quota *dxgpmo_quota_get_current(void);
-void dxgpmo_quota_put(struct dxgpmo_quota *quota);
-int dxgpmo_quota_charge(struct dxgpmo_quota *quota,
-			enum dxgpmo_quota_kind kind, unsigned long nr);
-void dxgpmo_quota_uncharge(struct dxgpmo_quota *quota,
-			   enum dxgpmo_quota_kind kind, unsigned long nr);
-void dxgpmo_quota_exit(void);
-
-/*
- * The object memory of one file, and the quota of the user who opened it,
- * which max_pinned_mb caps.  Pages outlive the handle that made them, and
- * the file (dma-bufs, window VMAs and forked copies of those, see
- * backing.h), and stay charged until they are freed: so the charge is a
- * backing's, and every backing keeps the account it was charged to.
- */
-struct dxgpmo_account {
-	refcount_t users;		/* the file and its backings */
-	atomic64_t pages;
-	struct dxgpmo_quota *quota;	/* referenced */
-};
+struct dxgpmo_account;
 
 /* One open file of /dev/dxgpmo: one "driver instance". */
 struct dxgpmo_file {
@@ -192,14 +146,5 @@ int dxgpmo_object_destroy_pair(struct dxgpmo_file *file, u32 child_id,
 			       enum dxgpmo_obj_type child_type, u32 parent_id,
 			       enum dxgpmo_obj_type parent_type,
 			       unsigned int *busy_grandchildren);
-
-void dxgpmo_count(struct dxgpmo_file *file, enum dxgpmo_counter counter,
-		  s64 delta);
-void dxgpmo_count_file(struct dxgpmo_file *file, enum dxgpmo_counter counter,
-		       s64 delta);
-void dxgpmo_count_global(enum dxgpmo_counter counter, s64 delta);
-void dxgpmo_account_put(struct dxgpmo_account *account);
-void dxgpmo_debugfs_init(void);
-void dxgpmo_debugfs_exit(void);
 
 #endif /* _DXGPMO_OBJECT_H */

@@ -11,12 +11,24 @@
  * or neither.  The one exception is the ADL-leak rule below.
  */
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 #include <linux/task_work.h>
 
+#include "adapter.h"
+#include "arch.h"
+#include "backing.h"
+#include "dxgpmo.h"
 #include "internal.h"
+#include "ioctl.h"
+#include "object.h"
+#include "pmo.h"
+#include "pool.h"
+#include "privilege.h"
+#include "stats.h"
+#include "window.h"
 
 static bool dxgpmo_adl_leak_bug;
 

@@ -28,18 +28,21 @@
  * caller in any other cgroup allocates and switches its own charged pages
  * as before, and frees them at destroy.
  */
-#include <linux/debugfs.h>
 #include <linux/list.h>
 #include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
-#include <linux/seq_file.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 
-#include "internal.h"
+#include "arch.h"
+#include "backing.h"
+#include "compat.h"
+#include "dxgpmo.h"
+#include "pool.h"
+#include "test.h"
 
 /*
  * The orders MDL objects are built from, largest first (backing_chunks.c):
@@ -214,6 +217,29 @@ static bool dxgpmo_pool_reserve(unsigned long nr_pages)
 		return true;
 	atomic_long_sub(nr_pages, &dxgpmo_pool_pages);
 	return false;
+}
+
+/*
+ * Switch the linear-map alias of pages to cache_type (CACHED: back to
+ * write-back), with one TLB flush on every CPU for all of them; where the
+ * alias stays write-back (arch.h), clean and invalidate them instead.
+ */
+int dxgpmo_set_pages_cache(struct page **pages, unsigned long n,
+			   u32 cache_type)
+{
+	int ret = dxgpmo_arch_set_pages_cache(pages, n, cache_type);
+
+	if (cache_type == DXGPMO_CACHE_CACHED)
+		return ret;
+	/*
+	 * Every failure of a switch away from write-back is CPA's -EINVAL,
+	 * the injected one too, so that both take the same paths (a section
+	 * fault then gets SIGBUS, as TTM's faults do when the caching switch
+	 * fails, not an OOM retry loop).
+	 */
+	if (ret || dxgpmo_test_alias_switch_fails())
+		return -EINVAL;
+	return 0;
 }
 
 /* A zeroed, switched block whose room was reserved joins the pool. */
@@ -423,23 +449,7 @@ void dxgpmo_pool_read_stats(struct dxgpmo_pool_stats *stats)
 	stats->hit_pages = atomic64_read(&dxgpmo_pool_hit_pages);
 	stats->miss_pages = atomic64_read(&dxgpmo_pool_miss_pages);
 	stats->shrunk_pages = atomic64_read(&dxgpmo_pool_shrunk_pages);
-}
-
-static int dxgpmo_pool_show(struct seq_file *m, void *unused)
-{
-	struct dxgpmo_pool_stats stats;
-
-	dxgpmo_pool_read_stats(&stats);
-	seq_printf(m, "pages %llu\nhit_pages %llu\nmiss_pages %llu\nshrunk_pages %llu\ncap_pages %lu\n",
-		   stats.pages, stats.hit_pages, stats.miss_pages,
-		   stats.shrunk_pages, dxgpmo_pool_cap());
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(dxgpmo_pool);
-
-void dxgpmo_pool_debugfs_init(struct dentry *dir)
-{
-	debugfs_create_file("pool", 0400, dir, NULL, &dxgpmo_pool_fops);
+	stats->cap_pages = dxgpmo_pool_cap();
 }
 
 int dxgpmo_pool_init(void)

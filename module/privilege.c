@@ -18,7 +18,10 @@
 #include <linux/log2.h>
 #include <linux/security.h>
 
-#include "internal.h"
+#include "adapter.h"
+#include "dxgpmo.h"
+#include "object.h"
+#include "privilege.h"
 
 void dxgpmo_file_note_opener(struct dxgpmo_file *file)
 {

@@ -16,7 +16,7 @@
 #include <linux/uidgid.h>
 #include <linux/xarray.h>
 
-#include "object.h"
+#include "quota.h"
 
 static unsigned int dxgpmo_max_pinned_mb = 2048;
 module_param_named(max_pinned_mb, dxgpmo_max_pinned_mb, uint, 0644);

@@ -29,7 +29,13 @@
 #include <linux/slab.h>
 #include <linux/swiotlb.h>
 
-#include "internal.h"
+#include "adapter.h"
+#include "basis.h"
+#include "compat.h"
+#include "dxgpmo.h"
+#include "fs.h"
+#include "segment.h"
+#include "stats.h"
 
 static unsigned int dxgpmo_segment_mb = 64;
 module_param_named(segment_mb, dxgpmo_segment_mb, uint, 0444);

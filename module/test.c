@@ -13,9 +13,22 @@
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
+#include "adapter.h"
 #include "arch.h"
-#include "internal.h"
+#include "arch_test.h"
+#include "backing.h"
+#include "bench.h"
+#include "dxgpmo.h"
 #include "dxgpmo_test.h"
+#include "internal.h"
+#include "ioctl.h"
+#include "mapping.h"
+#include "object.h"
+#include "pmo.h"
+#include "pool.h"
+#include "privilege.h"
+#include "test.h"
+#include "window.h"
 
 bool dxgpmo_debug_ioctls;
 module_param_named(debug_ioctls, dxgpmo_debug_ioctls, bool, 0444);

@@ -19,14 +19,11 @@
 #include <linux/types.h>
 
 struct dxgpmo_file;
-struct dxgpmo_test_cmd;
-struct dxgpmo_ucmd;
 
 #ifdef DXGPMO_TEST
 
-/* test.c: the debug_ioctls parameter and the command. */
+/* The debug_ioctls parameter. */
 extern bool dxgpmo_debug_ioctls;
-int dxgpmo_ioctl_test(struct dxgpmo_ucmd *ucmd);
 
 /*
  * Every site that can fail for lack of a resource asks this first, so a
@@ -40,17 +37,7 @@ bool dxgpmo_should_fail(struct dxgpmo_file *file);
  */
 bool dxgpmo_test_alias_switch_fails(void);
 
-/* privilege.c */
-bool dxgpmo_may_use_test_ioctl(struct dxgpmo_file *file);
-
-/* bench.c */
-int dxgpmo_bench_adl(struct dxgpmo_file *file, struct dxgpmo_test_cmd *cmd);
-int dxgpmo_bench_chunks(struct dxgpmo_file *file, struct dxgpmo_test_cmd *cmd);
-
 #else /* !DXGPMO_TEST */
-
-/* The ioctl table's entry without a handler: -ENOTTY (ioctl.c). */
-#define dxgpmo_ioctl_test NULL
 
 static inline bool dxgpmo_should_fail(struct dxgpmo_file *file)
 {

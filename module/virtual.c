@@ -11,7 +11,9 @@
 #include <linux/platform_device.h>
 #include <linux/slab.h>
 
-#include "internal.h"
+#include "adapter.h"
+#include "dxgpmo.h"
+#include "virtual.h"
 
 static unsigned int dxgpmo_virtual_adapters = 1;
 module_param_named(virtual_adapters, dxgpmo_virtual_adapters, uint, 0444);

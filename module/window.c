@@ -15,7 +15,14 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 
-#include "internal.h"
+#include "adapter.h"
+#include "backing.h"
+#include "compat.h"
+#include "object.h"
+#include "privilege.h"
+#include "segment.h"
+#include "test.h"
+#include "window.h"
 
 /*
  * The page offsets taken by live windows.  A window gives its range back

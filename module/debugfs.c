@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * debugfs: the module's counters (stats.c) and its page pool (pool.c),
+ * for root, as text a test or an administrator reads.  Not an ABI; the
+ * STATS ioctl is.
+ */
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+
+#include "debugfs.h"
+#include "dxgpmo.h"
+#include "pool.h"
+#include "stats.h"
+
+static struct dentry *dxgpmo_debugfs_dir;
+
+static const char *const dxgpmo_counter_names[DXGPMO_NR_COUNTERS] = {
+	[DXGPMO_CNT_PMOS] = "pmos",
+	[DXGPMO_CNT_AMOS] = "amos",
+	[DXGPMO_CNT_ADLS] = "adls",
+	[DXGPMO_CNT_MAPS] = "maps",
+	[DXGPMO_CNT_BASES] = "bases",
+	[DXGPMO_CNT_PAGES] = "pages",
+	[DXGPMO_CNT_DMA_MAPPED_PAGES] = "dma_mapped_pages",
+	[DXGPMO_CNT_LEAKED_OBJECTS] = "leaked_objects",
+	[DXGPMO_CNT_LEAKED_ADLS] = "leaked_adls",
+	[DXGPMO_CNT_SEGMENT_PAGES] = "segment_pages",
+	[DXGPMO_CNT_KMAP_PAGES] = "kmap_pages",
+	[DXGPMO_CNT_SECTION_VIEW_PAGES] = "section_view_pages",
+	[DXGPMO_CNT_CLEANED_KVIEW_PAGES] = "cleaned_kview_pages",
+};
+
+static int dxgpmo_stats_show(struct seq_file *m, void *unused)
+{
+	unsigned int i;
+
+	for (i = 0; i < DXGPMO_NR_COUNTERS; i++)
+		seq_printf(m, "%s %llu\n", dxgpmo_counter_names[i],
+			   dxgpmo_stats_read_global(i));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(dxgpmo_stats);
+
+static int dxgpmo_pool_show(struct seq_file *m, void *unused)
+{
+	struct dxgpmo_pool_stats stats;
+
+	dxgpmo_pool_read_stats(&stats);
+	seq_printf(m, "pages %llu\nhit_pages %llu\nmiss_pages %llu\nshrunk_pages %llu\ncap_pages %lu\n",
+		   stats.pages, stats.hit_pages, stats.miss_pages,
+		   stats.shrunk_pages, stats.cap_pages);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(dxgpmo_pool);
+
+void dxgpmo_debugfs_init(void)
+{
+	dxgpmo_debugfs_dir = debugfs_create_dir("dxgpmo", NULL);
+	debugfs_create_file("stats", 0400, dxgpmo_debugfs_dir, NULL,
+			    &dxgpmo_stats_fops);
+	debugfs_create_file("pool", 0400, dxgpmo_debugfs_dir, NULL,
+			    &dxgpmo_pool_fops);
+}
+
+void dxgpmo_debugfs_exit(void)
+{
+	debugfs_remove_recursive(dxgpmo_debugfs_dir);
+}

@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The module's files under debugfs: dxgpmo/stats, dxgpmo/pool. */
+#ifndef _DXGPMO_DEBUGFS_H
+#define _DXGPMO_DEBUGFS_H
+
+void dxgpmo_debugfs_init(void);
+void dxgpmo_debugfs_exit(void);
+
+#endif /* _DXGPMO_DEBUGFS_H */
