@@ -27,19 +27,33 @@ int dxgpmo_ucmd_respond(struct dxgpmo_ucmd *ucmd, size_t cmd_len)
 }
 
 /*
- * Answer a call that made obj, then make obj visible: a caller that cannot
- * learn the id never leaves an object behind (it is destroyed instead).
+ * Answer a call that made obj, and child if it made one with it, then make
+ * them visible: a caller that cannot learn the ids never leaves an object
+ * behind (they are destroyed instead, the child first).
  */
-int dxgpmo_ucmd_respond_finalize(struct dxgpmo_ucmd *ucmd, size_t cmd_len,
-				 struct dxgpmo_object *obj)
+int dxgpmo_ucmd_respond_finalize_pair(struct dxgpmo_ucmd *ucmd,
+				      size_t cmd_len,
+				      struct dxgpmo_object *obj,
+				      struct dxgpmo_object *child)
 {
 	int ret = dxgpmo_ucmd_respond(ucmd, cmd_len);
 
-	if (ret)
+	if (ret) {
+		if (child)
+			dxgpmo_object_abort_and_destroy(ucmd->file, child);
 		dxgpmo_object_abort_and_destroy(ucmd->file, obj);
-	else
-		dxgpmo_object_finalize(ucmd->file, obj);
-	return ret;
+		return ret;
+	}
+	dxgpmo_object_finalize(ucmd->file, obj);
+	if (child)
+		dxgpmo_object_finalize(ucmd->file, child);
+	return 0;
+}
+
+int dxgpmo_ucmd_respond_finalize(struct dxgpmo_ucmd *ucmd, size_t cmd_len,
+				 struct dxgpmo_object *obj)
+{
+	return dxgpmo_ucmd_respond_finalize_pair(ucmd, cmd_len, obj, NULL);
 }
 
 union dxgpmo_ucmd_buffer {

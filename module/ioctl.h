@@ -23,5 +23,9 @@ long dxgpmo_fops_ioctl(struct file *filp, unsigned int cmd, unsigned long arg);
 int dxgpmo_ucmd_respond(struct dxgpmo_ucmd *ucmd, size_t cmd_len);
 int dxgpmo_ucmd_respond_finalize(struct dxgpmo_ucmd *ucmd, size_t cmd_len,
 				 struct dxgpmo_object *obj);
+int dxgpmo_ucmd_respond_finalize_pair(struct dxgpmo_ucmd *ucmd,
+				      size_t cmd_len,
+				      struct dxgpmo_object *obj,
+				      struct dxgpmo_object *child);
 
 #endif /* _DXGPMO_IOCTL_H */

@@ -217,6 +217,47 @@ static struct dxgpmo_amo *dxgpmo_amo_alloc(struct dxgpmo_file *file,
 	return amo;
 }
 
+/*
+ * A complete PMO, its memory allocated and its window made, not yet
+ * visible; takes req->io_adapter's reference, whatever happens.
+ */
+static struct dxgpmo_pmo *dxgpmo_pmo_alloc(struct dxgpmo_file *file,
+					   const struct dxgpmo_create_pmo *cmd,
+					   struct dxgpmo_alloc_request *req)
+{
+	struct dxgpmo_backing *backing;
+	struct dxgpmo_window *window;
+	struct dxgpmo_pmo *pmo;
+
+	pmo = dxgpmo_object_alloc(file, struct dxgpmo_pmo, DXGPMO_OBJ_PMO,
+				  &dxgpmo_pmo_ops);
+	if (IS_ERR(pmo)) {
+		if (req->io_adapter)
+			dxgpmo_adapter_put(req->io_adapter);
+		return pmo;
+	}
+	spin_lock_init(&pmo->lock);
+	INIT_LIST_HEAD(&pmo->maps);
+	pmo->length = cmd->length;
+	pmo->context = cmd->context;
+	backing = dxgpmo_backing_alloc(file, req);
+	if (IS_ERR(backing)) {
+		if (req->io_adapter)
+			dxgpmo_adapter_put(req->io_adapter);
+		dxgpmo_object_abort(file, &pmo->obj);
+		return ERR_CAST(backing);
+	}
+	pmo->backing = backing;		/* with req->io_adapter */
+	window = dxgpmo_window_create(file, backing);
+	if (IS_ERR(window)) {
+		dxgpmo_object_abort_and_destroy(file, &pmo->obj);
+		return ERR_CAST(window);
+	}
+	pmo->window = window;
+	pmo->mmap_offset = (u64)window->pgoff << PAGE_SHIFT;
+	return pmo;
+}
+
 int dxgpmo_ioctl_create_pmo(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_create_pmo *cmd = ucmd->cmd;
@@ -259,62 +300,24 @@ int dxgpmo_ioctl_create_pmo(struct dxgpmo_ucmd *ucmd)
 		if (!req.io_adapter)
 			goto err_adapter;
 	}
-	pmo = dxgpmo_object_alloc(file, struct dxgpmo_pmo, DXGPMO_OBJ_PMO, &dxgpmo_pmo_ops);
+	pmo = dxgpmo_pmo_alloc(file, cmd, &req);
 	if (IS_ERR(pmo)) {
 		ret = PTR_ERR(pmo);
-		goto err_io_adapter;
-	}
-	spin_lock_init(&pmo->lock);
-	INIT_LIST_HEAD(&pmo->maps);
-	pmo->length = cmd->length;
-	pmo->context = cmd->context;
-	pmo->backing = dxgpmo_backing_alloc(file, &req);
-	if (IS_ERR(pmo->backing)) {
-		ret = PTR_ERR(pmo->backing);
-		pmo->backing = NULL;
-		goto err_abort_pmo;
-	}
-	req.io_adapter = NULL;		/* the backing owns it now */
-	pmo->window = dxgpmo_window_create(file, pmo->backing);
-	if (IS_ERR(pmo->window)) {
-		ret = PTR_ERR(pmo->window);
-		pmo->window = NULL;
-		dxgpmo_object_abort_and_destroy(file, &pmo->obj);
 		goto err_adapter;
 	}
-	pmo->mmap_offset = (u64)pmo->window->pgoff << PAGE_SHIFT;
 	if (adapter) {
 		amo = dxgpmo_amo_alloc(file, pmo, adapter);
-		adapter = NULL;
 		if (IS_ERR(amo)) {
-			ret = PTR_ERR(amo);
-			goto err_destroy_pmo;
+			dxgpmo_object_abort_and_destroy(file, &pmo->obj);
+			return PTR_ERR(amo);
 		}
 	}
-
 	cmd->pmo_id = pmo->obj.id;
 	cmd->amo_id = amo ? amo->obj.id : 0;
 	cmd->mmap_offset = pmo->mmap_offset;
-	ret = dxgpmo_ucmd_respond(ucmd, sizeof(*cmd));
-	if (ret) {
-		/* The caller cannot learn the ids: nothing was made. */
-		if (amo)
-			dxgpmo_object_abort_and_destroy(file, &amo->obj);
-		goto err_destroy_pmo;
-	}
-	dxgpmo_object_finalize(file, &pmo->obj);
-	if (amo)
-		dxgpmo_object_finalize(file, &amo->obj);
-	return 0;
+	return dxgpmo_ucmd_respond_finalize_pair(ucmd, sizeof(*cmd), &pmo->obj,
+						 amo ? &amo->obj : NULL);
 
-err_destroy_pmo:
-	dxgpmo_object_abort_and_destroy(file, &pmo->obj);
-	return ret;
-err_abort_pmo:
-	dxgpmo_object_abort(file, &pmo->obj);
-err_io_adapter:
-	if (req.io_adapter)
-		dxgpmo_adapter_put(req.io_adapter);
 err_adapter:
 	if (adapter)
 		dxgpmo_adapter_put(adapter);
