@@ -124,3 +124,4 @@ module_exit(dxgpmo_exit);
 
 MODULE_DESCRIPTION("Windows display-driver physical memory objects on the Linux page allocator and DMA API");
 MODULE_LICENSE("GPL");
+MODULE_VERSION("0.1");
