@@ -12,7 +12,9 @@ KDIR ?= /lib/modules/$(shell uname -r)/build
 BUILD ?= $(CURDIR)/build
 CC ?= gcc
 CFLAGS ?= -O2 -g
-USER_CFLAGS := $(CFLAGS) -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
+# CPPFLAGS and LDFLAGS too, as dpkg-buildflags sets them (debian/rules):
+# the programs and libdxgk get Debian's hardening.
+USER_CFLAGS := $(CPPFLAGS) $(CFLAGS) -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
 	-Iuapi -Iuserspace-tools $(shell pkg-config --cflags libdrm 2>/dev/null)
 USER_LIBS := $(shell pkg-config --libs libdrm 2>/dev/null || echo -ldrm)
 KSELFTEST_DIR := $(BUILD)/kselftest
@@ -42,17 +44,24 @@ TEST_HDRS := uapi/dxgpmo_test.h
 
 # A test build is for test machines: make install refuses it.
 ifeq ($(DXGPMO_TEST),y)
-ifneq ($(filter install,$(MAKECMDGOALS)),)
+ifneq ($(filter install install-module,$(MAKECMDGOALS)),)
 $(error DXGPMO_TEST=y: a test build is never installed)
 endif
 endif
 
 .PHONY: all module tools selftests deps check demo clean kselftest-headers lint \
-	man install uninstall dkms-check fuzz check-debug bench
+	man install uninstall dkms-check fuzz check-debug bench install-module \
+	install-tools
 
 PREFIX ?= /usr/local
+# Debian's libraries go in /usr/lib/<multiarch> (debian/rules sets it).
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
 DESTDIR ?=
 KVER ?= $(shell uname -r)
+# The one version (scripts/version.sh): MODULE_VERSION in module/main.c.
+VERSION := $(shell '$(TOP)/scripts/version.sh')
 
 all: module tools selftests man
 
@@ -72,11 +81,12 @@ DXGPMOCTL_HDRS := userspace-tools/dxgpmoctl.h userspace-tools/json_print.h
 
 userspace-tools/dxgpmoctl: $(DXGPMOCTL_SRCS) $(DXGPMOCTL_HDRS) $(LIB_SRCS) \
 		$(LIB_HDRS)
-	$(CC) $(USER_CFLAGS) -o $@ $(DXGPMOCTL_SRCS) $(LIB_SRCS) $(USER_LIBS)
+	$(CC) $(USER_CFLAGS) $(LDFLAGS) -o $@ $(DXGPMOCTL_SRCS) $(LIB_SRCS) \
+		$(USER_LIBS)
 
 userspace-tools/dxgpmo-demo-screen: userspace-tools/dxgpmo-demo-screen.c \
 		userspace-tools/dxgpmo_screen.h $(LIB_SRCS) $(LIB_HDRS)
-	$(CC) $(USER_CFLAGS) -o $@ $< $(LIB_SRCS) $(USER_LIBS)
+	$(CC) $(USER_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_SRCS) $(USER_LIBS)
 
 # The driver and one file a scenario family.
 BENCH_SRCS := userspace-tools/dxgpmo-bench.c \
@@ -85,7 +95,7 @@ BENCH_SRCS := userspace-tools/dxgpmo-bench.c \
 
 userspace-tools/dxgpmo-bench: $(BENCH_SRCS) userspace-tools/dxgpmo_bench.h \
 		$(LIB_SRCS) $(LIB_HDRS) $(TEST_HDRS)
-	$(CC) $(USER_CFLAGS) -o $@ $(BENCH_SRCS) $(LIB_SRCS) $(USER_LIBS) \
+	$(CC) $(USER_CFLAGS) $(LDFLAGS) -o $@ $(BENCH_SRCS) $(LIB_SRCS) $(USER_LIBS) \
 		-lpthread
 
 # kselftest_harness.h is taken from Debian's linux-source package at build
@@ -151,25 +161,37 @@ lint: $(CHECKPATCH) $(KERNEL_DOC)
 		if [ -n "$$out" ]; then echo "$$out"; \
 		echo "kernel-doc: warnings (above)" >&2; exit 1; fi
 
-# The man page is generated from dxgpmoctl's own command table.
+# The man page is generated from dxgpmoctl's own command table;
+# dxgpmo-bench's (userspace-tools/dxgpmo-bench.8) is written by hand.
 man: userspace-tools/dxgpmoctl.8
 userspace-tools/dxgpmoctl.8: userspace-tools/dxgpmoctl
 	userspace-tools/dxgpmoctl --man > $@
 
-install: module tools man
+# make install: the module (install-module), the tools with their man
+# pages (install-tools) and libdxgk with the headers and its pkg-config
+# file (install-libdxgk, below).  debian/rules installs the last two; the
+# module's source goes to DKMS instead.
+install: install-module install-tools
+install-module: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates \
 		INSTALL_MOD_PATH=$(DESTDIR) modules_install
+install-tools: userspace-tools/dxgpmoctl userspace-tools/dxgpmo-bench man
 	install -D -m 0755 userspace-tools/dxgpmoctl $(DESTDIR)$(PREFIX)/sbin/dxgpmoctl
+	install -D -m 0755 userspace-tools/dxgpmo-bench \
+		$(DESTDIR)$(PREFIX)/sbin/dxgpmo-bench
 	install -D -m 0644 userspace-tools/dxgpmoctl.8 \
-		$(DESTDIR)$(PREFIX)/share/man/man8/dxgpmoctl.8
-	install -D -m 0644 uapi/dxgpmo.h $(DESTDIR)$(PREFIX)/include/dxgpmo/dxgpmo.h
+		$(DESTDIR)$(MANDIR)/man8/dxgpmoctl.8
+	install -D -m 0644 userspace-tools/dxgpmo-bench.8 \
+		$(DESTDIR)$(MANDIR)/man8/dxgpmo-bench.8
 
 uninstall:
 	rm -f $(DESTDIR)/lib/modules/$(KVER)/updates/module/dxgpmo.ko*
 	-[ -n "$(DESTDIR)" ] || depmod -a $(KVER)
 	rm -f $(DESTDIR)$(PREFIX)/sbin/dxgpmoctl \
-		$(DESTDIR)$(PREFIX)/share/man/man8/dxgpmoctl.8
-	rm -rf $(DESTDIR)$(PREFIX)/include/dxgpmo
+		$(DESTDIR)$(PREFIX)/sbin/dxgpmo-bench \
+		$(DESTDIR)$(MANDIR)/man8/dxgpmoctl.8 \
+		$(DESTDIR)$(MANDIR)/man8/dxgpmo-bench.8
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/dxgpmo
 
 # dkms build of a copy of the tree against every test kernel, in a private
 # dkms tree (nothing is registered with the system's dkms).
@@ -213,7 +235,7 @@ clean:
 # and a shared library that need nothing but libc, and the two example
 # programs written against it, linked statically so the VM needs no copy of
 # the shared one.
-LIBDXGK_CFLAGS := $(CFLAGS) -Wall -Wextra -Werror -fPIC \
+LIBDXGK_CFLAGS := $(CPPFLAGS) $(CFLAGS) -Wall -Wextra -Werror -fPIC \
 	-Iuapi -Iuserspace-tools
 LIBDXGK := userspace-tools/libdxgk.a userspace-tools/libdxgk.so
 DXGK_EXAMPLES := userspace-tools/examples/dxgk-mobile-gpu \
@@ -225,18 +247,28 @@ tools: $(LIBDXGK) $(DXGK_EXAMPLES)
 
 # Sessions and handles, the DxgkCb* callbacks, the dirty-bit DDIs, the
 # adapter calls and the status table; libdxgk_internal.h gives what they
-# share hidden visibility, so the .so exports libdxgk.h's calls only.
+# share hidden visibility.  The .so exports libdxgk.h's calls only, by
+# that and by its version script (libdxgk.map, the ABI: each name at
+# version LIBDXGK_0); the .a is the five objects linked into one whose
+# hidden names are made local, so that a program linked with it keeps
+# every dxgk_* name for itself.
 LIBDXGK_OBJS := $(addprefix userspace-tools/libdxgk_,session.o callbacks.o \
 	dirty.o adapter.o status.o)
+# The objcopy of the compiler's binutils (a cross compiler's for arm64).
+OBJCOPY ?= $(shell $(firstword $(CC)) -print-prog-name=objcopy)
 
 $(LIBDXGK_OBJS): userspace-tools/libdxgk_%.o: userspace-tools/libdxgk_%.c \
 		userspace-tools/libdxgk_internal.h userspace-tools/libdxgk.h \
 		uapi/dxgpmo.h
 	$(CC) $(LIBDXGK_CFLAGS) -c -o $@ $<
 userspace-tools/libdxgk.a: $(LIBDXGK_OBJS)
-	rm -f $@ && ar rcs $@ $^
-userspace-tools/libdxgk.so: $(LIBDXGK_OBJS)
-	$(CC) -shared -Wl,-soname,libdxgk.so.0 -Wl,--no-undefined -o $@ $^
+	$(CC) -nostdlib -r -o userspace-tools/libdxgk_all.o $^
+	$(OBJCOPY) --localize-hidden userspace-tools/libdxgk_all.o
+	rm -f $@ && ar rcs $@ userspace-tools/libdxgk_all.o
+userspace-tools/libdxgk.so: $(LIBDXGK_OBJS) userspace-tools/libdxgk.map
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,libdxgk.so.0 \
+		-Wl,--version-script=userspace-tools/libdxgk.map \
+		-Wl,--no-undefined -o $@ $(LIBDXGK_OBJS)
 userspace-tools/examples/%: userspace-tools/examples/%.c \
 		userspace-tools/examples/example_checks.h \
 		userspace-tools/libdxgk.h userspace-tools/libdxgk.a
@@ -255,22 +287,33 @@ selftests/libdxgk_test: selftests/libdxgk_test.c selftests/steady.h userspace-to
 libdxgk-check: $(LIBDXGK)
 	scripts/libdxgk-check.sh
 
+# The headers go in INCLUDEDIR/dxgpmo, which libdxgk.pc (made from
+# libdxgk.pc.in with these directories and VERSION) puts on the include
+# path: pkg-config --cflags --libs libdxgk.
 install: install-libdxgk
-install-libdxgk: $(LIBDXGK)
+install-libdxgk: $(LIBDXGK) userspace-tools/libdxgk.pc.in
 	install -D -m 0644 userspace-tools/libdxgk.h \
-		$(DESTDIR)$(PREFIX)/include/dxgpmo/libdxgk.h
-	install -D -m 0644 userspace-tools/libdxgk.a $(DESTDIR)$(PREFIX)/lib/libdxgk.a
-	install -D -m 0755 userspace-tools/libdxgk.so \
-		$(DESTDIR)$(PREFIX)/lib/libdxgk.so.0
-	ln -sf libdxgk.so.0 $(DESTDIR)$(PREFIX)/lib/libdxgk.so
+		$(DESTDIR)$(INCLUDEDIR)/dxgpmo/libdxgk.h
+	install -D -m 0644 uapi/dxgpmo.h $(DESTDIR)$(INCLUDEDIR)/dxgpmo/dxgpmo.h
+	install -D -m 0644 userspace-tools/libdxgk.a $(DESTDIR)$(LIBDIR)/libdxgk.a
+	install -D -m 0644 userspace-tools/libdxgk.so \
+		$(DESTDIR)$(LIBDIR)/libdxgk.so.0
+	ln -sf libdxgk.so.0 $(DESTDIR)$(LIBDIR)/libdxgk.so
+	mkdir -p $(DESTDIR)$(LIBDIR)/pkgconfig
+	sed -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@VERSION@|$(VERSION)|' userspace-tools/libdxgk.pc.in \
+		> $(DESTDIR)$(LIBDIR)/pkgconfig/libdxgk.pc
 
 uninstall: uninstall-libdxgk
 uninstall-libdxgk:
-	rm -f $(DESTDIR)$(PREFIX)/lib/libdxgk.a $(DESTDIR)$(PREFIX)/lib/libdxgk.so \
-		$(DESTDIR)$(PREFIX)/lib/libdxgk.so.0 \
-		$(DESTDIR)$(PREFIX)/include/dxgpmo/libdxgk.h
+	rm -f $(DESTDIR)$(LIBDIR)/libdxgk.a $(DESTDIR)$(LIBDIR)/libdxgk.so \
+		$(DESTDIR)$(LIBDIR)/libdxgk.so.0 \
+		$(DESTDIR)$(LIBDIR)/pkgconfig/libdxgk.pc \
+		$(DESTDIR)$(INCLUDEDIR)/dxgpmo/libdxgk.h \
+		$(DESTDIR)$(INCLUDEDIR)/dxgpmo/dxgpmo.h
 
 clean: clean-libdxgk
 clean-libdxgk:
 	rm -f $(LIBDXGK_OBJS) $(LIBDXGK) $(DXGK_EXAMPLES) \
+		userspace-tools/libdxgk_all.o \
 		selftests/libdxgk_test

@@ -116,6 +116,29 @@ if [ -n "$missing" ]; then
 fi
 result $rc links_libc_only
 
+# The ABI is libdxgk.h's calls and nothing else, in four lists that must
+# name the same functions: the header's declarations, the version script,
+# what the .so exports (each at LIBDXGK_0) and the static library's global
+# names (libdxgk_internal.h's dxgk_* are made local there).
+sed -n 's/^[A-Za-z_][A-Za-z_0-9 *]*[ *]\(Dxgk[A-Za-z0-9_]*\)(.*/\1/p' \
+	userspace-tools/libdxgk.h | sort -u > "$tmp/abi.header"
+sed -n 's/^[[:space:]]*\(Dxgk[A-Za-z0-9_]*\);$/\1/p' \
+	userspace-tools/libdxgk.map | sort -u > "$tmp/abi.map"
+nm -D --defined-only userspace-tools/libdxgk.so |
+	awk '$2 != "A" { print $3 }' | sort -u > "$tmp/abi.so"
+sed 's/$/@@LIBDXGK_0/' "$tmp/abi.map" > "$tmp/abi.so.want"
+nm -g --defined-only userspace-tools/libdxgk.a |
+	awk 'NF == 3 { print $3 }' | sort -u > "$tmp/abi.a"
+rc=0
+[ -s "$tmp/abi.header" ] || rc=1
+for list in map a; do
+	cmp -s "$tmp/abi.header" "$tmp/abi.$list" ||
+		{ diff "$tmp/abi.header" "$tmp/abi.$list"; rc=1; }
+done
+cmp -s "$tmp/abi.so.want" "$tmp/abi.so" ||
+	{ diff "$tmp/abi.so.want" "$tmp/abi.so"; rc=1; }
+result $rc exports_header_calls_only
+
 # dxgpmo.h only for the unit test's fake device; the header never needs it.
 # A unit test that crashes or exits non-zero fails on a line of its own,
 # whatever PASS lines it printed before.
