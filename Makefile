@@ -7,6 +7,7 @@
 #                 kernel in QEMU; last line "N passed, N failed[, N skipped]"
 # make demo       boot a VM and run a scripted dxgpmoctl session
 # make deps       install the Debian packages the above need
+# make deb        the Debian packages (debian/) in build/deb/, lintian-checked
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 BUILD ?= $(CURDIR)/build
@@ -51,7 +52,7 @@ endif
 
 .PHONY: all module tools selftests deps check demo clean kselftest-headers lint \
 	man install uninstall dkms-check fuzz check-debug bench install-module \
-	install-tools
+	install-tools deb
 
 PREFIX ?= /usr/local
 # Debian's libraries go in /usr/lib/<multiarch> (debian/rules sets it).
@@ -157,6 +158,7 @@ lint: $(CHECKPATCH) $(KERNEL_DOC)
 	shellcheck -x $(LINT_SCRIPTS)
 	scripts/layering.sh -q
 	scripts/headers.sh
+	scripts/version.sh --check
 	@out=$$(perl $(KERNEL_DOC) -none -Wall $(LINT_SOURCES) 2>&1); \
 		if [ -n "$$out" ]; then echo "$$out"; \
 		echo "kernel-doc: warnings (above)" >&2; exit 1; fi
@@ -197,6 +199,11 @@ uninstall:
 # dkms tree (nothing is registered with the system's dkms).
 dkms-check:
 	scripts/dkms-check.sh
+
+# The four Debian packages (debian/control), built from a copy of the tree
+# with dpkg-buildpackage -us -uc -b into build/deb/, then lintian on them.
+deb:
+	scripts/deb-build.sh
 
 deps:
 	scripts/deps.sh

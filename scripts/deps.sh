@@ -18,6 +18,9 @@ sparse make gcc libc6-dev file dkms debootstrap python3"
 # uses json-c's parser; make lint runs shellcheck on every script and
 # reads the module's calls between files with ctags (layering.sh).
 TOOLS="$TOOLS g++ libjson-c-dev shellcheck universal-ctags"
+# make deb builds the Debian packages (debian/) and lints them; dh_dkms
+# is in its own package, dh-dkms, in bookworm.
+TOOLS="$TOOLS debhelper dh-dkms lintian fakeroot"
 # In the trixie build root: what building and dkms-building for the newest
 # kernel need besides its headers (gcc-14 is what its config expects).
 ROOT_TOOLS="gcc-14 make sparse dkms kmod"
