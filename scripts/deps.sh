@@ -24,6 +24,15 @@ TOOLS="$TOOLS debhelper dh-dkms lintian fakeroot"
 # In the trixie build root: what building and dkms-building for the newest
 # kernel need besides its headers (gcc-14 is what its config expects).
 ROOT_TOOLS="gcc-14 make sparse dkms kmod"
+# In both roots, what installing and using the packages (debian/,
+# deb-check.sh) needs besides the packages' own dependencies, so that the
+# test fetches nothing: the group's adduser, pkg-config, a C compiler
+# and library for a program built against libdxgk, dxgpmoctl's libdrm.
+DEB_TEST_TOOLS="adduser pkgconf gcc libc6-dev libdrm2"
+ROOT_TOOLS="$ROOT_TOOLS $DEB_TEST_TOOLS"
+# The bookworm root: dkms and the headers of bookworm's kernel (which
+# bring its gcc-12), to build the module as dxgpmo-dkms does there.
+BOOKWORM_ROOT_TOOLS="make dkms kmod linux-headers-amd64 $DEB_TEST_TOOLS"
 MIRROR=http://deb.debian.org/debian
 
 updated=
@@ -136,42 +145,71 @@ fi
 # built for in a trixie root made once with debootstrap in the build cache,
 # and booted from its image and modules extracted there: nothing of trixie
 # is installed on the host.
-# apt-get in the root; dpkg's chatter goes to a log, shown on failure
+# root_apt ROOT ARG...: apt-get in ROOT; dpkg's chatter goes to ROOT.log,
+# shown on failure
+root_apt() {
+	ra_root=$1
+	shift
+	in_root_at "$ra_root" "" "$cached_kernels/dl" \
+		apt-get -qq -o=Dpkg::Use-Pty=0 "$@" >> "$ra_root.log" 2>&1 ||
+		{ tail -20 "$ra_root.log" >&2; return 1; }
+}
 in_root_apt() {
-	in_root "$cached_kernels/dl" apt-get -qq -o=Dpkg::Use-Pty=0 "$@" \
-		>> "$dxgpmo_cache/trixie-root.log" 2>&1 ||
-		{ tail -20 "$dxgpmo_cache/trixie-root.log" >&2; return 1; }
+	root_apt "$build_root" "$@"
+}
+
+# make_root ROOT SUITE PKG...: ROOT, made once with debootstrap from
+# SUITE and its -updates (and -backports for trixie), with PKG...; a PKG
+# added to the lists later is installed into a root made before.  Its
+# package lists are refreshed once a day (DXGPMO_REFRESH=1: now).
+make_root() {
+	mr_root=$1 mr_suite=$2
+	shift 2
+	if [ ! -f "$mr_root/.dxgpmo-root" ]; then
+		rm -rf "$mr_root" "$mr_root.log"
+		echo "deps: creating the $mr_suite build root in $mr_root"
+		debootstrap --variant=minbase "$mr_suite" "$mr_root" "$MIRROR" \
+			> "$mr_root.debootstrap.log" 2>&1 ||
+			{ tail -20 "$mr_root.debootstrap.log"; exit 1; }
+		rm -f "$mr_root/etc/apt/sources.list"
+		mr_suites="$mr_suite $mr_suite-updates"
+		[ "$mr_suite" != trixie ] || mr_suites="$mr_suites trixie-backports"
+		cat > "$mr_root/etc/apt/sources.list.d/debian.sources" <<SRC
+Types: deb
+URIs: $MIRROR
+Suites: $mr_suites
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+		mkdir -p "$mr_root/dxgpmo"
+		root_apt "$mr_root" update
+		root_apt "$mr_root" install -y --no-install-recommends "$@"
+		touch "$mr_root/.dxgpmo-root" "$mr_root/.dxgpmo-lists"
+	fi
+	if [ -n "${DXGPMO_REFRESH:-}" ] ||
+	   [ -z "$(find "$mr_root/.dxgpmo-lists" -mtime -1 2>/dev/null)" ]; then
+		root_apt "$mr_root" update
+		touch "$mr_root/.dxgpmo-lists"
+	fi
+	mr_missing=$(for mr_pkg; do
+		dpkg-query --admindir="$mr_root/var/lib/dpkg" -W \
+			-f='${Status}\n' "$mr_pkg" 2>/dev/null |
+			grep -q '^install ok installed$' || echo "$mr_pkg"
+	done)
+	if [ -n "$mr_missing" ]; then
+		echo "deps: installing $(echo "$mr_missing" | tr '\n' ' ')in $mr_root"
+		# shellcheck disable=SC2086
+		root_apt "$mr_root" install -y --no-install-recommends $mr_missing
+	fi
 }
 
 mkdir -p "$cached_kernels/dl"
 # apt-get download in the root writes there as _apt
 chmod 0777 "$cached_kernels/dl"
-if [ ! -f "$build_root/.dxgpmo-root" ]; then
-	rm -rf "$build_root" "$dxgpmo_cache/trixie-root.log"
-	echo "deps: creating the trixie build root in $build_root"
-	debootstrap --variant=minbase trixie "$build_root" "$MIRROR" \
-		> "$dxgpmo_cache/debootstrap.log" 2>&1 ||
-		{ tail -20 "$dxgpmo_cache/debootstrap.log"; exit 1; }
-	rm -f "$build_root/etc/apt/sources.list"
-	cat > "$build_root/etc/apt/sources.list.d/debian.sources" <<SRC
-Types: deb
-URIs: $MIRROR
-Suites: trixie trixie-updates trixie-backports
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SRC
-	mkdir -p "$build_root/dxgpmo"
-	in_root_apt update
-	# shellcheck disable=SC2086
-	in_root_apt install -y --no-install-recommends $ROOT_TOOLS
-	touch "$build_root/.dxgpmo-root" "$build_root/.dxgpmo-lists"
-fi
-
-if [ -n "${DXGPMO_REFRESH:-}" ] ||
-   [ -z "$(find "$build_root/.dxgpmo-lists" -mtime -1 2>/dev/null)" ]; then
-	in_root_apt update
-	touch "$build_root/.dxgpmo-lists"
-fi
+# shellcheck disable=SC2086
+make_root "$build_root" trixie $ROOT_TOOLS
+# shellcheck disable=SC2086
+make_root "$bookworm_root" bookworm $BOOKWORM_ROOT_TOOLS
 
 # depends_of PKG: the package names PKG depends on, one a line
 depends_of() {

@@ -11,6 +11,10 @@
 dxgpmo_cache=${DXGPMO_CACHE:-/var/cache/dxgpmo}
 build_root=$dxgpmo_cache/trixie-root
 cached_kernels=$dxgpmo_cache/kernels
+# A bookworm root made the same way, with bookworm's kernel headers: the
+# packages (debian/) are installed and used in both (deb-check.sh).
+# shellcheck disable=SC2034
+bookworm_root=$dxgpmo_cache/bookworm-root
 
 # The architectures make deps fetches kernels for and make check tests:
 # amd64 (booted as q35 with an emulated x86 IOMMU) and arm64 (QEMU's virt
@@ -108,10 +112,41 @@ in_root() {
 # empty) also there at its own path (an arm64 kernel's headers, whose
 # Makefile names that path).
 in_root_bind() {
+	in_root_at "$build_root" "$@"
+}
+
+# in_root_at ROOT EXTRA DIR CMD...: in_root_bind in the root ROOT (the
+# trixie build root, the bookworm one).
+in_root_at() {
+	ira_root=$1
+	shift
+	in_overlay_at "$ira_root" "" "$@"
+}
+
+# in_overlay ROOT STATE DIR CMD...: in_root_at ROOT, but through an
+# overlay whose upper layer is STATE/upper: whatever CMD changes (a
+# package installed) lands there, and ROOT stays as make deps left it.
+# Later calls with the same STATE see the changes of earlier ones; rm -rf
+# STATE forgets them.
+in_overlay() {
+	io_root=$1 io_state=$2
+	shift 2
+	in_overlay_at "$io_root" "$io_state" "" "$@"
+}
+
+# in_overlay_at ROOT STATE EXTRA DIR CMD...: what the three above run, the
+# overlay with a non-empty STATE.
+in_overlay_at() {
 	# shellcheck disable=SC2016
 	unshare -m --propagation private sh -ec '
-		root=$1 extra=$2 dir=$3
-		shift 3
+		root=$1 state=$2 extra=$3 dir=$4
+		shift 4
+		if [ -n "$state" ]; then
+			mkdir -p "$state/upper" "$state/work" "$state/merged"
+			mount -t overlay overlay -o "lowerdir=$root,upperdir=$state/upper,workdir=$state/work" \
+				"$state/merged"
+			root=$state/merged
+		fi
 		mount -t proc proc "$root/proc"
 		mount --bind "$dir" "$root/dxgpmo"
 		if [ -n "$extra" ]; then
@@ -121,7 +156,7 @@ in_root_bind() {
 		exec chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 \
 			PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 			DEBIAN_FRONTEND=noninteractive "$@"' \
-		sh "$build_root" "$@"
+		sh "$@"
 }
 
 # default_test_kernels [ARCH...]: for each architecture (dxgpmo_arches
