@@ -34,6 +34,14 @@
 # Those boots run DXGPMO_IOMMU_PARALLEL at a time (3): they mostly wait for
 # edu's 100 ms transfers.  Each boot's line names its platform:
 # "KVER[vtd-lazy]/iommu: N passed, N failed, N skipped".
+#
+# The Debian packages (debian/, scripts/deb-check.sh) are built, linted,
+# installed, used and purged in the trixie and bookworm build roots on
+# the host, next to the boots; then the newest amd64 kernel boots once
+# more with the module as the package's DKMS built it in the trixie root
+# and the packaged dxgpmoctl ("KVER[vtd-strict]/deb-smoke",
+# scripts/guest/deb-smoke-job.sh).  Neither runs on make check-debug's
+# kernel or without an amd64 kernel.
 set -eu
 
 # shellcheck source=vm-lib.sh
@@ -379,6 +387,22 @@ rm -f "$build/lint.status"
 ) &
 host_checks=$!
 
+# The Debian packages (deb-check.sh), in the background of their own, so
+# that the smoke boot below does not wait for the host checks above.
+rm -f "$build/deb/smoke.status"
+deb_check=
+if [ -n "${DXGPMO_KERNEL_BUILD:-}" ] ||
+   ! echo "$kernel_arches" | grep -qx amd64; then
+	: > "$build/deb.log"
+else
+	(
+		renice -n 19 -p "$(exec sh -c 'echo $PPID')" > /dev/null 2>&1 ||
+			true
+		"$top/scripts/deb-check.sh" > "$build/deb.log" 2>&1 || true
+	) &
+	deb_check=$!
+fi
+
 host_checks_count() {
 	wait "$host_checks" || true
 	if [ "$(cat "$build/lint.status" 2>/dev/null)" = pass ]; then
@@ -395,6 +419,10 @@ host_checks_count() {
 	grep -q '^libdxgk: ' "$build/libdxgk.log" ||
 		count_failure "libdxgk: libdxgk-check.sh said nothing"
 	count_lines dkms
+	[ -z "$deb_check" ] || wait "$deb_check" || true
+	count_lines deb
+	[ -z "$deb_check" ] || grep -q '^deb: \(PASS\|FAIL\)' "$build/deb.log" ||
+		count_failure "deb: deb-check.sh said nothing"
 }
 
 # Kernel log lines that mean something went wrong, wherever they come from.
@@ -483,7 +511,9 @@ TOT
 			sed "s|^|$label: qemu: |" >> "$failures"
 	fi
 	grep -q '^dxgpmo-vm: job exit' "$log" || problems="$problems guest-did-not-finish"
-	grep -q '# Totals:' "$log" || problems="$problems no-selftest-totals"
+	# Every boot runs kselftests but the packages' smoke boot.
+	[ "$name" = deb-smoke ] || grep -q '# Totals:' "$log" ||
+		problems="$problems no-selftest-totals"
 	bad_lines=$(unexpected_log "$log" | grep -E "$BAD_LOG" || true)
 	if [ -n "$bad_lines" ]; then
 		problems="$problems kernel-log"
@@ -613,6 +643,36 @@ for kver in $amd64_kernels; do
 	kernel_summary
 done
 
+# The smoke boot of the module as dxgpmo-dkms's DKMS built it: in the
+# trixie build root, for that root's kernel, the newest amd64 one, which
+# is the one make deps caches (cached_kernel); with the packaged
+# dxgpmoctl.  It waits for deb-check.sh to ready them (build/deb/smoke).
+smoke_kernel=
+for kver in $amd64_kernels; do
+	[ -z "$deb_check" ] || ! cached_kernel "$kver" > /dev/null ||
+		smoke_kernel=$kver
+done
+if [ -n "$smoke_kernel" ]; then
+	smoke_out=$build/$smoke_kernel
+	if vm_wait "$build/deb/smoke.status"; then
+		vm_initramfs "$smoke_kernel" "$smoke_out" deb-smoke \
+			"$top/scripts/guest/deb-smoke-job.sh" \
+			"$build/deb/smoke/dxgpmo.ko" "$build/deb/smoke/dxgpmoctl" \
+			"$build/deb/smoke/version" \
+			> "$smoke_out/deb-smoke.initramfs.log" 2>&1 || true
+	else
+		echo "deb-check.sh made no DKMS-built module (build/deb.log)" \
+			> "$smoke_out/deb-smoke.initramfs.log"
+		echo fail > "$smoke_out/deb-smoke.initramfs"
+	fi
+	boot_run "$smoke_kernel" deb-smoke
+	boot_count "$smoke_kernel" deb-smoke \
+		"${smoke_kernel}[$(default_platform "$smoke_kernel")]/deb-smoke"
+elif [ -n "$deb_check" ]; then
+	echo "deb-smoke: skipped: the trixie root's kernel is not among those tested"
+	skipped=$((skipped + 1))
+fi
+
 if [ -n "$arm64_lane" ]; then
 	wait "$arm64_lane" || true
 	cat "$build/arm64-lane.log"
@@ -634,8 +694,8 @@ if [ -s "$failures" ]; then
 	echo "what failed (details in the logs named above):"
 	# The host's lines first: a kernel's can be many.
 	{
-		grep -E '^(lint|host|libdxgk|dkms):' "$failures" || true
-		grep -vE '^(lint|host|libdxgk|dkms):' "$failures" || true
+		grep -E '^(lint|host|libdxgk|dkms|deb):' "$failures" || true
+		grep -vE '^(lint|host|libdxgk|dkms|deb):' "$failures" || true
 	} | head -n 60
 	lines=$(wc -l < "$failures")
 	[ "$lines" -le 60 ] ||

@@ -1,0 +1,77 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The Debian packages, as make check tests them on the host (no VM): make
+# deb's build and lintian (deb-build.sh), then, in the trixie build root
+# and in the bookworm one, each through an overlay that is thrown away,
+# apt-get install of the four packages with the root's kernel headers
+# there, what they install used, and apt-get purge, which must leave no
+# file behind (deb-root-test.sh).  One "deb: PASS|FAIL name" line each,
+# which make check counts.
+#
+# It also readies the DKMS-built-module smoke boot that make check runs
+# (scripts/guest/deb-smoke-job.sh): build/deb/smoke/ gets the module as
+# DKMS built it in the trixie root (its kernel is make check's newest) and
+# dxgpmoctl from the dxgpmo-tools package; build/deb/smoke.status says
+# ok or fail, for the boot to wait on.
+set -u
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD:-$top/build}
+out=$build/deb
+# shellcheck source=kernels.sh
+. "$top/scripts/kernels.sh"
+status=0
+
+# The smoke boot waits for this file: never leave it missing.
+smoke_status=fail
+trap 'mkdir -p "$out"; echo "$smoke_status" > "$out/smoke.status"' EXIT
+
+"$top/scripts/deb-build.sh" || status=1
+[ -n "$(echo "$out"/dxgpmo-dkms_*_all.deb)" ] &&
+	[ -f "$(echo "$out"/dxgpmo-dkms_*_all.deb)" ] || exit 1
+
+cp "$top/scripts/deb-root-test.sh" "$out/"
+for name in trixie bookworm; do
+	root=$build_root
+	[ "$name" = trixie ] || root=$bookworm_root
+	state=$out/$name-overlay
+	rm -rf "$state"
+	if [ ! -f "$root/.dxgpmo-root" ]; then
+		echo "deb: FAIL $name: no build root at $root: run make deps"
+		status=1
+		continue
+	fi
+	start=$(date +%s)
+	in_overlay "$root" "$state" "$out" sh /dxgpmo/deb-root-test.sh "$name" \
+		> "$out/$name.log" 2>&1
+	rc=$?
+	grep '^deb: ' "$out/$name.log"
+	grep -q "^deb: FAIL $name" "$out/$name.log" ||
+		[ "$rc" -eq 0 ] ||
+		{ tail -n 20 "$out/$name.log"
+		  echo "deb: FAIL $name: deb-root-test.sh exited $rc"; }
+	[ "$rc" -eq 0 ] || status=1
+	echo "deb: $name: $(($(date +%s) - start)) s"
+	rm -rf "$state"
+done
+
+# The smoke boot's files, decompressed for busybox's insmod.
+mkdir -p "$out/smoke"
+rm -rf "$out/smoke/tools"
+for ko in "$out"/trixie/dxgpmo.ko*; do
+	break
+done
+case $ko in
+*.ko) cp "$ko" "$out/smoke/dxgpmo.ko" ;;
+*.ko.xz) xz -dc "$ko" > "$out/smoke/dxgpmo.ko" ;;
+*.ko.zst) zstd -qdc "$ko" > "$out/smoke/dxgpmo.ko" ;;
+*.ko.gz) gzip -dc "$ko" > "$out/smoke/dxgpmo.ko" ;;
+*) rm -f "$out/smoke/dxgpmo.ko" ;;
+esac
+"$top/scripts/version.sh" > "$out/smoke/version"
+dpkg-deb -x "$(echo "$out"/dxgpmo-tools_*.deb)" "$out/smoke/tools" &&
+	cp "$out/smoke/tools/usr/sbin/dxgpmoctl" "$out/smoke/dxgpmoctl" &&
+	[ -s "$out/smoke/dxgpmo.ko" ] && smoke_status=ok
+rm -rf "$out/smoke/tools"
+exit "$status"

@@ -1,0 +1,178 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The packages installed, used and purged in a build root, as a Debian
+# user would: run by deb-check.sh inside the root (through an overlay, so
+# the cached root is not changed), with build/deb at /dxgpmo.
+#
+# usage: deb-root-test.sh NAME   (NAME: trixie or bookworm)
+#
+# One "deb: PASS|FAIL NAME: what" line each; the lists of the root's files
+# before the install and after the purge, their comparison, the logs, the
+# module DKMS built (before it goes with the purge) and the test programs
+# are left in /dxgpmo/NAME.
+set -u
+
+name=$1
+out=/dxgpmo/$name
+rm -rf "$out"
+mkdir -p "$out"
+status=0
+
+result() {
+	if [ "$1" -eq 0 ]; then
+		echo "deb: PASS $name: $2"
+	else
+		echo "deb: FAIL $name: $2"
+		status=1
+	fi
+}
+
+# run LOG CMD...: CMD with its output in $out/LOG, shown when it fails
+run() {
+	run_log=$out/$1
+	shift
+	"$@" > "$run_log" 2>&1 && return 0
+	run_status=$?
+	tail -n 25 "$run_log"
+	return "$run_status"
+}
+
+# The root's kernel: the one whose headers make deps installed.
+kver=
+for dir in /usr/lib/modules/*; do
+	[ -e "$dir/build" ] && kver=${dir##*/}
+done
+debs=$(ls /dxgpmo/dxgpmo-dkms_*_all.deb /dxgpmo/dxgpmo-tools_*.deb \
+	/dxgpmo/libdxgk0_*.deb /dxgpmo/libdxgk-dev_*.deb)
+ver=$(dpkg-deb -f /dxgpmo/dxgpmo-dkms_*_all.deb Version)
+# The module's version: the Debian version without a revision.
+mod_ver=${ver%-*}
+mod_ver=${mod_ver#*:}
+echo "deb: $name: kernel $kver, packages $ver"
+
+# The root's files, but for /proc and /dxgpmo: paths, one a line.
+snapshot() {
+	find / -xdev \( -path /proc -o -path /dxgpmo \) -prune -o -print |
+		LC_ALL=C sort > "$1"
+}
+
+snapshot "$out/files.before"
+
+# shellcheck disable=SC2086
+run install.log apt-get install -y --no-install-recommends $debs
+result $? "apt-get install the four packages"
+
+dkms status -m dxgpmo > "$out/dkms-status.txt" 2>&1
+grep -q "^dxgpmo/$mod_ver, $kver, [^:]*: installed" "$out/dkms-status.txt"
+result $? "dkms built and installed dxgpmo/$mod_ver for $kver"
+
+ko=$(find "/usr/lib/modules/$kver/updates" -name 'dxgpmo.ko*' 2>/dev/null |
+	head -n 1)
+[ -n "$ko" ] && modinfo -F version "$ko" | grep -qx "$mod_ver"
+result $? "${ko:-no dxgpmo.ko} has MODULE_VERSION $mod_ver"
+# The default build: the test build's parameter debug_ioctls is missing.
+[ -n "$ko" ] && modinfo -F parm "$ko" > "$out/parm.txt" &&
+	grep -q '^virtual_adapters:' "$out/parm.txt" &&
+	! grep -q '^debug_ioctls:' "$out/parm.txt"
+result $? "the module is the default build, not the test build"
+[ -n "$ko" ] && modinfo -F vermagic "$ko" | grep -q "^$kver "
+result $? "the module's vermagic is $kver"
+
+# The module as DKMS built it, from DKMS's own tree, for the smoke boot
+# (make check boots the trixie one).
+rm -f "$out"/dxgpmo.ko*
+built=$(find "/var/lib/dkms/dxgpmo/$mod_ver/$kver" -name 'dxgpmo.ko*' \
+	2>/dev/null | head -n 1)
+[ -n "$built" ] && cp "$built" "$out/"
+
+getent group dxgpmo > "$out/group.txt"
+result $? "the group dxgpmo exists ($(cut -d: -f3 "$out/group.txt"))"
+grep -q '^KERNEL=="dxgpmo", .*GROUP="dxgpmo"' \
+	/usr/lib/udev/rules.d/60-dxgpmo.rules
+result $? "/usr/lib/udev/rules.d/60-dxgpmo.rules gives the node to dxgpmo"
+dpkg-query -W -f='${Conffiles}\n' dxgpmo-dkms |
+	grep -q '^ /etc/modprobe.d/dxgpmo.conf ' &&
+	modprobe -c | grep -q '^options dxgpmo virtual_adapters=1'
+result $? "/etc/modprobe.d/dxgpmo.conf is a conffile modprobe reads"
+
+run help.txt dxgpmoctl --help && grep -q '^usage: dxgpmoctl' "$out/help.txt"
+result $? "dxgpmoctl --help"
+dxgpmo-bench --help > "$out/bench-help.txt" 2>&1
+[ $? -eq 2 ] && grep -q '^usage: dxgpmo-bench' "$out/bench-help.txt"
+result $? "dxgpmo-bench --help"
+
+# (pkgconf ends the line with a blank)
+flags=$(pkg-config --cflags --libs libdxgk 2> "$out/pkg-config.txt")
+echo "$flags" >> "$out/pkg-config.txt"
+flags=${flags% }
+[ "$flags" = "-I/usr/include/dxgpmo -ldxgk" ] &&
+	[ "$(pkg-config --modversion libdxgk)" = "$mod_ver" ]
+result $? "pkg-config --cflags --libs libdxgk: $flags"
+
+# A program on both headers, built as the documentation says.  It names
+# one of libdxgk's internal functions for itself: linked with libdxgk.a,
+# the library's must not clash with it.  /dev/dxgpmo is not there: the
+# session fails, with STATUS_NO_SUCH_DEVICE.
+cat > "$out/prog.c" <<'SRC'
+#include <stdio.h>
+#include <dxgpmo.h>
+#include <libdxgk.h>
+
+int dxgk_done(void)
+{
+	return DXGPMO_IOC_CREATE_PMO != 0;
+}
+
+int main(void)
+{
+	DXGK_LINUX_SESSION *session;
+	NTSTATUS status = DxgkLinuxOpenSession("/nonexistent", &session);
+	const char *status_name = DxgkLinuxNtStatusName(status);
+
+	printf("DxgkLinuxOpenSession: %s\n", status_name ? status_name : "?");
+	return !(status == STATUS_NO_SUCH_DEVICE && status_name && dxgk_done());
+}
+SRC
+# shellcheck disable=SC2046
+run cc-shared.log cc -Wall -Werror "$out/prog.c" -o "$out/prog" \
+	$(pkg-config --cflags --libs libdxgk) &&
+	run prog.txt "$out/prog" &&
+	ldd "$out/prog" | grep -q 'libdxgk\.so\.0 => /'
+result $? "cc prog.c \$(pkg-config --cflags --libs libdxgk), run"
+# shellcheck disable=SC2046
+run cc-static.log cc -Wall -Werror "$out/prog.c" -o "$out/prog-static" \
+	$(pkg-config --cflags libdxgk) -Wl,-Bstatic \
+	$(pkg-config --libs-only-l libdxgk) -Wl,-Bdynamic &&
+	run prog-static.txt "$out/prog-static" &&
+	! ldd "$out/prog-static" | grep -q libdxgk
+result $? "the same with libdxgk.a: its internal names stay its own"
+
+run purge.log apt-get purge -y dxgpmo-dkms dxgpmo-tools libdxgk0 libdxgk-dev
+result $? "apt-get purge the four packages"
+dkms status -m dxgpmo > "$out/dkms-status-after.txt" 2>&1
+! grep -q . "$out/dkms-status-after.txt" &&
+	[ -z "$(find /usr/lib/modules -name 'dxgpmo.ko*')" ]
+result $? "dkms forgot dxgpmo and its module is gone"
+
+# Paths that any package's install and removal may add or take, and that
+# are not the packages' files: apt's and dpkg's logs, caches and
+# databases (their contents change); shadow's backups of /etc/group and
+# /etc/gshadow (the group stays, see debian/dxgpmo-dkms.postinst);
+# /run, a tmpfs on a machine (adduser's lock); and depmod's indexes of
+# the root's kernel, whose image is not installed there: bookworm's DKMS
+# runs depmod anyway and leaves them, trixie's does not (on a machine
+# they are there before and after).  Any other path that differs is a
+# file the packages left behind or took away.
+snapshot "$out/files.after"
+ignore='/var/(log/(apt/|dpkg\.log|alternatives\.log)|cache/(apt|debconf)/|lib/(apt|dpkg)/[^/]*$)|/etc/(group|gshadow|passwd|shadow)-$|/run/|/usr/lib/modules/[^/]*/modules\.[^/]*$'
+LC_ALL=C comm -3 "$out/files.before" "$out/files.after" |
+	sed 's/^\t/+ /; t; s/^/- /' > "$out/files.diff"
+grep -E "^[-+] ($ignore)" "$out/files.diff" > "$out/files.ignored"
+grep -vE "^[-+] ($ignore)" "$out/files.diff" > "$out/files.left"
+echo "deb: $name: the root's paths before the install: $(wc -l < "$out/files.before"), after the purge: $(wc -l < "$out/files.after"); differing: $(wc -l < "$out/files.ignored") ignored (apt's, dpkg's and depmod's state; + after only, - before only): $(tr '\n' ' ' < "$out/files.ignored")"
+sed 's/^/deb: '"$name"': left behind (+) or taken away (-): /' \
+	"$out/files.left" | head -n 20
+[ ! -s "$out/files.left" ]
+result $? "apt-get purge left no file behind and took none away"
+exit "$status"

@@ -1,0 +1,34 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The module as the dxgpmo-dkms package's DKMS built it (in the trixie
+# build root, deb-check.sh), with dxgpmoctl from the dxgpmo-tools
+# package: loaded as a user's machine loads it, with no parameters, and
+# a short session: the adapters, an object created on edu0, an ADL the
+# edu engine writes through and reads back (behind the IOMMU), the ADL
+# freed and the object destroyed.  This boot has no kselftests: its
+# "dxgpmo-check:" lines are its results (scripts/check.sh).
+# shellcheck source=job-lib.sh
+. ./job-lib.sh
+load_module
+check dev_node test -c /dev/dxgpmo
+# The version the packages carry (deb-check.sh wrote it next to the module).
+# shellcheck disable=SC2016
+check module_version sh -c \
+	'test "$(cat /sys/module/dxgpmo/version)" = "$(cat ./version)"'
+check default_build_no_debug_ioctls \
+	test ! -e /sys/module/dxgpmo/parameters/debug_ioctls
+./dxgpmoctl adapters > /tmp/adapters 2>&1
+cat /tmp/adapters
+check adapters_edu0_virtual0 sh -c \
+	'grep -qw edu0 /tmp/adapters && grep -qw virtual0 /tmp/adapters'
+cat > /tmp/smoke.dxgpmo <<'SESSION'
+p=create --type mdl --adapter edu0 64K
+l=adl $p_amo 64K
+dma edu0 $l_addr write dkms-built-module
+dma edu0 $l_addr read 17 --expect dkms-built-module
+free-adl $l
+destroy $p $p_amo
+SESSION
+check create_adl_dma_destroy ./dxgpmoctl -f /tmp/smoke.dxgpmo
+check rmmod rmmod dxgpmo
+dump_dmesg
