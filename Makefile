@@ -52,7 +52,7 @@ endif
 
 .PHONY: all module tools selftests deps check demo clean kselftest-headers lint \
 	man install uninstall dkms-check fuzz check-debug bench install-module \
-	install-tools deb
+	install-tools deb deb-check
 
 PREFIX ?= /usr/local
 # Debian's libraries go in /usr/lib/<multiarch> (debian/rules sets it).
@@ -204,6 +204,12 @@ dkms-check:
 # with dpkg-buildpackage -us -uc -b into build/deb/, then lintian on them.
 deb:
 	scripts/deb-build.sh
+
+# make deb, then the packages installed, used and purged in the trixie and
+# bookworm build roots (part of make check, which also boots the module
+# DKMS built there).
+deb-check:
+	scripts/deb-check.sh
 
 deps:
 	scripts/deps.sh

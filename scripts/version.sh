@@ -3,9 +3,9 @@
 #
 # dxgpmo's version has one source: MODULE_VERSION in module/main.c (what
 # modinfo and /sys/module/dxgpmo/version say).  Two formats repeat it
-# because their tools read it only there: PACKAGE_VERSION of dkms.conf
-# (at the top of the tree and in packaging/) and the upstream part of the
-# newest version in debian/changelog.
+# because their tools read it only there: PACKAGE_VERSION of
+# packaging/dkms.conf (dkms.conf at the top links to it) and the upstream
+# part of the newest version in debian/changelog.
 #
 # version.sh          prints the version
 # version.sh --check  says whether the others agree with it; fails naming
@@ -32,9 +32,8 @@ agree() {
 		status=1
 	fi
 }
-for conf in "$top/dkms.conf" "$top/packaging/dkms.conf"; do
-	agree "$conf" "$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$conf")"
-done
+agree "$top/packaging/dkms.conf" \
+	"$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$top/packaging/dkms.conf")"
 # "dxgpmo (EPOCH:UPSTREAM-REVISION) ...": the upstream part (a native
 # package has no revision)
 agree "$top/debian/changelog" "$(sed -n \
