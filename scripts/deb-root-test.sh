@@ -159,13 +159,16 @@ result $? "dkms forgot dxgpmo and its module is gone"
 # are not the packages' files: apt's and dpkg's logs, caches and
 # databases (their contents change); shadow's backups of /etc/group and
 # /etc/gshadow (the group stays, see debian/dxgpmo-dkms.postinst);
-# /run, a tmpfs on a machine (adduser's lock); and depmod's indexes of
-# the root's kernel, whose image is not installed there: bookworm's DKMS
-# runs depmod anyway and leaves them, trixie's does not (on a machine
-# they are there before and after).  Any other path that differs is a
-# file the packages left behind or took away.
+# /run and /tmp, tmpfs on a machine (adduser's lock; and make check's
+# dkms-check.sh builds in the same root meanwhile, beneath the overlay);
+# DKMS's module signing key, made once for every module and kept (when
+# the root has openssl); and depmod's indexes of the root's kernel, whose
+# image is not installed there: bookworm's DKMS runs depmod anyway and
+# leaves them, trixie's does not (on a machine they are there before and
+# after).  Any other path that differs is a file the packages left behind
+# or took away.
 snapshot "$out/files.after"
-ignore='/var/(log/(apt/|dpkg\.log|alternatives\.log)|cache/(apt|debconf)/|lib/(apt|dpkg)/[^/]*$)|/etc/(group|gshadow|passwd|shadow)-$|/run/|/usr/lib/modules/[^/]*/modules\.[^/]*$'
+ignore='/var/(log/(apt/|dpkg\.log|alternatives\.log)|cache/(apt|debconf)/|lib/(apt|dpkg)/[^/]*$|lib/dkms/mok\.(key|pub)$)|/etc/(group|gshadow|passwd|shadow)-$|/run/|/tmp/|/usr/lib/modules/[^/]*/modules\.[^/]*$'
 LC_ALL=C comm -3 "$out/files.before" "$out/files.after" |
 	sed 's/^\t/+ /; t; s/^/- /' > "$out/files.diff"
 grep -E "^[-+] ($ignore)" "$out/files.diff" > "$out/files.ignored"
