@@ -52,7 +52,7 @@ endif
 
 .PHONY: all module tools selftests deps check demo clean kselftest-headers lint \
 	man install uninstall dkms-check fuzz check-debug bench install-module \
-	install-tools deb deb-check
+	install-tools deb deb-check deb-smoke
 
 PREFIX ?= /usr/local
 # Debian's libraries go in /usr/lib/<multiarch> (debian/rules sets it).
@@ -210,6 +210,12 @@ deb:
 # DKMS built there).
 deb-check:
 	scripts/deb-check.sh
+
+# make check's boot of the newest kernel with the module as the package's
+# DKMS built it, alone (after deb-check; DXGPMO_DEB_REUSE=1 reuses its
+# output).
+deb-smoke:
+	scripts/deb-smoke.sh
 
 deps:
 	scripts/deps.sh
