@@ -61,8 +61,9 @@ INCLUDEDIR ?= $(PREFIX)/include
 MANDIR ?= $(PREFIX)/share/man
 DESTDIR ?=
 KVER ?= $(shell uname -r)
-# The one version (scripts/version.sh): MODULE_VERSION in module/main.c.
-VERSION := $(shell '$(TOP)/scripts/version.sh')
+# The one version (scripts/version.sh): MODULE_VERSION in module/main.c,
+# read only when a target uses it (a copy of the tree may lack the module).
+VERSION = $(shell '$(TOP)/scripts/version.sh')
 
 all: module tools selftests man
 
