@@ -37,9 +37,11 @@ void dxgpmo_account_put(struct dxgpmo_account *account)
 }
 
 /*
- * nr pages about to be allocated: charged before, so that concurrent
- * creates respect the cap.  The charge holds a reference on the account,
- * which dxgpmo_account_uncharge() of the same nr drops.
+ * nr pages about to be allocated: charged to the quota before, so that
+ * concurrent creates respect the cap, with a reference on the account.
+ * They count as the file's (STATS) only once they exist:
+ * dxgpmo_account_commit() then, dxgpmo_account_cancel() if the allocation
+ * failed.
  */
 int dxgpmo_account_charge(struct dxgpmo_account *account, unsigned long nr)
 {
@@ -49,15 +51,25 @@ int dxgpmo_account_charge(struct dxgpmo_account *account, unsigned long nr)
 				  nr);
 	if (ret)
 		return ret;
-	atomic64_add(nr, &account->pages);
 	refcount_inc(&account->users);
 	return 0;
 }
 
+void dxgpmo_account_commit(struct dxgpmo_account *account, unsigned long nr)
+{
+	atomic64_add(nr, &account->pages);
+}
+
+void dxgpmo_account_cancel(struct dxgpmo_account *account, unsigned long nr)
+{
+	dxgpmo_quota_uncharge(account->quota, DXGPMO_QUOTA_PINNED_PAGES, nr);
+	dxgpmo_account_put(account);
+}
+
+/* Committed pages freed: the charge and its reference go. */
 void dxgpmo_account_uncharge(struct dxgpmo_account *account,
 			     unsigned long nr)
 {
 	atomic64_sub(nr, &account->pages);
-	dxgpmo_quota_uncharge(account->quota, DXGPMO_QUOTA_PINNED_PAGES, nr);
-	dxgpmo_account_put(account);
+	dxgpmo_account_cancel(account, nr);
 }

@@ -24,6 +24,8 @@ struct dxgpmo_account {
 struct dxgpmo_account *dxgpmo_account_new(void);
 void dxgpmo_account_put(struct dxgpmo_account *account);
 int dxgpmo_account_charge(struct dxgpmo_account *account, unsigned long nr);
+void dxgpmo_account_commit(struct dxgpmo_account *account, unsigned long nr);
+void dxgpmo_account_cancel(struct dxgpmo_account *account, unsigned long nr);
 void dxgpmo_account_uncharge(struct dxgpmo_account *account,
 			     unsigned long nr);
 

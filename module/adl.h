@@ -3,6 +3,7 @@
 #ifndef _DXGPMO_ADL_H
 #define _DXGPMO_ADL_H
 
+#include <linux/build_bug.h>
 #include <linux/list.h>
 #include <linux/stddef.h>
 #include <linux/types.h>

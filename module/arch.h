@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Every difference between the architectures dxgpmo builds for (x86_64,
- * arm64): how an object's memory type reaches the kernel's linear map, and
- * how the test ioctl reads a memory type from a page-table entry.  One
- * arch_$(SRCARCH).c implements it (Kbuild), and in a test build (test.h)
- * arch_$(SRCARCH)_test.c the test ioctl's part; nothing else includes an
- * asm/ header that differs between them.
+ * arm64): how an object's memory type reaches the kernel's linear map.  One
+ * arch_$(SRCARCH).c implements it (Kbuild); how the test ioctl reads a
+ * memory type from a page-table entry is arch_test.h's.  Nothing else
+ * includes an asm/ header that differs between them.
  * Documentation/driver-api/dxgpmo.rst, "Cache types on x86 and arm64",
  * says why each does what it does.
  */

@@ -83,9 +83,10 @@ struct dxgpmo_backing *dxgpmo_backing_alloc(struct dxgpmo_file *file,
 	if (!dxgpmo_should_fail(file))
 		backing = ops->alloc(req);
 	if (IS_ERR(backing)) {
-		dxgpmo_account_uncharge(account, ram);
+		dxgpmo_account_cancel(account, ram);
 		return backing;
 	}
+	dxgpmo_account_commit(account, ram);
 	backing->account = account;
 	dxgpmo_count_global(DXGPMO_CNT_PAGES, dxgpmo_backing_ram(backing));
 	return backing;

@@ -29,7 +29,9 @@ int dxgpmo_ucmd_respond(struct dxgpmo_ucmd *ucmd, size_t cmd_len)
 /*
  * Answer a call that made obj, and child if it made one with it, then make
  * them visible: a caller that cannot learn the ids never leaves an object
- * behind (they are destroyed instead, the child first).
+ * behind.  The parent goes public first, so that no visible child names
+ * an object no lookup finds; a child is destroyed first, as it holds a
+ * reference on its parent.
  */
 int dxgpmo_ucmd_respond_finalize_pair(struct dxgpmo_ucmd *ucmd,
 				      size_t cmd_len,

@@ -7,8 +7,6 @@
  * so a stale id of a destroyed object does not name a new object until the
  * 32-bit space wraps.
  */
-#include <linux/debugfs.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
 

@@ -219,7 +219,8 @@ static struct dxgpmo_amo *dxgpmo_amo_alloc(struct dxgpmo_file *file,
 
 /*
  * A complete PMO, its memory allocated and its window made, not yet
- * visible; takes req->io_adapter's reference, whatever happens.
+ * visible.  Takes req->io_adapter's reference, whatever happens, and
+ * clears it, so that no error path of the caller's can put it again.
  */
 static struct dxgpmo_pmo *dxgpmo_pmo_alloc(struct dxgpmo_file *file,
 					   const struct dxgpmo_create_pmo *cmd,
@@ -234,6 +235,7 @@ static struct dxgpmo_pmo *dxgpmo_pmo_alloc(struct dxgpmo_file *file,
 	if (IS_ERR(pmo)) {
 		if (req->io_adapter)
 			dxgpmo_adapter_put(req->io_adapter);
+		req->io_adapter = NULL;
 		return pmo;
 	}
 	spin_lock_init(&pmo->lock);
@@ -244,10 +246,12 @@ static struct dxgpmo_pmo *dxgpmo_pmo_alloc(struct dxgpmo_file *file,
 	if (IS_ERR(backing)) {
 		if (req->io_adapter)
 			dxgpmo_adapter_put(req->io_adapter);
+		req->io_adapter = NULL;
 		dxgpmo_object_abort(file, &pmo->obj);
 		return ERR_CAST(backing);
 	}
-	pmo->backing = backing;		/* with req->io_adapter */
+	req->io_adapter = NULL;		/* the backing owns it now */
+	pmo->backing = backing;
 	window = dxgpmo_window_create(file, backing);
 	if (IS_ERR(window)) {
 		dxgpmo_object_abort_and_destroy(file, &pmo->obj);

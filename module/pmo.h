@@ -6,6 +6,7 @@
 #ifndef _DXGPMO_PMO_H
 #define _DXGPMO_PMO_H
 
+#include <linux/build_bug.h>
 #include <linux/list.h>
 #include <linux/spinlock.h>
 #include <linux/stddef.h>

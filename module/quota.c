@@ -48,7 +48,7 @@ MODULE_PARM_DESC(max_bases,
 		 "Most memory bases one user may have, default 256");
 
 struct dxgpmo_quota {
-	/* Accounts of files and of what outlives them (see object.h). */
+	/* Accounts of files and of what outlives them (see account.h). */
 	refcount_t users;
 	u32 uid;
 	atomic64_t charged[DXGPMO_NR_QUOTAS];

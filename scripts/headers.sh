@@ -36,12 +36,18 @@ for f in *.h *.c; do
 	case $f in *.mod.c) continue ;; esac
 	echo "$f"
 done > "$tmp/files"
+# Its own command, so that set -e stops on a ctags that fails.
 # shellcheck disable=SC2046
-ctags -f - --excmd=number --language-force=C --kinds-C=fvpx --fields=+Kf \
-	$(cat "$tmp/files") |
-	awk -F '\t' '!/\tfile:/ && ($4 == "function" || $4 == "variable" ||
-		$1 ~ /^_*dxgpmo_/) { print $1 "\t" $2 "\t" $4 }' |
+ctags -f "$tmp/raw" --excmd=number --language-force=C --kinds-C=fvpx \
+	--fields=+Kf $(cat "$tmp/files")
+awk -F '\t' '!/\tfile:/ && ($4 == "function" || $4 == "variable" ||
+	$1 ~ /^_*dxgpmo_/) { print $1 "\t" $2 "\t" $4 }' "$tmp/raw" |
 	sort -u > "$tmp/tags"
+# A ctags that parses nothing would pass everything.
+if ! grep -q '^dxgpmo_object_finalize	object.c	function$' "$tmp/tags"; then
+	echo "headers: ctags found no definitions (object.c's)" >&2
+	exit 1
+fi
 
 # The sources that must define what header $1 declares.
 sources_of() {

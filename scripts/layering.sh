@@ -40,9 +40,17 @@ done
 
 # name<TAB>file of every function and file-scope variable other files may
 # use (no "file:" field: not static).
+# ctags its own command, so that set -e stops on one that fails.
 # shellcheck disable=SC2046
-ctags -f - --languages=C --kinds-C=fv --fields=+f $(cat "$tmp/sources") |
-	awk -F '\t' '!/\tfile:/ { print $1 "\t" $2 }' | sort -u > "$tmp/defs"
+ctags -f "$tmp/raw" --languages=C --kinds-C=fv --fields=+f \
+	$(cat "$tmp/sources")
+awk -F '\t' '!/\tfile:/ { print $1 "\t" $2 }' "$tmp/raw" |
+	sort -u > "$tmp/defs"
+# A ctags that parses nothing would find no edge, forbidden or not.
+if ! grep -q '^dxgpmo_object_finalize	object.c$' "$tmp/defs"; then
+	echo "layering: ctags found no definitions (object.c's)" >&2
+	exit 1
+fi
 cut -f1 "$tmp/defs" > "$tmp/names"
 
 # The kinds: the files that fill an ops table of their own.
