@@ -144,18 +144,60 @@ $(KERNEL_DOC):
 
 LINT_SOURCES = $(filter-out %.mod.c,$(wildcard module/*.c)) module/*.h \
 	uapi/dxgpmo.h
+USER_LINT_SOURCES = $(wildcard userspace-tools/*.[ch] \
+	userspace-tools/examples/*.[ch] selftests/*.[ch])
 LINT_SCRIPTS = .ci/run scripts/*.sh scripts/guest/*.sh scripts/guest/init \
 	selftests/*.sh
 
+# User space in the same style, less the checks that do not apply there
+# (nor to the kernel's own tools/ and selftests), one a line, and why:
+# no u8/u32 in user space: <stdint.h> has uint32_t
+USER_LINT_IGNORE := PREFER_KERNEL_TYPES
+# no READ_ONCE()/WRITE_ONCE(): volatile marks memory a device or thread shares
+USER_LINT_IGNORE += VOLATILE
+# no BIT(): <linux/bits.h> is not a uapi header
+USER_LINT_IGNORE += BIT_MACRO
+# no compiler_attributes.h: __printf() is made of __attribute__ here
+USER_LINT_IGNORE += PREFER_DEFINED_ATTRIBUTE_MACRO
+# libdxgk.h has the WDK's typedefs (HANDLE, DXGKARGCB_*), as Windows does
+USER_LINT_IGNORE += NEW_TYPEDEFS
+# names are spelt as the WDK, libdrm and C do (DxgkCbFreeAdl, PRIu64)
+USER_LINT_IGNORE += CAMELCASE
+# libdxgk's helpers return errno values positive, as pthread_*() do
+USER_LINT_IGNORE += USE_NEGATIVE_ERRNO
+# a test asks for a syscall the kernel may lack, which answers ENOSYS
+USER_LINT_IGNORE += ENOSYS
+# strings of printf(), TH_LOG(), SKIP() stay whole for grep, as printk()'s may
+USER_LINT_IGNORE += LONG_LINE_STRING
+# checks end the test from a macro, as kselftest's ASSERT_*() and SKIP() do
+USER_LINT_IGNORE += MACRO_WITH_FLOW_CONTROL
+# kselftest's EXPECT_*() is two statements: an if arm of one keeps its braces
+USER_LINT_IGNORE += BRACES
+# a macro of several kselftest FIXTURE*() declarations is not a statement
+USER_LINT_IGNORE += MULTISTATEMENT_MACRO_USE_DO_WHILE
+# the ioctl table, an X-macro, expands into such declarations
+USER_LINT_IGNORE += COMPLEX_MACRO
+# a FIXTURE_VARIANT_ADD() declaration ends in its semicolon, in its macro
+USER_LINT_IGNORE += TRAILING_SEMICOLON
+# arguments repeated are names (fixtures, members, X) or the fd to reset
+USER_LINT_IGNORE += MACRO_ARG_REUSE
+comma := ,
+empty :=
+space := $(empty) $(empty)
+
 # Kernel style for the module and the uapi header.  uapi headers cannot use
 # BIT(), and the one BUG() is the contract's bugcheck (adl_leak=bug), so
-# those two checks are off.  kernel-doc prints nothing when the comments
-# are well formed; any line it prints fails the target.  shellcheck reads
-# the .shellcheckrc of each script's directory.  layering.sh fails on a
-# call into main.c or an adapter kind's file from below (ctags).
+# those two checks are off; user space is checked apart, less the checks
+# above.  kernel-doc prints nothing when the comments are well formed; any
+# line it prints fails the target.  shellcheck reads the .shellcheckrc of
+# each script's directory.  layering.sh fails on a call into main.c or an
+# adapter kind's file from below (ctags).
 lint: $(CHECKPATCH) $(KERNEL_DOC)
 	perl $(CHECKPATCH) --strict --no-tree --ignore BIT_MACRO,AVOID_BUG -q \
 		-f $(LINT_SOURCES)
+	perl $(CHECKPATCH) --strict --no-tree -q \
+		--ignore $(subst $(space),$(comma),$(strip $(USER_LINT_IGNORE))) \
+		-f $(USER_LINT_SOURCES)
 	shellcheck -x $(LINT_SCRIPTS)
 	scripts/layering.sh -q
 	scripts/headers.sh

@@ -85,9 +85,11 @@ FIXTURE_VARIANT_ADD(adl_sizes, seventeen_pages) { .length = 17 * PAGE };
 FIXTURE_VARIANT_ADD(adl_sizes, one_mib_plus_page) {
 	.length = (1 << 20) + PAGE
 };
+
 FIXTURE_VARIANT_ADD(adl_sizes, two_mib_plus_page) {
 	.length = (2 << 20) + PAGE
 };
+
 FIXTURE_VARIANT_ADD(adl_sizes, four_mib) { .length = 4 << 20 };
 FIXTURE_VARIANT_ADD(adl_sizes, sixty_four_mib) { .length = 64 << 20 };
 
@@ -405,7 +407,7 @@ TEST_F(adl, created_for_adapter_within_its_reach)
 			a = &self->ad.all[i];
 	if (!a)
 		SKIP(return, "no adapter without IOMMU translation whose DMA mask is under 4 GiB (edu's 28-bit one is, with iommu=pt)");
-	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
 		n = t[i].length / PAGE;
 		pages = calloc(n, sizeof(*pages));
 		ASSERT_NE(NULL, pages);
@@ -897,7 +899,7 @@ TEST_F_TIMEOUT(adl, dma_domains_separate, 60)
 
 /*
  * FREE_ADL revokes the device's access at once (iommu.strict=1): a raw
- * write to the freed logical address faults and leaves the PMO unchanged.
+ * write at the freed logical address faults and leaves the PMO unchanged.
  * In a lazy domain (iommu.strict=0) this passes too, but only because
  * edu translates the address ~200 ms after the call, long after the flush
  * queue's flush; dma_in_flight_at_free tries the window itself.

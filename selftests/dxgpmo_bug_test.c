@@ -179,8 +179,8 @@ static bool swiotlb_forced(void)
 	if (!f)
 		return false;
 	if (fgets(line, sizeof(line), f))
-		for (tok = strtok_r(line, " \n", &save); tok && !found;
-		     tok = strtok_r(NULL, " \n", &save))
+		for (tok = strtok_r(line, "\n ", &save); tok && !found;
+		     tok = strtok_r(NULL, "\n ", &save))
 			found = !strncmp(tok, "swiotlb=", 8) &&
 				strstr(tok, "force");
 	fclose(f);

@@ -264,12 +264,15 @@ FIXTURE_VARIANT(capture) {
 FIXTURE_VARIANT_ADD(capture, mdl_cached) {
 	.type = DXGPMO_PMO_TYPE_MDL, .cache = DXGPMO_CACHE_CACHED,
 };
+
 FIXTURE_VARIANT_ADD(capture, mdl_wc) {
 	.type = DXGPMO_PMO_TYPE_MDL, .cache = DXGPMO_CACHE_WRITE_COMBINED,
 };
+
 FIXTURE_VARIANT_ADD(capture, section_cached) {
 	.type = DXGPMO_PMO_TYPE_SECTION, .cache = DXGPMO_CACHE_CACHED,
 };
+
 /*
  * dma-contig: vivid maps the attachment for its own device (a platform
  * device with a 32-bit DMA mask and no IOMMU) and needs one DMA-contiguous
@@ -282,6 +285,7 @@ FIXTURE_VARIANT_ADD(capture, contiguous_dma_contig) {
 	.type = DXGPMO_PMO_TYPE_CONTIGUOUS, .cache = DXGPMO_CACHE_CACHED,
 	.high_address = 0xffffffffULL, .vivid = 1,
 };
+
 FIXTURE_VARIANT_ADD(capture, mdl_dma_contig) {
 	.type = DXGPMO_PMO_TYPE_MDL, .cache = DXGPMO_CACHE_CACHED,
 	.high_address = 0xffffffffULL, .vivid = 1, .needs_one_run = 1,
@@ -369,7 +373,7 @@ FIXTURE_TEARDOWN(capture)
 	free(self->ref);
 	if (self->vid >= 0)
 		close(self->vid);
-	teardown_dxgpmo(_metadata, self->fd);
+	teardown_dxgpmo(self->fd);
 }
 
 /*
@@ -516,6 +520,7 @@ FIXTURE_VARIANT(readonly_import) {
 FIXTURE_VARIANT_ADD(readonly_import, vmalloc) {
 	.vivid = 0,
 };
+
 FIXTURE_VARIANT_ADD(readonly_import, dma_contig) {
 	.vivid = 1,
 };
@@ -547,7 +552,7 @@ FIXTURE_TEARDOWN(readonly_import)
 		close(self->vid);
 	if (self->kmsg >= 0)
 		close(self->kmsg);
-	teardown_dxgpmo(_metadata, self->fd);
+	teardown_dxgpmo(self->fd);
 }
 
 TEST_F_TIMEOUT(readonly_import, section_refused, 120)

@@ -87,7 +87,7 @@ FIXTURE_SETUP(dirty)
 FIXTURE_TEARDOWN(dirty)
 {
 	munmap((void *)self->seg.cpu, self->seg.size);
-	teardown_dxgpmo(_metadata, self->fd);
+	teardown_dxgpmo(self->fd);
 }
 
 /* CPU writes to every other page: exact bits; NO_CLEAR keeps them. */
@@ -532,7 +532,7 @@ FIXTURE_SETUP(dirty_shapes)
 FIXTURE_TEARDOWN(dirty_shapes)
 {
 	munmap((void *)self->seg.cpu, self->seg.size);
-	teardown_dxgpmo(_metadata, self->fd);
+	teardown_dxgpmo(self->fd);
 }
 
 /*

@@ -103,7 +103,7 @@ FIXTURE_TEARDOWN(dmabuf)
 {
 	if (self->vgem >= 0)
 		close(self->vgem);
-	teardown_dxgpmo(_metadata, self->fd);
+	teardown_dxgpmo(self->fd);
 }
 
 FIXTURE_VARIANT(dmabuf) {
@@ -114,19 +114,21 @@ FIXTURE_VARIANT(dmabuf) {
 FIXTURE_VARIANT_ADD(dmabuf, mdl_wc) {
 	.type = DXGPMO_PMO_TYPE_MDL, .cache = DXGPMO_CACHE_WRITE_COMBINED,
 };
+
 FIXTURE_VARIANT_ADD(dmabuf, contiguous_cached) {
 	.type = DXGPMO_PMO_TYPE_CONTIGUOUS, .cache = DXGPMO_CACHE_CACHED,
 };
+
 FIXTURE_VARIANT_ADD(dmabuf, section_cached) {
 	.type = DXGPMO_PMO_TYPE_SECTION, .cache = DXGPMO_CACHE_CACHED,
 };
 
-static int create(int fd, const FIXTURE_VARIANT(dmabuf) *v,
+static int create(int fd, uint32_t type, uint32_t cache,
 		  struct dxgpmo_create_pmo *c)
 {
 	*c = (struct dxgpmo_create_pmo){
-		.type = v->type, .cache_type = v->cache, .length = SIZE,
-		.page_protection = v->type == DXGPMO_PMO_TYPE_SECTION ?
+		.type = type, .cache_type = cache, .length = SIZE,
+		.page_protection = type == DXGPMO_PMO_TYPE_SECTION ?
 				   DXGPMO_PAGE_READWRITE : 0,
 	};
 	return dxgpmo_create_pmo(fd, c);
@@ -143,7 +145,7 @@ TEST_F(dmabuf, vgem_import_shares_bytes)
 
 	if (self->vgem < 0)
 		SKIP(return, "no vgem device (load vgem)");
-	ASSERT_EQ(0, create(self->fd, variant, &c));
+	ASSERT_EQ(0, create(self->fd, variant->type, variant->cache, &c));
 	ASSERT_EQ(0, export(self->fd, c.pmo_id, O_RDWR | O_CLOEXEC, &dfd));
 	EXPECT_TRUE(fcntl(dfd, F_GETFD) & FD_CLOEXEC);
 	/* The import attaches and maps the pages for vgem's device. */
@@ -224,7 +226,7 @@ TEST(readonly_section_no_device_writes)
 		close(dfd);
 		EXPECT_EQ(0, dxgpmo_destroy_pmo(fd, c.pmo_id, 0));
 		close(vgem);
-		teardown_dxgpmo(_metadata, fd);
+		teardown_dxgpmo(fd);
 		SKIP(return, "vgem imports without mapping on this kernel (drm_gem_shmem_prime_import_no_map): nothing asks for a device mapping");
 	}
 	EXPECT_NE(0, ret) {
@@ -234,7 +236,8 @@ TEST(readonly_section_no_device_writes)
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(fd, c.pmo_id, 0));
 
 	c.page_protection = DXGPMO_PAGE_READWRITE;
-	c.pmo_id = c.amo_id = 0;
+	c.pmo_id = 0;
+	c.amo_id = 0;
 	c.mmap_offset = 0;
 	ASSERT_EQ(0, dxgpmo_create_pmo(fd, &c));
 	ASSERT_EQ(0, export(fd, c.pmo_id, O_CLOEXEC, &dfd));
@@ -243,7 +246,7 @@ TEST(readonly_section_no_device_writes)
 	close(dfd);
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(fd, c.pmo_id, 0));
 	close(vgem);
-	teardown_dxgpmo(_metadata, fd);
+	teardown_dxgpmo(fd);
 }
 
 TEST_F(dmabuf, sync_and_mmap)
@@ -256,7 +259,7 @@ TEST_F(dmabuf, sync_and_mmap)
 	uint8_t *p;
 	int dfd;
 
-	ASSERT_EQ(0, create(self->fd, variant, &c));
+	ASSERT_EQ(0, create(self->fd, variant->type, variant->cache, &c));
 	ASSERT_EQ(0, export(self->fd, c.pmo_id, O_RDWR, &dfd));
 	EXPECT_FALSE(fcntl(dfd, F_GETFD) & FD_CLOEXEC);
 	p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, dfd, 0);
@@ -296,7 +299,7 @@ TEST_F(dmabuf, close_orders)
 	int dfd;
 
 	/* destroy, then close the fd */
-	ASSERT_EQ(0, create(self->fd, variant, &c));
+	ASSERT_EQ(0, create(self->fd, variant->type, variant->cache, &c));
 	ASSERT_EQ(0, export(self->fd, c.pmo_id, O_RDWR, &dfd));
 	ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
 	EXPECT_EQ(SIZE / PAGE, global_pages(self->fd));
@@ -304,7 +307,7 @@ TEST_F(dmabuf, close_orders)
 	EXPECT_EQ(0, global_pages(self->fd));
 
 	/* close the fd, then destroy */
-	ASSERT_EQ(0, create(self->fd, variant, &c));
+	ASSERT_EQ(0, create(self->fd, variant->type, variant->cache, &c));
 	ASSERT_EQ(0, export(self->fd, c.pmo_id, O_RDWR, &dfd));
 	EXPECT_EQ(0, close(dfd));
 	EXPECT_EQ(SIZE / PAGE, global_pages(self->fd));
@@ -312,7 +315,7 @@ TEST_F(dmabuf, close_orders)
 	EXPECT_EQ(0, global_pages(self->fd));
 
 	/* an mmap of the dma-buf outlives fd and object */
-	ASSERT_EQ(0, create(self->fd, variant, &c));
+	ASSERT_EQ(0, create(self->fd, variant->type, variant->cache, &c));
 	ASSERT_EQ(0, export(self->fd, c.pmo_id, O_RDWR, &dfd));
 	p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, dfd, 0);
 	ASSERT_NE(MAP_FAILED, p);
@@ -327,7 +330,7 @@ TEST_F(dmabuf, close_orders)
 	/* the importer holds the pages last */
 	if (self->vgem < 0)
 		SKIP(return, "no vgem device (load vgem)");
-	ASSERT_EQ(0, create(self->fd, variant, &c));
+	ASSERT_EQ(0, create(self->fd, variant->type, variant->cache, &c));
 	ASSERT_EQ(0, export(self->fd, c.pmo_id, O_RDWR, &dfd));
 	ASSERT_EQ(0, drmPrimeFDToHandle(self->vgem, dfd, &handle));
 	EXPECT_EQ(0, close(dfd));
@@ -343,7 +346,7 @@ TEST_F(dmabuf, bad_args)
 	struct dxgpmo_export_dmabuf e;
 	int dfd, other;
 
-	ASSERT_EQ(0, create(self->fd, variant, &c));
+	ASSERT_EQ(0, create(self->fd, variant->type, variant->cache, &c));
 	EXPECT_EQ(-EINVAL, export(self->fd, c.pmo_id, O_WRONLY, &dfd));
 	EXPECT_EQ(-EINVAL, export(self->fd, c.pmo_id, O_RDWR | O_NONBLOCK,
 				  &dfd));
@@ -368,7 +371,7 @@ TEST_F(dmabuf, bad_args)
 	ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
 	EXPECT_EQ(-ENOENT, export(self->fd, c.pmo_id, O_RDWR, &dfd));
 	/* Read-only exports are fine. */
-	ASSERT_EQ(0, create(self->fd, variant, &c));
+	ASSERT_EQ(0, create(self->fd, variant->type, variant->cache, &c));
 	ASSERT_EQ(0, export(self->fd, c.pmo_id, O_RDONLY, &dfd));
 	EXPECT_EQ(MAP_FAILED, mmap(NULL, SIZE, PROT_READ | PROT_WRITE,
 				   MAP_SHARED, dfd, 0));

@@ -54,6 +54,11 @@
 #include "dxgpmo_test_utils.h"
 #include "dxgpmo_test.h"
 
+/* The kernel's pseudo-keyword, as tools/include/linux/compiler-gcc.h has it. */
+#ifndef fallthrough
+#define fallthrough	__attribute__((__fallthrough__))
+#endif
+
 #define WORKERS		4
 #define POOL		32
 #define BUF_SIZE	8192
@@ -114,7 +119,7 @@ static uint64_t rnd_len(void)
 
 	switch (pick(4)) {
 	case 0:
-		return edge[pick(sizeof(edge) / sizeof(edge[0]))];
+		return edge[pick(ARRAY_SIZE(edge))];
 	case 1:
 		return pick(16) * PAGE;
 	case 2:
@@ -146,7 +151,6 @@ struct worker {
 	bool unprivileged;
 	bool debug_ioctls;
 };
-
 
 static void remember(uint32_t *pool, uint32_t id)
 {
@@ -313,7 +317,8 @@ static void fuzz_privileged(struct worker *w, int fd)
 		if (dxgpmo_create_pmo(fd, &c))
 			break;	/* out of memory: nothing to check */
 		adl.amo_id = c.amo_id;
-		pages[0] = pages[1] = ~0ULL;
+		pages[0] = ~0ULL;
+		pages[1] = ~0ULL;
 		if (!dxgpmo_allocate_adl(fd, &adl)) {
 			bool hidden = adl.adl_flags &
 				      DXGPMO_ADL_ADDRESSES_HIDDEN;
@@ -329,7 +334,6 @@ static void fuzz_privileged(struct worker *w, int fd)
 	}
 	}
 }
-
 
 /* One random operation. */
 static void fuzz_one(struct worker *w)
@@ -396,8 +400,10 @@ static void fuzz_one(struct worker *w)
 			if (w->amos[i] &&
 			    dxgpmo_close_pmo(fd, w->amos[i]) == -EBUSY)
 				break;
-			if (!dxgpmo_destroy_pmo(fd, w->pmos[i], 0))
-				w->pmos[i] = w->amos[i] = 0;
+			if (!dxgpmo_destroy_pmo(fd, w->pmos[i], 0)) {
+				w->pmos[i] = 0;
+				w->amos[i] = 0;
+			}
 		} else {
 			dxgpmo_destroy_pmo(fd, rnd_id(w, w->pmos),
 					   pick(2) ? rnd_id(w, w->amos) : 0);
@@ -466,11 +472,10 @@ static void fuzz_one(struct worker *w)
 	}
 	case 10:
 		i = pick(POOL);
-		if (pick(3)) {
+		if (pick(3))
 			unmap_view(w, fd, i);
-		} else {
+		else
 			dxgpmo_unmap(fd, rnd_id(w, w->pmos), rnd(), rnd_len());
-		}
 		break;
 	case 11:
 		dxgpmo_kmap_rw(fd, rnd_id(w, w->ids), pick(4) ? pick(2) : 0xff,
@@ -621,7 +626,7 @@ static void fuzz_one(struct worker *w)
 			fuzz_privileged(w, fd);
 			break;
 		}
-		/* fall through */
+		fallthrough;
 	default:
 		a.st.size = sizeof(a.st);
 		ret = dxgpmo_ioctl(fd, DXGPMO_IOC_STATS, &a.st);

@@ -131,7 +131,8 @@ static int sc_maps(int fd, const struct adapters *ad, struct expect *e)
 	int ret;
 
 	STEP(dxgpmo_create_pmo(fd, &c), .pmos = 1);
-	u.pmo_id = k.pmo_id = c.pmo_id;
+	u.pmo_id = c.pmo_id;
+	k.pmo_id = c.pmo_id;
 	STEP(dxgpmo_map(fd, &u), .pmos = 1, .maps = 1);
 	ret = dxgpmo_map(fd, &k);
 	if (ret) {
@@ -282,7 +283,7 @@ static void sweep_scenarios(struct __test_metadata *_metadata,
 		SKIP(return, "kernel without CONFIG_FAULT_INJECTION (make check-debug runs this)");
 	ASSERT_EQ(0, ret);
 
-	for (i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(scenarios); i++) {
 		unsigned int nth;
 
 		for (nth = 1; nth < 400; nth++) {
@@ -407,7 +408,8 @@ TEST_F(hardening, pinned_cap)
 static const char *const quota_params[] = {
 	MAX_PINNED, MAX_ADL, MAX_KMAP, MAX_BASES,
 };
-#define NR_QUOTA_PARAMS	(sizeof(quota_params) / sizeof(quota_params[0]))
+
+#define NR_QUOTA_PARAMS	ARRAY_SIZE(quota_params)
 
 FIXTURE(quota) {
 	int fd;
@@ -442,7 +444,7 @@ FIXTURE_TEARDOWN(quota)
 	for (i = 0; i < NR_QUOTA_PARAMS; i++)
 		if (self->old[i][0])
 			write_sysfs(quota_params[i], self->old[i]);
-	teardown_dxgpmo(_metadata, self->fd);
+	teardown_dxgpmo(self->fd);
 }
 
 /* One page more than the 1 MiB cap leaves: -ENOMEM while pages are held. */
@@ -597,7 +599,8 @@ TEST_F(quota, adl_cap)
 
 	ASSERT_EQ(0, write_sysfs(MAX_ADL, "1"));
 	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
-	a.amo_id = b.amo_id = c.amo_id;
+	a.amo_id = c.amo_id;
+	b.amo_id = c.amo_id;
 	ASSERT_EQ(0, dxgpmo_allocate_adl(self->fd, &a));
 	EXPECT_EQ(-ENOMEM, dxgpmo_allocate_adl(self->fd, &b));
 	/* Per user: another file of the same user shares the budget... */
@@ -640,7 +643,9 @@ TEST_F(quota, kernel_map_cap)
 
 	ASSERT_EQ(0, write_sysfs(MAX_KMAP, "1"));
 	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
-	a.pmo_id = b.pmo_id = u.pmo_id = c.pmo_id;
+	a.pmo_id = c.pmo_id;
+	b.pmo_id = c.pmo_id;
+	u.pmo_id = c.pmo_id;
 	/*
 	 * A kernel view that failed to be made (point 2 of MAP: the vmap,
 	 * after the object) gives its share back.
@@ -738,6 +743,7 @@ TEST_F(quota, bases_cap)
 	EXPECT_EQ(0, dxgpmo_destroy_memory_basis(self->fd, id[0]));
 	EXPECT_EQ(0, dxgpmo_destroy_memory_basis(self->fd, id[2]));
 }
+
 /*
  * 64-bit fields that look like kernel pointers (the kernel's half: from
  * 0xffff800000000000 on x86-64, from 0xfff0000000000000 on arm64 with
@@ -792,7 +798,8 @@ TEST_F(hardening, no_kernel_addresses)
 	ASSERT_EQ(0, dxgpmo_allocate_adl(self->fd, &adl));
 	EXPECT_FALSE(looks_kernel(&adl, sizeof(adl)));
 	EXPECT_FALSE(looks_kernel(pages, sizeof(pages)));
-	u.pmo_id = k.pmo_id = c.pmo_id;
+	u.pmo_id = c.pmo_id;
+	k.pmo_id = c.pmo_id;
 	ASSERT_EQ(0, dxgpmo_map(self->fd, &u));
 	ASSERT_EQ(0, dxgpmo_map(self->fd, &k));
 	EXPECT_FALSE(looks_kernel(&u, sizeof(u)));

@@ -671,7 +671,7 @@ FIXTURE_SETUP(raw_steady)
 
 FIXTURE_TEARDOWN(raw_steady)
 {
-	teardown_dxgpmo(_metadata, self->fd);
+	teardown_dxgpmo(self->fd);
 }
 
 TEST_F_TIMEOUT(raw_steady, pairs, 600)

@@ -113,7 +113,7 @@ TEST_F(map, rounding_table)
 			    3 * PAGE + 100, 0, &c));
 	ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_KERNEL, 0,
 			 3 * PAGE + 100, &kmap));
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		for (mode = DXGPMO_ACCESS_KERNEL; mode <= DXGPMO_ACCESS_USER;
 		     mode++) {
 			uint8_t marker = 0x40 + i, seen = 0;
@@ -1015,7 +1015,7 @@ TEST_F_TIMEOUT(map, section_objects, 60)
  * LRU batch is referenced by it and survives drop_caches by luck;
  * compaction drains the batches first.
  */
-static void drop_caches(struct __test_metadata *_metadata)
+static void compact_and_drop_caches(struct __test_metadata *_metadata)
 {
 	int fd = open("/proc/sys/vm/compact_memory", O_WRONLY | O_CLOEXEC);
 
@@ -1087,8 +1087,8 @@ static int has_vm_flag(const char *flags, const char *flag)
 	char buf[512], *tok, *save;
 
 	snprintf(buf, sizeof(buf), "%s", flags);
-	for (tok = strtok_r(buf, " \n", &save); tok;
-	     tok = strtok_r(NULL, " \n", &save))
+	for (tok = strtok_r(buf, "\n ", &save); tok;
+	     tok = strtok_r(NULL, "\n ", &save))
 		if (!strcmp(tok, flag))
 			return 1;
 	return 0;
@@ -1143,7 +1143,7 @@ TEST_F_TIMEOUT(map, section_writes_survive_drop_caches, 60)
 		ASSERT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
 	}
 
-	drop_caches(_metadata);
+	compact_and_drop_caches(_metadata);
 	ASSERT_EQ(0, kread(self->fd, c.pmo_id, 100, got, sizeof(got)));
 	EXPECT_EQ(0, memcmp(a, got, sizeof(a))) {
 		TH_LOG("kernel-view write lost (read %02x %02x %02x)",
@@ -1243,7 +1243,7 @@ TEST_F_TIMEOUT(map, section_user_view_writes_survive, 60)
 	ASSERT_NE(MAP_FAILED, p);
 	fill(a, sizeof(a), 0x44);
 	memcpy(p + 10, a, sizeof(a));
-	drop_caches(_metadata);
+	compact_and_drop_caches(_metadata);
 	EXPECT_EQ(0, memcmp(a, p + 10, sizeof(a)));
 
 	/* The child writes after the parent's view is gone. */
@@ -1260,7 +1260,7 @@ TEST_F_TIMEOUT(map, section_user_view_writes_survive, 60)
 	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
 	EXPECT_EQ(0, debugfs_counter("section_view_pages"));
-	drop_caches(_metadata);
+	compact_and_drop_caches(_metadata);
 	ASSERT_EQ(0, kread(self->fd, c.pmo_id, 10, got, sizeof(got)));
 	EXPECT_EQ(0, memcmp(a, got, sizeof(a)));
 	ASSERT_EQ(0, kread(self->fd, c.pmo_id, PAGE + 20, got, sizeof(got)));
@@ -1287,7 +1287,7 @@ TEST_F_TIMEOUT(map, section_user_view_writes_survive, 60)
 	memcpy(moved + PAGE + 30, e, sizeof(e));
 	EXPECT_EQ(0, munmap(moved, 2 * PAGE));
 	EXPECT_EQ(0, debugfs_counter("section_view_pages"));
-	drop_caches(_metadata);
+	compact_and_drop_caches(_metadata);
 	ASSERT_EQ(0, kread(self->fd, c.pmo_id, 3 * PAGE + 30, got,
 			   sizeof(got)));
 	EXPECT_EQ(0, memcmp(e, got, sizeof(e))) {
@@ -1305,7 +1305,7 @@ TEST_F_TIMEOUT(map, section_user_view_writes_survive, 60)
 }
 
 /* A counter of /proc/vmstat, or -1. */
-static long vmstat(const char *name)
+static long vmstat_counter(const char *name)
 {
 	return keyed_counter("/proc/vmstat", name);
 }
@@ -1334,7 +1334,7 @@ static void swap_off(void)
 }
 
 /* Reclaim in the test cgroup: what memory.reclaim gets, never an error. */
-static void reclaim(uint64_t bytes)
+static void cgroup_reclaim(uint64_t bytes)
 {
 	char val[32];
 
@@ -1380,7 +1380,7 @@ FIXTURE_TEARDOWN(swap)
 		leave_memcg(SWAP_CGROUP);
 	if (self->swap_on)
 		swap_off();
-	teardown_dxgpmo(_metadata, self->fd);
+	teardown_dxgpmo(self->fd);
 }
 
 /*
@@ -1411,18 +1411,18 @@ TEST_F_TIMEOUT(swap, section_held_pages_stay_out_of_swap, 120)
 	/* Dirty from here on, and held by the kernel view only. */
 	EXPECT_EQ(0, munmap(p, len));
 
-	before = vmstat("pswpout");
+	before = vmstat_counter("pswpout");
 	ASSERT_LE(0, before);
-	reclaim(len);
-	held_out = vmstat("pswpout") - before;
+	cgroup_reclaim(len);
+	held_out = vmstat_counter("pswpout") - before;
 	TH_LOG("reclaim of %llu held dirty pages swapped %ld",
 	       (unsigned long long)pages, held_out);
 	EXPECT_GT(pages / 16, held_out);
 
 	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, k.address, k.length));
-	before = vmstat("pswpout");
-	reclaim(len);
-	unheld_out = vmstat("pswpout") - before;
+	before = vmstat_counter("pswpout");
+	cgroup_reclaim(len);
+	unheld_out = vmstat_counter("pswpout") - before;
 	TH_LOG("once let go, %ld", unheld_out);
 	EXPECT_LE(pages / 2, unheld_out);
 	memset(want, 0x5a, sizeof(want));
@@ -1447,9 +1447,9 @@ TEST_F(map, io_space_objects)
 	bar = edu_bar0(self->ad.edu);
 	ASSERT_NE(0, bar);
 
-#define IO(_base, _len, _cache) (struct dxgpmo_create_pmo){ \
+#define IO(_base, _len, _cache) ((struct dxgpmo_create_pmo){ \
 	.type = DXGPMO_PMO_TYPE_IO_SPACE, .io_base = (_base), \
-	.length = (_len), .cache_type = (_cache) }
+	.length = (_len), .cache_type = (_cache) })
 	/* Only inside a BAR of a dxgpmo adapter, page aligned, never WB. */
 	c = IO(1 << 20, PAGE, DXGPMO_CACHE_NON_CACHED);
 	EXPECT_EQ(-EPERM, dxgpmo_create_pmo(self->fd, &c));

@@ -64,7 +64,7 @@ static int pci_command_set(const char *pci, int bits)
 }
 
 /* The device's DMA mask in bits, as the PCI core shows it. */
-static unsigned long dma_mask_bits(const char *pci)
+static unsigned long streaming_mask_bits(const char *pci)
 {
 	char path[128];
 
@@ -161,7 +161,7 @@ FIXTURE_TEARDOWN(generic)
 {
 	if (self->fd >= 0)
 		write_sysfs(PCI_DMA_BITS_PARAM, self->dma_bits);
-	teardown_dxgpmo(_metadata, self->fd);
+	teardown_dxgpmo(self->fd);
 }
 
 /*
@@ -208,7 +208,7 @@ TEST_F(generic, adl_iova_runs)
 	if (getenv("DXGPMO_TEST_VM"))
 		ASSERT_EQ(test_vm_translates(), check_iova);
 
-	for (i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(lengths); i++) {
 		uint64_t n = lengths[i] / PAGE, j;
 		uint64_t *pages = calloc(n, sizeof(*pages));
 		struct dxgpmo_create_pmo c = {
@@ -267,7 +267,7 @@ TEST_F(generic, adl_iova_runs)
 		ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, c.amo_id));
 		free(pages);
 	}
-	expect_no_live_objects(_metadata, self->fd);
+	expect_no_live_objects(self->fd);
 }
 
 /* Overlapping ADLs of one object live together, each its own mapping. */
@@ -288,7 +288,8 @@ TEST_F(generic, overlapping_adls)
 	struct dxgpmo_stats st;
 
 	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
-	all.amo_id = sub.amo_id = c.amo_id;
+	all.amo_id = c.amo_id;
+	sub.amo_id = c.amo_id;
 	twin = sub;
 	ASSERT_EQ(0, dxgpmo_allocate_adl(self->fd, &all));
 	ASSERT_EQ(0, dxgpmo_allocate_adl(self->fd, &sub));
@@ -523,9 +524,10 @@ TEST_F(generic, unbind_with_live_objects_then_rebind)
 		EXPECT_EQ(0, dxgpmo_close_pmo(self->fd, amo2));
 	}
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
-	expect_no_live_objects(_metadata, self->fd);
+	expect_no_live_objects(self->fd);
 	c.adapter_id = back.adapter_id;
-	c.pmo_id = c.amo_id = 0;
+	c.pmo_id = 0;
+	c.amo_id = 0;
 	c.mmap_offset = 0;
 	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
 	adl = (struct dxgpmo_allocate_adl){
@@ -555,7 +557,7 @@ TEST_F(generic, bind_clears_bus_master_unbind_restores_mask)
 				       sizeof(msg)));
 	if (now[0])
 		SKIP(return, "%s went back to driver %s", self->pci, now);
-	EXPECT_EQ(32, dma_mask_bits(self->pci));
+	EXPECT_EQ(32, streaming_mask_bits(self->pci));
 	EXPECT_EQ(32, coherent_mask_bits(self->pci));
 	ASSERT_EQ(0, pci_command_set(self->pci, PCI_COMMAND_MASTER));
 	ASSERT_EQ(PCI_COMMAND_MASTER,
@@ -564,12 +566,12 @@ TEST_F(generic, bind_clears_bus_master_unbind_restores_mask)
 				     msg, sizeof(msg)));
 	EXPECT_EQ(0, pci_command(self->pci) & PCI_COMMAND_MASTER);
 	EXPECT_EQ(read_sysfs_ulong(PCI_DMA_BITS_PARAM),
-		  dma_mask_bits(self->pci));
+		  streaming_mask_bits(self->pci));
 	EXPECT_EQ(read_sysfs_ulong(PCI_DMA_BITS_PARAM),
 		  coherent_mask_bits(self->pci));
 	ASSERT_EQ(0, dxgpmo_pci_unbind(self->pci, now, sizeof(now), msg,
 				       sizeof(msg)));
-	EXPECT_EQ(32, dma_mask_bits(self->pci));
+	EXPECT_EQ(32, streaming_mask_bits(self->pci));
 	EXPECT_EQ(32, coherent_mask_bits(self->pci));
 	ASSERT_EQ(0, dxgpmo_pci_bind(self->pci, 0, previous, sizeof(previous),
 				     msg, sizeof(msg)));
@@ -589,7 +591,7 @@ TEST_F(generic, dma_bits_parameter)
 				       sizeof(msg)));
 	EXPECT_EQ(0, dxgpmo_pci_bind(self->pci, 0, previous, sizeof(previous),
 				     msg, sizeof(msg)));
-	EXPECT_EQ(40, dma_mask_bits(self->pci));
+	EXPECT_EQ(40, streaming_mask_bits(self->pci));
 	EXPECT_TRUE(dxgpmo_adapter_at_pci(self->fd, self->pci, &back));
 	EXPECT_EQ((1ULL << 40) - 1, back.dma_mask);
 	ASSERT_EQ(0, write_sysfs(PCI_DMA_BITS_PARAM, "64"));
@@ -815,7 +817,7 @@ FIXTURE_TEARDOWN(edu_generic)
 	    !strcmp(driver, DXGPMO_PCI_DRIVER))
 		dxgpmo_pci_unbind(self->pci, now, sizeof(now), msg,
 				  sizeof(msg));
-	teardown_dxgpmo(_metadata, self->fd);
+	teardown_dxgpmo(self->fd);
 }
 
 TEST_F(edu_generic, engine_less_adapter)

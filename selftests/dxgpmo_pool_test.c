@@ -105,6 +105,8 @@ static long pool_cap_pages(void)
 	return cap;
 }
 
+#define NO_POOL_REASON "no pool: the linear map stays write-back here (arm64), so switched pages save nothing"
+
 /* An open file, or a reason to skip. */
 static const char *pool_open(int *fd)
 {
@@ -119,7 +121,7 @@ static const char *pool_open(int *fd)
 		return "the pool is not at its default size";
 	/* The module's cap at the default size is 0 only without a pool. */
 	if (!pool_cap_pages())
-		return "no pool: the linear map stays write-back here (arm64), so switched pages save nothing";
+		return NO_POOL_REASON;
 	return NULL;
 }
 
@@ -138,7 +140,7 @@ static const char *pool_open(int *fd)
 	}                                                                  \
 	FIXTURE_TEARDOWN(fixture_name)                                     \
 	{                                                                  \
-		teardown_dxgpmo(_metadata, self->fd);                      \
+		teardown_dxgpmo(self->fd);                                 \
 	}
 
 FIXTURE_POOL(pool)

@@ -77,7 +77,7 @@ FIXTURE_TEARDOWN(race)
 {
 	char line[512];
 
-	teardown_dxgpmo(_metadata, self->fd);
+	teardown_dxgpmo(self->fd);
 	EXPECT_EQ(0, kmsg_find_bad(self->kmsg, line, sizeof(line))) {
 		TH_LOG("kernel log: %s", line);
 	}
@@ -522,7 +522,6 @@ static int wait_flag(const int *flag, unsigned int ms)
 	}
 	return __atomic_load_n(flag, __ATOMIC_ACQUIRE);
 }
-
 
 TEST_F_TIMEOUT(race, query_adapters_copy_vs_unbind, 120)
 {

@@ -109,10 +109,12 @@ FIXTURE_VARIANT_ADD(scanout, mdl_wc) {
 	.type = DXGPMO_PMO_TYPE_MDL, .cache = DXGPMO_CACHE_WRITE_COMBINED,
 	.seed = 0x21, .tag = "mdl_wc",
 };
+
 FIXTURE_VARIANT_ADD(scanout, mdl_cached) {
 	.type = DXGPMO_PMO_TYPE_MDL, .cache = DXGPMO_CACHE_CACHED,
 	.seed = 0x52, .tag = "mdl_cached",
 };
+
 FIXTURE_VARIANT_ADD(scanout, section_cached) {
 	.type = DXGPMO_PMO_TYPE_SECTION, .cache = DXGPMO_CACHE_CACHED,
 	.seed = 0x94, .tag = "section_cached",
@@ -146,7 +148,7 @@ FIXTURE_TEARDOWN(scanout)
 	screen_close(&self->scr);
 	if (self->host >= 0)
 		close(self->host);
-	teardown_dxgpmo(_metadata, self->fd);
+	teardown_dxgpmo(self->fd);
 }
 
 /*

@@ -303,7 +303,7 @@ static int unpriv_windows(int fd, int inherited, void *arg)
 		uint32_t type;
 		uint64_t low, high, boundary;
 		int err;
-	} cases[] = {
+	} win[] = {
 		{ DXGPMO_PMO_TYPE_MDL, 1 << 20, 0, 0, -EPERM },
 		{ DXGPMO_PMO_TYPE_MDL, 0, 0x12345fff, 0, -EPERM },
 		{ DXGPMO_PMO_TYPE_CONTIGUOUS, 0, 0, 3 * PAGE, -EPERM },
@@ -314,14 +314,14 @@ static int unpriv_windows(int fd, int inherited, void *arg)
 	};
 	unsigned int i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(win); i++) {
 		struct dxgpmo_create_pmo c = {
-			.type = cases[i].type, .length = PAGE,
-			.low_address = cases[i].low,
-			.high_address = cases[i].high,
-			.boundary = cases[i].boundary,
+			.type = win[i].type, .length = PAGE,
+			.low_address = win[i].low,
+			.high_address = win[i].high,
+			.boundary = win[i].boundary,
 		};
-		int err = cases[i].high == 0xffffff ? isa_err : cases[i].err;
+		int err = win[i].high == 0xffffff ? isa_err : win[i].err;
 		int ret = dxgpmo_create_pmo(fd, &c);
 
 		if (ret != err)

@@ -253,7 +253,7 @@ TEST_F(cmd_length, size_rules)
  */
 TEST_F(dxgpmo, cmd_length_table_complete)
 {
-#define CMD_NR(_name, _struct, _last) DXGPMO_CMD_##_name,
+#define CMD_NR(_name, ...) DXGPMO_CMD_##_name,
 	static const unsigned int in_table[] = {
 		DXGPMO_IOCTL_TABLE(CMD_NR)
 	};
@@ -430,7 +430,7 @@ TEST_F(dxgpmo, create_bad_args)
 	EXPECT_CREATE_ERR(EINVAL, .type = DXGPMO_PMO_TYPE_IO_SPACE,
 			  .io_base = 0x100010);
 #undef EXPECT_CREATE_ERR
-	expect_no_live_objects(_metadata, self->fd);
+	expect_no_live_objects(self->fd);
 }
 
 /* Pages no window could give: rejected blocks are bounded, then ENOMEM. */
@@ -559,7 +559,7 @@ TEST_F(dxgpmo, create_contiguous_window_above_zero)
 		SKIP(return, "needs a virtual adapter (logical == physical)");
 	if (!kernel_has_function("alloc_contig_range"))
 		SKIP(return, "kernel without CONFIG_CONTIG_ALLOC: no window search");
-	for (i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(w); i++) {
 		c = (struct dxgpmo_create_pmo){
 			.type = DXGPMO_PMO_TYPE_CONTIGUOUS,
 			.length = w[i].length,
@@ -900,10 +900,12 @@ FIXTURE_VARIANT_ADD(pmo_sizes, three_pages) { .length = 3 * 4096 };
 FIXTURE_VARIANT_ADD(pmo_sizes, seventeen_pages_minus_one) {
 	.length = 17 * 4096 - 1
 };
+
 FIXTURE_VARIANT_ADD(pmo_sizes, one_mib_plus_one) { .length = (1 << 20) + 1 };
 FIXTURE_VARIANT_ADD(pmo_sizes, two_mib_plus_page) {
 	.length = (2 << 20) + 4096
 };
+
 FIXTURE_VARIANT_ADD(pmo_sizes, sixty_four_mib) { .length = 64 << 20 };
 
 static int contiguous_fits(uint64_t length)

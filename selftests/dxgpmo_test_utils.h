@@ -423,7 +423,8 @@ static inline int load_adapters(int fd, struct adapters *ad)
 	return 0;
 }
 
-#define expect_no_live_objects(_metadata, fd)                              \
+/* As EXPECT_*() do, these take the test's _metadata from its scope. */
+#define expect_no_live_objects(fd)                                         \
 	do {                                                               \
 		struct dxgpmo_stats __st;                                  \
 		ASSERT_EQ(0, dxgpmo_get_stats(fd, &__st));                 \
@@ -436,7 +437,7 @@ static inline int load_adapters(int fd, struct adapters *ad)
  * run the teardown again when an assertion fails inside it, so it closes
  * once and uses EXPECT only.
  */
-#define teardown_dxgpmo(_metadata, fd)                                     \
+#define teardown_dxgpmo(fd)                                                \
 	do {                                                               \
 		struct dxgpmo_stats __st = { 0 };                          \
 		int __fd;                                                  \
@@ -477,7 +478,7 @@ static inline int load_adapters(int fd, struct adapters *ad)
 	}                                                                  \
 	FIXTURE_TEARDOWN(fixture_name)                                     \
 	{                                                                  \
-		teardown_dxgpmo(_metadata, self->fd);                      \
+		teardown_dxgpmo(self->fd);                                 \
 	}
 
 /*
@@ -860,7 +861,7 @@ static inline int kmsg_find_bad(int fd, char *out, size_t len)
 		      (strstr(msg, "virtio_iommu") &&
 		       strstr(msg, "fault from EP")) ||
 		      (strstr(msg, "smmu") && strstr(msg, "event"));
-		for (i = 0; i < sizeof(bad) / sizeof(bad[0]) && !hit; i++)
+		for (i = 0; i < ARRAY_SIZE(bad) && !hit; i++)
 			hit = !!strstr(msg, bad[i]);
 		if (hit && !found && len) {
 			size_t l = strcspn(msg, "\n");

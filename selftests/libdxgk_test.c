@@ -189,7 +189,7 @@ TEST_F(dxgk, section_protections)
 	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT c;
 	unsigned int i;
 
-	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
 		memset(&c, 0, sizeof(c));
 		c.Size = PAGE_SIZE;
 		c.Type = DXGK_PHYSICAL_MEMORY_TYPE_SECTION;

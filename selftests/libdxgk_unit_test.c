@@ -34,6 +34,7 @@
 
 #define FAKE_DEV "/dev/null"
 #define FAKE_OBJECT_SIZE (64ULL << 20)
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static int failed;
 
@@ -80,9 +81,9 @@ static void status_values(void)
 	size_t i;
 	int ok = 1;
 
-	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(v); i++) {
 		EXPECT((unsigned int)v[i].status == v[i].windows);
-		EXPECT(DxgkLinuxNtStatusName(v[i].status) != NULL);
+		EXPECT(DxgkLinuxNtStatusName(v[i].status));
 	}
 	EXPECT(NT_SUCCESS(STATUS_SUCCESS));
 	EXPECT(!NT_SUCCESS(STATUS_INVALID_DEVICE_STATE));
@@ -122,7 +123,7 @@ static void errno_table(void)
 	size_t i;
 	int ok = 1;
 
-	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
 		EXPECT(DxgkLinuxNtStatusFromErrno(t[i].err) == t[i].status);
 		EXPECT(DxgkLinuxNtStatusFromErrno(-t[i].err) == t[i].status);
 		EXPECT(DxgkLinuxErrnoFromNtStatus(t[i].status) == t[i].err);
@@ -131,7 +132,7 @@ static void errno_table(void)
 	EXPECT(DxgkLinuxNtStatusFromErrno(EXDEV) == STATUS_UNSUCCESSFUL);
 	EXPECT(DxgkLinuxErrnoFromNtStatus((NTSTATUS)0xC0000999) == EIO);
 	EXPECT(DxgkLinuxErrnoFromNtStatus((NTSTATUS)0x00000103) == 0);
-	EXPECT(DxgkLinuxNtStatusName((NTSTATUS)0xC0000999) == NULL);
+	EXPECT(!DxgkLinuxNtStatusName((NTSTATUS)0xC0000999));
 	report(ok, "errno_ntstatus_table");
 }
 
@@ -216,15 +217,15 @@ static void bad_handles(void)
 	m.hPhysicalMemoryObject = &m;
 	m.Size = PAGE_SIZE;
 	EXPECT(DxgkCbMapPhysicalMemory(&m) == STATUS_INVALID_HANDLE);
-	EXPECT(m.pMappedAddress == NULL);
+	EXPECT(!m.pMappedAddress);
 	memset(&a, 0, sizeof(a));
 	a.hAdapterMemoryObject = (HANDLE)~(uintptr_t)0;
 	a.Size = PAGE_SIZE;
 	EXPECT(DxgkCbAllocateAdl(&a) == STATUS_INVALID_HANDLE);
-	EXPECT(a.pAdl == NULL);
+	EXPECT(!a.pAdl);
 	EXPECT(DxgkCbAllocateAdl(NULL) == STATUS_INVALID_PARAMETER);
 	EXPECT(DxgkDdiStartDirtyTracking(NULL, NULL) == STATUS_INVALID_HANDLE);
-	EXPECT(DxgkDdiCreateMemoryBasis(NULL, NULL) == NULL);
+	EXPECT(!DxgkDdiCreateMemoryBasis(NULL, NULL));
 	EXPECT(DxgkLinuxGetLastStatus() == STATUS_INVALID_HANDLE);
 	report(ok, "bad_handles");
 }
@@ -237,13 +238,13 @@ static void no_device(void)
 	int ok = 1;
 
 	if (access("/dev/dxgpmo", F_OK) == 0) {
-		printf("libdxgk: SKIP no_device: /dev/dxgpmo exists here\n");
+		printf("libdxgk: SKIP %s: /dev/dxgpmo exists here\n", __func__);
 		return;
 	}
 	EXPECT(DxgkLinuxOpenAdapter(NULL, 0, &h) == STATUS_NO_SUCH_DEVICE);
-	EXPECT(h == NULL);
+	EXPECT(!h);
 	EXPECT(DxgkLinuxOpenSession(NULL, &s) == STATUS_NO_SUCH_DEVICE);
-	EXPECT(s == NULL);
+	EXPECT(!s);
 	report(ok, "no_device");
 }
 
@@ -304,7 +305,7 @@ int ioctl(int fd, unsigned long request, ...)
 		info->adapter_id = 7;
 		info->caps = DXGPMO_ADAPTER_CAP_VIRTUAL;
 		info->segment_size = 1 << 20;
-		strcpy(info->name, "fake0");
+		snprintf(info->name, sizeof(info->name), "fake0");
 		q->count = 1;
 		return 0;
 	case DXGPMO_IOC_CREATE_PMO:
@@ -378,7 +379,8 @@ static void session_lifetime(void)
 
 	EXPECT(DxgkLinuxOpenSession(FAKE_DEV, &s1) == STATUS_SUCCESS);
 	fake_block = 1;
-	fake_released = fake_waiting = 0;
+	fake_released = 0;
+	fake_waiting = 0;
 	pthread_create(&t, NULL, close_race_thread, s1);
 	pthread_mutex_lock(&fake_lock);
 	while (!fake_waiting)
@@ -399,7 +401,7 @@ static void session_lifetime(void)
 	/* s1 is gone: closing it again must not close s2. */
 	EXPECT(DxgkLinuxCloseSession(s1) == STATUS_INVALID_HANDLE);
 	h = fake_adapter(s2);
-	EXPECT(h != NULL);
+	EXPECT(h);
 	DxgkLinuxSetThreadSession(s1);
 	EXPECT(DxgkLinuxOpenAdapter(NULL, 0, &h) == STATUS_INVALID_HANDLE);
 	DxgkLinuxSetThreadSession(NULL);
@@ -417,7 +419,7 @@ static void generation_wrap(void)
 
 	EXPECT(DxgkLinuxOpenSession(FAKE_DEV, &s) == STATUS_SUCCESS);
 	h = fake_adapter(s);
-	EXPECT(h != NULL);
+	EXPECT(h);
 	EXPECT(DxgkLinuxQueryAdapterInfo(h, &info) == STATUS_SUCCESS);
 	DxgkLinuxCloseSession(s);
 	for (i = 0; i < 1000; i++) {
@@ -461,7 +463,7 @@ static void fork_child(void)
 	EXPECT(DxgkLinuxOpenSession(FAKE_DEV, &s) == STATUS_SUCCESS);
 	h = fake_adapter(s);
 	fd = fake_last_fd;
-	EXPECT(h != NULL);
+	EXPECT(h);
 	pthread_create(&t, NULL, hammer_thread, h);
 	DxgkLinuxSetThreadSession(s);
 	for (i = 0; i < 200 && ok; i++) {
@@ -517,6 +519,7 @@ static int fake_session_with_object(DXGK_LINUX_SESSION **s,
 	c->Size = PAGE_SIZE;
 	return DxgkCbCreatePhysicalMemoryObject(c) == STATUS_SUCCESS;
 }
+
 /* ADLs: membership before any read; Close frees them and views. */
 static void adls_and_views(void)
 {
@@ -590,7 +593,7 @@ static void no_retry(void)
 	m.Size = PAGE_SIZE;
 	fake_next_err = EAGAIN;
 	EXPECT(DxgkCbMapPhysicalMemory(&m) == STATUS_INSUFFICIENT_RESOURCES);
-	EXPECT(m.pMappedAddress == NULL);
+	EXPECT(!m.pMappedAddress);
 	fake_next_err = EINTR;
 	EXPECT(DxgkCbMapPhysicalMemory(&m) == STATUS_CANCELLED);
 	fake_next_err = 0;

@@ -47,9 +47,8 @@ void report_extra(const char *scenario, const char *what, size_t size,
 	double ratio = tb > 0 && t >= 0 ? t / tb : 0;
 
 	if (json)
-		fprintf(json, "{\"scenario\":\"%s\",\"what\":\"%s\","
-			"\"size\":%zu,\"seconds\":%.9f,\"baseline\":\"%s\","
-			"\"baseline_seconds\":%.9f,\"ratio\":%.3f%s}\n",
+		fprintf(json,
+			"{\"scenario\":\"%s\",\"what\":\"%s\",\"size\":%zu,\"seconds\":%.9f,\"baseline\":\"%s\",\"baseline_seconds\":%.9f,\"ratio\":%.3f%s}\n",
 			scenario, what, size, t, base, tb, ratio, extra);
 	if (!strcmp(scenario, "scale"))	/* size is a count here */
 		printf("%-10s %-30s %14zu %11.1f us %-24s %11.1f us %7.2fx\n",

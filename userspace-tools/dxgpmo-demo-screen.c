@@ -25,6 +25,7 @@
 #define H 480
 #define PITCH (W * 4)
 #define SIZE ((uint64_t)PITCH * H)
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 /* the engine's band: whole pages (8 lines are 5 pages) */
 #define BAND_Y 128
 #define BAND_H 40
@@ -93,32 +94,38 @@ static const struct {
 	{ '+', { 0x00, 0x04, 0x04, 0x1f, 0x04, 0x04, 0x00 } },
 };
 
+/* A dot of a glyph: scale by scale pixels, clipped to the screen. */
+static void dot(uint32_t *fb, int x, int y, int scale, uint32_t color)
+{
+	int dx, dy;
+
+	for (dy = 0; dy < scale; dy++)
+		for (dx = 0; dx < scale; dx++) {
+			int px = x + dx;
+			int py = y + dy;
+
+			if (px < W && py < H)
+				fb[py * W + px] = color;
+		}
+}
+
 static void text(uint32_t *fb, int x, int y, int scale, uint32_t color,
 		 const char *s)
 {
 	for (; *s; s++, x += 6 * scale) {
 		char c = toupper((unsigned char)*s);
 		unsigned int g, r, b;
-		int dx, dy;
 
-		for (g = 0; g < sizeof(font) / sizeof(font[0]); g++)
+		for (g = 0; g < ARRAY_SIZE(font); g++)
 			if (font[g].c == c)
 				break;
-		if (g == sizeof(font) / sizeof(font[0]))
+		if (g == ARRAY_SIZE(font))
 			continue;	/* a space, or what the font lacks */
 		for (r = 0; r < 7; r++)
-			for (b = 0; b < 5; b++) {
-				if (!(font[g].rows[r] & (0x10 >> b)))
-					continue;
-				for (dy = 0; dy < scale; dy++)
-					for (dx = 0; dx < scale; dx++) {
-						int px = x + b * scale + dx;
-						int py = y + r * scale + dy;
-
-						if (px < W && py < H)
-							fb[py * W + px] = color;
-					}
-			}
+			for (b = 0; b < 5; b++)
+				if (font[g].rows[r] & (0x10 >> b))
+					dot(fb, x + b * scale, y + r * scale,
+					    scale, color);
 	}
 }
 

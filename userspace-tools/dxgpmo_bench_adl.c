@@ -75,8 +75,7 @@ static void adl_on(const struct dxgpmo_adapter_info *a, size_t size)
 	loop = best_loop / 1e9 / t.loops;
 	sgtable = best_sgt / 1e9 / t.loops;
 	snprintf(extra, sizeof(extra),
-		 ",\"adapter\":\"%s\",\"adl_runs\":%u,\"page_loop_runs\":%u,"
-		 "\"sgtable_runs\":%u",
+		 ",\"adapter\":\"%s\",\"adl_runs\":%u,\"page_loop_runs\":%u,\"sgtable_runs\":%u",
 		 a->name, t.adl_runs, t.page_loop_runs, t.sgtable_runs);
 	snprintf(what, sizeof(what), "ADL in-module %s (%u run%s)", a->name,
 		 t.adl_runs, t.adl_runs == 1 ? "" : "s");

@@ -95,8 +95,9 @@ static void report_orders(size_t size)
 	printf("%-10s %-30s %10zu KiB %u chunks:%s\n", "create",
 	       "allocation orders", size >> 10, chunks, text);
 	if (json)
-		fprintf(json, "{\"scenario\":\"create\",\"what\":\"allocation orders\","
-			"\"size\":%zu,\"chunks\":%u%s}\n", size, chunks, js);
+		fprintf(json,
+			"{\"scenario\":\"create\",\"what\":\"allocation orders\",\"size\":%zu,\"chunks\":%u%s}\n",
+			size, chunks, js);
 }
 
 /* The kernel's own allocators of DMA-able memory, where it has them. */

@@ -225,6 +225,7 @@ typedef struct _DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT {
 	ULONG_PTR Context;		/* in, optional; never interpreted */
 	DXGK_PHYSICAL_MEMORY_TYPE Type;	/* in: selects the union member */
 	DXGK_MEMORY_CACHING_TYPE CacheType; /* in */
+
 	LIBDXGK_ANONYMOUS union {
 		struct {
 			PHYSICAL_ADDRESS LowAddress;
@@ -294,6 +295,7 @@ typedef struct _DXGK_ADL_FLAGS {
 typedef struct _DXGK_ADL {
 	UINT PageCount;
 	DXGK_ADL_FLAGS Flags;
+
 	LIBDXGK_ANONYMOUS union {
 		DXGK_PAGE_NUMBER BasePageNumber;	/* Flags.Contiguous */
 		const DXGK_PAGE_NUMBER *Pages;		/* else: PageCount */
@@ -353,19 +355,14 @@ typedef struct _DXGK_DIRTY_BIT_TRACKING_SEGMENT_CAPS {
 } DXGK_DIRTY_BIT_TRACKING_SEGMENT_CAPS;
 
 /* The callbacks Dxgkrnl hands a driver (DXGKRNL_INTERFACE). */
-NTSTATUS DxgkCbCreatePhysicalMemoryObject(
-	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT *pArgs);
-NTSTATUS DxgkCbDestroyPhysicalMemoryObject(
-	const DXGKARGCB_DESTROY_PHYSICAL_MEMORY_OBJECT *pArgs);
-NTSTATUS DxgkCbOpenPhysicalMemoryObject(
-	DXGKARGCB_OPEN_PHYSICAL_MEMORY_OBJECT *pArgs);
-NTSTATUS DxgkCbClosePhysicalMemoryObject(
-	const DXGKARGCB_CLOSE_PHYSICAL_MEMORY_OBJECT *pArgs);
+NTSTATUS DxgkCbCreatePhysicalMemoryObject(DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT *pArgs);
+NTSTATUS DxgkCbDestroyPhysicalMemoryObject(const DXGKARGCB_DESTROY_PHYSICAL_MEMORY_OBJECT *pArgs);
+NTSTATUS DxgkCbOpenPhysicalMemoryObject(DXGKARGCB_OPEN_PHYSICAL_MEMORY_OBJECT *pArgs);
+NTSTATUS DxgkCbClosePhysicalMemoryObject(const DXGKARGCB_CLOSE_PHYSICAL_MEMORY_OBJECT *pArgs);
 NTSTATUS DxgkCbAllocateAdl(DXGKARGCB_ALLOCATE_ADL *pArgs);
 NTSTATUS DxgkCbFreeAdl(const DXGKARGCB_FREE_ADL *pArgs);
 NTSTATUS DxgkCbMapPhysicalMemory(DXGKARGCB_MAP_PHYSICAL_MEMORY *pArgs);
-NTSTATUS DxgkCbUnmapPhysicalMemory(
-	const DXGKARGCB_UNMAP_PHYSICAL_MEMORY *pArgs);
+NTSTATUS DxgkCbUnmapPhysicalMemory(const DXGKARGCB_UNMAP_PHYSICAL_MEMORY *pArgs);
 
 /*
  * The DDIs a driver implements and Dxgkrnl calls for dirty-bit tracking;

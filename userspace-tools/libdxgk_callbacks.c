@@ -20,7 +20,8 @@ _Static_assert((int)MmNonCached == DXGK_MEMORY_CACHING_TYPE_NON_CACHED &&
 	       "drivers pass Mm cache types as CacheType");
 _Static_assert(DXGK_PHYSICAL_MEMORY_TYPE_CONTIGUOUS_MEMORY ==
 	       DXGPMO_PMO_TYPE_CONTIGUOUS &&
-	       DXGK_ACCESS_MODE_USER_MODE == DXGPMO_ACCESS_USER &&
+	       DXGK_ACCESS_MODE_USER_MODE ==
+	       DXGPMO_ACCESS_USER &&
 	       DXGK_MEMORY_CACHING_TYPE_WRITE_COMBINED ==
 	       DXGPMO_CACHE_WRITE_COMBINED,
 	       "dxgpmo keeps the WDDM enum values");
@@ -29,8 +30,7 @@ _Static_assert(DXGK_PHYSICAL_MEMORY_TYPE_CONTIGUOUS_MEMORY ==
 
 /* Physical memory objects */
 
-NTSTATUS DxgkCbCreatePhysicalMemoryObject(
-	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT *args)
+NTSTATUS DxgkCbCreatePhysicalMemoryObject(DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT *args)
 {
 	struct dxgpmo_create_pmo c = { .size = sizeof(c) };
 	struct _DXGK_LINUX_SESSION *s;
@@ -91,8 +91,7 @@ NTSTATUS DxgkCbCreatePhysicalMemoryObject(
 	return dxgk_put_done(s, err);
 }
 
-NTSTATUS DxgkCbDestroyPhysicalMemoryObject(
-	const DXGKARGCB_DESTROY_PHYSICAL_MEMORY_OBJECT *args)
+NTSTATUS DxgkCbDestroyPhysicalMemoryObject(const DXGKARGCB_DESTROY_PHYSICAL_MEMORY_OBJECT *args)
 {
 	struct dxgpmo_destroy_pmo d = { .size = sizeof(d) };
 	struct _DXGK_LINUX_SESSION *s;
@@ -113,8 +112,7 @@ NTSTATUS DxgkCbDestroyPhysicalMemoryObject(
 	return dxgk_put_done(s, xioctl(s->fd, DXGPMO_IOC_DESTROY_PMO, &d));
 }
 
-NTSTATUS DxgkCbOpenPhysicalMemoryObject(
-	DXGKARGCB_OPEN_PHYSICAL_MEMORY_OBJECT *args)
+NTSTATUS DxgkCbOpenPhysicalMemoryObject(DXGKARGCB_OPEN_PHYSICAL_MEMORY_OBJECT *args)
 {
 	struct dxgpmo_open_pmo o = { .size = sizeof(o) };
 	struct _DXGK_LINUX_SESSION *s;
@@ -138,8 +136,7 @@ NTSTATUS DxgkCbOpenPhysicalMemoryObject(
 	return dxgk_put_done(s, err);
 }
 
-NTSTATUS DxgkCbClosePhysicalMemoryObject(
-	const DXGKARGCB_CLOSE_PHYSICAL_MEMORY_OBJECT *args)
+NTSTATUS DxgkCbClosePhysicalMemoryObject(const DXGKARGCB_CLOSE_PHYSICAL_MEMORY_OBJECT *args)
 {
 	struct dxgpmo_close_pmo c = { .size = sizeof(c) };
 	struct _DXGK_LINUX_SESSION *s;

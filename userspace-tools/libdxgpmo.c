@@ -11,6 +11,8 @@
 
 #include "libdxgpmo.h"
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 int dxgpmo_open(void)
 {
 	int fd = open(DXGPMO_DEV_PATH, O_RDWR | O_CLOEXEC);
@@ -217,30 +219,54 @@ const char *dxgpmo_error_meaning(unsigned long request, int err)
 		const char *meaning;
 	} table[] = {
 		{ DXGPMO_IOC_DESTROY_PMO, EINVAL, "the AMO named does not belong to this object" },
-		{ DXGPMO_IOC_OPEN_PMO, EBUSY, "the object is already associated with an adapter (close its AMO first)" },
-		{ DXGPMO_IOC_CLOSE_PMO, EBUSY, "an ADL still exists for this adapter memory object" },
-		{ DXGPMO_IOC_DESTROY_PMO, EBUSY, "its AMO is still open (name it), a MAP view still exists, or an ADL still exists (adl_leak=warn)" },
-		{ DXGPMO_IOC_ALLOCATE_ADL, EINVAL, "offset/length not page aligned or outside the object, bad flags, or REQUIRE_CONTIGUOUS on an MDL/SECTION object" },
-		{ DXGPMO_IOC_ALLOCATE_ADL, ENOSPC, "the pages buffer is too small (page_count says how many are needed)" },
-		{ DXGPMO_IOC_ALLOCATE_ADL, EOPNOTSUPP, "the adapter cannot reach these pages without bouncing" },
-		{ DXGPMO_IOC_ADAPTER_DMA, EACCES, "the device range is not inside a live ADL of this file on that adapter" },
-		{ DXGPMO_IOC_ADAPTER_DMA, EPERM, "raw DMA needs CAP_SYS_RAWIO and an adapter behind an IOMMU" },
+		{ DXGPMO_IOC_OPEN_PMO, EBUSY,
+		  "the object is already associated with an adapter (close its AMO first)" },
+		{ DXGPMO_IOC_CLOSE_PMO, EBUSY,
+		  "an ADL still exists for this adapter memory object" },
+		{ DXGPMO_IOC_DESTROY_PMO, EBUSY,
+		  "its AMO is still open (name it), a MAP view still exists, or an ADL still exists (adl_leak=warn)"
+		},
+		{ DXGPMO_IOC_ALLOCATE_ADL, EINVAL,
+		  "offset/length not page aligned or outside the object, bad flags, or REQUIRE_CONTIGUOUS on an MDL/SECTION object"
+		},
+		{ DXGPMO_IOC_ALLOCATE_ADL, ENOSPC,
+		  "the pages buffer is too small (page_count says how many are needed)" },
+		{ DXGPMO_IOC_ALLOCATE_ADL, EOPNOTSUPP,
+		  "the adapter cannot reach these pages without bouncing" },
+		{ DXGPMO_IOC_ADAPTER_DMA, EACCES,
+		  "the device range is not inside a live ADL of this file on that adapter" },
+		{ DXGPMO_IOC_ADAPTER_DMA, EPERM,
+		  "raw DMA needs CAP_SYS_RAWIO and an adapter behind an IOMMU" },
 		{ DXGPMO_IOC_ADAPTER_DMA, EOPNOTSUPP, "this adapter has no DMA engine" },
 		{ DXGPMO_IOC_ADAPTER_DMA, ETIMEDOUT, "the adapter's DMA engine did not finish" },
-		{ DXGPMO_IOC_CLOSE_PMO, ENOENT, "no such adapter memory object (already closed, or closed by destroy)" },
-		{ DXGPMO_IOC_CREATE_PMO, ENOMEM, "no memory satisfies the size and address window" },
-		{ DXGPMO_IOC_CREATE_PMO, EPERM, "IO_SPACE ranges must lie inside a BAR of a dxgpmo adapter" },
-		{ DXGPMO_IOC_MAP, EINVAL, "bad range (length 0 or past the end), bad access mode, or a user map of an IO_SPACE object" },
-		{ DXGPMO_IOC_UNMAP, EINVAL, "no view of this object with that base and size (use MAP's outputs)" },
-		{ DXGPMO_IOC_UNMAP, EPERM, "a user view can only be unmapped by the process that mapped it" },
-		{ DXGPMO_IOC_UNMAP, ENOENT, "no such object, or the view was already unmapped by the process (the record is dropped)" },
+		{ DXGPMO_IOC_CLOSE_PMO, ENOENT,
+		  "no such adapter memory object (already closed, or closed by destroy)" },
+		{ DXGPMO_IOC_CREATE_PMO, ENOMEM,
+		  "no memory satisfies the size and address window" },
+		{ DXGPMO_IOC_CREATE_PMO, EPERM,
+		  "IO_SPACE ranges must lie inside a BAR of a dxgpmo adapter" },
+		{ DXGPMO_IOC_MAP, EINVAL,
+		  "bad range (length 0 or past the end), bad access mode, or a user map of an IO_SPACE object"
+		},
+		{ DXGPMO_IOC_UNMAP, EINVAL,
+		  "no view of this object with that base and size (use MAP's outputs)" },
+		{ DXGPMO_IOC_UNMAP, EPERM,
+		  "a user view can only be unmapped by the process that mapped it" },
+		{ DXGPMO_IOC_UNMAP, ENOENT,
+		  "no such object, or the view was already unmapped by the process (the record is dropped)"
+		},
 		{ DXGPMO_IOC_CREATE_MEMORY_BASIS, EEXIST, "two ranges of the basis overlap" },
 		{ DXGPMO_IOC_CREATE_MEMORY_BASIS, ERANGE, "a range lies outside the segment" },
-		{ DXGPMO_IOC_CREATE_MEMORY_BASIS, EINVAL, "zero ranges, a zero-length or misaligned range, or a bad segment id" },
-		{ DXGPMO_IOC_QUERY_DIRTY_BITS, EINVAL, "the basis is not tracked, or the subrange is not inside a range" },
-		{ DXGPMO_IOC_QUERY_DIRTY_BITS, ENOSPC, "the buffer is smaller than one bit per tracking page (buffer_size says how many bytes are needed)" },
+		{ DXGPMO_IOC_CREATE_MEMORY_BASIS, EINVAL,
+		  "zero ranges, a zero-length or misaligned range, or a bad segment id" },
+		{ DXGPMO_IOC_QUERY_DIRTY_BITS, EINVAL,
+		  "the basis is not tracked, or the subrange is not inside a range" },
+		{ DXGPMO_IOC_QUERY_DIRTY_BITS, ENOSPC,
+		  "the buffer is smaller than one bit per tracking page (buffer_size says how many bytes are needed)"
+		},
 		{ DXGPMO_IOC_STOP_DIRTY_TRACKING, EINVAL, "no START is outstanding on this basis" },
-		{ DXGPMO_IOC_EXPORT_DMABUF, EOPNOTSUPP, "IO_SPACE objects have no pages to export" },
+		{ DXGPMO_IOC_EXPORT_DMABUF, EOPNOTSUPP,
+		  "IO_SPACE objects have no pages to export" },
 		{ 0, ENOENT, "no such object, adapter or id of that type in this file" },
 		{ 0, EINVAL, "invalid size, alignment, flags or reserved field" },
 		{ 0, E2BIG, "the struct has non-zero bytes this module does not know" },
@@ -255,7 +281,7 @@ const char *dxgpmo_error_meaning(unsigned long request, int err)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(table); i++)
 		if (table[i].err == err &&
 		    (!table[i].request || table[i].request == request))
 			return table[i].meaning;
@@ -282,8 +308,6 @@ static const struct dxgpmo_name cache_names[] = {
 	{ "noncached", DXGPMO_CACHE_NON_CACHED },
 	{ "wb", DXGPMO_CACHE_CACHED },
 };
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static const char *name_of(const struct dxgpmo_name *table, size_t n,
 			   uint32_t value)

@@ -144,7 +144,7 @@ int main(int argc, char **argv)
 	Basis.Ranges[0].SizeInBytes = (UINT64)RESERVE_PAGES * PageSize;
 	Reserve = (volatile UCHAR *)Segment + Basis.Ranges[0].SegmentOffset;
 	hMemoryBasis = DxgkDdiCreateMemoryBasis(hAdapter, &Basis);
-	check(hMemoryBasis != NULL, "DxgkDdiCreateMemoryBasis gives a handle");
+	check(!!hMemoryBasis, "DxgkDdiCreateMemoryBasis gives a handle");
 	if (!hMemoryBasis) {
 		check_status(DxgkLinuxGetLastStatus(), "DxgkDdiCreateMemoryBasis");
 		return 1;

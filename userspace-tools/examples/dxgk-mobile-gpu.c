@@ -28,7 +28,7 @@
  * by the adapter's DMA engine where it has one (edu).
  */
 static void gpu_round_trip(HANDLE hAdapter, const DXGK_LINUX_ADAPTER_INFO *Info,
-			   UINT64 DeviceAddress, volatile UCHAR *Cpu)
+			   UINT64 DeviceAddress, UCHAR volatile *Cpu)
 {
 	UCHAR Seen[64], Sent[64];
 	SIZE_T i;
@@ -103,9 +103,9 @@ int main(int argc, char **argv)
 	if (!check_status(DxgkCbCreatePhysicalMemoryObject(&Create),
 			  "DxgkCbCreatePhysicalMemoryObject"))
 		return 1;
-	check(Create.hPhysicalMemoryObject != NULL,
+	check(!!Create.hPhysicalMemoryObject,
 	      "hPhysicalMemoryObject is not NULL");
-	check(Create.hAdapterMemoryObject != NULL,
+	check(!!Create.hAdapterMemoryObject,
 	      "hAdapterMemoryObject is not NULL");
 	if (!Create.hPhysicalMemoryObject || !Create.hAdapterMemoryObject)
 		return 1;
@@ -118,7 +118,7 @@ int main(int argc, char **argv)
 	if (!check_status(DxgkCbAllocateAdl(&AllocateAdl), "DxgkCbAllocateAdl"))
 		goto destroy;
 	pAdl = AllocateAdl.pAdl;
-	check(pAdl != NULL, "pAdl is not NULL");
+	check(!!pAdl, "pAdl is not NULL");
 	if (!pAdl)
 		goto destroy;
 	check(pAdl->Flags.Contiguous, "pAdl->Flags.Contiguous");
@@ -146,8 +146,7 @@ int main(int argc, char **argv)
 		check(DeviceAddress / GPU_BOUNDARY == LastByte / GPU_BOUNDARY,
 		      "the buffer does not cross a BoundaryAddressMultiple line");
 	} else {
-		printf("note: IOMMU adapter: device addresses are IOVAs, "
-		       "which do not show the physical window\n");
+		printf("note: IOMMU adapter: device addresses are IOVAs, which do not show the physical window\n");
 	}
 	check((UINT64)Info.HighestVisibleAddress.QuadPart >= LastByte,
 	      "the device can address the whole buffer (DMA mask)");
@@ -159,7 +158,7 @@ int main(int argc, char **argv)
 	Map.Size = GPU_BUFFER_SIZE;
 	if (check_status(DxgkCbMapPhysicalMemory(&Map),
 			 "DxgkCbMapPhysicalMemory")) {
-		check(Map.pMappedAddress != NULL, "pMappedAddress is not NULL");
+		check(!!Map.pMappedAddress, "pMappedAddress is not NULL");
 		check(Map.Offset <= Map.Size, "Offset <= Size after MAP");
 		check(Map.Size >= GPU_BUFFER_SIZE,
 		      "Size after MAP covers the buffer");
