@@ -10,15 +10,19 @@
 #include "account.h"
 #include "quota.h"
 
-/* The caller's: the caps are a user's, however many files it opens. */
-struct dxgpmo_account *dxgpmo_account_new(void)
+/*
+ * The caller's: the caps are a user's, however many files it opens; a
+ * kernel client's are root's (quota.c).
+ */
+struct dxgpmo_account *dxgpmo_account_new(bool kernel_client)
 {
 	struct dxgpmo_account *account;
 
 	account = kzalloc(sizeof(*account), GFP_KERNEL_ACCOUNT);
 	if (!account)
 		return NULL;
-	account->quota = dxgpmo_quota_get_current();
+	account->quota = kernel_client ? dxgpmo_quota_get(GLOBAL_ROOT_UID) :
+					 dxgpmo_quota_get_current();
 	if (!account->quota) {
 		kfree(account);
 		return NULL;

@@ -21,7 +21,7 @@ struct dxgpmo_account {
 	struct dxgpmo_quota *quota;	/* referenced */
 };
 
-struct dxgpmo_account *dxgpmo_account_new(void);
+struct dxgpmo_account *dxgpmo_account_new(bool kernel_client);
 void dxgpmo_account_put(struct dxgpmo_account *account);
 int dxgpmo_account_charge(struct dxgpmo_account *account, unsigned long nr);
 void dxgpmo_account_commit(struct dxgpmo_account *account, unsigned long nr);

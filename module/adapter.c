@@ -65,8 +65,11 @@ void dxgpmo_adapter_put(struct dxgpmo_adapter *adapter)
 	kref_put(&adapter->kref, dxgpmo_adapter_release);
 }
 
-/* -ENOENT for an unknown id, -ENODEV for an adapter that was removed. */
-struct dxgpmo_adapter *dxgpmo_adapter_get(u32 id)
+/*
+ * Adapter id as file sees it: -ENOENT for an unknown id or another kernel
+ * client's adapter, -ENODEV for an adapter that was removed.
+ */
+struct dxgpmo_adapter *dxgpmo_adapter_get(struct dxgpmo_file *file, u32 id)
 {
 	struct dxgpmo_adapter *adapter;
 
@@ -74,7 +77,8 @@ struct dxgpmo_adapter *dxgpmo_adapter_get(u32 id)
 		return ERR_PTR(-ENOENT);
 	xa_lock(&dxgpmo_adapters);
 	adapter = xa_load(&dxgpmo_adapters, id);
-	if (!adapter || !kref_get_unless_zero(&adapter->kref))
+	if (!adapter || (adapter->owner && adapter->owner != file) ||
+	    !kref_get_unless_zero(&adapter->kref))
 		adapter = ERR_PTR(-ENOENT);
 	xa_unlock(&dxgpmo_adapters);
 	if (!IS_ERR(adapter) && READ_ONCE(adapter->removed)) {
@@ -120,7 +124,8 @@ struct dxgpmo_adapter *dxgpmo_adapter_get_by_bar(u64 start, u64 len,
 		 * of a device bound to the generic driver are registers nobody
 		 * here knows, and a write to them could start its DMA or worse.
 		 */
-		if (!adapter->ops->find_bar || adapter->removed)
+		if (!adapter->ops->find_bar || adapter->owner ||
+		    adapter->removed)
 			continue;
 		if (adapter->ops->find_bar(adapter, start, len, registers,
 					   prefetchable) &&
@@ -202,7 +207,8 @@ static int dxgpmo_dev_iommu_group(struct device *dev)
 struct dxgpmo_adapter *
 dxgpmo_adapter_register(struct device *dev,
 			const struct dxgpmo_adapter_ops *ops,
-			unsigned int index, void *priv)
+			unsigned int index, void *priv,
+			struct dxgpmo_file *owner)
 {
 	struct dxgpmo_adapter *adapter;
 	int ret;
@@ -220,6 +226,7 @@ dxgpmo_adapter_register(struct device *dev,
 	adapter->dev = get_device(dev);
 	adapter->ops = ops;
 	adapter->priv = priv;
+	adapter->owner = owner;
 	adapter->caps = ops->caps;
 	adapter->dma_mask = dma_get_mask(dev);
 	adapter->iommu_group = dxgpmo_dev_iommu_group(dev);
@@ -336,7 +343,7 @@ static void dxgpmo_adapter_fill_info(const struct dxgpmo_adapter *adapter,
  * The entries are filled under the lock and copied after it: a caller whose
  * buffer faults slowly must not hold up probe, removal or module exit.
  */
-int dxgpmo_ioctl_query_adapters(struct dxgpmo_ucmd *ucmd)
+int dxgpmo_cmd_query_adapters(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_query_adapters *cmd = ucmd->cmd;
 	u8 __user *entries = u64_to_user_ptr(cmd->entries);
@@ -362,7 +369,8 @@ int dxgpmo_ioctl_query_adapters(struct dxgpmo_ucmd *ucmd)
 
 	mutex_lock(&dxgpmo_adapters_lock);
 	xa_for_each(&dxgpmo_adapters, index, adapter) {
-		if (adapter->removed || total >= 256)
+		if (adapter->removed || total >= 256 ||
+		    (adapter->owner && adapter->owner != ucmd->file))
 			continue;
 		dxgpmo_adapter_fill_info(adapter, &infos[total++]);
 	}

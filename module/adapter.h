@@ -16,6 +16,7 @@
 struct device;
 struct dxgpmo_adapter;
 struct dxgpmo_adapter_info;
+struct dxgpmo_file;
 struct dxgpmo_segment;
 
 /*
@@ -81,6 +82,11 @@ struct dxgpmo_adapter {
 	int iommu_group;		/* -1: none */
 	char name[32];
 	struct device *dev;
+	/*
+	 * A kernel client's adapter (client.c) is its own: other files do
+	 * not see it, as they cannot see its device.  NULL: every file's.
+	 */
+	struct dxgpmo_file *owner;
 	const struct dxgpmo_adapter_ops *ops;
 	void *priv;			/* the kind's, freed by ops->release */
 	/*
@@ -105,7 +111,8 @@ struct dxgpmo_adapter {
 struct dxgpmo_adapter *
 dxgpmo_adapter_register(struct device *dev,
 			const struct dxgpmo_adapter_ops *ops,
-			unsigned int index, void *priv);
+			unsigned int index, void *priv,
+			struct dxgpmo_file *owner);
 void dxgpmo_adapter_unregister(struct dxgpmo_adapter *adapter);
 void dxgpmo_adapter_pci_info(const struct dxgpmo_adapter *adapter,
 			     struct dxgpmo_adapter_info *info);
@@ -114,7 +121,7 @@ bool dxgpmo_adapter_pci_bar(struct dxgpmo_adapter *adapter, u64 start,
 int dxgpmo_adapter_transfer(struct dxgpmo_adapter *adapter, bool to_memory,
 			    u64 device_address, void *buf, size_t len);
 void dxgpmo_adapter_flush_lazy_unmaps(struct dxgpmo_adapter *adapter);
-struct dxgpmo_adapter *dxgpmo_adapter_get(u32 id);
+struct dxgpmo_adapter *dxgpmo_adapter_get(struct dxgpmo_file *file, u32 id);
 void dxgpmo_adapter_put(struct dxgpmo_adapter *adapter);
 struct dxgpmo_adapter *dxgpmo_adapter_get_by_bar(u64 start, u64 len,
 						 bool *registers,

@@ -72,7 +72,7 @@ out:
 	return ret;
 }
 
-int dxgpmo_ioctl_adapter_dma(struct dxgpmo_ucmd *ucmd)
+int dxgpmo_cmd_adapter_dma(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_adapter_dma *cmd = ucmd->cmd;
 	struct dxgpmo_file *file = ucmd->file;
@@ -91,7 +91,7 @@ int dxgpmo_ioctl_adapter_dma(struct dxgpmo_ucmd *ucmd)
 		return -EINVAL;
 	if (cmd->length > DXGPMO_DMA_MAX_LENGTH)
 		return -E2BIG;
-	adapter = dxgpmo_adapter_get(cmd->adapter_id);
+	adapter = dxgpmo_adapter_get(ucmd->file, cmd->adapter_id);
 	if (IS_ERR(adapter))
 		return PTR_ERR(adapter);
 	ret = -EOPNOTSUPP;

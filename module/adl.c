@@ -239,7 +239,7 @@ u32 dxgpmo_address_runs(const u64 *addr, unsigned long nr, u64 step)
 	return runs;
 }
 
-int dxgpmo_ioctl_allocate_adl(struct dxgpmo_ucmd *ucmd)
+int dxgpmo_cmd_allocate_adl(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_allocate_adl *cmd = ucmd->cmd;
 	struct dxgpmo_file *file = ucmd->file;
@@ -307,10 +307,9 @@ int dxgpmo_ioctl_allocate_adl(struct dxgpmo_ucmd *ucmd)
 		cmd->adl_flags |= DXGPMO_ADL_ADDRESSES_HIDDEN;
 	}
 	/* The caller must learn the ADL, or it is not made. */
-	if (!ret && cmd->pages &&
-	    copy_to_user(u64_to_user_ptr(cmd->pages), logical,
-			 nr * sizeof(*logical)))
-		ret = -EFAULT;
+	if (!ret && cmd->pages)
+		ret = dxgpmo_ucmd_copy_to(ucmd, cmd->pages, logical,
+					  nr * sizeof(*logical));
 	if (ret)
 		dxgpmo_object_abort_and_destroy(file, &adl->obj);
 	else
@@ -322,7 +321,7 @@ out_put:
 	return ret;
 }
 
-int dxgpmo_ioctl_free_adl(struct dxgpmo_ucmd *ucmd)
+int dxgpmo_cmd_free_adl(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_free_adl *cmd = ucmd->cmd;
 

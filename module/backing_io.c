@@ -64,7 +64,7 @@ static int dxgpmo_io_dma_map(struct dxgpmo_backing *backing,
 		return -EPERM;
 	/*
 	 * ALLOCATE_ADL holds the adapter's access (the ADL's adapter is the
-	 * BAR's, see dxgpmo_ioctl_allocate_adl) with its removal checked: the
+	 * BAR's, see dxgpmo_cmd_allocate_adl) with its removal checked: the
 	 * range is still the device's.
 	 */
 	lockdep_assert_held_read(&backing->io_adapter->access_lock);

@@ -221,25 +221,27 @@ static struct dxgpmo_basis *dxgpmo_basis_get(struct dxgpmo_file *file, u32 id)
 				       struct dxgpmo_basis, obj);
 }
 
-static int dxgpmo_basis_read_ranges(struct dxgpmo_basis *basis,
+static int dxgpmo_basis_read_ranges(struct dxgpmo_ucmd *ucmd,
+				    struct dxgpmo_basis *basis,
 				    const struct dxgpmo_create_memory_basis *cmd)
 {
-	struct dxgpmo_memory_range __user *uranges =
-		u64_to_user_ptr(cmd->ranges);
 	u32 i;
 
 	for (i = 0; i < cmd->range_count; i++) {
 		struct dxgpmo_memory_range r;
+		int ret;
 
-		if (copy_from_user(&r, &uranges[i], sizeof(r)))
-			return -EFAULT;
+		ret = dxgpmo_ucmd_copy_from(ucmd, &r, cmd->ranges +
+					    (u64)i * sizeof(r), sizeof(r));
+		if (ret)
+			return ret;
 		basis->ranges[i].offset = r.segment_offset;
 		basis->ranges[i].length = r.length;
 	}
 	return 0;
 }
 
-int dxgpmo_ioctl_create_memory_basis(struct dxgpmo_ucmd *ucmd)
+int dxgpmo_cmd_create_memory_basis(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_create_memory_basis *cmd = ucmd->cmd;
 	struct dxgpmo_file *file = ucmd->file;
@@ -254,7 +256,7 @@ int dxgpmo_ioctl_create_memory_basis(struct dxgpmo_ucmd *ucmd)
 		return -EINVAL;
 	if (cmd->range_count > DXGPMO_BASIS_MAX_RANGES)
 		return -E2BIG;
-	adapter = dxgpmo_adapter_get(cmd->adapter_id);
+	adapter = dxgpmo_adapter_get(ucmd->file, cmd->adapter_id);
 	if (IS_ERR(adapter))
 		return PTR_ERR(adapter);
 	ret = -EINVAL;
@@ -270,7 +272,7 @@ int dxgpmo_ioctl_create_memory_basis(struct dxgpmo_ucmd *ucmd)
 	}
 	basis = container_of(obj, struct dxgpmo_basis, obj);
 	basis->nr_ranges = cmd->range_count;
-	ret = dxgpmo_basis_read_ranges(basis, cmd);
+	ret = dxgpmo_basis_read_ranges(ucmd, basis, cmd);
 	if (ret)
 		goto err_abort;
 	ret = dxgpmo_basis_check_ranges(basis, adapter->segment->size);
@@ -307,7 +309,7 @@ err_adapter:
  * DxgkDdiDestroyMemoryBasis has no failing path for a correct caller; a
  * bad handle is a caller bug and gets -ENOENT, never a crash.
  */
-int dxgpmo_ioctl_destroy_memory_basis(struct dxgpmo_ucmd *ucmd)
+int dxgpmo_cmd_destroy_memory_basis(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_destroy_memory_basis *cmd = ucmd->cmd;
 
@@ -347,7 +349,7 @@ static int dxgpmo_basis_collect(struct dxgpmo_basis *basis,
 	return 0;
 }
 
-int dxgpmo_ioctl_start_dirty_tracking(struct dxgpmo_ucmd *ucmd)
+int dxgpmo_cmd_start_dirty_tracking(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_dirty_tracking *cmd = ucmd->cmd;
 	struct dxgpmo_segment *segment;
@@ -387,7 +389,7 @@ int dxgpmo_ioctl_start_dirty_tracking(struct dxgpmo_ucmd *ucmd)
 	return ret;
 }
 
-int dxgpmo_ioctl_stop_dirty_tracking(struct dxgpmo_ucmd *ucmd)
+int dxgpmo_cmd_stop_dirty_tracking(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_dirty_tracking *cmd = ucmd->cmd;
 	struct dxgpmo_segment *segment;
@@ -453,7 +455,7 @@ static void dxgpmo_basis_restore_bits(struct dxgpmo_basis *basis,
 	mutex_unlock(&segment->lock);
 }
 
-int dxgpmo_ioctl_query_dirty_bits(struct dxgpmo_ucmd *ucmd)
+int dxgpmo_cmd_query_dirty_bits(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_query_dirty_bits *cmd = ucmd->cmd;
 	struct dxgpmo_file *file = ucmd->file;
@@ -505,8 +507,9 @@ int dxgpmo_ioctl_query_dirty_bits(struct dxgpmo_ucmd *ucmd)
 		mutex_unlock(&segment->lock);
 	}
 	mutex_unlock(&segment->collect_lock);
-	if (!ret && copy_to_user(u64_to_user_ptr(cmd->buffer), out, nbytes)) {
-		ret = -EFAULT;
+	if (!ret)
+		ret = dxgpmo_ucmd_copy_to(ucmd, cmd->buffer, out, nbytes);
+	if (ret == -EFAULT) {
 		/* The caller never saw them: they stay for the next query. */
 		if (clear)
 			dxgpmo_basis_restore_bits(basis, first, count, out);

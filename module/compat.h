@@ -89,8 +89,10 @@ static inline void dxgpmo_vm_flags_clear(struct vm_area_struct *vma,
 /* 6.13 turned symbol namespaces from tokens into string literals. */
 #ifdef DXGPMO_HAVE_STRING_NAMESPACES
 #define DXGPMO_IMPORT_NS_DMA_BUF()	MODULE_IMPORT_NS("DMA_BUF")
+#define DXGPMO_NS			"DXGPMO"
 #else
 #define DXGPMO_IMPORT_NS_DMA_BUF()	MODULE_IMPORT_NS(DMA_BUF)
+#define DXGPMO_NS			DXGPMO
 #endif
 
 /*

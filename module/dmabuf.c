@@ -24,6 +24,7 @@
 #include "account.h"
 #include "backing.h"
 #include "compat.h"
+#include "dmabuf.h"
 #include "dxgpmo.h"
 #include "internal.h"
 #include "ioctl.h"
@@ -289,26 +290,29 @@ static const struct dma_buf_ops dxgpmo_dmabuf_ops =
 static const struct dma_buf_ops dxgpmo_dmabuf_readonly_ops =
 	DXGPMO_DMABUF_OPS();
 
-int dxgpmo_ioctl_export_dmabuf(struct dxgpmo_ucmd *ucmd)
+/*
+ * The dma-buf of cmd->pmo_id, with the file flags cmd->fd_flags asks for;
+ * the ioctl puts it in a descriptor, a kernel client takes it as it is.
+ */
+struct dma_buf *dxgpmo_dmabuf_export(struct dxgpmo_file *file,
+				     const struct dxgpmo_export_dmabuf *cmd)
 {
-	struct dxgpmo_export_dmabuf *cmd = ucmd->cmd;
-	struct dxgpmo_file *file = ucmd->file;
 	DEFINE_DMA_BUF_EXPORT_INFO(exp_info);
 	struct dxgpmo_export *exp;
 	struct dma_buf *dmabuf;
 	struct dxgpmo_pmo *pmo;
-	int fd, ret;
+	int ret;
 
 	if (cmd->flags || cmd->__reserved || cmd->fd ||
 	    (cmd->fd_flags & ~(O_CLOEXEC | O_ACCMODE)) ||
 	    (cmd->fd_flags & O_ACCMODE) == O_WRONLY ||
 	    (cmd->fd_flags & O_ACCMODE) == O_ACCMODE)
-		return -EINVAL;
+		return ERR_PTR(-EINVAL);
 	if (dxgpmo_should_fail(file))
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	exp = kzalloc(sizeof(*exp), GFP_KERNEL_ACCOUNT);
 	if (!exp)
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	mutex_init(&exp->lock);
 	INIT_LIST_HEAD(&exp->attachments);
 
@@ -356,7 +360,26 @@ int dxgpmo_ioctl_export_dmabuf(struct dxgpmo_ucmd *ucmd)
 		ret = PTR_ERR(dmabuf);
 		goto err_backing;
 	}
+	return dmabuf;
 
+err_free:
+	mutex_destroy(&exp->lock);
+	kfree(exp);
+	return ERR_PTR(ret);
+err_backing:
+	dxgpmo_export_free(exp);
+	return ERR_PTR(ret);
+}
+
+int dxgpmo_cmd_export_dmabuf(struct dxgpmo_ucmd *ucmd)
+{
+	struct dxgpmo_export_dmabuf *cmd = ucmd->cmd;
+	struct dma_buf *dmabuf;
+	int fd, ret;
+
+	dmabuf = dxgpmo_dmabuf_export(ucmd->file, cmd);
+	if (IS_ERR(dmabuf))
+		return PTR_ERR(dmabuf);
 	/* Nothing may fail after the fd is installed. */
 	fd = get_unused_fd_flags(cmd->fd_flags & O_CLOEXEC);
 	if (fd < 0) {
@@ -372,12 +395,4 @@ int dxgpmo_ioctl_export_dmabuf(struct dxgpmo_ucmd *ucmd)
 	}
 	fd_install(fd, dmabuf->file);
 	return 0;
-
-err_free:
-	mutex_destroy(&exp->lock);
-	kfree(exp);
-	return ret;
-err_backing:
-	dxgpmo_export_free(exp);
-	return ret;
 }

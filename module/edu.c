@@ -229,7 +229,7 @@ static int dxgpmo_edu_probe(struct pci_dev *pdev,
 
 	mutex_lock(&dxgpmo_edu_lock);
 	adapter = dxgpmo_adapter_register(&pdev->dev, &dxgpmo_edu_ops,
-					  dxgpmo_nr_edu, edu);
+					  dxgpmo_nr_edu, edu, NULL);
 	if (!IS_ERR(adapter))
 		dxgpmo_nr_edu++;
 	mutex_unlock(&dxgpmo_edu_lock);

@@ -161,7 +161,7 @@ static int dxgpmo_generic_pci_probe(struct pci_dev *pdev,
 	mutex_lock(&dxgpmo_pci_lock);
 	gen->adapter = dxgpmo_adapter_register(&pdev->dev,
 					       &dxgpmo_generic_pci_ops,
-					       dxgpmo_nr_pci, NULL);
+					       dxgpmo_nr_pci, NULL, NULL);
 	if (!IS_ERR(gen->adapter))
 		dxgpmo_nr_pci++;
 	mutex_unlock(&dxgpmo_pci_lock);

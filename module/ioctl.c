@@ -20,10 +20,36 @@
 
 int dxgpmo_ucmd_respond(struct dxgpmo_ucmd *ucmd, size_t cmd_len)
 {
+	if (ucmd->kbuffer) {
+		memcpy(ucmd->kbuffer, ucmd->cmd,
+		       min_t(size_t, ucmd->user_size, cmd_len));
+		return 0;
+	}
 	if (copy_to_user(ucmd->ubuffer, ucmd->cmd,
 			 min_t(size_t, ucmd->user_size, cmd_len)))
 		return -EFAULT;
 	return 0;
+}
+
+/* The arrays beyond a parameter block: see struct dxgpmo_ucmd. */
+int dxgpmo_ucmd_copy_to(struct dxgpmo_ucmd *ucmd, u64 dst, const void *src,
+			size_t len)
+{
+	if (ucmd->kbuffer) {
+		memcpy((void *)(uintptr_t)dst, src, len);
+		return 0;
+	}
+	return copy_to_user(u64_to_user_ptr(dst), src, len) ? -EFAULT : 0;
+}
+
+int dxgpmo_ucmd_copy_from(struct dxgpmo_ucmd *ucmd, void *dst, u64 src,
+			  size_t len)
+{
+	if (ucmd->kbuffer) {
+		memcpy(dst, (const void *)(uintptr_t)src, len);
+		return 0;
+	}
+	return copy_from_user(dst, u64_to_user_ptr(src), len) ? -EFAULT : 0;
 }
 
 /*
@@ -101,41 +127,41 @@ struct dxgpmo_ioctl_op {
 	}
 
 static const struct dxgpmo_ioctl_op dxgpmo_ioctl_ops[] = {
-	IOCTL_OP(QUERY_ADAPTERS, dxgpmo_ioctl_query_adapters,
+	IOCTL_OP(QUERY_ADAPTERS, dxgpmo_cmd_query_adapters,
 		 struct dxgpmo_query_adapters, entries),
-	IOCTL_OP(CREATE_PMO, dxgpmo_ioctl_create_pmo,
+	IOCTL_OP(CREATE_PMO, dxgpmo_cmd_create_pmo,
 		 struct dxgpmo_create_pmo, mmap_offset),
-	IOCTL_OP(DESTROY_PMO, dxgpmo_ioctl_destroy_pmo,
+	IOCTL_OP(DESTROY_PMO, dxgpmo_cmd_destroy_pmo,
 		 struct dxgpmo_destroy_pmo, amo_id),
-	IOCTL_OP(OPEN_PMO, dxgpmo_ioctl_open_pmo,
+	IOCTL_OP(OPEN_PMO, dxgpmo_cmd_open_pmo,
 		 struct dxgpmo_open_pmo, __reserved),
-	IOCTL_OP(CLOSE_PMO, dxgpmo_ioctl_close_pmo,
+	IOCTL_OP(CLOSE_PMO, dxgpmo_cmd_close_pmo,
 		 struct dxgpmo_close_pmo, __reserved),
-	IOCTL_OP(ALLOCATE_ADL, dxgpmo_ioctl_allocate_adl,
+	IOCTL_OP(ALLOCATE_ADL, dxgpmo_cmd_allocate_adl,
 		 struct dxgpmo_allocate_adl, base_page),
-	IOCTL_OP(FREE_ADL, dxgpmo_ioctl_free_adl, struct dxgpmo_free_adl,
+	IOCTL_OP(FREE_ADL, dxgpmo_cmd_free_adl, struct dxgpmo_free_adl,
 		 __reserved),
-	IOCTL_OP(MAP, dxgpmo_ioctl_map, struct dxgpmo_map, __reserved),
-	IOCTL_OP(UNMAP, dxgpmo_ioctl_unmap, struct dxgpmo_unmap, length),
-	IOCTL_OP(KMAP_RW, dxgpmo_ioctl_kmap_rw, struct dxgpmo_kmap_rw, buffer),
-	IOCTL_OP(ADAPTER_DMA, dxgpmo_ioctl_adapter_dma,
+	IOCTL_OP(MAP, dxgpmo_cmd_map, struct dxgpmo_map, __reserved),
+	IOCTL_OP(UNMAP, dxgpmo_cmd_unmap, struct dxgpmo_unmap, length),
+	IOCTL_OP(KMAP_RW, dxgpmo_cmd_kmap_rw, struct dxgpmo_kmap_rw, buffer),
+	IOCTL_OP(ADAPTER_DMA, dxgpmo_cmd_adapter_dma,
 		 struct dxgpmo_adapter_dma, buffer),
-	IOCTL_OP(CREATE_MEMORY_BASIS, dxgpmo_ioctl_create_memory_basis,
+	IOCTL_OP(CREATE_MEMORY_BASIS, dxgpmo_cmd_create_memory_basis,
 		 struct dxgpmo_create_memory_basis, ranges),
-	IOCTL_OP(DESTROY_MEMORY_BASIS, dxgpmo_ioctl_destroy_memory_basis,
+	IOCTL_OP(DESTROY_MEMORY_BASIS, dxgpmo_cmd_destroy_memory_basis,
 		 struct dxgpmo_destroy_memory_basis, __reserved),
-	IOCTL_OP(START_DIRTY_TRACKING, dxgpmo_ioctl_start_dirty_tracking,
+	IOCTL_OP(START_DIRTY_TRACKING, dxgpmo_cmd_start_dirty_tracking,
 		 struct dxgpmo_dirty_tracking, __reserved),
-	IOCTL_OP(STOP_DIRTY_TRACKING, dxgpmo_ioctl_stop_dirty_tracking,
+	IOCTL_OP(STOP_DIRTY_TRACKING, dxgpmo_cmd_stop_dirty_tracking,
 		 struct dxgpmo_dirty_tracking, __reserved),
-	IOCTL_OP(QUERY_DIRTY_BITS, dxgpmo_ioctl_query_dirty_bits,
+	IOCTL_OP(QUERY_DIRTY_BITS, dxgpmo_cmd_query_dirty_bits,
 		 struct dxgpmo_query_dirty_bits, buffer_size),
-	IOCTL_OP(EXPORT_DMABUF, dxgpmo_ioctl_export_dmabuf,
+	IOCTL_OP(EXPORT_DMABUF, dxgpmo_cmd_export_dmabuf,
 		 struct dxgpmo_export_dmabuf, __reserved),
-	IOCTL_OP(STATS, dxgpmo_ioctl_stats,
+	IOCTL_OP(STATS, dxgpmo_cmd_stats,
 		 struct dxgpmo_stats, file),
 	/* Its number in every build, a handler in a test build (test.h). */
-	IOCTL_OP(TEST, dxgpmo_ioctl_test, struct dxgpmo_test_cmd, fail_nth),
+	IOCTL_OP(TEST, dxgpmo_cmd_test, struct dxgpmo_test_cmd, fail_nth),
 };
 
 long dxgpmo_fops_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)

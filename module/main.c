@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * dxgpmo: module init/exit, the drivers and devices it registers (edu PCI
- * adapters, generic PCI adapters, virtual adapters, the /dev/dxgpmo misc device) and the lifetime
- * of one open file (one emulated kernel-mode driver instance).
+ * adapters, generic PCI adapters, virtual adapters, the /dev/dxgpmo misc
+ * device, the kernel clients' module notifier) and the lifetime of one open
+ * file (one emulated kernel-mode driver instance).
  */
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 
 #include "arch.h"
+#include "client.h"
 #include "debugfs.h"
 #include "edu.h"
 #include "fs.h"
@@ -27,7 +29,7 @@ static int dxgpmo_fops_open(struct inode *inode, struct file *filp)
 	struct dxgpmo_file *file;
 
 	filp->f_mapping = dxgpmo_shared_mapping;
-	file = dxgpmo_file_alloc();
+	file = dxgpmo_file_alloc(false);
 	if (!file)
 		return -ENOMEM;
 	file->mapping = filp->f_mapping;
@@ -84,12 +86,17 @@ static int __init dxgpmo_init(void)
 	ret = dxgpmo_virtual_adapters_init();
 	if (ret)
 		goto err_generic_pci;
-	ret = misc_register(&dxgpmo_misc);
+	ret = dxgpmo_clients_init();
 	if (ret)
 		goto err_virtual;
+	ret = misc_register(&dxgpmo_misc);
+	if (ret)
+		goto err_clients;
 	dxgpmo_debugfs_init();
 	return 0;
 
+err_clients:
+	dxgpmo_clients_exit();
 err_virtual:
 	dxgpmo_virtual_adapters_exit();
 err_generic_pci:
@@ -109,6 +116,7 @@ static void __exit dxgpmo_exit(void)
 {
 	dxgpmo_debugfs_exit();
 	misc_deregister(&dxgpmo_misc);
+	dxgpmo_clients_exit();
 	dxgpmo_virtual_adapters_exit();
 	dxgpmo_generic_pci_exit();
 	dxgpmo_edu_exit();

@@ -8,8 +8,9 @@
  * view and leaves the address range reserved (see
  * dxgpmo_window_detach_view()).  A kernel-mode MAP
  * is a kernel view of the object (a vmap with the object's cache type, an
- * ioremap for IO_SPACE); the caller gets a token, never the kernel
- * address, and reads and writes through it with KMAP_RW.  With
+ * ioremap for IO_SPACE); a user caller gets a token, never the kernel
+ * address, and reads and writes through it with KMAP_RW, while a kernel
+ * client (client.c) gets the view's address.  With
  * MAP_IN_PROCESS a kernel-mode MAP is made as a user view is, for a
  * program that plays the kernel-mode driver; only what Windows allows in
  * kernel mode alone (IO_SPACE) tells the two apart.  A map holds a
@@ -96,6 +97,20 @@ static int dxgpmo_map_kernel(struct dxgpmo_file *file,
 	return 0;
 }
 
+/*
+ * What a kernel-mode MAP answers: a token for user space, which must never
+ * learn a kernel address, and the view itself for a kernel client.
+ */
+static u64 dxgpmo_map_kernel_address(struct dxgpmo_file *file,
+				     struct dxgpmo_cpu_map *map)
+{
+	if (!file->kernel_client)
+		return DXGPMO_KMAP_TOKEN_BASE + ((u64)map->obj.id << PAGE_SHIFT);
+	if (map->kview.io)
+		return (uintptr_t)(__force void *)map->kview.io;
+	return (uintptr_t)map->kview.vaddr;
+}
+
 static int dxgpmo_map_user(struct dxgpmo_ucmd *ucmd,
 			   struct dxgpmo_cpu_map *map)
 {
@@ -132,7 +147,7 @@ static void dxgpmo_map_user_undo(struct dxgpmo_pmo *pmo, u64 address,
 					  view_offset >> PAGE_SHIFT, detached);
 }
 
-int dxgpmo_ioctl_map(struct dxgpmo_ucmd *ucmd)
+int dxgpmo_cmd_map(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_map *cmd = ucmd->cmd;
 	struct dxgpmo_file *file = ucmd->file;
@@ -164,6 +179,14 @@ int dxgpmo_ioctl_map(struct dxgpmo_ucmd *ucmd)
 		goto out_put;
 	if (in_process && !backing->ops->vma_setup)
 		goto out_put;
+	/*
+	 * A kernel client has no process of its own to map into: its views
+	 * for a process are the dma-buf's, mmap()ed from its own file.
+	 */
+	if (in_process && !ucmd->filp) {
+		ret = -EOPNOTSUPP;
+		goto out_put;
+	}
 	/* Windows maps I/O space in kernel mode only. */
 	if (cmd->access_mode == DXGPMO_ACCESS_USER &&
 	    backing->ops->kernel_mode_only)
@@ -186,8 +209,7 @@ int dxgpmo_ioctl_map(struct dxgpmo_ucmd *ucmd)
 		ret = dxgpmo_map_user(ucmd, map);
 	} else {
 		ret = dxgpmo_map_kernel(file, map);
-		map->address = DXGPMO_KMAP_TOKEN_BASE +
-			       ((u64)map->obj.id << PAGE_SHIFT);
+		map->address = dxgpmo_map_kernel_address(file, map);
 	}
 	if (ret) {
 		if (map->mm)
@@ -219,7 +241,7 @@ out_put:
 	return ret;
 }
 
-int dxgpmo_ioctl_unmap(struct dxgpmo_ucmd *ucmd)
+int dxgpmo_cmd_unmap(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_unmap *cmd = ucmd->cmd;
 	struct dxgpmo_file *file = ucmd->file;
@@ -280,7 +302,7 @@ out_put:
 	return ret;
 }
 
-int dxgpmo_ioctl_kmap_rw(struct dxgpmo_ucmd *ucmd)
+int dxgpmo_cmd_kmap_rw(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_kmap_rw *cmd = ucmd->cmd;
 	void __user *ubuf = u64_to_user_ptr(cmd->buffer);

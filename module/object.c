@@ -18,13 +18,14 @@
 /* How long DESTROY waits for calls in flight on the object, at most. */
 #define DXGPMO_DESTROY_WAIT	(30 * HZ)
 
-struct dxgpmo_file *dxgpmo_file_alloc(void)
+struct dxgpmo_file *dxgpmo_file_alloc(bool kernel_client)
 {
 	struct dxgpmo_file *file = kzalloc(sizeof(*file), GFP_KERNEL_ACCOUNT);
 
 	if (!file)
 		return NULL;
-	file->account = dxgpmo_account_new();
+	file->kernel_client = kernel_client;
+	file->account = dxgpmo_account_new(kernel_client);
 	if (!file->account) {
 		kfree(file);
 		return NULL;

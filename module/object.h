@@ -31,7 +31,10 @@
 
 struct dxgpmo_account;
 
-/* One open file of /dev/dxgpmo: one "driver instance". */
+/*
+ * One open file of /dev/dxgpmo, or one kernel client (client.c): one
+ * "driver instance".
+ */
 struct dxgpmo_file {
 	struct xarray objects;		/* id -> struct dxgpmo_object */
 	/*
@@ -55,6 +58,8 @@ struct dxgpmo_file {
 	/* The opener's capabilities (privilege.c). */
 	bool opener_sys_rawio;
 	bool opener_sys_admin;
+	/* A kernel driver's (client.c): trusted as kernel code is. */
+	bool kernel_client;
 };
 
 enum dxgpmo_obj_type {
@@ -104,7 +109,7 @@ struct dxgpmo_object {
 				container_of(__ptr, type, member);	\
 	})
 
-struct dxgpmo_file *dxgpmo_file_alloc(void);
+struct dxgpmo_file *dxgpmo_file_alloc(bool kernel_client);
 void dxgpmo_file_destroy(struct dxgpmo_file *file);
 
 struct dxgpmo_object *

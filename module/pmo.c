@@ -262,7 +262,7 @@ static struct dxgpmo_pmo *dxgpmo_pmo_alloc(struct dxgpmo_file *file,
 	return pmo;
 }
 
-int dxgpmo_ioctl_create_pmo(struct dxgpmo_ucmd *ucmd)
+int dxgpmo_cmd_create_pmo(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_create_pmo *cmd = ucmd->cmd;
 	struct dxgpmo_file *file = ucmd->file;
@@ -285,7 +285,7 @@ int dxgpmo_ioctl_create_pmo(struct dxgpmo_ucmd *ucmd)
 			    dxgpmo_may_see_physical(file) &&
 			    !dxgpmo_caller_is_charged();
 	if (cmd->adapter_id) {
-		adapter = dxgpmo_adapter_get(cmd->adapter_id);
+		adapter = dxgpmo_adapter_get(file, cmd->adapter_id);
 		if (IS_ERR(adapter))
 			return PTR_ERR(adapter);
 		ret = dxgpmo_window_within_reach(&req, adapter);
@@ -383,7 +383,8 @@ static void dxgpmo_bugcheck_work(struct callback_head *work)
 	dxgpmo_bugcheck_now(id, nr_adls);
 }
 
-static int dxgpmo_pmo_adl_leak(u32 id, unsigned int nr_adls)
+static int dxgpmo_pmo_adl_leak(struct dxgpmo_file *file, u32 id,
+			       unsigned int nr_adls)
 {
 	struct dxgpmo_bugcheck *bugcheck;
 
@@ -393,6 +394,9 @@ static int dxgpmo_pmo_adl_leak(u32 id, unsigned int nr_adls)
 				    nr_adls);
 		return -EBUSY;
 	}
+	/* A kernel driver's leak stops the machine where it happens. */
+	if (file->kernel_client)
+		dxgpmo_bugcheck_now(id, nr_adls);
 	/* Failing here would be the file leak again: a few bytes, no fail. */
 	bugcheck = kmalloc(sizeof(*bugcheck), GFP_KERNEL | __GFP_NOFAIL);
 	bugcheck->id = id;
@@ -409,7 +413,7 @@ static int dxgpmo_pmo_adl_leak(u32 id, unsigned int nr_adls)
 	return -EBUSY;
 }
 
-int dxgpmo_ioctl_destroy_pmo(struct dxgpmo_ucmd *ucmd)
+int dxgpmo_cmd_destroy_pmo(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_destroy_pmo *cmd = ucmd->cmd;
 	struct dxgpmo_file *file = ucmd->file;
@@ -430,11 +434,11 @@ int dxgpmo_ioctl_destroy_pmo(struct dxgpmo_ucmd *ucmd)
 	ret = dxgpmo_object_destroy_pair(file, cmd->amo_id, DXGPMO_OBJ_AMO,
 					 cmd->pmo_id, DXGPMO_OBJ_PMO, &nr_adls);
 	if (ret == -EBUSY && nr_adls)
-		return dxgpmo_pmo_adl_leak(cmd->pmo_id, nr_adls);
+		return dxgpmo_pmo_adl_leak(file, cmd->pmo_id, nr_adls);
 	return ret;
 }
 
-int dxgpmo_ioctl_open_pmo(struct dxgpmo_ucmd *ucmd)
+int dxgpmo_cmd_open_pmo(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_open_pmo *cmd = ucmd->cmd;
 	struct dxgpmo_file *file = ucmd->file;
@@ -444,7 +448,7 @@ int dxgpmo_ioctl_open_pmo(struct dxgpmo_ucmd *ucmd)
 
 	if (cmd->flags || cmd->amo_id || cmd->__reserved)
 		return -EINVAL;
-	adapter = dxgpmo_adapter_get(cmd->adapter_id);
+	adapter = dxgpmo_adapter_get(file, cmd->adapter_id);
 	if (IS_ERR(adapter))
 		return PTR_ERR(adapter);
 	pmo = dxgpmo_pmo_get(file, cmd->pmo_id);
@@ -460,7 +464,7 @@ int dxgpmo_ioctl_open_pmo(struct dxgpmo_ucmd *ucmd)
 	return dxgpmo_ucmd_respond_finalize(ucmd, sizeof(*cmd), &amo->obj);
 }
 
-int dxgpmo_ioctl_close_pmo(struct dxgpmo_ucmd *ucmd)
+int dxgpmo_cmd_close_pmo(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_close_pmo *cmd = ucmd->cmd;
 

@@ -7,7 +7,8 @@
  * and iommufd's locked_vm accounting use), not to the file: a cap per file
  * would be multiplied by every descriptor an opener can open.  The caps
  * are module parameters in MiB (pages) or counts; the administrator sets
- * them, and they apply to root as to anyone.
+ * them, and they apply to root as to anyone.  Kernel clients (client.c)
+ * are the system's: they are charged to root, whoever calls them.
  */
 #include <linux/cred.h>
 #include <linux/moduleparam.h>
@@ -57,10 +58,10 @@ struct dxgpmo_quota {
 /* uid -> struct dxgpmo_quota; an entry goes when its last user does. */
 static DEFINE_XARRAY(dxgpmo_quotas);
 
-/* The quota of the calling task's user, a reference taken; NULL: -ENOMEM. */
-struct dxgpmo_quota *dxgpmo_quota_get_current(void)
+/* The quota of user kuid, a reference taken; NULL: -ENOMEM. */
+struct dxgpmo_quota *dxgpmo_quota_get(kuid_t kuid)
 {
-	u32 uid = from_kuid(&init_user_ns, current_uid());
+	u32 uid = from_kuid(&init_user_ns, kuid);
 	struct dxgpmo_quota *quota, *old;
 
 	xa_lock(&dxgpmo_quotas);
@@ -87,6 +88,12 @@ struct dxgpmo_quota *dxgpmo_quota_get_current(void)
 		return xa_is_err(old) ? NULL : old;
 	}
 	return quota;
+}
+
+/* The quota of the calling task's user. */
+struct dxgpmo_quota *dxgpmo_quota_get_current(void)
+{
+	return dxgpmo_quota_get(current_uid());
 }
 
 void dxgpmo_quota_put(struct dxgpmo_quota *quota)

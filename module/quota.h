@@ -8,6 +8,7 @@
 #define _DXGPMO_QUOTA_H
 
 #include <linux/types.h>
+#include <linux/uidgid.h>
 
 enum dxgpmo_quota_kind {
 	DXGPMO_QUOTA_PINNED_PAGES,
@@ -19,6 +20,7 @@ enum dxgpmo_quota_kind {
 
 struct dxgpmo_quota;
 
+struct dxgpmo_quota *dxgpmo_quota_get(kuid_t kuid);
 struct dxgpmo_quota *dxgpmo_quota_get_current(void);
 void dxgpmo_quota_put(struct dxgpmo_quota *quota);
 int dxgpmo_quota_charge(struct dxgpmo_quota *quota,

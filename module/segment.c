@@ -179,7 +179,7 @@ int dxgpmo_segment_mmap(struct file *filp, struct vm_area_struct *vma)
 
 	if (!(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;
-	adapter = dxgpmo_adapter_get(id);
+	adapter = dxgpmo_adapter_get(filp->private_data, id);
 	if (IS_ERR(adapter))
 		return -EINVAL;
 	start = offset - adapter->segment->mmap_base;

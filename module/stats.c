@@ -70,7 +70,7 @@ static u64 dxgpmo_read_file(void *ctx, enum dxgpmo_counter c)
 	return atomic64_read(&file->counters[c]);
 }
 
-int dxgpmo_ioctl_stats(struct dxgpmo_ucmd *ucmd)
+int dxgpmo_cmd_stats(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_stats *cmd = ucmd->cmd;
 

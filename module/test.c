@@ -217,7 +217,7 @@ bool dxgpmo_test_alias_switch_fails(void)
 	return dxgpmo_countdown_hit(&dxgpmo_alias_switch_fail_nth);
 }
 
-int dxgpmo_ioctl_test(struct dxgpmo_ucmd *ucmd)
+int dxgpmo_cmd_test(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_test_cmd *cmd = ucmd->cmd;
 	int ret;

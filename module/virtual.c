@@ -43,7 +43,7 @@ static int dxgpmo_virtual_add(unsigned int index)
 	dma_set_max_seg_size(&pdev->dev, UINT_MAX);
 
 	adapter = dxgpmo_adapter_register(&pdev->dev, &dxgpmo_virtual_ops,
-					  index, NULL);
+					  index, NULL, NULL);
 	if (IS_ERR(adapter)) {
 		ret = PTR_ERR(adapter);
 		goto err_unregister;

@@ -7,9 +7,12 @@
 # is declared in X.h.  The exceptions, each a rule of its own:
 #   arch.h       is defined by every arch_<arch>.c, arch_test.h by every
 #                arch_<arch>_test.c (one of each is built, Kbuild);
-#   internal.h   declares the ioctl handlers (dxgpmo_ioctl_*) only, which
+#   internal.h   declares the commands (dxgpmo_cmd_*) only, which
 #                the file of each object type defines;
 #   compat.h     has no definitions in a .c (inline functions and macros);
+#   client.c     exports the in-kernel API, which the project's public
+#                header include/linux/dxgpmo.h declares, and has client.h
+#                for the rest;
 #   main.c       defines nothing non-static: nothing calls into it.
 # Universal-ctags lists prototypes and definitions, preprocessor branches
 # included, so test-build-only declarations are checked too.
@@ -32,7 +35,8 @@ trap 'rm -rf "$tmp"' EXIT
 # every declaration of the module's own names (not, say, the offsetof()
 # of a static_assert(), which ctags takes for one) and every non-static
 # definition.
-for f in *.h *.c; do
+public=../include/linux/dxgpmo.h
+for f in *.h *.c $public; do
 	case $f in *.mod.c) continue ;; esac
 	echo "$f"
 done > "$tmp/files"
@@ -55,6 +59,7 @@ sources_of() {
 	arch.h) grep -v '_test\.c$' "$tmp/files" | grep '^arch_.*\.c$' ;;
 	arch_test.h) grep '^arch_.*_test\.c$' "$tmp/files" ;;
 	internal.h) grep '\.c$' "$tmp/files" ;;
+	"$public") echo client.c ;;
 	*) [ ! -e "${1%.h}.c" ] || echo "${1%.h}.c" ;;
 	esac
 }
@@ -69,7 +74,7 @@ header_of() {
 }
 
 fail=0
-for h in *.h; do
+for h in *.h $public; do
 	[ "$h" != compat.h ] || continue
 	srcs=$(sources_of "$h")
 	awk -F '\t' -v h="$h" '$2 == h && ($3 == "prototype" ||
@@ -77,8 +82,8 @@ for h in *.h; do
 	while read -r name; do
 		if [ "$h" = internal.h ]; then
 			case $name in
-			dxgpmo_ioctl_*) ;;
-			*) echo "headers: internal.h declares $name, not an ioctl handler"
+			dxgpmo_cmd_*) ;;
+			*) echo "headers: internal.h declares $name, not a command"
 			   echo fail >> "$tmp/failed"; continue ;;
 			esac
 		fi
@@ -112,8 +117,10 @@ for c in *.c; do
 	awk -F '\t' -v c="$c" '$2 == c && ($3 == "function" ||
 		$3 == "variable") { print $1 }' "$tmp/tags" |
 	while read -r name; do
-		case $name in
-		dxgpmo_ioctl_*) want=internal.h ;;
+		case $c:$name in
+		*:dxgpmo_cmd_*) want=internal.h ;;
+		client.c:__dxgpmo_client_open | client.c:dxgpmo_client_*)
+			want=$public ;;
 		*) want=$h ;;
 		esac
 		if ! awk -F '\t' -v n="$name" -v h="$want" '$1 == n && $2 == h &&

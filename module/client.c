@@ -1,0 +1,627 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel clients: the memory callbacks for kernel drivers
+ * (include/linux/dxgpmo.h), the second front end next to the ioctls.
+ *
+ * A client is a struct dxgpmo_file without a struct file, and an adapter
+ * of its own for the device its driver drives.  Every call runs the
+ * command the ioctl of the same name runs (internal.h), with the caller's
+ * parameter block in place of the copy of the user's: the rules, the
+ * rounding and the errors are the ioctls', and so are the locks.  What a
+ * kernel client may do that an opener of /dev/dxgpmo may not is decided
+ * in privilege.c (everything: it is kernel code), what it is charged in
+ * quota.c (root's caps).
+ *
+ * Contexts: every function sleeps (process context, no spinlock, no
+ * atomic section, not in the device's DMA fence signalling path).  Calls
+ * on one client may run concurrently, as ioctls on one file may.  Close
+ * comes after the last call returned.  None may be called with the mmap
+ * lock of any process held, nor from a shrinker or reclaim: creating
+ * objects allocates with GFP_KERNEL.
+ */
+#include <linux/device.h>
+#include <linux/dma-buf.h>
+#include <linux/fcntl.h>
+#include <linux/idr.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/notifier.h>
+#include <linux/pci.h>
+#include <linux/slab.h>
+
+#include <linux/dxgpmo.h>
+
+#include "adapter.h"
+#include "client.h"
+#include "compat.h"
+#include "dmabuf.h"
+#include "dxgpmo.h"
+#include "fs.h"
+#include "internal.h"
+#include "ioctl.h"
+#include "object.h"
+#include "segment.h"
+
+struct dxgpmo_client {
+	struct dxgpmo_file *file;
+	struct dxgpmo_adapter *adapter;
+	const struct dxgpmo_client_ops *ops;
+	void *priv;
+	struct module *owner;
+	struct list_head node;		/* dxgpmo_clients */
+	int index;			/* the adapter's name: client<index> */
+};
+
+/* Every open client, for closing those of a module that unloads. */
+static LIST_HEAD(dxgpmo_clients);
+static DEFINE_MUTEX(dxgpmo_clients_lock);
+static DEFINE_IDA(dxgpmo_client_ida);
+
+static int dxgpmo_client_transfer(struct dxgpmo_adapter *adapter,
+				  bool to_memory, u64 device_address,
+				  void *buf, size_t len)
+{
+	struct dxgpmo_client *client = adapter->priv;
+
+	return client->ops->transfer(client, to_memory, device_address, buf,
+				     len);
+}
+
+static void dxgpmo_client_fill_info(const struct dxgpmo_adapter *adapter,
+				    struct dxgpmo_adapter_info *info)
+{
+	if (dev_is_pci(adapter->dev))
+		dxgpmo_adapter_pci_info(adapter, info);
+}
+
+/* The client lives as long as its adapter: an engine call may be late. */
+static void dxgpmo_client_adapter_release(struct dxgpmo_adapter *adapter)
+{
+	struct dxgpmo_client *client = adapter->priv;
+
+	ida_free(&dxgpmo_client_ida, client->index);
+	kfree(client);
+}
+
+static const struct dxgpmo_adapter_ops dxgpmo_client_ops = {
+	.name = "client",
+	.fill_info = dxgpmo_client_fill_info,
+	.release = dxgpmo_client_adapter_release,
+};
+
+static const struct dxgpmo_adapter_ops dxgpmo_client_engine_ops = {
+	.name = "client",
+	.caps = DXGPMO_ADAPTER_CAP_DMA_ENGINE,
+	.transfer = dxgpmo_client_transfer,
+	.fill_info = dxgpmo_client_fill_info,
+	.release = dxgpmo_client_adapter_release,
+};
+
+/**
+ * __dxgpmo_client_open() - open a client for the device a driver drives
+ * @dev: the device; its DMA mask is set, and it is bound to the caller's
+ *	driver for as long as the client is open
+ * @ops: what the device does for dxgpmo (its engine), or NULL
+ * @priv: the driver's, returned by dxgpmo_client_priv()
+ * @owner: the calling module (dxgpmo_client_open() passes THIS_MODULE)
+ *
+ * The client gets an adapter of its own for @dev, which only it sees:
+ * its ADLs are @dev's DMA mappings (in @dev's IOMMU domain where it has
+ * one), its segment is reached by @ops->transfer.  A client left open when
+ * @owner unloads is closed then, with a warning.
+ *
+ * Context: process context, may sleep; from probe() or later.
+ * Return: the client, or an ERR_PTR(): -ENOMEM, -ENOSPC (no adapter id
+ * left).
+ */
+struct dxgpmo_client *__dxgpmo_client_open(struct device *dev,
+					   const struct dxgpmo_client_ops *ops,
+					   void *priv, struct module *owner)
+{
+	struct dxgpmo_adapter *adapter;
+	struct dxgpmo_client *client;
+	int ret;
+
+	might_sleep();
+	client = kzalloc(sizeof(*client), GFP_KERNEL);
+	if (!client)
+		return ERR_PTR(-ENOMEM);
+	client->ops = ops;
+	client->priv = priv;
+	client->owner = owner;
+	client->index = ida_alloc(&dxgpmo_client_ida, GFP_KERNEL);
+	if (client->index < 0) {
+		ret = client->index;
+		goto err_free;
+	}
+	client->file = dxgpmo_file_alloc(true);
+	if (!client->file) {
+		ret = -ENOMEM;
+		goto err_ida;
+	}
+	client->file->mapping = dxgpmo_shared_mapping;
+	adapter = dxgpmo_adapter_register(dev, ops && ops->transfer ?
+					  &dxgpmo_client_engine_ops :
+					  &dxgpmo_client_ops,
+					  client->index, client, client->file);
+	if (IS_ERR(adapter)) {
+		ret = PTR_ERR(adapter);
+		goto err_file;
+	}
+	/* From here the adapter frees the client (and its index). */
+	client->adapter = adapter;
+	mutex_lock(&dxgpmo_clients_lock);
+	list_add_tail(&client->node, &dxgpmo_clients);
+	mutex_unlock(&dxgpmo_clients_lock);
+	return client;
+
+err_file:
+	dxgpmo_file_destroy(client->file);
+err_ida:
+	ida_free(&dxgpmo_client_ida, client->index);
+err_free:
+	kfree(client);
+	return ERR_PTR(ret);
+}
+EXPORT_SYMBOL_NS_GPL(__dxgpmo_client_open, DXGPMO_NS);
+
+/*
+ * What the driver left is destroyed as a file's is at close (counted as
+ * leaked), ADLs first, before the adapter and its device go.
+ */
+static void dxgpmo_client_release(struct dxgpmo_client *client)
+{
+	dxgpmo_file_destroy(client->file);
+	client->file = NULL;
+	dxgpmo_adapter_unregister(client->adapter);
+}
+
+/**
+ * dxgpmo_client_close() - close a client and everything it still holds
+ * @client: the client, after its last call returned
+ *
+ * Objects left open are destroyed as at the close of /dev/dxgpmo and
+ * counted as leaked (STATS); ADLs are unmapped from the device first.
+ * dma-bufs exported from the client's objects keep their pages.
+ *
+ * Context: process context, may sleep; remove() at the latest.
+ */
+void dxgpmo_client_close(struct dxgpmo_client *client)
+{
+	mutex_lock(&dxgpmo_clients_lock);
+	list_del(&client->node);
+	mutex_unlock(&dxgpmo_clients_lock);
+	dxgpmo_client_release(client);
+}
+EXPORT_SYMBOL_NS_GPL(dxgpmo_client_close, DXGPMO_NS);
+
+/**
+ * dxgpmo_client_priv() - the driver's pointer given at open
+ * @client: the client
+ *
+ * Return: @priv of dxgpmo_client_open().
+ */
+void *dxgpmo_client_priv(struct dxgpmo_client *client)
+{
+	return client->priv;
+}
+EXPORT_SYMBOL_NS_GPL(dxgpmo_client_priv, DXGPMO_NS);
+
+/**
+ * dxgpmo_client_adapter_id() - the id of the client's own adapter
+ * @client: the client
+ *
+ * For the adapter_id of CREATE_PMO, OPEN_PMO and CREATE_MEMORY_BASIS; the
+ * adapter's segment is the one dxgpmo_client_segment_transfer() reaches.
+ *
+ * Return: the adapter id.
+ */
+u32 dxgpmo_client_adapter_id(struct dxgpmo_client *client)
+{
+	return client->adapter->id;
+}
+EXPORT_SYMBOL_NS_GPL(dxgpmo_client_adapter_id, DXGPMO_NS);
+
+/*
+ * Run one command with the caller's parameter block: a copy goes in, as
+ * the ioctl's copy of the user's does, and the answer comes back into the
+ * caller's only on success, as the ioctl's does.
+ */
+static int dxgpmo_client_cmd(struct dxgpmo_client *client,
+			     int (*cmd)(struct dxgpmo_ucmd *ucmd),
+			     void *args, u32 size)
+{
+	struct dxgpmo_ucmd ucmd = {
+		.file = client->file,
+		.kbuffer = args,
+		.user_size = size,
+	};
+	int ret;
+
+	might_sleep();
+	ucmd.cmd = kmemdup(args, size, GFP_KERNEL);
+	if (!ucmd.cmd)
+		return -ENOMEM;
+	*(u32 *)ucmd.cmd = size;	/* each block's size field */
+	ret = cmd(&ucmd);
+	kfree(ucmd.cmd);
+	return ret;
+}
+
+/**
+ * dxgpmo_client_create_pmo() - DxgkCbCreatePhysicalMemoryObject
+ * @client: the client
+ * @args: CREATE_PMO's block; adapter_id may be the client's adapter (an
+ *	AMO is opened with the PMO) or 0
+ *
+ * As CREATE_PMO, with every type, window and cache type open to the
+ * client (privilege.c); the pages are charged to root's caps.
+ * mmap_offset is of no use to a kernel client.
+ *
+ * Context: process context, may sleep.
+ * Return: 0 with pmo_id (and amo_id) filled, or CREATE_PMO's errors.
+ */
+int dxgpmo_client_create_pmo(struct dxgpmo_client *client,
+			     struct dxgpmo_create_pmo *args)
+{
+	return dxgpmo_client_cmd(client, dxgpmo_cmd_create_pmo, args,
+				 sizeof(*args));
+}
+EXPORT_SYMBOL_NS_GPL(dxgpmo_client_create_pmo, DXGPMO_NS);
+
+/**
+ * dxgpmo_client_destroy_pmo() - DxgkCbDestroyPhysicalMemoryObject
+ * @client: the client
+ * @pmo_id: the PMO
+ * @amo_id: its AMO, closed in the same call, or 0
+ *
+ * A PMO whose AMO still has ADLs is the driver leaking locked pages:
+ * -EBUSY and a warning with adl_leak=warn, BUG() in the caller with
+ * adl_leak=bug, as the Windows bugcheck.
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or DESTROY_PMO's errors (-EBUSY while a map or an ADL holds it).
+ */
+int dxgpmo_client_destroy_pmo(struct dxgpmo_client *client, u32 pmo_id,
+			      u32 amo_id)
+{
+	struct dxgpmo_destroy_pmo args = {
+		.pmo_id = pmo_id,
+		.amo_id = amo_id,
+	};
+
+	return dxgpmo_client_cmd(client, dxgpmo_cmd_destroy_pmo, &args,
+				 sizeof(args));
+}
+EXPORT_SYMBOL_NS_GPL(dxgpmo_client_destroy_pmo, DXGPMO_NS);
+
+/**
+ * dxgpmo_client_open_pmo() - DxgkCbOpenPhysicalMemoryObject
+ * @client: the client
+ * @pmo_id: the PMO
+ * @adapter_id: the adapter, usually dxgpmo_client_adapter_id()
+ * @amo_id: the new AMO
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or OPEN_PMO's errors (-EBUSY: the PMO has an AMO).
+ */
+int dxgpmo_client_open_pmo(struct dxgpmo_client *client, u32 pmo_id,
+			   u32 adapter_id, u32 *amo_id)
+{
+	struct dxgpmo_open_pmo args = {
+		.pmo_id = pmo_id,
+		.adapter_id = adapter_id,
+	};
+	int ret;
+
+	ret = dxgpmo_client_cmd(client, dxgpmo_cmd_open_pmo, &args,
+				sizeof(args));
+	if (!ret)
+		*amo_id = args.amo_id;
+	return ret;
+}
+EXPORT_SYMBOL_NS_GPL(dxgpmo_client_open_pmo, DXGPMO_NS);
+
+/**
+ * dxgpmo_client_close_pmo() - DxgkCbClosePhysicalMemoryObject
+ * @client: the client
+ * @amo_id: the AMO
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or CLOSE_PMO's errors (-EBUSY while it has ADLs).
+ */
+int dxgpmo_client_close_pmo(struct dxgpmo_client *client, u32 amo_id)
+{
+	struct dxgpmo_close_pmo args = { .amo_id = amo_id };
+
+	return dxgpmo_client_cmd(client, dxgpmo_cmd_close_pmo, &args,
+				 sizeof(args));
+}
+EXPORT_SYMBOL_NS_GPL(dxgpmo_client_close_pmo, DXGPMO_NS);
+
+/**
+ * dxgpmo_client_allocate_adl() - DxgkCbAllocateAdl
+ * @client: the client
+ * @args: ALLOCATE_ADL's block, its pages field 0
+ * @pages: the page array, pages_capacity entries, or NULL
+ *
+ * As ALLOCATE_ADL: the device addresses of the range, for the AMO's
+ * adapter, in @pages or as one contiguous run (adl_flags, base_page).
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or ALLOCATE_ADL's errors.
+ */
+int dxgpmo_client_allocate_adl(struct dxgpmo_client *client,
+			       struct dxgpmo_allocate_adl *args, u64 *pages)
+{
+	if (args->pages)
+		return -EINVAL;
+	args->pages = (uintptr_t)pages;
+	return dxgpmo_client_cmd(client, dxgpmo_cmd_allocate_adl, args,
+				 sizeof(*args));
+}
+EXPORT_SYMBOL_NS_GPL(dxgpmo_client_allocate_adl, DXGPMO_NS);
+
+/**
+ * dxgpmo_client_free_adl() - DxgkCbFreeAdl
+ * @client: the client
+ * @adl_id: the ADL
+ *
+ * The device is cut off before this returns, lazy IOMMU or not.
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or FREE_ADL's errors.
+ */
+int dxgpmo_client_free_adl(struct dxgpmo_client *client, u32 adl_id)
+{
+	struct dxgpmo_free_adl args = { .adl_id = adl_id };
+
+	return dxgpmo_client_cmd(client, dxgpmo_cmd_free_adl, &args,
+				 sizeof(args));
+}
+EXPORT_SYMBOL_NS_GPL(dxgpmo_client_free_adl, DXGPMO_NS);
+
+/**
+ * dxgpmo_client_map() - DxgkCbMapPhysicalMemory in kernel mode
+ * @client: the client
+ * @args: MAP's block, access_mode %DXGPMO_ACCESS_KERNEL
+ *
+ * A kernel view of the pages the range covers, with the object's cache
+ * type (an __iomem view for IO_SPACE: use the io accessors).  On success
+ * address is the view's first page and offset where the range starts in
+ * it: dxgpmo_map_pointer().  User mode is -EOPNOTSUPP: a client has no
+ * process of its own; a driver that maps an object for a process exports
+ * it (dxgpmo_client_export_dmabuf()) and calls dma_buf_mmap() from its own
+ * mmap().
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or MAP's errors.
+ */
+int dxgpmo_client_map(struct dxgpmo_client *client, struct dxgpmo_map *args)
+{
+	return dxgpmo_client_cmd(client, dxgpmo_cmd_map, args, sizeof(*args));
+}
+EXPORT_SYMBOL_NS_GPL(dxgpmo_client_map, DXGPMO_NS);
+
+/**
+ * dxgpmo_client_unmap() - DxgkCbUnmapPhysicalMemory
+ * @client: the client
+ * @pmo_id: the PMO
+ * @address: the view, as dxgpmo_client_map() returned it in address
+ * @length: its length, as returned
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or UNMAP's errors.
+ */
+int dxgpmo_client_unmap(struct dxgpmo_client *client, u32 pmo_id, u64 address,
+			u64 length)
+{
+	struct dxgpmo_unmap args = {
+		.pmo_id = pmo_id,
+		.address = address,
+		.length = length,
+	};
+
+	return dxgpmo_client_cmd(client, dxgpmo_cmd_unmap, &args,
+				 sizeof(args));
+}
+EXPORT_SYMBOL_NS_GPL(dxgpmo_client_unmap, DXGPMO_NS);
+
+/**
+ * dxgpmo_client_create_memory_basis() - DxgkDdiCreateMemoryBasis
+ * @client: the client
+ * @args: CREATE_MEMORY_BASIS's block, its ranges field 0
+ * @ranges: range_count ranges of the adapter's segment
+ *
+ * Context: process context, may sleep.
+ * Return: 0 with basis_id filled, or CREATE_MEMORY_BASIS's errors.
+ */
+int dxgpmo_client_create_memory_basis(struct dxgpmo_client *client,
+				      struct dxgpmo_create_memory_basis *args,
+				      const struct dxgpmo_memory_range *ranges)
+{
+	if (args->ranges)
+		return -EINVAL;
+	args->ranges = (uintptr_t)ranges;
+	return dxgpmo_client_cmd(client, dxgpmo_cmd_create_memory_basis, args,
+				 sizeof(*args));
+}
+EXPORT_SYMBOL_NS_GPL(dxgpmo_client_create_memory_basis, DXGPMO_NS);
+
+/**
+ * dxgpmo_client_destroy_memory_basis() - DxgkDdiDestroyMemoryBasis
+ * @client: the client
+ * @basis_id: the basis
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or DESTROY_MEMORY_BASIS's errors.
+ */
+int dxgpmo_client_destroy_memory_basis(struct dxgpmo_client *client,
+				       u32 basis_id)
+{
+	struct dxgpmo_destroy_memory_basis args = { .basis_id = basis_id };
+
+	return dxgpmo_client_cmd(client, dxgpmo_cmd_destroy_memory_basis,
+				 &args, sizeof(args));
+}
+EXPORT_SYMBOL_NS_GPL(dxgpmo_client_destroy_memory_basis, DXGPMO_NS);
+
+/**
+ * dxgpmo_client_start_dirty_tracking() - DxgkDdiStartDirtyTracking
+ * @client: the client
+ * @basis_id: the basis
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or START_DIRTY_TRACKING's errors.
+ */
+int dxgpmo_client_start_dirty_tracking(struct dxgpmo_client *client,
+				       u32 basis_id)
+{
+	struct dxgpmo_dirty_tracking args = { .basis_id = basis_id };
+
+	return dxgpmo_client_cmd(client, dxgpmo_cmd_start_dirty_tracking,
+				 &args, sizeof(args));
+}
+EXPORT_SYMBOL_NS_GPL(dxgpmo_client_start_dirty_tracking, DXGPMO_NS);
+
+/**
+ * dxgpmo_client_stop_dirty_tracking() - DxgkDdiStopDirtyTracking
+ * @client: the client
+ * @basis_id: the basis
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or STOP_DIRTY_TRACKING's errors.
+ */
+int dxgpmo_client_stop_dirty_tracking(struct dxgpmo_client *client,
+				      u32 basis_id)
+{
+	struct dxgpmo_dirty_tracking args = { .basis_id = basis_id };
+
+	return dxgpmo_client_cmd(client, dxgpmo_cmd_stop_dirty_tracking,
+				 &args, sizeof(args));
+}
+EXPORT_SYMBOL_NS_GPL(dxgpmo_client_stop_dirty_tracking, DXGPMO_NS);
+
+/**
+ * dxgpmo_client_query_dirty_bits() - DxgkDdiQueryDirtyBitData
+ * @client: the client
+ * @args: QUERY_DIRTY_BITS's block, its buffer field 0
+ * @bits: buffer_size bytes for the bits
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or QUERY_DIRTY_BITS's errors.
+ */
+int dxgpmo_client_query_dirty_bits(struct dxgpmo_client *client,
+				   struct dxgpmo_query_dirty_bits *args, void *bits)
+{
+	if (args->buffer)
+		return -EINVAL;
+	args->buffer = (uintptr_t)bits;
+	return dxgpmo_client_cmd(client, dxgpmo_cmd_query_dirty_bits, args,
+				 sizeof(*args));
+}
+EXPORT_SYMBOL_NS_GPL(dxgpmo_client_query_dirty_bits, DXGPMO_NS);
+
+/**
+ * dxgpmo_client_segment_transfer() - the device's engine on its segment
+ * @client: a client opened with an ops->transfer
+ * @to_memory: the engine writes @buf into the segment, else reads it
+ * @segment_offset: where in the client adapter's segment
+ * @buf: kernel memory
+ * @len: bytes
+ *
+ * Each page of the range is mapped for the device, ops->transfer is called
+ * with its device address, and the pages the device wrote are marked
+ * dirty in every tracked basis, as ADAPTER_DMA into a segment does.
+ *
+ * Context: process context, may sleep.
+ * Return: 0, -EOPNOTSUPP without ops->transfer, -EINVAL out of the
+ * segment, -ENODEV after the client's adapter was removed, or what
+ * ops->transfer returned.
+ */
+int dxgpmo_client_segment_transfer(struct dxgpmo_client *client, bool to_memory,
+				   u64 segment_offset, void *buf, size_t len)
+{
+	struct dxgpmo_adapter *adapter = client->adapter;
+	int ret;
+
+	might_sleep();
+	if (!(adapter->caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE))
+		return -EOPNOTSUPP;
+	if (!dxgpmo_adapter_begin_access(adapter))
+		return -ENODEV;
+	ret = dxgpmo_segment_dma(adapter, to_memory, segment_offset, buf, len);
+	dxgpmo_adapter_end_access(adapter);
+	return ret;
+}
+EXPORT_SYMBOL_NS_GPL(dxgpmo_client_segment_transfer, DXGPMO_NS);
+
+/**
+ * dxgpmo_client_export_dmabuf() - a PMO's pages as a dma-buf
+ * @client: the client
+ * @pmo_id: the PMO
+ * @read_only: the dma-buf's file is opened read-only
+ *
+ * As EXPORT_DMABUF without the descriptor: the caller holds the only
+ * reference and drops it with dma_buf_put() (or gives it to
+ * dma_buf_fd()).  The pages live as long as the dma-buf does.
+ *
+ * Context: process context, may sleep.
+ * Return: the dma-buf, or EXPORT_DMABUF's errors as an ERR_PTR().
+ */
+struct dma_buf *dxgpmo_client_export_dmabuf(struct dxgpmo_client *client,
+					    u32 pmo_id, bool read_only)
+{
+	struct dxgpmo_export_dmabuf args = {
+		.size = sizeof(args),
+		.pmo_id = pmo_id,
+		.fd_flags = read_only ? O_RDONLY : O_RDWR,
+	};
+
+	might_sleep();
+	return dxgpmo_dmabuf_export(client->file, &args);
+}
+EXPORT_SYMBOL_NS_GPL(dxgpmo_client_export_dmabuf, DXGPMO_NS);
+
+/*
+ * A module going away with clients open would leave their objects, the
+ * device mappings of their ADLs and their adapters behind forever: they
+ * are closed now.  The module's exit has run, so no call is in flight.
+ */
+static int dxgpmo_client_module_notify(struct notifier_block *nb,
+				       unsigned long action, void *data)
+{
+	struct dxgpmo_client *client, *next;
+	struct module *mod = data;
+	LIST_HEAD(orphans);
+
+	if (action != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+	mutex_lock(&dxgpmo_clients_lock);
+	list_for_each_entry_safe(client, next, &dxgpmo_clients, node)
+		if (client->owner == mod)
+			list_move_tail(&client->node, &orphans);
+	mutex_unlock(&dxgpmo_clients_lock);
+	list_for_each_entry_safe(client, next, &orphans, node) {
+		pr_warn("dxgpmo: %s unloaded with client %s open: closing it\n",
+			mod->name, client->adapter->name);
+		list_del(&client->node);
+		dxgpmo_client_release(client);
+	}
+	return NOTIFY_OK;
+}
+
+static struct notifier_block dxgpmo_client_module_nb = {
+	.notifier_call = dxgpmo_client_module_notify,
+};
+
+int dxgpmo_clients_init(void)
+{
+	return register_module_notifier(&dxgpmo_client_module_nb);
+}
+
+/* No client is open: each holds a reference on this module. */
+void dxgpmo_clients_exit(void)
+{
+	unregister_module_notifier(&dxgpmo_client_module_nb);
+}
