@@ -21,10 +21,12 @@ vm_prepare() {
 }
 
 # build_module SRC KVER OUT [default]: builds the test module (DXGPMO_TEST=y,
-# module/test.h: DXGPMO_IOC_TEST and its fault injection) of the tree SRC
+# module/test.h: DXGPMO_IOC_TEST and its fault injection) and the sample
+# kernel client (DXGPMO_SAMPLES=y, samples/) of the tree SRC
 # for KVER, or with "default" the module as make install and DKMS build it,
 # in a copy under OUT (so builds for different kernels never share object
-# files), with W=1 and sparse; leaves OUT/dxgpmo.ko; fails on any warning;
+# files), with W=1 and sparse; leaves OUT/dxgpmo.ko (and
+# OUT/dxgpmo_sample_edu.ko); fails on any warning;
 # leaves OUT/sparse-not-run if the kernel's make did not run sparse.
 # DXGPMO_KERNEL_BUILD builds against a kernel tree that is not installed.
 # An arm64 kernel (kernels.sh) has it cross-compiled for arm64_kernel_dir: with
@@ -32,11 +34,12 @@ vm_prepare() {
 # gcc-14 (trixie's), in the trixie build root with that directory at the
 # same path.
 build_module() {
-	bm_test=DXGPMO_TEST=y
-	[ "${4:-}" != default ] || bm_test=DXGPMO_TEST=
+	bm_test=DXGPMO_TEST=y bm_samples=DXGPMO_SAMPLES=y
+	[ "${4:-}" != default ] || bm_test=DXGPMO_TEST= bm_samples=DXGPMO_SAMPLES=
 	bm_src=$3/src
 	mkdir -p "$bm_src"
-	cp -r "$1/Kbuild" "$1/module" "$1/uapi" "$bm_src/"
+	cp -r "$1/Kbuild" "$1/module" "$1/uapi" "$1/include" "$1/samples" \
+		"$bm_src/"
 	if [ "$(kernel_arch "$2")" = arm64 ]; then
 		bm_kernel=$(arm64_kernel_dir "$2")
 		bm_kdir=$bm_kernel/usr/src/linux-headers-$2
@@ -45,20 +48,20 @@ build_module() {
 			in_root_bind "$bm_kernel" "$bm_src" make -j"$(nproc)" \
 				-C "$bm_kdir" M=/dxgpmo DEB_HOST_ARCH=arm64 \
 				DEB_HOST_GNU_TYPE=aarch64-linux-gnu W=1 C=1 \
-				"$bm_test" modules
+				"$bm_test" "$bm_samples" modules
 		else
 			make -j"$(nproc)" -C "$bm_kdir" M="$bm_src" \
 				DEB_HOST_ARCH=arm64 \
 				DEB_HOST_GNU_TYPE=aarch64-linux-gnu W=1 C=1 \
-				"$bm_test" modules
+				"$bm_test" "$bm_samples" modules
 		fi > "$3/kbuild.log" 2>&1
 	elif [ -z "${DXGPMO_KERNEL_BUILD:-}" ] && cached_kernel "$2" > /dev/null; then
 		in_root "$bm_src" make -j"$(nproc)" -C "/usr/src/linux-headers-$2" \
-			M=/dxgpmo W=1 C=1 "$bm_test" modules > "$3/kbuild.log" 2>&1
+			M=/dxgpmo W=1 C=1 "$bm_test" "$bm_samples" modules > "$3/kbuild.log" 2>&1
 	else
 		make -j"$(nproc)" \
 			-C "${DXGPMO_KERNEL_BUILD:-/lib/modules/$2/build}" \
-			M="$bm_src" W=1 C=1 "$bm_test" modules \
+			M="$bm_src" W=1 C=1 "$bm_test" "$bm_samples" modules \
 			> "$3/kbuild.log" 2>&1
 	fi || { cat "$3/kbuild.log"; return 1; }
 	cat "$3/kbuild.log"
@@ -72,6 +75,9 @@ build_module() {
 	grep -o 'C=1 specified, but.*' "$3/kbuild.log" > "$3/sparse-not-run" ||
 		rm -f "$3/sparse-not-run"
 	cp "$bm_src/module/dxgpmo.ko" "$3/dxgpmo.ko"
+	rm -f "$3/dxgpmo_sample_edu.ko"
+	[ "${4:-}" = default ] ||
+		cp "$bm_src/samples/dxgpmo-edu/dxgpmo_sample_edu.ko" "$3/"
 }
 
 # build_userspace SRC OUT: for the arm64 kernels, the tools and selftests

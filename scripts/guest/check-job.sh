@@ -98,6 +98,10 @@ run_test ./dxgpmo_pci_test
 # After the tool's session, which names edu0 and edu1: one race test unbinds
 # and rebinds an edu device, which comes back as a new adapter.
 run_test ./dxgpmo_race_test
+# The in-kernel API's sample client takes the second edu device, runs,
+# unloads with and without its client closed, and gives the device back;
+# the counters and kmemleak below see what it left.
+run_test sh ./dxgpmo_client_sample.sh
 check counters_zero_after_tests live_counters_zero
 # debug kernel: nothing leaked since the module was loaded
 kmemleak_check kmemleak_empty

@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A kernel client of dxgpmo: a PCI driver of QEMU's edu device (1234:11e8)
+ * that plays a WDDM driver's memory management through dxgpmo's in-kernel
+ * API (include/linux/dxgpmo.h).
+ *
+ * It binds only where driver_override names it (it has no ID table), so
+ * it takes the edu device an administrator hands it, not every one:
+ *
+ *   echo $dev > /sys/bus/pci/devices/$dev/driver/unbind
+ *   echo dxgpmo_sample_edu > /sys/bus/pci/devices/$dev/driver_override
+ *   echo $dev > /sys/bus/pci/drivers_probe
+ *
+ * At probe it replays the sequence (create a PMO with an AMO, allocate an
+ * ADL, have the engine write and read the pages at the ADL's addresses,
+ * map them for the CPU, unmap, free the ADL, destroy), a dirty-tracking
+ * pass over its segment, a dma-buf export, and the faults a driver makes
+ * (destroy with a live ADL, a double free, a user-mode map), and writes
+ * one line per step to debugfs dxgpmo_sample_edu/<pci name>: "PASS step"
+ * or "FAIL step: why".  With leave_open=1 its remove() leaves the client
+ * open with objects in it, for dxgpmo to close when the module unloads.
+ */
+#include <linux/debugfs.h>
+#include <linux/dma-buf.h>
+#include <linux/dma-mapping.h>
+#include <linux/io.h>
+#include <linux/iopoll.h>
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/slab.h>
+
+#include <linux/dxgpmo.h>
+
+#define EDU_DMA_BITS		28
+#define EDU_REG_DMA_SRC		0x80
+#define EDU_REG_DMA_DST		0x88
+#define EDU_REG_DMA_COUNT	0x90
+#define EDU_REG_DMA_CMD		0x98
+#define   EDU_DMA_START		0x1
+#define   EDU_DMA_TO_RAM	0x2
+#define EDU_BUFFER_ADDR		0x40000
+/* edu's buffer is 4 KiB; QEMU stops the VM on a run that reaches its end. */
+#define EDU_CHUNK		2048
+#define EDU_TIMEOUT_US		(10 * USEC_PER_SEC)
+
+#define SAMPLE_PAGES		16
+#define SAMPLE_RESULTS_SIZE	4096
+
+static bool leave_open;
+module_param(leave_open, bool, 0444);
+MODULE_PARM_DESC(leave_open,
+		 "remove() leaves the client open with live objects (for the unload test)");
+
+struct sample_edu {
+	struct pci_dev *pdev;
+	void __iomem *regs;
+	struct mutex engine_lock;	/* one run at a time */
+	void *staging;			/* what the engine copies through */
+	dma_addr_t staging_dma;
+	struct dxgpmo_client *client;
+	struct dentry *results_file;
+	size_t results_len;
+	char results[SAMPLE_RESULTS_SIZE];
+};
+
+static struct dentry *sample_debugfs;
+
+static int sample_edu_run(struct sample_edu *edu, u64 src, u64 dst, u32 len,
+			  bool to_ram)
+{
+	u64 cmd;
+
+	writeq(src, edu->regs + EDU_REG_DMA_SRC);
+	writeq(dst, edu->regs + EDU_REG_DMA_DST);
+	writeq(len, edu->regs + EDU_REG_DMA_COUNT);
+	writeq(EDU_DMA_START | (to_ram ? EDU_DMA_TO_RAM : 0),
+	       edu->regs + EDU_REG_DMA_CMD);
+	return readq_poll_timeout(edu->regs + EDU_REG_DMA_CMD, cmd,
+				  !(cmd & EDU_DMA_START), 1000, EDU_TIMEOUT_US);
+}
+
+/* buf to device address addr (to_memory) or back, through edu's buffer. */
+static int sample_edu_copy(struct sample_edu *edu, bool to_memory, u64 addr,
+			   void *buf, size_t len)
+{
+	int ret;
+
+	if (len > EDU_CHUNK)
+		return -EINVAL;
+	mutex_lock(&edu->engine_lock);
+	if (to_memory) {
+		memcpy(edu->staging, buf, len);
+		ret = sample_edu_run(edu, edu->staging_dma, EDU_BUFFER_ADDR,
+				     len, false);
+		if (!ret)
+			ret = sample_edu_run(edu, EDU_BUFFER_ADDR, addr, len,
+					     true);
+	} else {
+		ret = sample_edu_run(edu, addr, EDU_BUFFER_ADDR, len, false);
+		if (!ret)
+			ret = sample_edu_run(edu, EDU_BUFFER_ADDR,
+					     edu->staging_dma, len, true);
+		if (!ret)
+			memcpy(buf, edu->staging, len);
+	}
+	mutex_unlock(&edu->engine_lock);
+	return ret;
+}
+
+/* dxgpmo's segment transfers run on the same engine. */
+static int sample_edu_transfer(struct dxgpmo_client *client, bool to_memory,
+			       u64 device_address, void *buf, size_t len)
+{
+	struct sample_edu *edu = dxgpmo_client_priv(client);
+	size_t done;
+	int ret = 0;
+
+	for (done = 0; done < len && !ret; done += EDU_CHUNK)
+		ret = sample_edu_copy(edu, to_memory, device_address + done,
+				      buf + done,
+				      min_t(size_t, len - done, EDU_CHUNK));
+	return ret;
+}
+
+static const struct dxgpmo_client_ops sample_edu_client_ops = {
+	.transfer = sample_edu_transfer,
+};
+
+/* One line of the results: the step passed if ok, else why not. */
+static __printf(4, 5) bool sample_report(struct sample_edu *edu,
+					 const char *step, bool ok,
+					 const char *fmt, ...)
+{
+	size_t room = sizeof(edu->results) - edu->results_len;
+	char *end = edu->results + edu->results_len;
+	va_list args;
+
+	if (ok) {
+		edu->results_len += scnprintf(end, room, "PASS %s\n", step);
+		return true;
+	}
+	va_start(args, fmt);
+	edu->results_len += scnprintf(end, room, "FAIL %s: %pV\n", step,
+				      &(struct va_format){ fmt, &args });
+	va_end(args);
+	dev_err(&edu->pdev->dev, "%s failed\n", step);
+	return false;
+}
+
+/*
+ * The driver's sequence: a PMO opened for its adapter, an ADL, the engine
+ * writing page 0 and reading page 1 at the ADL's addresses, the CPU's view
+ * of the same pages, then everything given back in order.
+ */
+static void sample_sequence(struct sample_edu *edu)
+{
+	struct dxgpmo_client *client = edu->client;
+	struct dxgpmo_create_pmo create = {
+		.adapter_id = dxgpmo_client_adapter_id(client),
+		.type = DXGPMO_PMO_TYPE_MDL,
+		.cache_type = DXGPMO_CACHE_CACHED,
+		.length = SAMPLE_PAGES * PAGE_SIZE,
+	};
+	struct dxgpmo_allocate_adl adl = { .length = SAMPLE_PAGES * PAGE_SIZE };
+	struct dxgpmo_map map = {
+		.access_mode = DXGPMO_ACCESS_KERNEL,
+		.offset = 100,
+		.length = SAMPLE_PAGES * PAGE_SIZE - 200,
+	};
+	u8 *pattern, *readback, *view;
+	u64 *pages;
+	int ret;
+
+	pattern = kmalloc(EDU_CHUNK, GFP_KERNEL);
+	readback = kmalloc(EDU_CHUNK, GFP_KERNEL);
+	pages = kcalloc(SAMPLE_PAGES, sizeof(*pages), GFP_KERNEL);
+	if (!sample_report(edu, "allocate", pattern && readback && pages,
+			   "no memory"))
+		goto out_free;
+	memset(pattern, 0x5a, EDU_CHUNK);
+
+	ret = dxgpmo_client_create_pmo(client, &create);
+	if (!sample_report(edu, "create_pmo_with_amo",
+			   !ret && create.pmo_id && create.amo_id, "%d", ret))
+		goto out_free;
+
+	adl.amo_id = create.amo_id;
+	adl.pages_capacity = SAMPLE_PAGES;
+	ret = dxgpmo_client_allocate_adl(client, &adl, pages);
+	if (!sample_report(edu, "allocate_adl",
+			   !ret && adl.page_count == SAMPLE_PAGES, "%d", ret))
+		goto out_destroy;
+	/* Not asked for contiguous: the page array is there, as on Windows. */
+	sample_report(edu, "adl_page_array", pages[0] && pages[SAMPLE_PAGES - 1],
+		      "page 0 %llx", pages[0]);
+
+	/* The engine writes page 0 at the ADL's address for it. */
+	ret = sample_edu_copy(edu, true, pages[0] << PAGE_SHIFT, pattern,
+			      EDU_CHUNK);
+	sample_report(edu, "engine_writes_adl_page", !ret, "%d", ret);
+
+	map.pmo_id = create.pmo_id;
+	ret = dxgpmo_client_map(client, &map);
+	if (!sample_report(edu, "map_kernel",
+			   !ret && map.map_id && map.offset == 100 &&
+			   map.length == SAMPLE_PAGES * PAGE_SIZE,
+			   "%d offset %llu length %llu", ret, map.offset,
+			   map.length))
+		goto out_free_adl;
+	view = dxgpmo_map_pointer(&map) - map.offset;
+	sample_report(edu, "cpu_sees_engine_write",
+		      !memcmp(view, pattern, EDU_CHUNK), "%*ph", 8, view);
+
+	/* The CPU writes page 1; the engine reads it at the ADL's address. */
+	memset(view + PAGE_SIZE, 0xa5, EDU_CHUNK);
+	ret = sample_edu_copy(edu, false, pages[1] << PAGE_SHIFT, readback,
+			      EDU_CHUNK);
+	sample_report(edu, "engine_sees_cpu_write",
+		      !ret && !memchr_inv(readback, 0xa5, EDU_CHUNK),
+		      "%d %*ph", ret, 8, readback);
+
+	ret = dxgpmo_client_unmap(client, create.pmo_id, map.address,
+				  map.length);
+	sample_report(edu, "unmap", !ret, "%d", ret);
+
+	/* The driver's fault: destroying what an ADL still maps. */
+	ret = dxgpmo_client_destroy_pmo(client, create.pmo_id, create.amo_id);
+	sample_report(edu, "destroy_with_live_adl_refused", ret == -EBUSY,
+		      "%d", ret);
+
+out_free_adl:
+	ret = dxgpmo_client_free_adl(client, adl.adl_id);
+	sample_report(edu, "free_adl", !ret, "%d", ret);
+	ret = dxgpmo_client_free_adl(client, adl.adl_id);
+	sample_report(edu, "double_free_adl_refused", ret == -ENOENT, "%d",
+		      ret);
+out_destroy:
+	ret = dxgpmo_client_destroy_pmo(client, create.pmo_id, create.amo_id);
+	sample_report(edu, "destroy_pmo_and_amo", !ret, "%d", ret);
+out_free:
+	kfree(pages);
+	kfree(readback);
+	kfree(pattern);
+}
+
+/*
+ * A memory basis over the first MiB of the adapter's segment: the engine
+ * writes page 3 of it, and only page 3's bit comes back.
+ */
+static void sample_dirty_pass(struct sample_edu *edu)
+{
+	struct dxgpmo_client *client = edu->client;
+	struct dxgpmo_memory_range range = { .length = SZ_1M };
+	struct dxgpmo_create_memory_basis basis = {
+		.adapter_id = dxgpmo_client_adapter_id(client),
+		.segment_id = 1,
+		.range_count = 1,
+	};
+	struct dxgpmo_query_dirty_bits query = {
+		.flags = DXGPMO_DIRTY_CLEAR_DATA,
+	};
+	u8 bits[SZ_1M / PAGE_SIZE / BITS_PER_BYTE];
+	u8 data[64];
+	int ret, i;
+	bool only_page_3 = true;
+
+	ret = dxgpmo_client_create_memory_basis(client, &basis, &range);
+	if (!sample_report(edu, "create_memory_basis", !ret, "%d", ret))
+		return;
+	ret = dxgpmo_client_start_dirty_tracking(client, basis.basis_id);
+	if (!sample_report(edu, "start_dirty_tracking", !ret, "%d", ret))
+		goto out_destroy;
+	memset(data, 0x3c, sizeof(data));
+	ret = dxgpmo_client_segment_transfer(client, true, 3 * PAGE_SIZE + 8,
+					     data, sizeof(data));
+	sample_report(edu, "engine_writes_segment", !ret, "%d", ret);
+
+	query.basis_id = basis.basis_id;
+	query.buffer_size = sizeof(bits);
+	memset(bits, 0xff, sizeof(bits));
+	ret = dxgpmo_client_query_dirty_bits(client, &query, bits);
+	for (i = 0; i < sizeof(bits); i++)
+		if (bits[i] != (i ? 0 : BIT(3)))
+			only_page_3 = false;
+	sample_report(edu, "dirty_bit_of_written_page", !ret && only_page_3,
+		      "%d %*ph", ret, 4, bits);
+	ret = dxgpmo_client_stop_dirty_tracking(client, basis.basis_id);
+	sample_report(edu, "stop_dirty_tracking", !ret, "%d", ret);
+out_destroy:
+	ret = dxgpmo_client_destroy_memory_basis(client, basis.basis_id);
+	sample_report(edu, "destroy_memory_basis", !ret, "%d", ret);
+}
+
+/* The faults the API refuses, and a dma-buf of a PMO. */
+static void sample_refusals(struct sample_edu *edu)
+{
+	struct dxgpmo_client *client = edu->client;
+	struct dxgpmo_create_pmo create = {
+		.type = DXGPMO_PMO_TYPE_MDL,
+		.cache_type = DXGPMO_CACHE_WRITE_COMBINED,
+		.length = 3 * PAGE_SIZE,
+	};
+	struct dxgpmo_map map = {
+		.access_mode = DXGPMO_ACCESS_USER,
+		.length = PAGE_SIZE,
+	};
+	struct dma_buf *dmabuf;
+	int ret;
+
+	ret = dxgpmo_client_create_pmo(client, &create);
+	if (!sample_report(edu, "create_pmo_write_combined", !ret, "%d", ret))
+		return;
+	map.pmo_id = create.pmo_id;
+	ret = dxgpmo_client_map(client, &map);
+	sample_report(edu, "user_mode_map_refused", ret == -EOPNOTSUPP, "%d",
+		      ret);
+	dmabuf = dxgpmo_client_export_dmabuf(client, create.pmo_id, false);
+	sample_report(edu, "export_dmabuf",
+		      !IS_ERR(dmabuf) && dmabuf->size == 3 * PAGE_SIZE, "%d",
+		      PTR_ERR_OR_ZERO(dmabuf));
+	ret = dxgpmo_client_destroy_pmo(client, create.pmo_id, 0);
+	sample_report(edu, "destroy_exported_pmo", !ret, "%d", ret);
+	/* The pages live as long as the dma-buf. */
+	if (!IS_ERR(dmabuf))
+		dma_buf_put(dmabuf);
+	ret = dxgpmo_client_destroy_pmo(client, create.pmo_id, 0);
+	sample_report(edu, "double_destroy_refused", ret == -ENOENT, "%d",
+		      ret);
+}
+
+/* What remove() leaves with leave_open=1: a PMO, its AMO and a view. */
+static void sample_leave_objects(struct sample_edu *edu)
+{
+	struct dxgpmo_create_pmo create = {
+		.adapter_id = dxgpmo_client_adapter_id(edu->client),
+		.type = DXGPMO_PMO_TYPE_MDL,
+		.cache_type = DXGPMO_CACHE_CACHED,
+		.length = 4 * PAGE_SIZE,
+	};
+	struct dxgpmo_map map = {
+		.access_mode = DXGPMO_ACCESS_KERNEL,
+		.length = 4 * PAGE_SIZE,
+	};
+	int ret;
+
+	ret = dxgpmo_client_create_pmo(edu->client, &create);
+	if (!sample_report(edu, "leave_objects", !ret, "create %d", ret))
+		return;
+	map.pmo_id = create.pmo_id;
+	ret = dxgpmo_client_map(edu->client, &map);
+	sample_report(edu, "leave_objects", !ret, "map %d", ret);
+}
+
+static int sample_results_show(struct seq_file *m, void *data)
+{
+	struct sample_edu *edu = m->private;
+
+	seq_puts(m, edu->results);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sample_results);
+
+static int sample_edu_probe(struct pci_dev *pdev,
+			    const struct pci_device_id *id)
+{
+	struct sample_edu *edu;
+	int ret;
+
+	edu = devm_kzalloc(&pdev->dev, sizeof(*edu), GFP_KERNEL);
+	if (!edu)
+		return -ENOMEM;
+	edu->pdev = pdev;
+	mutex_init(&edu->engine_lock);
+	ret = pcim_enable_device(pdev);
+	if (ret)
+		return ret;
+	ret = dma_set_mask_and_coherent(&pdev->dev,
+					DMA_BIT_MASK(EDU_DMA_BITS));
+	if (ret)
+		return ret;
+	edu->regs = pcim_iomap(pdev, 0, 0);
+	if (!edu->regs)
+		return -ENOMEM;
+	pci_set_master(pdev);
+	edu->staging = dmam_alloc_coherent(&pdev->dev, EDU_CHUNK,
+					   &edu->staging_dma, GFP_KERNEL);
+	if (!edu->staging)
+		return -ENOMEM;
+
+	edu->client = dxgpmo_client_open(&pdev->dev, &sample_edu_client_ops,
+					 edu);
+	if (IS_ERR(edu->client))
+		return PTR_ERR(edu->client);
+	pci_set_drvdata(pdev, edu);
+
+	sample_sequence(edu);
+	sample_dirty_pass(edu);
+	sample_refusals(edu);
+	if (leave_open)
+		sample_leave_objects(edu);
+	edu->results_file = debugfs_create_file(pci_name(pdev), 0400,
+						sample_debugfs, edu,
+						&sample_results_fops);
+	dev_info(&pdev->dev, "dxgpmo client %u: sample run done\n",
+		 dxgpmo_client_adapter_id(edu->client));
+	return 0;
+}
+
+static void sample_edu_remove(struct pci_dev *pdev)
+{
+	struct sample_edu *edu = pci_get_drvdata(pdev);
+
+	debugfs_remove(edu->results_file);
+	if (!leave_open)
+		dxgpmo_client_close(edu->client);
+	/* Else dxgpmo closes it when this module unloads. */
+}
+
+static struct pci_driver sample_edu_driver = {
+	.name = "dxgpmo_sample_edu",
+	/* No IDs: only devices whose driver_override names it. */
+	.probe = sample_edu_probe,
+	.remove = sample_edu_remove,
+};
+
+static int __init sample_edu_init(void)
+{
+	int ret;
+
+	sample_debugfs = debugfs_create_dir("dxgpmo_sample_edu", NULL);
+	ret = pci_register_driver(&sample_edu_driver);
+	if (ret)
+		debugfs_remove(sample_debugfs);
+	return ret;
+}
+
+static void __exit sample_edu_exit(void)
+{
+	pci_unregister_driver(&sample_edu_driver);
+	debugfs_remove(sample_debugfs);
+}
+
+module_init(sample_edu_init);
+module_exit(sample_edu_exit);
+
+MODULE_DESCRIPTION("dxgpmo kernel-client sample: a WDDM driver's memory sequence on QEMU's edu");
+MODULE_LICENSE("GPL");
+DXGPMO_IMPORT_NS();
+/* MODULE_IMPORT_NS(DMA_BUF) on 6.1-6.12, ("DMA_BUF") since: the same. */
+MODULE_INFO(import_ns, "DMA_BUF");

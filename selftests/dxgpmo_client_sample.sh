@@ -1,0 +1,114 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The in-kernel API through its sample client (samples/dxgpmo-edu): the
+# second edu device is taken from dxgpmo's edu driver and handed to the
+# sample, whose probe runs a WDDM driver's sequence and its faults and
+# writes one line per step to debugfs; each line is counted here.  Then
+# the same with leave_open=1: the sample unloads with its client open, and
+# dxgpmo must close it, leaving no live object and no adapter behind.
+# Finally the device goes back to dxgpmo's edu driver.
+# Prints "dxgpmo-check: PASS|FAIL name" lines for scripts/check.sh.
+# Needs dxgpmo loaded, debugfs, and ./dxgpmo_sample_edu.ko.
+
+sample=${DXGPMO_SAMPLE_KO:-./dxgpmo_sample_edu.ko}
+results=/sys/kernel/debug/dxgpmo_sample_edu
+stats=/sys/kernel/debug/dxgpmo/stats
+
+result() {
+	if [ "$2" = 0 ]; then
+		echo "dxgpmo-check: PASS client_$1"
+	else
+		echo "dxgpmo-check: FAIL client_$1"
+	fi
+}
+
+stat() {
+	awk -v k="$1" '$1 == k { print $2 }' "$stats"
+}
+
+# Every counter of live things is back at what it was (see check-job.sh).
+live_counters() {
+	grep -vE '^(leaked_|segment_pages)' "$stats"
+}
+
+# The second edu device, in PCI order.
+dev=
+n=0
+for d in /sys/bus/pci/devices/*; do
+	[ "$(cat "$d/vendor"):$(cat "$d/device")" = 0x1234:0x11e8 ] || continue
+	n=$((n + 1))
+	[ $n = 2 ] && dev=${d##*/}
+done
+[ -n "$dev" ]
+result second_edu_found $?
+[ -n "$dev" ] || exit 0
+sysdev=/sys/bus/pci/devices/$dev
+
+hand_to_sample() {	# hand_to_sample [PARAM...]
+	if [ -e "$sysdev/driver" ]; then
+		echo "$dev" > "$sysdev/driver/unbind" || return 1
+	fi
+	echo dxgpmo_sample_edu > "$sysdev/driver_override" &&
+	insmod "$sample" "$@" &&
+	readlink "$sysdev/driver" | grep -q '/dxgpmo_sample_edu$'
+}
+
+give_back() {
+	rmmod dxgpmo_sample_edu
+	echo > "$sysdev/driver_override"
+	echo "$dev" > /sys/bus/pci/drivers_probe
+}
+
+adapters_before=$(./dxgpmoctl adapters | wc -l)
+live_counters > /tmp/client-live-before
+leaked_before=$(stat leaked_objects)
+
+hand_to_sample
+result sample_bound $?
+# Every step the sample ran, as it reported it.
+if [ -r "$results/$dev" ]; then
+	cat "$results/$dev"
+	steps=$(grep -c '^PASS ' "$results/$dev")
+	sed -n 's/^\(PASS\|FAIL\) \([a-z_0-9]*\).*/\1 \2/p' "$results/$dev" |
+	while read -r verdict step; do
+		[ "$verdict" = PASS ]
+		result "sample_$step" $?
+	done
+	# the sequence, the dirty pass and the refusals, all of them
+	[ "$steps" -ge 22 ] && ! grep -q '^FAIL' "$results/$dev"
+	result sample_all_steps_passed $?
+else
+	result sample_results_present 1
+fi
+# The client's adapter is its own: user space does not see it.
+! ./dxgpmoctl adapters | grep -q client
+result adapter_invisible_to_user_space $?
+[ "$(./dxgpmoctl adapters | wc -l)" -lt "$adapters_before" ]
+result second_edu_gone_from_user_space $?
+give_back
+result sample_unloaded $?
+live_counters | cmp -s - /tmp/client-live-before
+result live_counters_back_after_close $?
+[ "$(stat leaked_objects)" = "$leaked_before" ]
+result nothing_leaked_after_close $?
+
+# A module that unloads with its client open: dxgpmo closes it.
+dmesg -c > /dev/null
+hand_to_sample leave_open=1
+result leave_open_bound $?
+grep -q '^PASS leave_objects' "$results/$dev" 2>/dev/null
+result leave_open_objects_made $?
+[ "$(stat pmos)" -gt 0 ] 2>/dev/null
+result leave_open_objects_live $?
+give_back
+result leave_open_unloaded $?
+dmesg | grep -q 'dxgpmo_sample_edu unloaded with client client[0-9]* open: closing it'
+result unload_closes_client $?
+live_counters | cmp -s - /tmp/client-live-before
+result live_counters_back_after_unload $?
+# the PMO, its AMO and the map
+[ "$(stat leaked_objects)" = $((leaked_before + 3)) ]
+result unload_counts_three_leaked $?
+
+readlink "$sysdev/driver" | grep -q '/dxgpmo-edu$'
+result edu_back_with_dxgpmo $?
