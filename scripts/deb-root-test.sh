@@ -78,6 +78,11 @@ result $? "${ko:-no dxgpmo.ko} has MODULE_VERSION $mod_ver"
 result $? "the module is the default build, not the test build"
 [ -n "$ko" ] && modinfo -F vermagic "$ko" | grep -q "^$kver "
 result $? "the module's vermagic is $kver"
+# The in-kernel API's header, for drivers built against the installed
+# source (Documentation/driver-api/dxgpmo-kernel-api.rst).
+grep -q '__dxgpmo_client_open' \
+	"/usr/src/dxgpmo-$mod_ver/include/linux/dxgpmo.h"
+result $? "/usr/src/dxgpmo-$mod_ver/include/linux/dxgpmo.h declares the in-kernel API"
 
 # The module as DKMS built it, from DKMS's own tree, for the smoke boot
 # (make check boots the trixie one).
