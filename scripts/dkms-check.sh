@@ -15,7 +15,7 @@ ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$top/packaging/dkms.conf")
 work=$build/dkms
 rm -rf "$work"
 mkdir -p "$work/source/dxgpmo-$ver" "$work/tree"
-cp -r "$top/Kbuild" "$top/Makefile" "$top/module" "$top/uapi" \
+cp -r "$top/Kbuild" "$top/Makefile" "$top/module" "$top/uapi" "$top/include" \
 	"$top/packaging" "$work/source/dxgpmo-$ver/"
 cp "$top/packaging/dkms.conf" "$work/source/dxgpmo-$ver/dkms.conf"
 
