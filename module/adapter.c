@@ -12,8 +12,9 @@
  * (virtual.c) is a platform device without an IOMMU: the DMA API hands out
  * physical addresses, so logical pages equal physical pages.
  *
- * Adapter ids are global (all files see the same adapters) and not reused
- * until the 8-bit space wraps.
+ * Adapter ids are global (all files see the same adapters, but for a
+ * kernel client's own, which only its client sees) and not reused until
+ * the 8-bit space wraps.
  *
  * Removal (unbind, hot-unplug) revokes everything that lets the device reach
  * memory before the device goes: ADLs are unmapped, BAR views stop working,
@@ -354,7 +355,8 @@ int dxgpmo_cmd_query_adapters(struct dxgpmo_ucmd *ucmd)
 	u32 total = 0, i;
 	int ret = 0;
 
-	if (cmd->flags)
+	/* User memory only: no kernel client has this command. */
+	if (WARN_ON_ONCE(ucmd->kbuffer) || cmd->flags)
 		return -EINVAL;
 	if (cmd->count && cmd->entry_size < offsetofend(typeof(*infos), name))
 		return -EINVAL;

@@ -83,7 +83,9 @@ int dxgpmo_cmd_adapter_dma(struct dxgpmo_ucmd *ucmd)
 	void *kbuf;
 	int ret;
 
-	if (cmd->flags & ~(DXGPMO_DMA_TO_MEMORY | DXGPMO_DMA_RAW) ||
+	/* User memory only: no kernel client has this command. */
+	if (WARN_ON_ONCE(ucmd->kbuffer) ||
+	    cmd->flags & ~(DXGPMO_DMA_TO_MEMORY | DXGPMO_DMA_RAW) ||
 	    cmd->__reserved)
 		return -EINVAL;
 	if (!cmd->length ||

@@ -507,11 +507,10 @@ int dxgpmo_cmd_query_dirty_bits(struct dxgpmo_ucmd *ucmd)
 		mutex_unlock(&segment->lock);
 	}
 	mutex_unlock(&segment->collect_lock);
-	if (!ret)
+	if (!ret) {
 		ret = dxgpmo_ucmd_copy_to(ucmd, cmd->buffer, out, nbytes);
-	if (ret == -EFAULT) {
 		/* The caller never saw them: they stay for the next query. */
-		if (clear)
+		if (ret && clear)
 			dxgpmo_basis_restore_bits(basis, first, count, out);
 	}
 out_put:

@@ -9,8 +9,8 @@
  * parameter block in place of the copy of the user's: the rules, the
  * rounding and the errors are the ioctls', and so are the locks.  What a
  * kernel client may do that an opener of /dev/dxgpmo may not is decided
- * in privilege.c (everything: it is kernel code), what it is charged in
- * quota.c (root's caps).
+ * in privilege.c (any window and physical address, as kernel code; no
+ * IO_SPACE), what it is charged in quota.c (root's caps).
  *
  * Contexts: every function sleeps (process context, no spinlock, no
  * atomic section, not in the device's DMA fence signalling path).  Calls
@@ -83,13 +83,13 @@ static void dxgpmo_client_adapter_release(struct dxgpmo_adapter *adapter)
 	kfree(client);
 }
 
-static const struct dxgpmo_adapter_ops dxgpmo_client_ops = {
+static const struct dxgpmo_adapter_ops dxgpmo_client_adapter_ops = {
 	.name = "client",
 	.fill_info = dxgpmo_client_fill_info,
 	.release = dxgpmo_client_adapter_release,
 };
 
-static const struct dxgpmo_adapter_ops dxgpmo_client_engine_ops = {
+static const struct dxgpmo_adapter_ops dxgpmo_client_engine_adapter_ops = {
 	.name = "client",
 	.caps = DXGPMO_ADAPTER_CAP_DMA_ENGINE,
 	.transfer = dxgpmo_client_transfer,
@@ -111,8 +111,8 @@ static const struct dxgpmo_adapter_ops dxgpmo_client_engine_ops = {
  * @owner unloads is closed then, with a warning.
  *
  * Context: process context, may sleep; from probe() or later.
- * Return: the client, or an ERR_PTR(): -ENOMEM, -ENOSPC (no adapter id
- * left).
+ * Return: the client, or an ERR_PTR(): -ENOMEM, -EBUSY (all 255 adapter
+ * ids in use).
  */
 struct dxgpmo_client *__dxgpmo_client_open(struct device *dev,
 					   const struct dxgpmo_client_ops *ops,
@@ -141,8 +141,8 @@ struct dxgpmo_client *__dxgpmo_client_open(struct device *dev,
 	}
 	client->file->mapping = dxgpmo_shared_mapping;
 	adapter = dxgpmo_adapter_register(dev, ops && ops->transfer ?
-					  &dxgpmo_client_engine_ops :
-					  &dxgpmo_client_ops,
+					  &dxgpmo_client_engine_adapter_ops :
+					  &dxgpmo_client_adapter_ops,
 					  client->index, client, client->file);
 	if (IS_ERR(adapter)) {
 		ret = PTR_ERR(adapter);
@@ -166,14 +166,19 @@ err_free:
 EXPORT_SYMBOL_NS_GPL(__dxgpmo_client_open, DXGPMO_NS);
 
 /*
- * What the driver left is destroyed as a file's is at close (counted as
- * leaked), ADLs first, before the adapter and its device go.
+ * The adapter goes first, as at a device's removal: no lookup finds it any
+ * more (its owner's file is about to be freed, and a new file could get
+ * the same address), and its ADLs are unmapped from the device.  Then what
+ * the driver left is destroyed as a file's is at close, counted as leaked.
+ * The adapter's last reference, which an AMO of the file may hold, frees
+ * the client: nothing here touches it after that.
  */
 static void dxgpmo_client_release(struct dxgpmo_client *client)
 {
-	dxgpmo_file_destroy(client->file);
-	client->file = NULL;
+	struct dxgpmo_file *file = client->file;
+
 	dxgpmo_adapter_unregister(client->adapter);
+	dxgpmo_file_destroy(file);
 }
 
 /**
@@ -224,13 +229,19 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_adapter_id, DXGPMO_NS);
 
 /*
  * Run one command with the caller's parameter block: a copy goes in, as
- * the ioctl's copy of the user's does, and the answer comes back into the
- * caller's only on success, as the ioctl's does.
+ * the ioctl's copy of the user's does, with the caller's array (or NULL)
+ * in the field at ptr_offset of a command that has one, and the answer
+ * comes back into the caller's block when the command answers, as the
+ * ioctl's does (on success, and with the size an array needs).  That field is 0 in the caller's block, always: a kernel address
+ * is only ever one this function put there, and a retry with a larger
+ * array passes the same block again.
  */
-static int dxgpmo_client_cmd(struct dxgpmo_client *client,
-			     int (*cmd)(struct dxgpmo_ucmd *ucmd),
-			     void *args, u32 size)
+static int dxgpmo_client_cmd_array(struct dxgpmo_client *client,
+				   int (*cmd)(struct dxgpmo_ucmd *ucmd),
+				   void *args, u32 size, size_t ptr_offset,
+				   const void *array)
 {
+	u64 *caller_ptr = ptr_offset ? args + ptr_offset : NULL;
 	struct dxgpmo_ucmd ucmd = {
 		.file = client->file,
 		.kbuffer = args,
@@ -239,13 +250,27 @@ static int dxgpmo_client_cmd(struct dxgpmo_client *client,
 	int ret;
 
 	might_sleep();
+	if (caller_ptr && *caller_ptr)
+		return -EINVAL;
 	ucmd.cmd = kmemdup(args, size, GFP_KERNEL);
 	if (!ucmd.cmd)
 		return -ENOMEM;
 	*(u32 *)ucmd.cmd = size;	/* each block's size field */
+	if (caller_ptr)
+		*(u64 *)(ucmd.cmd + ptr_offset) = (uintptr_t)array;
 	ret = cmd(&ucmd);
+	/* A command that answers an error (-ENOSPC with the size) too. */
+	if (caller_ptr)
+		*caller_ptr = 0;
 	kfree(ucmd.cmd);
 	return ret;
+}
+
+static int dxgpmo_client_cmd(struct dxgpmo_client *client,
+			     int (*cmd)(struct dxgpmo_ucmd *ucmd),
+			     void *args, u32 size)
+{
+	return dxgpmo_client_cmd_array(client, cmd, args, size, 0, NULL);
 }
 
 /**
@@ -254,8 +279,9 @@ static int dxgpmo_client_cmd(struct dxgpmo_client *client,
  * @args: CREATE_PMO's block; adapter_id may be the client's adapter (an
  *	AMO is opened with the PMO) or 0
  *
- * As CREATE_PMO, with every type, window and cache type open to the
- * client (privilege.c); the pages are charged to root's caps.
+ * As CREATE_PMO, with every window and cache type open to the client
+ * (privilege.c), but no IO_SPACE (-EOPNOTSUPP: a driver maps its own
+ * BARs with pci_iomap()); the pages are charged to root's caps.
  * mmap_offset is of no use to a kernel client.
  *
  * Context: process context, may sleep.
@@ -354,11 +380,9 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_close_pmo, DXGPMO_NS);
 int dxgpmo_client_allocate_adl(struct dxgpmo_client *client,
 			       struct dxgpmo_allocate_adl *args, u64 *pages)
 {
-	if (args->pages)
-		return -EINVAL;
-	args->pages = (uintptr_t)pages;
-	return dxgpmo_client_cmd(client, dxgpmo_cmd_allocate_adl, args,
-				 sizeof(*args));
+	return dxgpmo_client_cmd_array(client, dxgpmo_cmd_allocate_adl, args,
+				       sizeof(*args),
+				       offsetof(typeof(*args), pages), pages);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_allocate_adl, DXGPMO_NS);
 
@@ -387,7 +411,7 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_free_adl, DXGPMO_NS);
  * @args: MAP's block, access_mode %DXGPMO_ACCESS_KERNEL
  *
  * A kernel view of the pages the range covers, with the object's cache
- * type (an __iomem view for IO_SPACE: use the io accessors).  On success
+ * type; a read-only SECTION's view is read-only (a write oopses).  On success
  * address is the view's first page and offset where the range starts in
  * it: dxgpmo_map_pointer().  User mode is -EOPNOTSUPP: a client has no
  * process of its own; a driver that maps an object for a process exports
@@ -440,11 +464,9 @@ int dxgpmo_client_create_memory_basis(struct dxgpmo_client *client,
 				      struct dxgpmo_create_memory_basis *args,
 				      const struct dxgpmo_memory_range *ranges)
 {
-	if (args->ranges)
-		return -EINVAL;
-	args->ranges = (uintptr_t)ranges;
-	return dxgpmo_client_cmd(client, dxgpmo_cmd_create_memory_basis, args,
-				 sizeof(*args));
+	return dxgpmo_client_cmd_array(client, dxgpmo_cmd_create_memory_basis,
+				       args, sizeof(*args),
+				       offsetof(typeof(*args), ranges), ranges);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_create_memory_basis, DXGPMO_NS);
 
@@ -514,11 +536,9 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_stop_dirty_tracking, DXGPMO_NS);
 int dxgpmo_client_query_dirty_bits(struct dxgpmo_client *client,
 				   struct dxgpmo_query_dirty_bits *args, void *bits)
 {
-	if (args->buffer)
-		return -EINVAL;
-	args->buffer = (uintptr_t)bits;
-	return dxgpmo_client_cmd(client, dxgpmo_cmd_query_dirty_bits, args,
-				 sizeof(*args));
+	return dxgpmo_client_cmd_array(client, dxgpmo_cmd_query_dirty_bits, args,
+				       sizeof(*args),
+				       offsetof(typeof(*args), buffer), bits);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_query_dirty_bits, DXGPMO_NS);
 

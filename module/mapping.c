@@ -106,8 +106,7 @@ static u64 dxgpmo_map_kernel_address(struct dxgpmo_file *file,
 {
 	if (!file->kernel_client)
 		return DXGPMO_KMAP_TOKEN_BASE + ((u64)map->obj.id << PAGE_SHIFT);
-	if (map->kview.io)
-		return (uintptr_t)(__force void *)map->kview.io;
+	/* Kernel clients have no IO_SPACE objects (privilege.c). */
 	return (uintptr_t)map->kview.vaddr;
 }
 
@@ -311,7 +310,9 @@ int dxgpmo_cmd_kmap_rw(struct dxgpmo_ucmd *ucmd)
 	struct dxgpmo_cpu_map *map;
 	int ret;
 
-	if ((cmd->flags & ~DXGPMO_KMAP_WRITE) || cmd->__reserved)
+	/* User memory only: no kernel client has this command. */
+	if (WARN_ON_ONCE(ucmd->kbuffer) ||
+	    (cmd->flags & ~DXGPMO_KMAP_WRITE) || cmd->__reserved)
 		return -EINVAL;
 	if (!cmd->length || cmd->offset + cmd->length < cmd->offset)
 		return -EINVAL;

@@ -389,14 +389,23 @@ static int dxgpmo_pmo_adl_leak(struct dxgpmo_file *file, u32 id,
 	struct dxgpmo_bugcheck *bugcheck;
 
 	if (!READ_ONCE(dxgpmo_adl_leak_bug)) {
-		pr_warn_ratelimited("dxgpmo: %s[%d]: DESTROY_PMO of object %u with %u live ADL(s): the driver leaks locked pages\n",
-				    current->comm, task_pid_nr(current), id,
-				    nr_adls);
+		if (file->kernel_client)
+			pr_warn_ratelimited("dxgpmo: kernel client: DESTROY_PMO of object %u with %u live ADL(s): the driver leaks locked pages\n",
+					    id, nr_adls);
+		else
+			pr_warn_ratelimited("dxgpmo: %s[%d]: DESTROY_PMO of object %u with %u live ADL(s): the driver leaks locked pages\n",
+					    current->comm, task_pid_nr(current),
+					    id, nr_adls);
 		return -EBUSY;
 	}
-	/* A kernel driver's leak stops the machine where it happens. */
+	/*
+	 * A kernel driver's leak stops the machine, as the bugcheck does: a
+	 * BUG() in its call would kill the calling task with the driver's
+	 * locks (the device's, its own) held, and hang whoever waits for them.
+	 */
 	if (file->kernel_client)
-		dxgpmo_bugcheck_now(id, nr_adls);
+		panic("dxgpmo: DESTROY_PMO of object %u with %u live ADL(s): a kernel client leaks locked pages (adl_leak=bug)\n",
+		      id, nr_adls);
 	/* Failing here would be the file leak again: a few bytes, no fail. */
 	bugcheck = kmalloc(sizeof(*bugcheck), GFP_KERNEL | __GFP_NOFAIL);
 	bugcheck->id = id;

@@ -14,9 +14,11 @@
  * rights are noted once at open without auditing, so that ordinary calls
  * of ordinary users leave no capability denials in the audit log.
  *
- * A kernel client (client.c) is kernel code, which can reach registers and
- * physical addresses by itself: it may do everything, whichever task it
- * calls from, and no check looks at that task.
+ * A kernel client (client.c) is kernel code, which can reach physical
+ * addresses by itself: it may use any allocation window and see the
+ * physical addresses of adapters without an IOMMU, whichever task it calls
+ * from, and no check looks at that task.  IO_SPACE objects, which view
+ * other devices' BARs, it may not have.
  */
 #include <linux/capability.h>
 #include <linux/log2.h>
@@ -51,8 +53,12 @@ bool dxgpmo_may_see_physical(struct dxgpmo_file *file)
  */
 int dxgpmo_may_use_io_space(struct dxgpmo_file *file)
 {
+	/*
+	 * A driver maps its own BARs (pci_iomap()); another device's are not
+	 * its to map, and a raw view would outlive that device's removal.
+	 */
 	if (file->kernel_client)
-		return 0;
+		return -EOPNOTSUPP;
 	if (!file->opener_sys_rawio || !capable(CAP_SYS_RAWIO))
 		return -EPERM;
 	return security_locked_down(LOCKDOWN_PCI_ACCESS);

@@ -184,10 +184,18 @@ static void sample_sequence(struct sample_edu *edu)
 			   !ret && create.pmo_id && create.amo_id, "%d", ret))
 		goto out_free;
 
+	/* Too small an array: the size it needs, and the same block again. */
 	adl.amo_id = create.amo_id;
+	adl.pages_capacity = 2;
+	ret = dxgpmo_client_allocate_adl(client, &adl, pages);
+	sample_report(edu, "adl_array_too_small", ret == -ENOSPC &&
+		      adl.page_count == SAMPLE_PAGES && !adl.pages,
+		      "%d count %llu", ret, adl.page_count);
+	/* Outputs go in as zero, as the ioctl's do. */
+	adl.page_count = 0;
 	adl.pages_capacity = SAMPLE_PAGES;
 	ret = dxgpmo_client_allocate_adl(client, &adl, pages);
-	if (!sample_report(edu, "allocate_adl",
+	if (!sample_report(edu, "allocate_adl_retried",
 			   !ret && adl.page_count == SAMPLE_PAGES, "%d", ret))
 		goto out_destroy;
 	/* Not asked for contiguous: the page array is there, as on Windows. */
@@ -289,6 +297,34 @@ static void sample_dirty_pass(struct sample_edu *edu)
 out_destroy:
 	ret = dxgpmo_client_destroy_memory_basis(client, basis.basis_id);
 	sample_report(edu, "destroy_memory_basis", !ret, "%d", ret);
+}
+
+/*
+ * Another device's BARs are not a driver's to map: an IO_SPACE object of
+ * the other edu's registers is refused.
+ */
+static void sample_io_space(struct sample_edu *edu)
+{
+	struct dxgpmo_create_pmo create = {
+		.type = DXGPMO_PMO_TYPE_IO_SPACE,
+		.cache_type = DXGPMO_CACHE_NON_CACHED,
+		.length = PAGE_SIZE,
+	};
+	struct pci_dev *other = NULL;
+	int ret;
+
+	while ((other = pci_get_device(edu->pdev->vendor, edu->pdev->device,
+				       other)))
+		if (other != edu->pdev)
+			break;
+	if (!sample_report(edu, "other_edu_found", other, "none"))
+		return;
+	create.io_base = pci_resource_start(other, 0);
+	pci_dev_put(other);
+	ret = dxgpmo_client_create_pmo(edu->client, &create);
+	sample_report(edu, "io_space_refused", ret == -EOPNOTSUPP, "%d", ret);
+	if (!ret)
+		dxgpmo_client_destroy_pmo(edu->client, create.pmo_id, 0);
 }
 
 /* The faults the API refuses, and a dma-buf of a PMO. */
@@ -396,6 +432,7 @@ static int sample_edu_probe(struct pci_dev *pdev,
 	sample_sequence(edu);
 	sample_dirty_pass(edu);
 	sample_refusals(edu);
+	sample_io_space(edu);
 	if (leave_open)
 		sample_leave_objects(edu);
 	edu->results_file = debugfs_create_file(pci_name(pdev), 0400,
