@@ -232,9 +232,10 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_adapter_id, DXGPMO_NS);
  * the ioctl's copy of the user's does, with the caller's array (or NULL)
  * in the field at ptr_offset of a command that has one, and the answer
  * comes back into the caller's block when the command answers, as the
- * ioctl's does (on success, and with the size an array needs).  That field is 0 in the caller's block, always: a kernel address
- * is only ever one this function put there, and a retry with a larger
- * array passes the same block again.
+ * ioctl's does (on success, and with the size an array needs).  That
+ * field is 0 in the caller's block, always: a kernel address is only ever
+ * one this function put there, and a retry with a larger array passes the
+ * same block again.
  */
 static int dxgpmo_client_cmd_array(struct dxgpmo_client *client,
 				   int (*cmd)(struct dxgpmo_ucmd *ucmd),
