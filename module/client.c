@@ -489,6 +489,16 @@ int dxgpmo_client_destroy_memory_basis(struct dxgpmo_client *client,
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_destroy_memory_basis, DXGPMO_NS);
 
+/* START and STOP_DIRTY_TRACKING take the same block. */
+static int dxgpmo_client_tracking_cmd(struct dxgpmo_client *client,
+				      int (*cmd)(struct dxgpmo_ucmd *ucmd),
+				      u32 basis_id)
+{
+	struct dxgpmo_dirty_tracking args = { .basis_id = basis_id };
+
+	return dxgpmo_client_cmd(client, cmd, &args, sizeof(args));
+}
+
 /**
  * dxgpmo_client_start_dirty_tracking() - DxgkDdiStartDirtyTracking
  * @client: the client
@@ -500,10 +510,9 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_destroy_memory_basis, DXGPMO_NS);
 int dxgpmo_client_start_dirty_tracking(struct dxgpmo_client *client,
 				       u32 basis_id)
 {
-	struct dxgpmo_dirty_tracking args = { .basis_id = basis_id };
-
-	return dxgpmo_client_cmd(client, dxgpmo_cmd_start_dirty_tracking,
-				 &args, sizeof(args));
+	return dxgpmo_client_tracking_cmd(client,
+					  dxgpmo_cmd_start_dirty_tracking,
+					  basis_id);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_start_dirty_tracking, DXGPMO_NS);
 
@@ -518,10 +527,9 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_start_dirty_tracking, DXGPMO_NS);
 int dxgpmo_client_stop_dirty_tracking(struct dxgpmo_client *client,
 				      u32 basis_id)
 {
-	struct dxgpmo_dirty_tracking args = { .basis_id = basis_id };
-
-	return dxgpmo_client_cmd(client, dxgpmo_cmd_stop_dirty_tracking,
-				 &args, sizeof(args));
+	return dxgpmo_client_tracking_cmd(client,
+					  dxgpmo_cmd_stop_dirty_tracking,
+					  basis_id);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_stop_dirty_tracking, DXGPMO_NS);
 
