@@ -22,7 +22,8 @@
  * dxgpmo_bench_<family>.c of its own, and dxgpmo_bench.h declares what
  * they share.
  *
- * Usage: dxgpmo-bench [--json FILE]
+ * Usage: dxgpmo-bench [--json FILE] [--adapter ID|NAME]
+ *		      [--only create|adl|map|dirty|scale]
  */
 #define _GNU_SOURCE
 #include <stdio.h>
