@@ -143,7 +143,7 @@ $(KERNEL_DOC):
 		--wildcards '*/scripts/kernel-doc'
 
 LINT_SOURCES = $(filter-out %.mod.c,$(wildcard module/*.c)) module/*.h \
-	uapi/dxgpmo.h
+	$(wildcard module/kunit/*.c) uapi/dxgpmo.h
 USER_LINT_SOURCES = $(wildcard userspace-tools/*.[ch] \
 	userspace-tools/examples/*.[ch] selftests/*.[ch])
 LINT_SCRIPTS = .ci/run scripts/*.sh scripts/guest/*.sh scripts/guest/init \
