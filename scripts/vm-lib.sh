@@ -26,6 +26,9 @@ vm_prepare() {
 # in a copy under OUT (so builds for different kernels never share object
 # files), with W=1 and sparse; leaves OUT/dxgpmo.ko; fails on any warning;
 # leaves OUT/sparse-not-run if the kernel's make did not run sparse.
+# The test build of a kernel with KUnit (CONFIG_KUNIT; make check-debug's,
+# none of Debian's) has the KUnit suites (DXGPMO_KUNIT=y, module/kunit/),
+# which run when it loads; OUT/kunit says so.
 # DXGPMO_KERNEL_BUILD builds against a kernel tree that is not installed.
 # An arm64 kernel (kernels.sh) has it cross-compiled for arm64_kernel_dir: with
 # bookworm's aarch64 gcc-12 on the host, or, for headers that ask for
@@ -34,6 +37,8 @@ vm_prepare() {
 build_module() {
 	bm_test=DXGPMO_TEST=y
 	[ "${4:-}" != default ] || bm_test=DXGPMO_TEST=
+	bm_kunit=DXGPMO_KUNIT=
+	rm -f "$3/kunit"
 	bm_src=$3/src
 	mkdir -p "$bm_src"
 	cp -r "$1/Kbuild" "$1/module" "$1/uapi" "$bm_src/"
@@ -56,10 +61,14 @@ build_module() {
 		in_root "$bm_src" make -j"$(nproc)" -C "/usr/src/linux-headers-$2" \
 			M=/dxgpmo W=1 C=1 "$bm_test" modules > "$3/kbuild.log" 2>&1
 	else
-		make -j"$(nproc)" \
-			-C "${DXGPMO_KERNEL_BUILD:-/lib/modules/$2/build}" \
-			M="$bm_src" W=1 C=1 "$bm_test" modules \
-			> "$3/kbuild.log" 2>&1
+		bm_kdir=${DXGPMO_KERNEL_BUILD:-/lib/modules/$2/build}
+		if [ "${4:-}" != default ] &&
+		   grep -qsx 'CONFIG_KUNIT=[ym]' "$bm_kdir/.config"; then
+			bm_kunit=DXGPMO_KUNIT=y
+			: > "$3/kunit"
+		fi
+		make -j"$(nproc)" -C "$bm_kdir" M="$bm_src" W=1 C=1 \
+			"$bm_test" "$bm_kunit" modules > "$3/kbuild.log" 2>&1
 	fi || { cat "$3/kbuild.log"; return 1; }
 	cat "$3/kbuild.log"
 	if grep -E 'warning:|error:' "$3/kbuild.log"; then
