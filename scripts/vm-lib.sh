@@ -50,16 +50,17 @@ build_module() {
 			in_root_bind "$bm_kernel" "$bm_src" make -j"$(nproc)" \
 				-C "$bm_kdir" M=/dxgpmo DEB_HOST_ARCH=arm64 \
 				DEB_HOST_GNU_TYPE=aarch64-linux-gnu W=1 C=1 \
-				"$bm_test" modules
+				"$bm_test" "$bm_kunit" modules
 		else
 			make -j"$(nproc)" -C "$bm_kdir" M="$bm_src" \
 				DEB_HOST_ARCH=arm64 \
 				DEB_HOST_GNU_TYPE=aarch64-linux-gnu W=1 C=1 \
-				"$bm_test" modules
+				"$bm_test" "$bm_kunit" modules
 		fi > "$3/kbuild.log" 2>&1
 	elif [ -z "${DXGPMO_KERNEL_BUILD:-}" ] && cached_kernel "$2" > /dev/null; then
 		in_root "$bm_src" make -j"$(nproc)" -C "/usr/src/linux-headers-$2" \
-			M=/dxgpmo W=1 C=1 "$bm_test" modules > "$3/kbuild.log" 2>&1
+			M=/dxgpmo W=1 C=1 "$bm_test" "$bm_kunit" modules \
+			> "$3/kbuild.log" 2>&1
 	else
 		bm_kdir=${DXGPMO_KERNEL_BUILD:-/lib/modules/$2/build}
 		if [ "${4:-}" != default ] &&
