@@ -43,10 +43,16 @@ LIB_HDRS := userspace-tools/libdxgpmo.h uapi/dxgpmo.h \
 # and dxgpmo-bench only, never installed.
 TEST_HDRS := uapi/dxgpmo_test.h
 
-# A test build is for test machines: make install refuses it.
+# A test build is for test machines: make install refuses it, and a build
+# with the KUnit suites (module/kunit/), which taints the kernel it loads in.
 ifeq ($(DXGPMO_TEST),y)
 ifneq ($(filter install install-module,$(MAKECMDGOALS)),)
 $(error DXGPMO_TEST=y: a test build is never installed)
+endif
+endif
+ifeq ($(DXGPMO_KUNIT),y)
+ifneq ($(filter install install-module,$(MAKECMDGOALS)),)
+$(error DXGPMO_KUNIT=y: a build with the KUnit suites is never installed)
 endif
 endif
 
@@ -143,7 +149,8 @@ $(KERNEL_DOC):
 		--wildcards '*/scripts/kernel-doc'
 
 LINT_SOURCES = $(filter-out %.mod.c,$(wildcard module/*.c)) module/*.h \
-	uapi/dxgpmo.h include/linux/dxgpmo.h $(wildcard samples/*/*.c)
+	$(wildcard module/kunit/*.c) uapi/dxgpmo.h include/linux/dxgpmo.h \
+	$(wildcard samples/*/*.c)
 USER_LINT_SOURCES = $(wildcard userspace-tools/*.[ch] \
 	userspace-tools/examples/*.[ch] selftests/*.[ch])
 LINT_SCRIPTS = .ci/run scripts/*.sh scripts/guest/*.sh scripts/guest/init \

@@ -30,6 +30,7 @@
 #include "adapter.h"
 #include "adl.h"
 #include "backing.h"
+#include "compat.h"
 #include "dxgpmo.h"
 #include "internal.h"
 #include "ioctl.h"
@@ -40,7 +41,7 @@
 #include "stats.h"
 #include "test.h"
 
-static int dxgpmo_adl_check(const struct dxgpmo_allocate_adl *cmd)
+VISIBLE_IF_KUNIT int dxgpmo_adl_check(const struct dxgpmo_allocate_adl *cmd)
 {
 	if (cmd->flags & ~(DXGPMO_ADL_REQUIRE_CONTIGUOUS |
 			   DXGPMO_ADL_PREFER_CONTIGUOUS))
@@ -117,16 +118,18 @@ void dxgpmo_adl_revoke_adapter(struct dxgpmo_adapter *adapter)
 }
 
 /*
- * The logical page list of a mapped ADL: every page of each DMA segment
- * in turn (segments start on a page, as the tables are built).
+ * The logical page list of a mapped ADL of nr pages: every page of each
+ * DMA segment of sgt in turn (segments start on a page, as the tables are
+ * built).
  */
-static unsigned long dxgpmo_adl_fill(struct dxgpmo_adl *adl, u64 *logical)
+VISIBLE_IF_KUNIT unsigned long dxgpmo_adl_fill(const struct sg_table *sgt,
+					       unsigned long nr, u64 *logical)
 {
-	unsigned long i = 0, nr = adl->dma.nr_pages;
+	unsigned long i = 0;
 	struct scatterlist *sg;
 	unsigned int s;
 
-	for_each_sgtable_dma_sg(&adl->dma.sgt, sg, s) {
+	for_each_sgtable_dma_sg(sgt, sg, s) {
 		u64 page = sg_dma_address(sg) >> PAGE_SHIFT;
 		unsigned long n = PAGE_ALIGN(sg_dma_len(sg)) >> PAGE_SHIFT;
 
@@ -159,7 +162,8 @@ static int dxgpmo_adl_map(struct dxgpmo_file *file, struct dxgpmo_adl *adl,
 	if (ret)
 		goto err_sgt;
 	ret = -EIO;
-	if (WARN_ON_ONCE(dxgpmo_adl_fill(adl, logical) != adl->dma.nr_pages))
+	if (WARN_ON_ONCE(dxgpmo_adl_fill(&adl->dma.sgt, adl->dma.nr_pages,
+					 logical) != adl->dma.nr_pages))
 		goto err_unmap;
 	return 0;
 
@@ -239,6 +243,23 @@ u32 dxgpmo_address_runs(const u64 *addr, unsigned long nr, u64 step)
 	return runs;
 }
 
+/*
+ * One run of logical pages is reported as one, from its first page; an ADL
+ * that must be one run and is not fails.
+ */
+VISIBLE_IF_KUNIT int dxgpmo_adl_contiguity(struct dxgpmo_allocate_adl *cmd,
+					   const u64 *logical,
+					   unsigned long nr)
+{
+	if (dxgpmo_address_runs(logical, nr, 1) == 1) {
+		cmd->adl_flags = DXGPMO_ADL_CONTIGUOUS;
+		cmd->base_page = logical[0];
+	} else if (cmd->flags & DXGPMO_ADL_REQUIRE_CONTIGUOUS) {
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 int dxgpmo_cmd_allocate_adl(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_allocate_adl *cmd = ucmd->cmd;
@@ -294,13 +315,7 @@ int dxgpmo_cmd_allocate_adl(struct dxgpmo_ucmd *ucmd)
 	}
 	cmd->adl_id = adl->obj.id;
 	cmd->page_count = nr;
-	ret = 0;
-	if (dxgpmo_address_runs(logical, nr, 1) == 1) {
-		cmd->adl_flags = DXGPMO_ADL_CONTIGUOUS;
-		cmd->base_page = logical[0];
-	} else if (cmd->flags & DXGPMO_ADL_REQUIRE_CONTIGUOUS) {
-		ret = -ENOMEM;
-	}
+	ret = dxgpmo_adl_contiguity(cmd, logical, nr);
 	if (!dxgpmo_adapter_addresses_visible(amo->adapter, file)) {
 		memset(logical, 0, nr * sizeof(*logical));
 		cmd->base_page = 0;

@@ -70,8 +70,8 @@ static gfp_t dxgpmo_window_zone(u64 high)
 	return 0;
 }
 
-static bool dxgpmo_phys_fits(u64 start, unsigned long nr_pages,
-			     const struct dxgpmo_alloc_request *req)
+VISIBLE_IF_KUNIT bool dxgpmo_phys_fits(u64 start, unsigned long nr_pages,
+				       const struct dxgpmo_alloc_request *req)
 {
 	u64 last = start + ((u64)nr_pages << PAGE_SHIFT) - 1;
 
@@ -418,8 +418,8 @@ dxgpmo_alloc_contiguous(const struct dxgpmo_alloc_request *req)
 }
 
 /* The chunk holding page index of an MDL or CONTIGUOUS object. */
-static unsigned int dxgpmo_chunk_of(struct dxgpmo_backing *backing,
-				    unsigned long index)
+VISIBLE_IF_KUNIT unsigned int dxgpmo_chunk_of(struct dxgpmo_backing *backing,
+					      unsigned long index)
 {
 	unsigned int lo = 0, hi = backing->nr_chunks;
 

@@ -28,6 +28,7 @@
 #include "adapter.h"
 #include "adl.h"
 #include "basis.h"
+#include "compat.h"
 #include "dxgpmo.h"
 #include "fs.h"
 #include "internal.h"
@@ -38,71 +39,60 @@
 #include "stats.h"
 #include "test.h"
 
-struct dxgpmo_basis_range {
-	u64 offset;
-	u64 length;
-	unsigned long first_bit;
-};
-
-/* A memory basis (DxgkDdiCreateMemoryBasis) and its dirty bitmap. */
-struct dxgpmo_basis {
-	struct dxgpmo_object obj;
-	struct list_head segment_node;	/* under the segment's lock */
-	struct dxgpmo_adapter *adapter;	/* referenced */
-	unsigned int track_count;	/* outstanding STARTs */
-	unsigned long nr_bits;
-	unsigned long *bitmap;
-	u32 nr_ranges;
-	struct dxgpmo_basis_range ranges[];
-};
-
-static_assert(offsetof(struct dxgpmo_basis, obj) == 0);
-
 /*
- * Set the bits of every tracked basis for [offset, offset + length) of the
+ * Set the bits of range r in bitmap for [offset, offset + length) of the
  * segment: all of them, or with dirty, only those of the pages whose bits
  * are set in dirty (bit 0 the page at offset).  A sparse CPU write pattern
  * is many short runs, so the pages are taken in one pass over the set bits
- * per basis range rather than one call per run.  Called with the segment
- * lock held, which every writer of a basis bitmap holds.
+ * rather than one call per run.  ps_shift: log2 of the dirty page size.
+ */
+VISIBLE_IF_KUNIT void dxgpmo_range_mark(const struct dxgpmo_basis_range *r,
+					unsigned long *bitmap, u64 offset,
+					u64 length, const unsigned long *dirty,
+					unsigned int ps_shift)
+{
+	u64 from = max(offset, r->offset);
+	u64 to = min(offset + length, r->offset + r->length);
+	unsigned long b, e;
+	u64 first, last;
+
+	if (from >= to)
+		return;
+	if (!dirty) {
+		first = (from - r->offset) >> ps_shift;
+		last = (to - 1 - r->offset) >> ps_shift;
+		bitmap_set(bitmap, r->first_bit + first, last - first + 1);
+		return;
+	}
+	b = (from - offset) >> PAGE_SHIFT;
+	e = (to - offset) >> PAGE_SHIFT;
+	for_each_set_bit_from(b, dirty, e)
+		__set_bit(r->first_bit +
+			  ((offset + ((u64)b << PAGE_SHIFT) - r->offset) >>
+			   ps_shift),
+			  bitmap);
+}
+
+/*
+ * The bits of every tracked basis for [offset, offset + length) of the
+ * segment, as dxgpmo_range_mark() sets them.  Called with the segment lock
+ * held, which every writer of a basis bitmap holds.
  */
 static void dxgpmo_segment_mark_locked(struct dxgpmo_segment *segment,
 				       u64 offset, u64 length,
 				       const unsigned long *dirty)
 {
 	unsigned int ps_shift = ilog2(dxgpmo_dirty_page_size);
-	u64 end = offset + length;
 	struct dxgpmo_basis *basis;
-	unsigned long b, e;
 	u32 i;
 
 	lockdep_assert_held(&segment->lock);
 	list_for_each_entry(basis, &segment->bases, segment_node) {
 		if (!basis->track_count)
 			continue;
-		for (i = 0; i < basis->nr_ranges; i++) {
-			const struct dxgpmo_basis_range *r = &basis->ranges[i];
-			u64 from = max(offset, r->offset);
-			u64 to = min(end, r->offset + r->length);
-			u64 first, last;
-
-			if (from >= to)
-				continue;
-			if (!dirty) {
-				first = (from - r->offset) >> ps_shift;
-				last = (to - 1 - r->offset) >> ps_shift;
-				bitmap_set(basis->bitmap, r->first_bit + first,
-					   last - first + 1);
-				continue;
-			}
-			b = (from - offset) >> PAGE_SHIFT;
-			e = (to - offset) >> PAGE_SHIFT;
-			for_each_set_bit_from(b, dirty, e)
-				__set_bit(r->first_bit +
-					  ((offset + ((u64)b << PAGE_SHIFT) -
-					    r->offset) >> ps_shift),
-					  basis->bitmap);
-		}
+		for (i = 0; i < basis->nr_ranges; i++)
+			dxgpmo_range_mark(&basis->ranges[i], basis->bitmap,
+					  offset, length, dirty, ps_shift);
 	}
 }
 
@@ -163,9 +153,13 @@ static int dxgpmo_segment_collect(struct dxgpmo_segment *segment, u64 offset,
 
 #define DXGPMO_BASIS_MAX_RANGES	4096
 
-static int dxgpmo_basis_check_ranges(struct dxgpmo_basis *basis, u64 size)
+/*
+ * The ranges are whole dirty pages of ps bytes inside the segment's size,
+ * disjoint; each gets its first bit, in basis order.
+ */
+VISIBLE_IF_KUNIT int dxgpmo_basis_check_ranges(struct dxgpmo_basis *basis,
+					       u64 size, u64 ps)
 {
-	u64 ps = dxgpmo_dirty_page_size;
 	unsigned long bits = 0;
 	u32 i, j;
 
@@ -275,7 +269,8 @@ int dxgpmo_cmd_create_memory_basis(struct dxgpmo_ucmd *ucmd)
 	ret = dxgpmo_basis_read_ranges(ucmd, basis, cmd);
 	if (ret)
 		goto err_abort;
-	ret = dxgpmo_basis_check_ranges(basis, adapter->segment->size);
+	ret = dxgpmo_basis_check_ranges(basis, adapter->segment->size,
+					dxgpmo_dirty_page_size);
 	if (ret)
 		goto err_abort;
 	ret = dxgpmo_quota_charge(file->account->quota, DXGPMO_QUOTA_BASES, 1);
@@ -320,28 +315,44 @@ int dxgpmo_cmd_destroy_memory_basis(struct dxgpmo_ucmd *ucmd)
 }
 
 /*
+ * The segment bytes [*offset, *offset + *length) behind those of the bits
+ * [first, first + count) of a basis that are range r's; false if none is.
+ */
+VISIBLE_IF_KUNIT bool dxgpmo_range_bytes(const struct dxgpmo_basis_range *r,
+					 unsigned long first,
+					 unsigned long count, u64 ps,
+					 u64 *offset, u64 *length)
+{
+	unsigned long end = first + count;
+	unsigned long from = max(first, r->first_bit);
+	unsigned long to = min_t(unsigned long, end,
+				 r->first_bit + r->length / ps);
+
+	if (from >= to)
+		return false;
+	*offset = r->offset + (from - r->first_bit) * ps;
+	*length = (to - from) * ps;
+	return true;
+}
+
+/*
  * Bring the CPU writes to the segment pages behind bits [first, first +
  * count) into the bitmaps (segment.c), one collection per range spanned.
  */
 static int dxgpmo_basis_collect(struct dxgpmo_basis *basis,
 				unsigned long first, unsigned long count)
 {
-	u64 ps = dxgpmo_dirty_page_size;
-	unsigned long end = first + count;
+	u64 offset, length;
 	u32 i;
 	int ret;
 
 	for (i = 0; i < basis->nr_ranges; i++) {
-		const struct dxgpmo_basis_range *r = &basis->ranges[i];
-		unsigned long from = max(first, r->first_bit);
-		unsigned long to = min_t(unsigned long, end,
-					 r->first_bit + r->length / ps);
-
-		if (from >= to)
+		if (!dxgpmo_range_bytes(&basis->ranges[i], first, count,
+					dxgpmo_dirty_page_size, &offset,
+					&length))
 			continue;
-		ret = dxgpmo_segment_collect(basis->adapter->segment,
-					     r->offset + (from - r->first_bit) * ps,
-					     (to - from) * ps);
+		ret = dxgpmo_segment_collect(basis->adapter->segment, offset,
+					     length);
 		if (ret)
 			return ret;
 		cond_resched();
@@ -412,12 +423,15 @@ int dxgpmo_cmd_stop_dirty_tracking(struct dxgpmo_ucmd *ucmd)
 	return ret;
 }
 
-/* The bits [first, first + count) asked for; whole basis if no subrange. */
-static int dxgpmo_query_span(const struct dxgpmo_basis *basis,
-			     const struct dxgpmo_query_dirty_bits *cmd,
-			     unsigned long *first, unsigned long *count)
+/*
+ * The bits [first, first + count) asked for, of dirty pages of ps bytes;
+ * the whole basis if no subrange.
+ */
+VISIBLE_IF_KUNIT int
+dxgpmo_query_span(const struct dxgpmo_basis *basis,
+		  const struct dxgpmo_query_dirty_bits *cmd, u64 ps,
+		  unsigned long *first, unsigned long *count)
 {
-	u64 ps = dxgpmo_dirty_page_size;
 	const struct dxgpmo_basis_range *r;
 
 	if (!cmd->subrange_length) {
@@ -441,17 +455,43 @@ static int dxgpmo_query_span(const struct dxgpmo_basis *basis,
 	return 0;
 }
 
+/*
+ * Bits [first, first + count) of bitmap as the reply has them, bit 0 of
+ * out[0] first, into out, which the caller zeroed.
+ */
+VISIBLE_IF_KUNIT void dxgpmo_bits_to_bytes(const unsigned long *bitmap,
+					   unsigned long first,
+					   unsigned long count, u8 *out)
+{
+	unsigned long i = first;
+
+	/* The set bits only: a 1 GiB basis is 262,144 bits. */
+	for_each_set_bit_from(i, bitmap, first + count)
+		out[(i - first) / BITS_PER_BYTE] |=
+			BIT((i - first) % BITS_PER_BYTE);
+}
+
+/* The set bits of bytes, as dxgpmo_bits_to_bytes() made them, set again. */
+VISIBLE_IF_KUNIT void dxgpmo_bits_from_bytes(unsigned long *bitmap,
+					     unsigned long first,
+					     unsigned long count,
+					     const u8 *bytes)
+{
+	unsigned long i;
+
+	for (i = 0; i < count; i++)
+		if (bytes[i / BITS_PER_BYTE] & BIT(i % BITS_PER_BYTE))
+			set_bit(first + i, bitmap);
+}
+
 static void dxgpmo_basis_restore_bits(struct dxgpmo_basis *basis,
 				      unsigned long first, unsigned long count,
 				      const u8 *bits)
 {
 	struct dxgpmo_segment *segment = basis->adapter->segment;
-	unsigned long i;
 
 	mutex_lock(&segment->lock);
-	for (i = 0; i < count; i++)
-		if (bits[i / BITS_PER_BYTE] & BIT(i % BITS_PER_BYTE))
-			set_bit(first + i, basis->bitmap);
+	dxgpmo_bits_from_bytes(basis->bitmap, first, count, bits);
 	mutex_unlock(&segment->lock);
 }
 
@@ -460,7 +500,7 @@ int dxgpmo_cmd_query_dirty_bits(struct dxgpmo_ucmd *ucmd)
 	struct dxgpmo_query_dirty_bits *cmd = ucmd->cmd;
 	struct dxgpmo_file *file = ucmd->file;
 	bool clear = cmd->flags & DXGPMO_DIRTY_CLEAR_DATA;
-	unsigned long first, count, i, nbytes;
+	unsigned long first, count, nbytes;
 	struct dxgpmo_segment *segment;
 	struct dxgpmo_basis *basis;
 	u8 *out = NULL;
@@ -475,7 +515,8 @@ int dxgpmo_cmd_query_dirty_bits(struct dxgpmo_ucmd *ucmd)
 	ret = -EINVAL;
 	if (!READ_ONCE(basis->track_count))
 		goto out_put;
-	ret = dxgpmo_query_span(basis, cmd, &first, &count);
+	ret = dxgpmo_query_span(basis, cmd, dxgpmo_dirty_page_size, &first,
+				&count);
 	if (ret)
 		goto out_put;
 	nbytes = DIV_ROUND_UP(count, BITS_PER_BYTE);
@@ -497,11 +538,7 @@ int dxgpmo_cmd_query_dirty_bits(struct dxgpmo_ucmd *ucmd)
 	ret = dxgpmo_basis_collect(basis, first, count);
 	if (!ret) {
 		mutex_lock(&segment->lock);
-		/* The set bits only: a 1 GiB basis is 262,144 bits. */
-		i = first;
-		for_each_set_bit_from(i, basis->bitmap, first + count)
-			out[(i - first) / BITS_PER_BYTE] |=
-				BIT((i - first) % BITS_PER_BYTE);
+		dxgpmo_bits_to_bytes(basis->bitmap, first, count, out);
 		if (clear)
 			bitmap_clear(basis->bitmap, first, count);
 		mutex_unlock(&segment->lock);

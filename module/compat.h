@@ -37,6 +37,18 @@
 #endif
 #endif
 
+/*
+ * What the KUnit suites (module/kunit/) test is static unless the kernel has
+ * KUnit, as upstream does it; include/kunit/visibility.h came with 6.2.
+ */
+#ifdef DXGPMO_HAVE_KUNIT_VISIBILITY
+#include <kunit/visibility.h>
+#elif IS_ENABLED(CONFIG_KUNIT)
+#define VISIBLE_IF_KUNIT
+#else
+#define VISIBLE_IF_KUNIT static
+#endif
+
 /* The IOMMU's own PCI function (AMD); newer pci_ids.h name it. */
 #ifndef PCI_CLASS_SYSTEM_IOMMU
 #define PCI_CLASS_SYSTEM_IOMMU	0x0806

@@ -27,6 +27,7 @@
 
 #include "account.h"
 #include "backing.h"
+#include "compat.h"
 #include "dxgpmo.h"
 #include "fs.h"
 #include "internal.h"
@@ -69,6 +70,20 @@ static const struct dxgpmo_object_ops dxgpmo_map_ops = {
 	.destroy = dxgpmo_map_destroy,
 	.counter = DXGPMO_CNT_MAPS,
 };
+
+/*
+ * A view is whole pages: from the page holding offset to the one holding
+ * the range's last byte.  The caller checked that the range lies in the
+ * object, whose length leaves room to round its end up.
+ */
+VISIBLE_IF_KUNIT void dxgpmo_map_view(u64 offset, u64 length,
+				      u64 *view_offset, u64 *view_length)
+{
+	u64 start = round_down(offset, PAGE_SIZE);
+
+	*view_offset = start;
+	*view_length = round_up(offset + length, PAGE_SIZE) - start;
+}
 
 /*
  * Kernel views take vmalloc (ioremap) space and an array of page pointers
@@ -154,7 +169,7 @@ int dxgpmo_cmd_map(struct dxgpmo_ucmd *ucmd)
 	struct dxgpmo_cpu_map *map;
 	struct dxgpmo_pmo *pmo;
 	bool in_process;
-	u64 start, end;
+	u64 start;
 	int ret;
 
 	if ((cmd->flags & ~DXGPMO_MAP_IN_PROCESS) || cmd->__reserved ||
@@ -195,11 +210,9 @@ int dxgpmo_cmd_map(struct dxgpmo_ucmd *ucmd)
 		ret = PTR_ERR(map);
 		goto out_put;
 	}
-	start = round_down(cmd->offset, PAGE_SIZE);
-	end = round_up(cmd->offset + cmd->length, PAGE_SIZE);
+	dxgpmo_map_view(cmd->offset, cmd->length, &start, &map->length);
 	map->access_mode = cmd->access_mode;
 	map->view_offset = start;
-	map->length = end - start;
 	map->kview.first = start >> PAGE_SHIFT;
 	map->kview.nr_pages = map->length >> PAGE_SHIFT;
 	map->pmo = pmo;

@@ -29,6 +29,12 @@ struct dxgpmo_cpu_map {
 
 static_assert(offsetof(struct dxgpmo_cpu_map, obj) == 0);
 
+/* For the KUnit suites (module/kunit/); static without KUnit. */
+#if IS_ENABLED(CONFIG_KUNIT)
+void dxgpmo_map_view(u64 offset, u64 length, u64 *view_offset,
+		     u64 *view_length);
+#endif
+
 static inline struct dxgpmo_cpu_map *dxgpmo_map_get(struct dxgpmo_file *file,
 						    u32 id)
 {

@@ -20,6 +20,7 @@
 #include "adapter.h"
 #include "arch.h"
 #include "backing.h"
+#include "compat.h"
 #include "dxgpmo.h"
 #include "internal.h"
 #include "ioctl.h"
@@ -57,8 +58,19 @@ module_param_cb(adl_leak, &dxgpmo_adl_leak_ops, NULL, 0644);
 MODULE_PARM_DESC(adl_leak,
 		 "DESTROY_PMO with live ADLs: warn (default, -EBUSY and a rate-limited message) or bug (BUG() like the Windows bugcheck)");
 
-static int dxgpmo_check_create(const struct dxgpmo_create_pmo *cmd,
-			       struct dxgpmo_alloc_request *req)
+/* Whether [low, high] can hold nr_pages pages. */
+VISIBLE_IF_KUNIT bool dxgpmo_window_holds(u64 low, u64 high, u64 nr_pages)
+{
+	return low <= high && high - low >= (nr_pages << PAGE_SHIFT) - 1;
+}
+
+/*
+ * What CREATE_PMO's arguments allow on their own, as a request; what this
+ * machine allows is checked after (dxgpmo_check_create()).
+ */
+VISIBLE_IF_KUNIT int
+dxgpmo_create_request(const struct dxgpmo_create_pmo *cmd,
+		      struct dxgpmo_alloc_request *req)
 {
 	u64 pages;
 
@@ -109,11 +121,21 @@ static int dxgpmo_check_create(const struct dxgpmo_create_pmo *cmd,
 
 	if (!PAGE_ALIGNED(cmd->skip_bytes) || !PAGE_ALIGNED(cmd->boundary))
 		return -EINVAL;
-	if (req->low > req->high ||
-	    req->high - req->low < (pages << PAGE_SHIFT) - 1)
+	if (!dxgpmo_window_holds(req->low, req->high, pages))
 		return -EINVAL;
 	if (req->boundary && req->boundary < pages << PAGE_SHIFT)
 		return -EINVAL;
+	return 0;
+}
+
+static int dxgpmo_check_create(const struct dxgpmo_create_pmo *cmd,
+			       struct dxgpmo_alloc_request *req)
+{
+	int ret;
+
+	ret = dxgpmo_create_request(cmd, req);
+	if (ret)
+		return ret;
 	/* More than the machine has can never succeed. */
 	if (dxgpmo_request_ram(req) > totalram_pages())
 		return -ENOMEM;
@@ -132,16 +154,16 @@ static int dxgpmo_check_create(const struct dxgpmo_create_pmo *cmd,
  * page is reachable.  Sections are pageable: their pages are the page
  * cache's to place, and an ADL beyond the mask is refused at that point.
  */
-static int dxgpmo_window_within_reach(struct dxgpmo_alloc_request *req,
-				      const struct dxgpmo_adapter *adapter)
+VISIBLE_IF_KUNIT int
+dxgpmo_window_within_reach(struct dxgpmo_alloc_request *req,
+			   const struct dxgpmo_adapter *adapter)
 {
 	if (adapter->caps & DXGPMO_ADAPTER_CAP_IOMMU ||
 	    (req->type != DXGPMO_PMO_TYPE_MDL &&
 	     req->type != DXGPMO_PMO_TYPE_CONTIGUOUS))
 		return 0;
 	req->high = min(req->high, adapter->dma_mask);
-	if (req->low > req->high ||
-	    req->high - req->low < (req->nr_pages << PAGE_SHIFT) - 1)
+	if (!dxgpmo_window_holds(req->low, req->high, req->nr_pages))
 		return -ENOMEM;
 	return 0;
 }

@@ -40,6 +40,18 @@ struct dxgpmo_amo {
 static_assert(offsetof(struct dxgpmo_pmo, obj) == 0);
 static_assert(offsetof(struct dxgpmo_amo, obj) == 0);
 
+/* For the KUnit suites (module/kunit/); static without KUnit. */
+#if IS_ENABLED(CONFIG_KUNIT)
+struct dxgpmo_alloc_request;
+struct dxgpmo_create_pmo;
+
+bool dxgpmo_window_holds(u64 low, u64 high, u64 nr_pages);
+int dxgpmo_create_request(const struct dxgpmo_create_pmo *cmd,
+			  struct dxgpmo_alloc_request *req);
+int dxgpmo_window_within_reach(struct dxgpmo_alloc_request *req,
+			       const struct dxgpmo_adapter *adapter);
+#endif
+
 static inline struct dxgpmo_pmo *dxgpmo_pmo_get(struct dxgpmo_file *file,
 						u32 id)
 {

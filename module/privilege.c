@@ -25,6 +25,7 @@
 #include <linux/security.h>
 
 #include "adapter.h"
+#include "compat.h"
 #include "dxgpmo.h"
 #include "object.h"
 #include "privilege.h"
@@ -87,13 +88,19 @@ bool dxgpmo_may_use_test_ioctl(struct dxgpmo_file *file)
  * address limit of some number of bits (a DMA mask: 0xFFFFFF for ISA,
  * 0xFFFFFFFF for 32-bit devices), and a power-of-two boundary.
  */
+VISIBLE_IF_KUNIT bool dxgpmo_window_is_device_like(u64 low, u64 high,
+						   u64 boundary)
+{
+	return !(low || (high && high != U64_MAX && !is_power_of_2(high + 1)) ||
+		 (boundary && !is_power_of_2(boundary)));
+}
+
 int dxgpmo_may_use_window(struct dxgpmo_file *file, u64 low, u64 high,
 			  u64 boundary)
 {
 	if (dxgpmo_may_see_physical(file))
 		return 0;
-	if (low || (high && high != U64_MAX && !is_power_of_2(high + 1)) ||
-	    (boundary && !is_power_of_2(boundary)))
+	if (!dxgpmo_window_is_device_like(low, high, boundary))
 		return -EPERM;
 	return 0;
 }

@@ -19,6 +19,9 @@ int dxgpmo_may_use_window(struct dxgpmo_file *file, u64 low, u64 high,
 			  u64 boundary);
 bool dxgpmo_adapter_addresses_visible(struct dxgpmo_adapter *adapter,
 				      struct dxgpmo_file *file);
+#if IS_ENABLED(CONFIG_KUNIT)
+bool dxgpmo_window_is_device_like(u64 low, u64 high, u64 boundary);
+#endif
 #ifdef DXGPMO_TEST
 bool dxgpmo_may_use_test_ioctl(struct dxgpmo_file *file);
 #endif

@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make check-debug: the whole suite and the fuzzer on a debug kernel (KASAN,
-# lockdep, kmemleak, DMA-API debugging, DEBUG_VM, fault injection) built
-# once from Debian's linux-source-6.12 by scripts/debug-kernel.sh and cached
-# outside the repository.  Same summary line and exit status as make check.
+# lockdep, kmemleak, DMA-API debugging, DEBUG_VM, fault injection, KUnit)
+# built once from Debian's linux-source-6.12 by scripts/debug-kernel.sh and
+# cached outside the repository.  The module's KUnit suites run there only
+# (build_module builds them for a kernel with KUnit), counted in a line of
+# their own, KVER[vtd-strict]/kunit.  Same summary line and exit status as
+# make check.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -539,6 +539,36 @@ TOT
 	skipped=$((skipped + b_skip))
 }
 
+# kunit_count KVER LABEL: the KUnit cases of KVER's tests boot, said as
+# LABEL (KVER[platform]/kunit), added to the counters: when its test build
+# has the suites (build_module leaves OUT/kunit; a kernel with KUnit, make
+# check-debug's), the job's "dxgpmo-kunit: PASS|FAIL|SKIP suite.case"
+# lines, one suite a file of module/kunit/, every one of which must have
+# reported.
+kunit_count() {
+	log=$build/$1/tests.log
+	k_pass=$(grep -c '^dxgpmo-kunit: PASS ' "$log" || true)
+	k_fail=$(grep -c '^dxgpmo-kunit: FAIL ' "$log" || true)
+	k_skip=$(grep -c '^dxgpmo-kunit: SKIP ' "$log" || true)
+	grep -E '^dxgpmo-kunit(-ktap)?: (FAIL|SKIP|.*EXPECTATION|.*ASSERTION)' \
+		"$log" | head -n 40 || true
+	grep '^dxgpmo-kunit: FAIL' "$log" | sed "s|^|$2: |" >> "$failures" ||
+		true
+	k_suites=$(sed -n 's/^dxgpmo-kunit: [A-Z]* \([A-Za-z0-9_]*\).*/\1/p' \
+		"$log" | sort -u | wc -l)
+	k_files=$(find "$top/module/kunit" -name '*_kunit.c' | wc -l)
+	k_problem=
+	if [ "$k_suites" -ne "$k_files" ]; then
+		k_problem=" ($k_suites of $k_files suites reported)"
+		echo "$2:$k_problem" >> "$failures"
+		k_fail=$((k_fail + 1))
+	fi
+	echo "$2: $k_pass passed, $k_fail failed, $k_skip skipped$k_problem"
+	passed=$((passed + k_pass))
+	failed=$((failed + k_fail))
+	skipped=$((skipped + k_skip))
+}
+
 # iommu_matrix KVER: the boots of KVER on the other IOMMU platforms,
 # DXGPMO_IOMMU_PARALLEL at a time, then their lines in the order of
 # DXGPMO_IOMMU_MODES.
@@ -607,6 +637,8 @@ kernel_results() {
 	for name in tests bug fuzz; do
 		boot_count "$1" "$name" "$1[$(default_platform "$1")]/$name" \
 			"$([ "$name" = tests ] && echo "$screen")"
+		[ "$name" != tests ] || [ ! -e "$out/kunit" ] ||
+			kunit_count "$1" "$1[$(default_platform "$1")]/kunit"
 	done
 }
 

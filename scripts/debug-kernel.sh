@@ -4,7 +4,8 @@
 # Build, once, a debug kernel from Debian's linux-source-6.12: what the
 # selftests need (selftests/config: PCI, intel-iommu, serial console,
 # devtmpfs, DRM and vgem built in, fault injection) plus the debug options
-# below (KASAN, lockdep, kmemleak, DMA-API debugging, DEBUG_VM).  The tree
+# below (KASAN, lockdep, kmemleak, DMA-API debugging, DEBUG_VM, KUnit for
+# the module's suites).  The tree
 # is cached outside the repository (DXGPMO_CACHE, default
 # /var/cache/dxgpmo); a second run only prints the path of the built tree.
 # When the options changed, they are applied to a copy of the tree's
@@ -17,8 +18,11 @@ cache=${DXGPMO_CACHE:-/var/cache/dxgpmo}
 tree=$cache/linux-debug
 stamp=$tree/.dxgpmo-built
 
-# What only the debug kernel has: the checkers, and neither module
-# signing, kernel headers in the image nor debug info, for a faster build.
+# What only the debug kernel has: the checkers; KUnit, for the module's
+# suites (module/kunit/: Debian's kernels have no KUnit), with their
+# results in debugfs and none of the kernel's own suites; and neither
+# module signing, kernel headers in the image nor debug info, for a faster
+# build.
 debug_config='CONFIG_KASAN=y
 CONFIG_KASAN_GENERIC=y
 CONFIG_KASAN_INLINE=y
@@ -28,6 +32,9 @@ CONFIG_DEBUG_KMEMLEAK=y
 # CONFIG_DEBUG_KMEMLEAK_DEFAULT_OFF is not set
 CONFIG_DMA_API_DEBUG=y
 CONFIG_DEBUG_VM=y
+CONFIG_KUNIT=y
+CONFIG_KUNIT_DEBUGFS=y
+# CONFIG_KUNIT_ALL_TESTS is not set
 # CONFIG_MODULE_SIG is not set
 CONFIG_SYSTEM_TRUSTED_KEYS=""
 CONFIG_SYSTEM_REVOCATION_KEYS=""
@@ -108,6 +115,8 @@ cp .config "$candidate"
 KCONFIG_CONFIG=$candidate make -s olddefconfig >&2
 grep -q '^CONFIG_MAPPING_DIRTY_HELPERS=y' "$candidate" ||
 	{ echo "debug kernel: MAPPING_DIRTY_HELPERS did not get enabled" >&2; exit 1; }
+grep -q '^CONFIG_KUNIT_DEBUGFS=y' "$candidate" ||
+	{ echo "debug kernel: KUNIT_DEBUGFS did not get enabled" >&2; exit 1; }
 # What the tests need must survive the dependencies' resolution.
 while IFS= read -r line; do
 	grep -qxF "$line" "$candidate" ||

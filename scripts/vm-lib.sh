@@ -28,6 +28,9 @@ vm_prepare() {
 # files), with W=1 and sparse; leaves OUT/dxgpmo.ko (and
 # OUT/dxgpmo_sample_edu.ko); fails on any warning;
 # leaves OUT/sparse-not-run if the kernel's make did not run sparse.
+# The test build of a kernel with KUnit (CONFIG_KUNIT; make check-debug's,
+# none of Debian's) has the KUnit suites (DXGPMO_KUNIT=y, module/kunit/),
+# which run when it loads; OUT/kunit says so.
 # DXGPMO_KERNEL_BUILD builds against a kernel tree that is not installed.
 # An arm64 kernel (kernels.sh) has it cross-compiled for arm64_kernel_dir: with
 # bookworm's aarch64 gcc-12 on the host, or, for headers that ask for
@@ -36,6 +39,8 @@ vm_prepare() {
 build_module() {
 	bm_test=DXGPMO_TEST=y bm_samples=DXGPMO_SAMPLES=y
 	[ "${4:-}" != default ] || bm_test=DXGPMO_TEST= bm_samples=DXGPMO_SAMPLES=
+	bm_kunit=DXGPMO_KUNIT=
+	rm -f "$3/kunit"
 	bm_src=$3/src
 	mkdir -p "$bm_src"
 	cp -r "$1/Kbuild" "$1/module" "$1/uapi" "$1/include" "$1/samples" \
@@ -48,20 +53,26 @@ build_module() {
 			in_root_bind "$bm_kernel" "$bm_src" make -j"$(nproc)" \
 				-C "$bm_kdir" M=/dxgpmo DEB_HOST_ARCH=arm64 \
 				DEB_HOST_GNU_TYPE=aarch64-linux-gnu W=1 C=1 \
-				"$bm_test" "$bm_samples" modules
+				"$bm_test" "$bm_samples" "$bm_kunit" modules
 		else
 			make -j"$(nproc)" -C "$bm_kdir" M="$bm_src" \
 				DEB_HOST_ARCH=arm64 \
 				DEB_HOST_GNU_TYPE=aarch64-linux-gnu W=1 C=1 \
-				"$bm_test" "$bm_samples" modules
+				"$bm_test" "$bm_samples" "$bm_kunit" modules
 		fi > "$3/kbuild.log" 2>&1
 	elif [ -z "${DXGPMO_KERNEL_BUILD:-}" ] && cached_kernel "$2" > /dev/null; then
 		in_root "$bm_src" make -j"$(nproc)" -C "/usr/src/linux-headers-$2" \
-			M=/dxgpmo W=1 C=1 "$bm_test" "$bm_samples" modules > "$3/kbuild.log" 2>&1
+			M=/dxgpmo W=1 C=1 "$bm_test" "$bm_samples" "$bm_kunit" \
+			modules > "$3/kbuild.log" 2>&1
 	else
-		make -j"$(nproc)" \
-			-C "${DXGPMO_KERNEL_BUILD:-/lib/modules/$2/build}" \
-			M="$bm_src" W=1 C=1 "$bm_test" "$bm_samples" modules \
+		bm_kdir=${DXGPMO_KERNEL_BUILD:-/lib/modules/$2/build}
+		if [ "${4:-}" != default ] &&
+		   grep -qsx 'CONFIG_KUNIT=[ym]' "$bm_kdir/.config"; then
+			bm_kunit=DXGPMO_KUNIT=y
+			: > "$3/kunit"
+		fi
+		make -j"$(nproc)" -C "$bm_kdir" M="$bm_src" W=1 C=1 \
+			"$bm_test" "$bm_samples" "$bm_kunit" modules \
 			> "$3/kbuild.log" 2>&1
 	fi || { cat "$3/kbuild.log"; return 1; }
 	cat "$3/kbuild.log"

@@ -47,6 +47,36 @@ check vgem_present test -e /sys/bus/platform/devices/vgem \
 load_module debug_ioctls=1
 [ -c /dev/dxgpmo ] || { echo "dxgpmo-check: FAIL dev_node"; exit 1; }
 
+# A test build with the KUnit suites (module/kunit/; only a kernel with
+# KUnit, make check-debug's, has them) ran them as it loaded; the results
+# stay in debugfs while it is loaded.  One line a case, "dxgpmo-kunit:
+# PASS|FAIL|SKIP suite.case", which the host counts; a suite that reports
+# fewer cases than it planned fails too, and a failed one's KTAP follows.
+for results in /sys/kernel/debug/kunit/dxgpmo_*/results; do
+	[ -e "$results" ] || continue
+	suite=${results%/results}
+	suite=${suite##*/}
+	awk -v suite="$suite" '
+		/^    1\.\.[0-9]+$/ && plan == "" { plan = substr($0, 8) + 0 }
+		/^    (not )?ok [0-9]+ / {
+			name = $0
+			sub(/^    (not )?ok [0-9]+ /, "", name)
+			verdict = ($1 == "not") ? "FAIL" : "PASS"
+			if (name ~ / # SKIP/)
+				verdict = "SKIP"
+			print "dxgpmo-kunit: " verdict " " suite "." name
+			if (verdict == "FAIL")
+				failed = 1
+			n++
+		}
+		END {
+			short = plan == "" || n != plan
+			if (short)
+				printf "dxgpmo-kunit: FAIL %s: %d results of %s planned\n", suite, n, plan
+			exit failed || short
+		}' "$results" || sed 's/^/dxgpmo-kunit-ktap: /' "$results"
+done
+
 # The spare PCI device (vm-boot.sh) for the generic driver: first by the
 # documentation's own commands, as written, then by dxgpmoctl for the tests,
 # which all run with it bound (the every-adapter tests include it).
