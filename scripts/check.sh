@@ -31,8 +31,9 @@
 # vtd-strict adds no boot; "" adds none), running only the tests that
 # reach the IOMMU and a short fuzzer run (scripts/guest/iommu-job.sh,
 # DXGPMO_IOMMU_FUZZ_OPS operations, 20,000).
-# Those boots run DXGPMO_IOMMU_PARALLEL at a time (3): they mostly wait for
-# edu's 100 ms transfers.  Each boot's line names its platform:
+# Those boots run DXGPMO_IOMMU_PARALLEL at a time (3), in the background
+# while the next kernels boot: they mostly wait for edu's 100 ms
+# transfers.  Each boot's line names its platform:
 # "KVER[vtd-lazy]/iommu: N passed, N failed, N skipped".
 #
 # The Debian packages (debian/, scripts/deb-check.sh) are built, linted,
@@ -569,30 +570,45 @@ kunit_count() {
 	skipped=$((skipped + k_skip))
 }
 
-# iommu_matrix KVER: the boots of KVER on the other IOMMU platforms,
-# DXGPMO_IOMMU_PARALLEL at a time, then their lines in the order of
-# DXGPMO_IOMMU_MODES.
-iommu_matrix() {
-	# Their own processes only: the builder and the host checks run on.
-	im_pids=
-	for mode in $iommu_boots; do
-		(
-			export DXGPMO_VM_IOMMU="$mode"
-			boot_run "$1" "iommu-$mode"
-		) > "$build/$1/iommu-$mode.run.log" 2>&1 &
-		im_pids="$im_pids $!"
+# iommu_matrix_start KVER: the boots of KVER on the other IOMMU platforms,
+# DXGPMO_IOMMU_PARALLEL at a time, in the background (iommu_matrix_pid)
+# while the next kernels boot: they mostly wait for edu's transfers.
+# KVER's own summary waits for them (iommu_matrix_count).
+iommu_matrix_pid=
+iommu_matrix_start() {
+	(
+		im_pids=
+		for mode in $iommu_boots; do
+			(
+				export DXGPMO_VM_IOMMU="$mode"
+				boot_run "$1" "iommu-$mode"
+			) > "$build/$1/iommu-$mode.run.log" 2>&1 &
+			im_pids="$im_pids $!"
+			# shellcheck disable=SC2086
+			if [ "$(echo $im_pids | wc -w)" -ge "$iommu_parallel" ]
+			then
+				wait $im_pids || true
+				im_pids=
+			fi
+		done
 		# shellcheck disable=SC2086
-		if [ "$(echo $im_pids | wc -w)" -ge "$iommu_parallel" ]; then
-			wait $im_pids || true
-			im_pids=
-		fi
-	done
-	# shellcheck disable=SC2086
-	[ -z "$im_pids" ] || wait $im_pids || true
+		[ -z "$im_pids" ] || wait $im_pids || true
+		date +%s > "$build/$1/iommu.end"
+	) &
+	iommu_matrix_pid=$!
+}
+
+# iommu_matrix_count KVER: once the matrix is done, its lines in the order
+# of DXGPMO_IOMMU_MODES, then KVER's summary with what its own boots added
+# (iommu_own_*) and its time from k_start to the matrix's end.
+iommu_matrix_count() {
+	wait "$iommu_matrix_pid" || true
+	m_passed=$passed m_failed=$failed m_skipped=$skipped
 	for mode in $iommu_boots; do
 		cat "$build/$1/iommu-$mode.run.log"
 		boot_count "$1" "iommu-$mode" "$1[$mode]/iommu"
 	done
+	echo "$1: $((iommu_own_passed + passed - m_passed)) passed, $((iommu_own_failed + failed - m_failed)) failed, $((iommu_own_skipped + skipped - m_skipped)) skipped in $(($(cat "$build/$1/iommu.end" 2>/dev/null || date +%s) - iommu_k_start)) s"
 }
 
 # kernel_boots KVER: its three boots (boot_run) on its default platform.
@@ -670,10 +686,16 @@ for kver in $amd64_kernels; do
 	if vm_wait "$build/$kver/build.status"; then
 		kernel_boots "$kver"
 	fi
-	if kernel_results "$kver"; then
-		[ "$kver" != "$iommu_kernel" ] || iommu_matrix "$kver"
+	if kernel_results "$kver" && [ "$kver" = "$iommu_kernel" ] &&
+	   [ -n "$iommu_boots" ]; then
+		iommu_own_passed=$((passed - k_passed))
+		iommu_own_failed=$((failed - k_failed))
+		iommu_own_skipped=$((skipped - k_skipped))
+		iommu_k_start=$k_start
+		iommu_matrix_start "$kver"
+	else
+		kernel_summary
 	fi
-	kernel_summary
 done
 
 # The smoke boot of the module as dxgpmo-dkms's DKMS built it: in the
@@ -705,6 +727,8 @@ elif [ -n "$deb_check" ]; then
 	echo "deb-smoke: skipped: the trixie root's kernel is not among those tested"
 	skipped=$((skipped + 1))
 fi
+
+[ -z "$iommu_matrix_pid" ] || iommu_matrix_count "$iommu_kernel"
 
 if [ -n "$arm64_lane" ]; then
 	wait "$arm64_lane" || true
