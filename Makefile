@@ -98,8 +98,8 @@ userspace-tools/dxgpmo-demo-screen: userspace-tools/dxgpmo-demo-screen.c \
 
 # The driver and one file a scenario family.
 BENCH_SRCS := userspace-tools/dxgpmo-bench.c \
-	$(addprefix userspace-tools/dxgpmo_bench_,create.c adl.c map.c dirty.c \
-	scale.c)
+	$(addprefix userspace-tools/dxgpmo_bench_,create.c adl.c peers.c map.c \
+	dirty.c scale.c)
 
 userspace-tools/dxgpmo-bench: $(BENCH_SRCS) userspace-tools/dxgpmo_bench.h \
 		$(LIB_SRCS) $(LIB_HDRS) $(TEST_HDRS)

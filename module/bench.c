@@ -95,9 +95,11 @@ static int dxgpmo_bench_adl_loops(struct dxgpmo_file *file,
 
 /*
  * The floor of an ADL: what a driver that keeps an sg_table of the pages
- * pays to map and unmap it.  The table is built once, from the pages one
- * at a time (consecutive ones merge into one entry, as the object's chunks
- * do in an ADL), outside the timed loop.
+ * pays to map and unmap it, and to write the page numbers an ADL hands
+ * back (without them the floor would do less than an ADL does).  The
+ * table is built once, from the pages one at a time (consecutive ones
+ * merge into one entry, as the object's chunks do in an ADL), outside the
+ * timed loop.
  */
 static int dxgpmo_bench_sgtable_build(struct dxgpmo_amo *amo,
 				      unsigned long nr, struct sg_table *sgt)
@@ -129,8 +131,9 @@ static int dxgpmo_bench_sgtable_once(struct dxgpmo_adapter *adapter,
 				     struct sg_table *sgt, unsigned long nr,
 				     u64 *addr)
 {
-	struct sg_dma_page_iter iter;
+	struct scatterlist *sg;
 	unsigned long i = 0;
+	unsigned int s;
 	int ret;
 
 	if (!dxgpmo_adapter_begin_access(adapter))
@@ -138,10 +141,15 @@ static int dxgpmo_bench_sgtable_once(struct dxgpmo_adapter *adapter,
 	ret = dma_map_sgtable(adapter->dev, sgt, DMA_BIDIRECTIONAL, 0);
 	if (ret)
 		goto out;
-	for_each_sgtable_dma_page(sgt, &iter, 0) {
-		if (!addr || WARN_ON_ONCE(i >= nr))
+	/* A segment at a time: the cheapest way to write the array. */
+	for_each_sgtable_dma_sg(sgt, sg, s) {
+		u64 page = sg_dma_address(sg) >> PAGE_SHIFT;
+		unsigned long n = PAGE_ALIGN(sg_dma_len(sg)) >> PAGE_SHIFT;
+
+		if (WARN_ON_ONCE(n > nr - i))
 			break;
-		addr[i++] = sg_page_iter_dma_address(&iter) >> PAGE_SHIFT;
+		while (n--)
+			addr[i++] = page++;
 	}
 	dma_unmap_sgtable(adapter->dev, sgt, DMA_BIDIRECTIONAL, 0);
 out:
@@ -167,16 +175,12 @@ static int dxgpmo_bench_sgtable_loops(struct dxgpmo_amo *amo,
 			ret = -EINTR;
 			break;
 		}
-		ret = dxgpmo_bench_sgtable_once(amo->adapter, &sgt, nr, NULL);
+		ret = dxgpmo_bench_sgtable_once(amo->adapter, &sgt, nr, addr);
 		if (ret)
 			break;
 		cond_resched();
 	}
 	cmd->sgtable_ns = ktime_get_ns() - t0;
-	/* Once more, untimed, for the runs of device addresses. */
-	memset(addr, 0, nr * sizeof(*addr));
-	if (!ret)
-		ret = dxgpmo_bench_sgtable_once(amo->adapter, &sgt, nr, addr);
 	cmd->sgtable_runs = dxgpmo_address_runs(addr, nr, 1);
 	sg_free_table(&sgt);
 	return ret;
@@ -227,6 +231,73 @@ int dxgpmo_bench_chunks(struct dxgpmo_file *file, struct dxgpmo_test_cmd *cmd)
 		cmd->chunks_of_order[min_t(unsigned int, order,
 			ARRAY_SIZE(cmd->chunks_of_order) - 1)]++;
 	}
+	dxgpmo_object_put(&pmo->obj);
+	return ret;
+}
+
+/*
+ * The floor of CREATE_PMO + DESTROY_PMO: the buddy allocator handing out
+ * zeroed pages of the orders the object got, and taking them back.  No
+ * accounting, no pool, no chunk table: what any allocator of the same
+ * memory pays at least.
+ */
+static int dxgpmo_bench_zero_once(const unsigned int *orders,
+				  unsigned long nr_chunks, struct page **pages)
+{
+	unsigned long i;
+	int ret = 0;
+
+	for (i = 0; i < nr_chunks; i++) {
+		pages[i] = alloc_pages(GFP_USER | __GFP_ZERO | __GFP_NOWARN |
+				       (orders[i] ? __GFP_COMP : 0), orders[i]);
+		if (!pages[i]) {
+			ret = -ENOMEM;
+			break;
+		}
+	}
+	while (i--)
+		__free_pages(pages[i], orders[i]);
+	return ret;
+}
+
+int dxgpmo_bench_zero(struct dxgpmo_file *file, struct dxgpmo_test_cmd *cmd)
+{
+	struct dxgpmo_backing *backing;
+	unsigned long i, nr_chunks;
+	unsigned int *orders;
+	struct page **pages;
+	struct dxgpmo_pmo *pmo;
+	u32 loop;
+	int ret = 0;
+	u64 t0;
+
+	if (!cmd->loops || cmd->loops > DXGPMO_BENCH_MAX_LOOPS)
+		return -EINVAL;
+	pmo = dxgpmo_pmo_get(file, cmd->id);
+	if (IS_ERR(pmo))
+		return PTR_ERR(pmo);
+	backing = pmo->backing;
+	nr_chunks = backing->nr_chunks;
+	orders = kvmalloc_array(nr_chunks, sizeof(*orders), GFP_KERNEL);
+	pages = kvmalloc_array(nr_chunks, sizeof(*pages), GFP_KERNEL);
+	if (!orders || !pages || !nr_chunks) {
+		ret = nr_chunks ? -ENOMEM : -EINVAL;
+		goto out;
+	}
+	for (i = 0; i < nr_chunks; i++)
+		orders[i] = ilog2(backing->chunks[i].nr_pages);
+	t0 = ktime_get_ns();
+	for (loop = 0; loop < cmd->loops && !ret; loop++) {
+		if (fatal_signal_pending(current))
+			ret = -EINTR;
+		else
+			ret = dxgpmo_bench_zero_once(orders, nr_chunks, pages);
+		cond_resched();
+	}
+	cmd->zero_ns = ktime_get_ns() - t0;
+out:
+	kvfree(pages);
+	kvfree(orders);
 	dxgpmo_object_put(&pmo->obj);
 	return ret;
 }

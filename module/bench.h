@@ -8,5 +8,6 @@ struct dxgpmo_test_cmd;
 
 int dxgpmo_bench_adl(struct dxgpmo_file *file, struct dxgpmo_test_cmd *cmd);
 int dxgpmo_bench_chunks(struct dxgpmo_file *file, struct dxgpmo_test_cmd *cmd);
+int dxgpmo_bench_zero(struct dxgpmo_file *file, struct dxgpmo_test_cmd *cmd);
 
 #endif /* _DXGPMO_BENCH_H */

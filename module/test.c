@@ -248,6 +248,9 @@ int dxgpmo_cmd_test(struct dxgpmo_ucmd *ucmd)
 	case DXGPMO_TEST_OP_CHUNKS:
 		ret = dxgpmo_bench_chunks(ucmd->file, cmd);
 		break;
+	case DXGPMO_TEST_OP_BENCH_ZERO:
+		ret = dxgpmo_bench_zero(ucmd->file, cmd);
+		break;
 	case DXGPMO_TEST_OP_IOVA:
 		ret = dxgpmo_test_iova(ucmd->file, cmd);
 		break;

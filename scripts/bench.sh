@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# make bench: boot each test kernel and run dxgpmo-bench; print its table
-# and keep the JSON in build/bench-<kernel>.json.  Only ratios measured in
-# the same boot mean anything under TCG.
+# make bench: boot each test kernel (every architecture of DXGPMO_ARCHES;
+# arm64 on its SMMUv3) and run dxgpmo-bench; print its table and keep the
+# JSON in build/bench-<kernel>.json; then one screen of the targets
+# (scripts/bench-summary.sh) over every kernel's JSON.  Only ratios
+# measured in the same boot mean anything under TCG.
 set -eu
 
 # shellcheck source=vm-lib.sh
@@ -14,15 +16,27 @@ export DXGPMO_VM_MEM="${DXGPMO_VM_MEM:-4G}"
 # A run takes about 5 minutes per kernel on an idle host and can take
 # several times that on a busy one.
 export DXGPMO_VM_TIMEOUT="${DXGPMO_VM_TIMEOUT:-3600}"
-for kver in ${DXGPMO_KERNELS:-$(default_test_kernels "$primary_arch")}; do
+kernels=${DXGPMO_KERNELS:-$(default_test_kernels)}
+jsons=
+for kver in $kernels; do
 	out=$build/bench-$kver
 	rm -rf "$out"
 	mkdir -p "$out"
+	user=$top
+	if [ "$(kernel_arch "$kver")" = arm64 ]; then
+		# this tree's programs, built once per run
+		user=$build/arm64-user
+		[ -n "${arm64_built:-}" ] ||
+			build_userspace "$top" "$user" > "$build/arm64-user.log" 2>&1 ||
+			{ cat "$build/arm64-user.log"; exit 1; }
+		arm64_built=1
+	fi
 	vm_build "$top" "$kver" "$out" || { cat "$out/build.log"; exit 1; }
 	# The kernel's own allocators the create scenario compares with,
-	# when KVER has them as modules (built in, or absent: nothing to do).
+	# and VFIO, the ADL scenario's peer, when KVER has them as modules
+	# (built in, or absent: nothing to do).
 	peers=
-	for kmod in system_heap udmabuf; do
+	for kmod in system_heap udmabuf vfio-pci vfio_iommu_type1; do
 		modprobe -d "$(kernel_modules_base "$kver")" -S "$kver" \
 			--show-depends "$kmod" 2>/dev/null | grep -q '^insmod' &&
 			peers="$peers $kmod"
@@ -30,8 +44,8 @@ for kver in ${DXGPMO_KERNELS:-$(default_test_kernels "$primary_arch")}; do
 	# shellcheck disable=SC2086
 	vm_job "$kver" "$out" guest "" \
 		"$top/scripts/guest/bench-job.sh" "$out/dxgpmo.ko" \
-		"$top/userspace-tools/dxgpmo-bench" \
-		"$top/userspace-tools/dxgpmoctl" ${peers:+-- $peers} || true
+		"$user/userspace-tools/dxgpmo-bench" \
+		"$user/userspace-tools/dxgpmoctl" ${peers:+-- $peers} || true
 	echo "== $kver"
 	sed -n '/^SCENARIO/,/^dxgpmo-bench: json begin/p' "$out/guest.log" |
 		grep -v '^dxgpmo-bench:' | grep -v '^\['
@@ -40,4 +54,7 @@ for kver in ${DXGPMO_KERNELS:-$(default_test_kernels "$primary_arch")}; do
 	echo "JSON: ${build#"$top"/}/bench-$kver.json ($(wc -l < "$build/bench-$kver.json") measurements)"
 	grep -q '^dxgpmo-bench: json end' "$out/guest.log" ||
 		echo "$kver: the guest did not finish (DXGPMO_VM_TIMEOUT?); the table above is partial: ${out#"$top"/}/guest.log"
+	jsons="$jsons $build/bench-$kver.json"
 done
+# shellcheck disable=SC2086
+"$top/scripts/bench-summary.sh" $jsons

@@ -1177,7 +1177,7 @@ static int bench_cmd(int fd, struct dxgpmo_test_cmd *t)
 }
 
 /*
- * The in-module timing command of dxgpmo-bench: all three loops run and
+ * The in-module timing commands of dxgpmo-bench: all four loops run and
  * leave nothing behind, an ADL is one run of device addresses behind an
  * IOMMU, the chunk histogram accounts for every page, bad arguments are
  * refused.
@@ -1202,6 +1202,21 @@ TEST_F(adl, timing_command)
 	for (o = 0; o < 16; o++)
 		pages += (uint64_t)t.chunks_of_order[o] << o;
 	EXPECT_EQ(length / PAGE, pages);
+	t.id = 0xfffff;
+	EXPECT_EQ(-ENOENT, bench_cmd(self->fd, &t));
+
+	/* The zeroing floor of create: pages of the object's orders. */
+	memset(&t, 0, sizeof(t));
+	t.op = DXGPMO_TEST_OP_BENCH_ZERO;
+	t.id = c.pmo_id;
+	t.loops = 2;
+	ASSERT_EQ(0, bench_cmd(self->fd, &t));
+	EXPECT_LT(0, t.zero_ns);
+	t.loops = 0;
+	EXPECT_EQ(-EINVAL, bench_cmd(self->fd, &t));
+	t.loops = 1001;
+	EXPECT_EQ(-EINVAL, bench_cmd(self->fd, &t));
+	t.loops = 1;
 	t.id = 0xfffff;
 	EXPECT_EQ(-ENOENT, bench_cmd(self->fd, &t));
 

@@ -31,8 +31,9 @@ enum dxgpmo_test_op {
 	 * FREE_ADL of the first @length bytes of AMO @id, then the same pages
 	 * mapped and unmapped one 4 KiB page at a time with dma_map_page() on
 	 * the same device, then dma_map_sgtable() + dma_unmap_sgtable() of
-	 * an sg_table of the same pages built once beforehand (the floor of
-	 * an ADL); times in ns, and how many runs of consecutive device
+	 * an sg_table of the same pages built once beforehand, each time
+	 * writing the page-number array an ADL returns (the floor of an
+	 * ADL); times in ns, and how many runs of consecutive device
 	 * addresses each produced.
 	 */
 	DXGPMO_TEST_OP_BENCH_ADL,
@@ -58,6 +59,13 @@ enum dxgpmo_test_op {
 	 * what was left of the previous countdown.
 	 */
 	DXGPMO_TEST_OP_FAIL_ALIAS_SWITCH,
+	/*
+	 * In-module timing (dxgpmo-bench): @loops times allocating zeroed
+	 * pages of the buddy orders PMO @id's chunks have, then freeing
+	 * them (the floor of CREATE_PMO + DESTROY_PMO); the time in
+	 * @zero_ns.
+	 */
+	DXGPMO_TEST_OP_BENCH_ZERO,
 };
 
 /* What DXGPMO_TEST_OP_IOVA found. */
@@ -120,7 +128,7 @@ enum dxgpmo_test_memtype {
  * @iova_state: IOVA: out: enum dxgpmo_test_iova
  * @__reserved4: zero
  * @sgtable_ns: BENCH_ADL: out: time of @loops dma_map_sgtable() +
- *	dma_unmap_sgtable() of the same pages
+ *	dma_unmap_sgtable() of the same pages, with the page-number array
  * @sgtable_runs: BENCH_ADL: out: runs of consecutive device addresses of
  *	the sg_table's mapping
  * @__reserved5: zero
@@ -128,6 +136,7 @@ enum dxgpmo_test_memtype {
  * @pool_hit_pages: POOL: out: pages handed out from the pool
  * @pool_miss_pages: POOL: out: pages allocated and switched on a miss
  * @pool_shrunk_pages: POOL: out: pages switched back and freed
+ * @zero_ns: BENCH_ZERO: out: time of @loops allocations and frees
  */
 struct dxgpmo_test_cmd {
 	__u32 size;
@@ -161,6 +170,7 @@ struct dxgpmo_test_cmd {
 	__aligned_u64 pool_hit_pages;
 	__aligned_u64 pool_miss_pages;
 	__aligned_u64 pool_shrunk_pages;
+	__aligned_u64 zero_ns;
 };
 
 #endif

@@ -5,10 +5,13 @@
  * with --json, one JSON object per measurement.
  *
  * Scenarios: 1 create+destroy vs anonymous mmap(MAP_POPULATE), vs an
- * allocation from the dma-buf system heap and vs a udmabuf of a memfd,
- * with the buddy orders the objects got; 2 ALLOCATE_ADL + FREE_ADL vs a
- * per-page dma_map_page() loop and vs dma_map_sgtable() of a prebuilt
- * sg_table on the same device, all timed inside the module
+ * allocation from the dma-buf system heap, vs a udmabuf of a memfd and vs
+ * zeroed pages of the same orders allocated in the module, with the buddy
+ * orders the objects got; 2 ALLOCATE_ADL + FREE_ADL vs a per-page
+ * dma_map_page() loop and vs dma_map_sgtable() of a prebuilt sg_table
+ * plus the page-number array on the same device, all timed inside the
+ * module, and the ioctls vs VFIO type1 MAP+UNMAP_DMA on a device bound to
+ * vfio-pci
  * (DXGPMO_IOC_TEST, so the module must be a test build, make module
  * DXGPMO_TEST=y, loaded with debug_ioctls=1; without it scenario 2 and
  * the orders are skipped, saying so); 3 user

@@ -74,6 +74,12 @@ int test_cmd(struct dxgpmo_test_cmd *t);
 /* Says once that what needs DXGPMO_IOC_TEST is skipped. */
 void no_test_cmd(const char *what);
 
+/* dxgpmo_bench_peers.c: scenario 2's user-space peers. */
+void adl_vs_vfio(const char *adapter, size_t size, double t,
+		 unsigned int reps);
+void adl_vs_iommufd(void);
+void adl_peers_done(void);
+
 void scenario_create(void);
 void scenario_adl(void);
 void scenario_map(void);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * dxgpmo-bench scenario 2: ADLs against the DMA API's per-page and
- * scatterlist mappings, timed inside the module.
+ * scatterlist mappings, timed inside the module, and the ioctls against
+ * the user-space peers (dxgpmo_bench_peers.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -35,7 +36,7 @@ static void adl_on(const struct dxgpmo_adapter_info *a, size_t size)
 	struct dxgpmo_test_cmd t = { .op = DXGPMO_TEST_OP_BENCH_ADL };
 	uint64_t best_adl = 0, best_loop = 0, best_sgt = 0;
 	char what[64], extra[128];
-	double adl, loop, sgtable;
+	double adl, loop, sgtable, ioctls;
 	unsigned int i;
 	int ret;
 
@@ -81,11 +82,13 @@ static void adl_on(const struct dxgpmo_adapter_info *a, size_t size)
 		 t.adl_runs, t.adl_runs == 1 ? "" : "s");
 	report_extra("adl", what, size, adl, "per-page dma_map_page", loop,
 		     extra);
-	report_extra("adl", what, size, adl, "dma_map_sgtable (floor)",
+	report_extra("adl", what, size, adl, "sgtable+array (floor)",
 		     sgtable, extra);
 	snprintf(what, sizeof(what), "ALLOCATE+FREE_ADL %s", a->name);
-	report_extra("adl", what, size, best(adl_ioctls, size, 0, t.loops),
-		     "per-page dma_map_page", loop, extra);
+	ioctls = best(adl_ioctls, size, 0, t.loops);
+	report_extra("adl", what, size, ioctls, "per-page dma_map_page", loop,
+		     extra);
+	adl_vs_vfio(a->name, size, ioctls, t.loops);
 out:
 	dxgpmo_destroy_pmo(dev, c.pmo_id, adl_amo);
 	adl_amo = 0;
@@ -113,6 +116,7 @@ void scenario_adl(void)
 
 	if (dxgpmo_query_adapters(dev, info, DXGPMO_MAX_ADAPTERS, &total))
 		return;
+	adl_vs_iommufd();
 	for (i = 0; i < total && i < DXGPMO_MAX_ADAPTERS; i++) {
 		if (!adapter_chosen(&info[i], i))
 			continue;
@@ -120,6 +124,7 @@ void scenario_adl(void)
 		for (size = 4096; size <= max_size && have_test_cmd; size <<= 2)
 			adl_on(&info[i], size);
 	}
+	adl_peers_done();
 	if (only_adapter && !ran)
 		fprintf(stderr, "dxgpmo-bench: no adapter %s (dxgpmoctl adapters lists them)\n",
 			only_adapter);

@@ -100,6 +100,36 @@ static void report_orders(size_t size)
 			size, chunks, js);
 }
 
+/*
+ * The floor of create+destroy, timed in the module: zeroed pages of the
+ * orders a cached object of this size got, allocated and freed.  -1
+ * without the test command.
+ */
+static double zero_floor(size_t size)
+{
+	struct dxgpmo_create_pmo c = { .length = size,
+				       .cache_type = DXGPMO_CACHE_CACHED };
+	struct dxgpmo_test_cmd t = { .op = DXGPMO_TEST_OP_BENCH_ZERO };
+	uint64_t best_ns = 0;
+	unsigned int i;
+	int ret = 0;
+
+	if (!have_test_cmd || dxgpmo_create_pmo(dev, &c))
+		return -1;
+	t.id = c.pmo_id;
+	t.loops = size >= (64 << 20) ? 1 : size >= (1 << 20) ? 3 : 20;
+	for (i = 0; !ret && i < (size >= (64 << 20) ? 3 : 5); i++) {
+		ret = test_cmd(&t);
+		best_ns = i && best_ns < t.zero_ns ? best_ns : t.zero_ns;
+	}
+	dxgpmo_destroy_pmo(dev, c.pmo_id, 0);
+	if (ret == -ENOTTY || ret == -EINVAL) {
+		no_test_cmd("the zeroing floor");
+		return -1;
+	}
+	return ret ? -1 : best_ns / 1e9 / t.loops;
+}
+
 /* The kernel's own allocators of DMA-able memory, where it has them. */
 static int heap_fd = -1;
 static int udmabuf_fd = -1;
@@ -193,6 +223,7 @@ void scenario_create(void)
 		double heap = heap_fd < 0 ? 1e9 : best(heap_alloc, size, 0, reps);
 		double udma = udmabuf_fd < 0 ? 1e9 :
 			      best(udmabuf_create, size, 0, reps);
+		double floor = zero_floor(size);
 
 		for (i = 0; i < ARRAY_SIZE(caches); i++) {
 			double t = best(create_destroy, size, caches[i], reps);
@@ -208,6 +239,9 @@ void scenario_create(void)
 			if (udmabuf_fd >= 0)
 				report_peer(what, size, t, "memfd+udmabuf",
 					    udma, &udmabuf_said);
+			if (floor >= 0)
+				report("create", what, size, t,
+				       "zeroed pages (floor)", floor);
 		}
 		if (!access("/proc/sys/vm/drop_caches", W_OK))
 			report("create", "create+destroy (wc, cold pool)",

@@ -14,6 +14,20 @@ limit=/sys/module/udmabuf/parameters/size_limit_mb
 # The spare PCI device (vm-boot.sh) on the generic driver: the ADL rows then
 # include an adapter without an engine, as on a real machine.
 ./dxgpmoctl bind 0000:00:10.0
+# The second edu on vfio-pci, for the ADL rows' user-space peer (VFIO
+# type1), when the kernel has it: behind the same IOMMU as edu0.
+edu1=
+for d in /sys/bus/pci/devices/*; do
+	[ "$(cat "$d/vendor"):$(cat "$d/device")" = 0x1234:0x11e8 ] || continue
+	[ -z "${seen_edu:-}" ] || { edu1=${d##*/}; break; }
+	seen_edu=1
+done
+if [ -n "$edu1" ] && [ -d /sys/bus/pci/drivers/vfio-pci ]; then
+	[ ! -e "/sys/bus/pci/devices/$edu1/driver" ] ||
+		echo "$edu1" > "/sys/bus/pci/devices/$edu1/driver/unbind"
+	echo vfio-pci > "/sys/bus/pci/devices/$edu1/driver_override"
+	echo "$edu1" > /sys/bus/pci/drivers_probe
+fi
 ./dxgpmo-bench --json /tmp/bench.json
 echo "dxgpmo-bench: json begin"
 cat /tmp/bench.json
