@@ -52,12 +52,6 @@
 
 static void dxgpmo_chunks_release(struct dxgpmo_backing *backing);
 
-#define DXGPMO_GFP_BASE		(GFP_USER | __GFP_ZERO | __GFP_ACCOUNT | \
-				 __GFP_NOWARN)
-#define DXGPMO_GFP_HIGH_ORDER	((DXGPMO_GFP_BASE | __GFP_NORETRY | \
-				  __GFP_COMP) & ~__GFP_RECLAIM)
-#define DXGPMO_GFP_LOW_ORDER	(DXGPMO_GFP_BASE | __GFP_RETRY_MAYFAIL)
-
 /* Blocks outside the window held back at most, in pages (64 MiB). */
 #define DXGPMO_MAX_REJECTED_PAGES	(64UL << (20 - PAGE_SHIFT))
 

@@ -16,6 +16,7 @@
 #include "adapter.h"
 #include "adl.h"
 #include "backing.h"
+#include "backing_chunks.h"
 #include "bench.h"
 #include "dxgpmo.h"
 #include "dxgpmo_test.h"
@@ -151,6 +152,9 @@ static int dxgpmo_bench_sgtable_once(struct dxgpmo_adapter *adapter,
 		while (n--)
 			addr[i++] = page++;
 	}
+	/* Not every page listed: the floor did less than an ADL. */
+	if (WARN_ON_ONCE(i != nr))
+		ret = -EIO;
 	dma_unmap_sgtable(adapter->dev, sgt, DMA_BIDIRECTIONAL, 0);
 out:
 	dxgpmo_adapter_end_access(adapter);
@@ -237,38 +241,46 @@ int dxgpmo_bench_chunks(struct dxgpmo_file *file, struct dxgpmo_test_cmd *cmd)
 
 /*
  * The floor of CREATE_PMO + DESTROY_PMO: the buddy allocator handing out
- * zeroed pages of the orders the object got, and taking them back.  No
- * accounting, no pool, no chunk table: what any allocator of the same
- * memory pays at least.
+ * zeroed pages of the orders the object got, with create's flags, and
+ * taking them back.  No object, no pool, no chunk table.
  */
-static int dxgpmo_bench_zero_once(const unsigned int *orders,
-				  unsigned long nr_chunks, struct page **pages)
+static int dxgpmo_bench_zero_once(struct dxgpmo_backing *backing,
+				  struct page **pages)
 {
 	unsigned long i;
 	int ret = 0;
 
-	for (i = 0; i < nr_chunks; i++) {
-		pages[i] = alloc_pages(GFP_USER | __GFP_ZERO | __GFP_NOWARN |
-				       (orders[i] ? __GFP_COMP : 0), orders[i]);
+	for (i = 0; i < backing->nr_chunks; i++) {
+		unsigned int order = order_base_2(backing->chunks[i].nr_pages);
+
+		/* An object of many GiB is one pass: stay killable. */
+		if (!(i % 256)) {
+			cond_resched();
+			if (fatal_signal_pending(current)) {
+				ret = -EINTR;
+				break;
+			}
+		}
+		pages[i] = alloc_pages(order ? DXGPMO_GFP_HIGH_ORDER :
+					       DXGPMO_GFP_LOW_ORDER, order);
 		if (!pages[i]) {
 			ret = -ENOMEM;
 			break;
 		}
 	}
 	while (i--)
-		__free_pages(pages[i], orders[i]);
+		__free_pages(pages[i],
+			     order_base_2(backing->chunks[i].nr_pages));
 	return ret;
 }
 
 int dxgpmo_bench_zero(struct dxgpmo_file *file, struct dxgpmo_test_cmd *cmd)
 {
 	struct dxgpmo_backing *backing;
-	unsigned long i, nr_chunks;
-	unsigned int *orders;
-	struct page **pages;
 	struct dxgpmo_pmo *pmo;
-	u32 loop;
+	struct page **pages;
 	int ret = 0;
+	u32 loop;
 	u64 t0;
 
 	if (!cmd->loops || cmd->loops > DXGPMO_BENCH_MAX_LOOPS)
@@ -277,27 +289,22 @@ int dxgpmo_bench_zero(struct dxgpmo_file *file, struct dxgpmo_test_cmd *cmd)
 	if (IS_ERR(pmo))
 		return PTR_ERR(pmo);
 	backing = pmo->backing;
-	nr_chunks = backing->nr_chunks;
-	orders = kvmalloc_array(nr_chunks, sizeof(*orders), GFP_KERNEL);
-	pages = kvmalloc_array(nr_chunks, sizeof(*pages), GFP_KERNEL);
-	if (!orders || !pages || !nr_chunks) {
-		ret = nr_chunks ? -ENOMEM : -EINVAL;
+	/* MDL and CONTIGUOUS objects only: the others have no chunks. */
+	ret = -EINVAL;
+	if (!backing->nr_chunks)
 		goto out;
-	}
-	for (i = 0; i < nr_chunks; i++)
-		orders[i] = ilog2(backing->chunks[i].nr_pages);
+	ret = -ENOMEM;
+	pages = kvmalloc_array(backing->nr_chunks, sizeof(*pages),
+			       GFP_KERNEL_ACCOUNT);
+	if (!pages)
+		goto out;
+	ret = 0;
 	t0 = ktime_get_ns();
-	for (loop = 0; loop < cmd->loops && !ret; loop++) {
-		if (fatal_signal_pending(current))
-			ret = -EINTR;
-		else
-			ret = dxgpmo_bench_zero_once(orders, nr_chunks, pages);
-		cond_resched();
-	}
+	for (loop = 0; loop < cmd->loops && !ret; loop++)
+		ret = dxgpmo_bench_zero_once(backing, pages);
 	cmd->zero_ns = ktime_get_ns() - t0;
-out:
 	kvfree(pages);
-	kvfree(orders);
+out:
 	dxgpmo_object_put(&pmo->obj);
 	return ret;
 }

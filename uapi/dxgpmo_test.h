@@ -61,9 +61,10 @@ enum dxgpmo_test_op {
 	DXGPMO_TEST_OP_FAIL_ALIAS_SWITCH,
 	/*
 	 * In-module timing (dxgpmo-bench): @loops times allocating zeroed
-	 * pages of the buddy orders PMO @id's chunks have, then freeing
-	 * them (the floor of CREATE_PMO + DESTROY_PMO); the time in
-	 * @zero_ns.
+	 * pages of the buddy orders PMO @id's chunks have, with create's
+	 * flags, then freeing them (the floor of CREATE_PMO + DESTROY_PMO);
+	 * the time in @zero_ns.  -EINVAL for an object without chunks
+	 * (neither MDL nor CONTIGUOUS).
 	 */
 	DXGPMO_TEST_OP_BENCH_ZERO,
 };
@@ -103,7 +104,8 @@ enum dxgpmo_test_memtype {
  * @flags: zero
  * @op: enum dxgpmo_test_op
  * @of: MEMTYPE: enum dxgpmo_test_memtype_of
- * @id: MEMTYPE: map id (KMAP) or PMO id (LINEAR); IOVA: AMO id
+ * @id: MEMTYPE: map id (KMAP) or PMO id (LINEAR); IOVA, BENCH_ADL: AMO id;
+ *	CHUNKS, BENCH_ZERO: PMO id
  * @__reserved: zero
  * @address: MEMTYPE: user address (USER_VA); IOVA: the device address
  * @index: MEMTYPE: page index in the view (KMAP) or object (LINEAR); IOVA:
@@ -119,7 +121,7 @@ enum dxgpmo_test_memtype {
  * @fail_nth: FAIL_NTH, FAIL_ALIAS_SWITCH: in: the countdown; out: what was
  *	left of the old one
  * @length: BENCH_ADL: bytes from offset 0 of the AMO's object
- * @loops: BENCH_ADL: repetitions, 1 to 1000
+ * @loops: BENCH_ADL, BENCH_ZERO: repetitions, 1 to 1000
  * @adl_runs: BENCH_ADL: out: runs of consecutive device addresses of the ADL
  * @page_loop_runs: BENCH_ADL: out: the same for the per-page mappings
  * @adl_ns: BENCH_ADL: out: time of @loops ADL allocate + free

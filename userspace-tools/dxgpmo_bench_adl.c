@@ -88,7 +88,9 @@ static void adl_on(const struct dxgpmo_adapter_info *a, size_t size)
 	ioctls = best(adl_ioctls, size, 0, t.loops);
 	report_extra("adl", what, size, ioctls, "per-page dma_map_page", loop,
 		     extra);
-	adl_vs_vfio(a->name, size, ioctls, t.loops);
+	/* The peer's device is behind the IOMMU: so must the adapter be. */
+	if (a->caps & DXGPMO_ADAPTER_CAP_IOMMU)
+		adl_vs_vfio(a->name, size, ioctls, t.loops);
 out:
 	dxgpmo_destroy_pmo(dev, c.pmo_id, adl_amo);
 	adl_amo = 0;
