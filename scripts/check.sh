@@ -603,12 +603,18 @@ iommu_matrix_start() {
 # (iommu_own_*) and its time from k_start to the matrix's end.
 iommu_matrix_count() {
 	wait "$iommu_matrix_pid" || true
-	m_passed=$passed m_failed=$failed m_skipped=$skipped
+	# kernel_summary's baseline: the counts before KVER's own boots
+	kver=$1
+	k_passed=$((passed - iommu_own_passed))
+	k_failed=$((failed - iommu_own_failed))
+	k_skipped=$((skipped - iommu_own_skipped))
 	for mode in $iommu_boots; do
 		cat "$build/$1/iommu-$mode.run.log"
 		boot_count "$1" "iommu-$mode" "$1[$mode]/iommu"
 	done
-	echo "$1: $((iommu_own_passed + passed - m_passed)) passed, $((iommu_own_failed + failed - m_failed)) failed, $((iommu_own_skipped + skipped - m_skipped)) skipped in $(($(cat "$build/$1/iommu.end" 2>/dev/null || date +%s) - iommu_k_start)) s"
+	k_seconds=$(($(cat "$build/$1/iommu.end" 2>/dev/null || date +%s) -
+		iommu_k_start))
+	kernel_summary
 }
 
 # kernel_boots KVER: its three boots (boot_run) on its default platform.
