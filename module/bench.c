@@ -142,7 +142,11 @@ static int dxgpmo_bench_sgtable_once(struct dxgpmo_adapter *adapter,
 	ret = dma_map_sgtable(adapter->dev, sgt, DMA_BIDIRECTIONAL, 0);
 	if (ret)
 		goto out;
-	/* A segment at a time: the cheapest way to write the array. */
+	/*
+	 * A segment at a time, the cheapest way to write the array; written
+	 * here rather than with the ADL's own fill, so that the floor does
+	 * not share the code it is the floor of.
+	 */
 	for_each_sgtable_dma_sg(sgt, sg, s) {
 		u64 page = sg_dma_address(sg) >> PAGE_SHIFT;
 		unsigned long n = PAGE_ALIGN(sg_dma_len(sg)) >> PAGE_SHIFT;

@@ -44,6 +44,12 @@ static inline unsigned int reps_for(size_t size)
 	return size >= (64 << 20) ? 3 : size >= (1 << 20) ? 10 : 50;
 }
 
+/* Repetitions inside one call of an in-module timing command. */
+static inline unsigned int in_module_loops(size_t size)
+{
+	return size >= (64 << 20) ? 1 : size >= (1 << 20) ? 3 : 20;
+}
+
 static inline void touch(volatile uint8_t *p, size_t size)
 {
 	size_t i;

@@ -48,7 +48,7 @@ static void adl_on(const struct dxgpmo_adapter_info *a, size_t size)
 	t.length = size;
 	t.loops = 1;		/* warm caches and the IOVA allocator */
 	ret = test_cmd(&t);
-	t.loops = size >= (64 << 20) ? 1 : size >= (1 << 20) ? 3 : 20;
+	t.loops = in_module_loops(size);
 	/*
 	 * The best of a few calls for each of the three, like the other
 	 * scenarios' best of N: a preemption inside one loop is not the

@@ -117,7 +117,7 @@ static double zero_floor(size_t size)
 	if (!have_test_cmd || dxgpmo_create_pmo(dev, &c))
 		return -1;
 	t.id = c.pmo_id;
-	t.loops = size >= (64 << 20) ? 1 : size >= (1 << 20) ? 3 : 20;
+	t.loops = in_module_loops(size);
 	for (i = 0; !ret && i < (size >= (64 << 20) ? 3 : 5); i++) {
 		ret = test_cmd(&t);
 		best_ns = i && best_ns < t.zero_ns ? best_ns : t.zero_ns;
