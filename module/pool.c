@@ -8,9 +8,9 @@
  * large linear-map pages, flushes the pages from the caches and the TLB of
  * every CPU: more than allocating and zeroing them.  Pages of a destroyed
  * object therefore stay switched, zeroed, on a list per cache type and per
- * order the MDL allocator uses (2 MiB, 64 KiB, 4 KiB, so a pooled object is
- * as physically contiguous as a fresh one); a miss allocates a batch and
- * switches it with one call.
+ * order the MDL allocator uses (2 MiB, 1 MiB, 64 KiB, 4 KiB, so a pooled
+ * object is as physically contiguous as a fresh one); a miss allocates a
+ * batch and switches it with one call.
  *
  * Only where the linear map is switched (x86); on arm64 it stays
  * write-back, there is nothing to save, and there is no pool (cap 0).
@@ -46,9 +46,14 @@
 
 /*
  * The orders MDL objects are built from, largest first (backing_chunks.c):
- * 2 MiB (a PMD), 64 KiB, 4 KiB, sizes IOMMUs and page tables map whole.
+ * 2 MiB (a PMD), 64 KiB, 4 KiB, sizes IOMMUs and page tables map whole;
+ * and 1 MiB, so that an object of 1 to 2 MiB is not sixteen or more
+ * 64 KiB allocations where the dma-buf system heap makes one (its orders
+ * are 8, 4 and 0).
  */
-const unsigned int dxgpmo_chunk_orders[DXGPMO_NR_CHUNK_ORDERS] = { 9, 4, 0 };
+const unsigned int dxgpmo_chunk_orders[DXGPMO_NR_CHUNK_ORDERS] = {
+	9, 8, 4, 0
+};
 
 /* A miss of a small order switches at least this many pages (256 KiB). */
 #define DXGPMO_POOL_BATCH_PAGES	64
@@ -69,17 +74,19 @@ static struct dxgpmo_pool dxgpmo_pool_wc = {
 	.lock = __SPIN_LOCK_UNLOCKED(dxgpmo_pool_wc.lock),
 	.blocks = { LIST_HEAD_INIT(dxgpmo_pool_wc.blocks[0]),
 		    LIST_HEAD_INIT(dxgpmo_pool_wc.blocks[1]),
-		    LIST_HEAD_INIT(dxgpmo_pool_wc.blocks[2]) },
+		    LIST_HEAD_INIT(dxgpmo_pool_wc.blocks[2]),
+		    LIST_HEAD_INIT(dxgpmo_pool_wc.blocks[3]) },
 };
 
 static struct dxgpmo_pool dxgpmo_pool_uc = {
 	.lock = __SPIN_LOCK_UNLOCKED(dxgpmo_pool_uc.lock),
 	.blocks = { LIST_HEAD_INIT(dxgpmo_pool_uc.blocks[0]),
 		    LIST_HEAD_INIT(dxgpmo_pool_uc.blocks[1]),
-		    LIST_HEAD_INIT(dxgpmo_pool_uc.blocks[2]) },
+		    LIST_HEAD_INIT(dxgpmo_pool_uc.blocks[2]),
+		    LIST_HEAD_INIT(dxgpmo_pool_uc.blocks[3]) },
 };
 
-static_assert(DXGPMO_NR_CHUNK_ORDERS == 3);
+static_assert(DXGPMO_NR_CHUNK_ORDERS == 4);
 
 /* Pages pooled or about to be: the cap and the shrinker's count read it. */
 static atomic_long_t dxgpmo_pool_pages = ATOMIC_LONG_INIT(0);

@@ -21,7 +21,7 @@ int dxgpmo_set_pages_cache(struct page **pages, unsigned long n,
 			   u32 cache_type);
 
 /* The orders MDL objects are made of, largest first. */
-#define DXGPMO_NR_CHUNK_ORDERS	3
+#define DXGPMO_NR_CHUNK_ORDERS	4
 extern const unsigned int dxgpmo_chunk_orders[DXGPMO_NR_CHUNK_ORDERS];
 
 struct dxgpmo_pool_stats {

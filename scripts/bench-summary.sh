@@ -62,7 +62,7 @@ for json; do
 		ratio = number("ratio")
 		if (ratio <= 0)
 			next
-		if (scenario == "create" && what ~ /^create\+destroy \((cached|write-combined)\)$/) {
+		if (scenario == "create" && what ~ /^create\+destroy \((cached|wc)\)$/) {
 			if (base == "dma-heap system alloc")
 				target("create vs system dma-heap, every size", ratio, size)
 			if (base == "zeroed pages (floor)" && size >= 1048576)

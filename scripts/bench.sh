@@ -6,6 +6,8 @@
 # JSON in build/bench-<kernel>.json; then one screen of the targets
 # (scripts/bench-summary.sh) over every kernel's JSON.  Only ratios
 # measured in the same boot mean anything under TCG.
+# DXGPMO_BENCH_ONLY=create (adl, map, dirty, scale) runs one scenario:
+# the before and after of a change in minutes, not the full 25.
 set -eu
 
 # shellcheck source=vm-lib.sh
@@ -41,11 +43,13 @@ for kver in $kernels; do
 			--show-depends "$kmod" 2>/dev/null | grep -q '^insmod' &&
 			peers="$peers $kmod"
 	done
+	echo "export DXGPMO_BENCH_ONLY='${DXGPMO_BENCH_ONLY:-}'" > "$out/bench.env"
 	# shellcheck disable=SC2086
 	vm_job "$kver" "$out" guest "" \
 		"$top/scripts/guest/bench-job.sh" "$out/dxgpmo.ko" \
 		"$user/userspace-tools/dxgpmo-bench" \
-		"$user/userspace-tools/dxgpmoctl" ${peers:+-- $peers} || true
+		"$user/userspace-tools/dxgpmoctl" "$out/bench.env" \
+		${peers:+-- $peers} || true
 	echo "== $kver"
 	sed -n '/^SCENARIO/,/^dxgpmo-bench: json begin/p' "$out/guest.log" |
 		grep -v '^dxgpmo-bench:' | grep -v '^\['

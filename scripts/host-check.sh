@@ -67,4 +67,24 @@ ok=$?
 [ "$ok" -eq 0 ] || diff "$tmp/want" "$tmp/digest"
 result "$ok" failure_digest_names_crash_and_assertion
 
+# make bench's summary (bench-summary.sh) counts every row of a target:
+# a write-combined create row as the worst against the heap, the VFIO
+# row at its size, and says which targets are missed.
+k=6.12.95+deb12-amd64
+row() {
+	printf '{"scenario":"%s","what":"%s","size":%s,"seconds":1,"baseline":"%s","baseline_seconds":1,"ratio":%s%s}\n' \
+		"$@"
+}
+{
+	row create 'create+destroy (cached)' 1048576 'dma-heap system alloc' 0.98 ''
+	row create 'create+destroy (wc)' 4096 'dma-heap system alloc' 1.07 ''
+	row adl 'ALLOCATE+FREE_ADL edu0' 4096 'VFIO type1 MAP+UNMAP' 0.90 ''
+} > "$tmp/bench-$k.json"
+"$top/scripts/bench-summary.sh" "$tmp/bench-$k.json" > "$tmp/summary"
+grep -q '^create vs system dma-heap, every size  *6.12[^ ]*  *1.07x  *4 KiB  *<=1.00 missed$' "$tmp/summary" &&
+	grep -q '^ALLOCATE+FREE_ADL vs VFIO type1  *6.12[^ ]*  *0.90x  *4 KiB  *<=1.00 met$' "$tmp/summary"
+ok=$?
+[ "$ok" -eq 0 ] || cat "$tmp/summary"
+result "$ok" bench_summary_counts_every_row
+
 exit "$status"

@@ -1283,4 +1283,67 @@ TEST_F(adl, timing_command)
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
 }
 
+/* Free blocks of at least 2^order pages, from /proc/buddyinfo. */
+static unsigned long free_blocks_from_order(unsigned int order)
+{
+	FILE *f = fopen("/proc/buddyinfo", "r");
+	unsigned long total = 0, n;
+	char line[512], *p;
+	unsigned int o;
+	int used;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		p = strstr(line, "zone");
+		used = -1;
+		if (p)
+			sscanf(p, "zone %*s%n", &used);
+		if (used < 0)
+			continue;
+		p += used;
+		for (o = 0; sscanf(p, "%lu%n", &n, &used) == 1; o++, p += used)
+			if (o >= order)
+				total += n;
+	}
+	fclose(f);
+	return total;
+}
+
+/*
+ * An MDL object of 1 MiB is one 1 MiB chunk, as the dma-buf system
+ * heap's buffer is (its orders are 8, 4 and 0), not sixteen 64 KiB ones:
+ * one allocation instead of sixteen, one scatterlist entry.  Cached
+ * objects come from the page allocator, write-combined ones from the
+ * pool where there is one: both keep the orders.
+ */
+TEST_F(adl, one_mib_object_is_one_chunk)
+{
+	static const uint32_t caches[] = {
+		DXGPMO_CACHE_CACHED, DXGPMO_CACHE_WRITE_COMBINED,
+	};
+	struct dxgpmo_test_cmd t;
+	unsigned int i, o;
+
+	if (free_blocks_from_order(8) < 4)
+		SKIP(return, "fewer than four free blocks of 1 MiB or more");
+	for (i = 0; i < ARRAY_SIZE(caches); i++) {
+		struct dxgpmo_create_pmo c = {
+			.length = 1 << 20, .cache_type = caches[i],
+		};
+
+		ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+		memset(&t, 0, sizeof(t));
+		t.op = DXGPMO_TEST_OP_CHUNKS;
+		t.id = c.pmo_id;
+		ASSERT_EQ(0, bench_cmd(self->fd, &t));
+		for (o = 0; o < 16; o++) {
+			EXPECT_EQ(o == 8, t.chunks_of_order[o])
+				TH_LOG("cache type %u: %u chunks of order %u",
+				       caches[i], t.chunks_of_order[o], o);
+		}
+		EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+	}
+}
+
 TEST_HARNESS_MAIN
