@@ -6,6 +6,15 @@
  * needs its users count to be exactly one.  Ids are allocated cyclically,
  * so a stale id of a destroyed object does not name a new object until the
  * 32-bit space wraps.
+ *
+ * Cyclic ids alone would make a file with few objects pay for an xarray
+ * node on every create: its next id lies in a leaf no live object holds,
+ * so each create allocates that leaf and each destroy frees it again,
+ * through RCU (2-3 us of a 3 us ADL under TCG).  The file therefore keeps
+ * one id reserved, the last of the leaf its newest id is in: the leaf
+ * stays while creates and destroys move through it, and a new one is
+ * made once per XA_CHUNK_SIZE ids.  That id is never handed out and a
+ * lookup does not find it, as any reserved id.
  */
 #include <linux/slab.h>
 #include <linux/wait.h>
@@ -36,6 +45,25 @@ struct dxgpmo_file *dxgpmo_file_alloc(bool kernel_client)
 	return file;
 }
 
+/*
+ * Keep the leaf of id, just handed out, for the ids after it (see the top
+ * of this file).  Best effort: without the reservation ids work as before.
+ */
+static void dxgpmo_object_keep_leaf_locked(struct dxgpmo_file *file, u32 id)
+{
+	u32 anchor = id | XA_CHUNK_MASK;
+
+	lockdep_assert_held(&file->objects.xa_lock);
+	if (anchor == id || anchor == file->id_anchor)
+		return;
+	/* A NULL entry is stored as a reservation; -EBUSY if taken. */
+	if (__xa_insert(&file->objects, anchor, NULL, GFP_NOWAIT))
+		return;
+	if (file->id_anchor)
+		__xa_erase(&file->objects, file->id_anchor);
+	file->id_anchor = anchor;
+}
+
 struct dxgpmo_object *
 __dxgpmo_object_alloc(struct dxgpmo_file *file, size_t size,
 		      enum dxgpmo_obj_type type,
@@ -54,8 +82,13 @@ __dxgpmo_object_alloc(struct dxgpmo_file *file, size_t size,
 	obj->type = type;
 	obj->ops = ops;
 	/* Reserved: lookups see nothing at this id until finalize. */
-	ret = xa_alloc_cyclic(&file->objects, &obj->id, XA_ZERO_ENTRY,
-			      xa_limit_32b, &file->next_id, GFP_KERNEL_ACCOUNT);
+	xa_lock(&file->objects);
+	ret = __xa_alloc_cyclic(&file->objects, &obj->id, XA_ZERO_ENTRY,
+				xa_limit_32b, &file->next_id,
+				GFP_KERNEL_ACCOUNT);
+	if (ret >= 0)
+		dxgpmo_object_keep_leaf_locked(file, obj->id);
+	xa_unlock(&file->objects);
 	if (ret < 0) {
 		kvfree(obj);
 		return ERR_PTR(ret);
@@ -344,6 +377,8 @@ void dxgpmo_file_destroy(struct dxgpmo_file *file)
 	unsigned long index;
 	bool progress = true;
 
+	if (file->id_anchor)
+		xa_erase(&file->objects, file->id_anchor);
 	while (!xa_empty(&file->objects) && progress) {
 		progress = false;
 		xa_for_each(&file->objects, index, obj) {

@@ -49,6 +49,7 @@ struct dxgpmo_file {
 	struct address_space *mapping;	/* shared by all files, for zapping */
 	struct dxgpmo_account *account;
 	u32 next_id;
+	u32 id_anchor;			/* reserved id; 0: none (object.c) */
 	/* Its pages are the account's; the rest cannot outlive the file. */
 	atomic64_t counters[DXGPMO_NR_COUNTERS];
 #ifdef DXGPMO_TEST

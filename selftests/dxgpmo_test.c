@@ -649,6 +649,35 @@ TEST_F(dxgpmo, ids_per_file)
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
 }
 
+/*
+ * Ids keep growing over many creates and destroys (past the file's id
+ * table leaves, which the module keeps with a reserved id of its own): no
+ * id comes back, and an id skipped over names nothing.
+ */
+TEST_F(dxgpmo, ids_grow_over_many_creates)
+{
+	uint32_t adapter = self->ad.all[0].adapter_id;
+	uint32_t prev = 0, id, amo;
+	unsigned int i, skipped = 0;
+
+	for (i = 0; i < 200; i++) {
+		struct dxgpmo_create_pmo c = { .length = 4096 };
+
+		ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+		EXPECT_LT(prev, c.pmo_id);
+		for (id = prev + 1; prev && id < c.pmo_id; id++) {
+			skipped++;
+			EXPECT_EQ(-ENOENT, dxgpmo_destroy_pmo(self->fd, id, 0));
+			EXPECT_EQ(-ENOENT,
+				  dxgpmo_open_pmo(self->fd, id, adapter, &amo));
+		}
+		prev = c.pmo_id;
+		ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+	}
+	/* One id in XA_CHUNK_SIZE (64) at most is kept back. */
+	EXPECT_GE(200 / 63 + 1, skipped);
+}
+
 TEST_F(dxgpmo, wrong_handles)
 {
 	struct dxgpmo_create_pmo c = { .length = 4096 };
