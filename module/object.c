@@ -16,6 +16,7 @@
  * made once per XA_CHUNK_SIZE ids.  That id is never handed out and a
  * lookup does not find it, as any reserved id.
  */
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
 
@@ -47,17 +48,27 @@ struct dxgpmo_file *dxgpmo_file_alloc(bool kernel_client)
 
 /*
  * Keep the leaf of id, just handed out, for the ids after it (see the top
- * of this file).  Best effort: without the reservation ids work as before.
+ * of this file).  Only forwards, unless the ids wrapped: a create whose
+ * id came from an older leaf (another thread's create moved next_id on
+ * while this one allocated) leaves the newer leaf kept.  Best effort:
+ * without the reservation ids work as before.
  */
-static void dxgpmo_object_keep_leaf_locked(struct dxgpmo_file *file, u32 id)
+static void dxgpmo_object_keep_leaf_locked(struct dxgpmo_file *file, u32 id,
+					   bool wrapped)
 {
 	u32 anchor = id | XA_CHUNK_MASK;
 
 	lockdep_assert_held(&file->objects.xa_lock);
-	if (anchor == id || anchor == file->id_anchor)
+	if (anchor == id || anchor == file->id_anchor ||
+	    (anchor < file->id_anchor && !wrapped))
 		return;
-	/* A NULL entry is stored as a reservation; -EBUSY if taken. */
-	if (__xa_insert(&file->objects, anchor, NULL, GFP_NOWAIT))
+	/*
+	 * A NULL entry is stored as a reservation; -EBUSY if the id is
+	 * taken.  The leaf exists (id was just stored in it): nothing is
+	 * allocated, so nothing is charged or sleeps.
+	 */
+	if (__xa_insert(&file->objects, anchor, NULL,
+			GFP_NOWAIT | __GFP_NOWARN | __GFP_ACCOUNT))
 		return;
 	if (file->id_anchor)
 		__xa_erase(&file->objects, file->id_anchor);
@@ -82,12 +93,13 @@ __dxgpmo_object_alloc(struct dxgpmo_file *file, size_t size,
 	obj->type = type;
 	obj->ops = ops;
 	/* Reserved: lookups see nothing at this id until finalize. */
+	might_alloc(GFP_KERNEL_ACCOUNT);
 	xa_lock(&file->objects);
 	ret = __xa_alloc_cyclic(&file->objects, &obj->id, XA_ZERO_ENTRY,
 				xa_limit_32b, &file->next_id,
 				GFP_KERNEL_ACCOUNT);
 	if (ret >= 0)
-		dxgpmo_object_keep_leaf_locked(file, obj->id);
+		dxgpmo_object_keep_leaf_locked(file, obj->id, ret == 1);
 	xa_unlock(&file->objects);
 	if (ret < 0) {
 		kvfree(obj);
@@ -377,6 +389,7 @@ void dxgpmo_file_destroy(struct dxgpmo_file *file)
 	unsigned long index;
 	bool progress = true;
 
+	/* No call is in flight: id_anchor is read without the lock. */
 	if (file->id_anchor)
 		xa_erase(&file->objects, file->id_anchor);
 	while (!xa_empty(&file->objects) && progress) {

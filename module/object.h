@@ -48,8 +48,9 @@ struct dxgpmo_file {
 	spinlock_t windows_lock;	/* windows */
 	struct address_space *mapping;	/* shared by all files, for zapping */
 	struct dxgpmo_account *account;
+	/* Under objects' xa_lock (object.c). */
 	u32 next_id;
-	u32 id_anchor;			/* reserved id; 0: none (object.c) */
+	u32 id_anchor;			/* reserved id; 0: none */
 	/* Its pages are the account's; the rest cannot outlive the file. */
 	atomic64_t counters[DXGPMO_NR_COUNTERS];
 #ifdef DXGPMO_TEST

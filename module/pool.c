@@ -46,10 +46,10 @@
 
 /*
  * The orders MDL objects are built from, largest first (backing_chunks.c):
- * 2 MiB (a PMD), 64 KiB, 4 KiB, sizes IOMMUs and page tables map whole;
- * and 1 MiB, so that an object of 1 to 2 MiB is not sixteen or more
- * 64 KiB allocations where the dma-buf system heap makes one (its orders
- * are 8, 4 and 0).
+ * 2 MiB, 1 MiB, 64 KiB, 4 KiB.  2 MiB (a PMD), 64 KiB and 4 KiB are sizes
+ * IOMMUs and page tables map whole; 1 MiB keeps an object of 1 to 2 MiB
+ * from being sixteen or more 64 KiB allocations where the dma-buf system
+ * heap makes one (its orders are 8, 4 and 0).
  */
 const unsigned int dxgpmo_chunk_orders[DXGPMO_NR_CHUNK_ORDERS] = {
 	9, 8, 4, 0

@@ -6,8 +6,9 @@
 # JSON in build/bench-<kernel>.json; then one screen of the targets
 # (scripts/bench-summary.sh) over every kernel's JSON.  Only ratios
 # measured in the same boot mean anything under TCG.
-# DXGPMO_BENCH_ONLY=create (adl, map, dirty, scale) runs one scenario:
-# the before and after of a change in minutes, not the full 25.
+# DXGPMO_BENCH_ONLY="create adl" (of create, adl, map, dirty, scale) runs
+# those scenarios only: the before and after of a change in minutes, not
+# the full 25.
 set -eu
 
 # shellcheck source=vm-lib.sh

@@ -32,8 +32,15 @@ if [ -n "$edu1" ] && [ -d /sys/bus/pci/drivers/vfio-pci ]; then
 fi
 # shellcheck source=/dev/null
 [ -f ./bench.env ] && . ./bench.env
-./dxgpmo-bench --json /tmp/bench.json \
-	${DXGPMO_BENCH_ONLY:+--only "$DXGPMO_BENCH_ONLY"}
+if [ -z "${DXGPMO_BENCH_ONLY:-}" ]; then
+	./dxgpmo-bench --json /tmp/bench.json
+else
+	: > /tmp/bench.json
+	for scenario in $DXGPMO_BENCH_ONLY; do
+		./dxgpmo-bench --json /tmp/bench-one.json --only "$scenario"
+		cat /tmp/bench-one.json >> /tmp/bench.json
+	done
+fi
 echo "dxgpmo-bench: json begin"
 cat /tmp/bench.json
 echo "dxgpmo-bench: json end"
