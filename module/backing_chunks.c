@@ -44,6 +44,7 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 
+#include "arch.h"
 #include "backing.h"
 #include "backing_chunks.h"
 #include "compat.h"
@@ -553,6 +554,20 @@ static int dxgpmo_backing_set_alias(struct dxgpmo_backing *backing, bool set)
 	if (!set) {
 		if (!backing->alias_changed)
 			return 0;
+		/*
+		 * Where the alias stayed write-back, pages on their way back
+		 * to the page allocator need no maintenance, as
+		 * dma_free_coherent()'s do not: a stale line of the alias
+		 * can only be read by a next owner that reads before it
+		 * writes, which gets no defined contents anyway, and one
+		 * that hands the page to a device maintains it for that.
+		 * Pages that live on (a section's, a kernel view's) are
+		 * maintained where their views end, not here.
+		 */
+		if (!dxgpmo_arch_switches_alias) {
+			backing->alias_changed = false;
+			return 0;
+		}
 		ret = dxgpmo_backing_switch_alias(backing, DXGPMO_CACHE_CACHED,
 						  ULONG_MAX, &tried);
 		if (!ret)

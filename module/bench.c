@@ -14,6 +14,7 @@
 #include <linux/slab.h>
 
 #include "adapter.h"
+#include "arch.h"
 #include "adl.h"
 #include "backing.h"
 #include "backing_chunks.h"
@@ -246,11 +247,17 @@ int dxgpmo_bench_chunks(struct dxgpmo_file *file, struct dxgpmo_test_cmd *cmd)
 /*
  * The floor of CREATE_PMO + DESTROY_PMO: the buddy allocator handing out
  * zeroed pages of the orders the object got, with create's flags, and
- * taking them back.  No object, no pool, no chunk table.
+ * taking them back.  No object, no pool, no chunk table.  A write-combined
+ * or non-cached object's pages where the linear alias stays write-back
+ * (arm64) are also cleaned and invalidated once, as any non-cacheable
+ * use of RAM there must be (dma_alloc_coherent()'s pages are): the only
+ * way a module has to do that is the DMA API, which the arch helper is.
  */
 static int dxgpmo_bench_zero_once(struct dxgpmo_backing *backing,
 				  struct page **pages)
 {
+	bool prepare = !dxgpmo_arch_switches_alias &&
+		       backing->cache_type != DXGPMO_CACHE_CACHED;
 	unsigned long i;
 	int ret = 0;
 
@@ -270,6 +277,13 @@ static int dxgpmo_bench_zero_once(struct dxgpmo_backing *backing,
 		if (!pages[i]) {
 			ret = -ENOMEM;
 			break;
+		}
+		if (prepare) {
+			ret = dxgpmo_arch_set_block_wb(pages[i], 1UL << order);
+			if (ret) {
+				i++;
+				break;
+			}
 		}
 	}
 	while (i--)
