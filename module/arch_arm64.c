@@ -4,12 +4,13 @@
  * block mappings it cannot change at all, and the architecture asks for
  * break-before-make), so the kernel's own non-coherent DMA and DRM code
  * keep the cacheable linear alias of a non-cacheable buffer and only clean
- * and invalidate it to the point of coherency before the buffer is used
+ * it to the point of coherency before the buffer is used
  * (arch_dma_prep_coherent()).  dxgpmo does the same: a write-combined or
  * non-cached object's views get pgprot_writecombine()/pgprot_dmacoherent(),
  * its linear alias stays write-back, and its pages are cleaned and
- * invalidated when they become the object's and again when they stop
- * being.
+ * invalidated when they become the object's; pages that live on after
+ * the object's views (a section's) are again when the views end, pages
+ * freed to the page allocator are not, as dma_free_coherent()'s are not.
  *
  * No cache-maintenance routine to the point of coherency is exported to
  * modules (dcache_clean_inval_poc() is not; caches_clean_inval_pou() only

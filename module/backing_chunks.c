@@ -542,7 +542,7 @@ static int dxgpmo_backing_switch_alias(struct dxgpmo_backing *backing,
  * in the kernel's linear map where two mappings with different memory
  * types are undefined (x86 PAT); where the alias stays (arm64), its lines
  * are cleaned and invalidated instead (arch.h).  Switched after
- * allocation, restored before free.
+ * allocation; on x86 restored before free.
  */
 static int dxgpmo_backing_set_alias(struct dxgpmo_backing *backing, bool set)
 {
@@ -561,10 +561,14 @@ static int dxgpmo_backing_set_alias(struct dxgpmo_backing *backing, bool set)
 		 * can only be read by a next owner that reads before it
 		 * writes, which gets no defined contents anyway, and one
 		 * that hands the page to a device maintains it for that.
-		 * Pages that live on (a section's, a kernel view's) are
-		 * maintained where their views end, not here.
+		 * Pages that live on (a section's, under its user and kernel
+		 * views) are maintained where their views end, not here.
+		 * Only pages the pool never had: its cacheable zeroing would
+		 * leave dirty lines under the next object's views, which is
+		 * why there is no pool where the alias stays (pool.c).
 		 */
 		if (!dxgpmo_arch_switches_alias) {
+			WARN_ON_ONCE(backing->pooled);
 			backing->alias_changed = false;
 			return 0;
 		}
@@ -694,8 +698,8 @@ dxgpmo_contiguous_alloc(const struct dxgpmo_alloc_request *req)
 }
 
 /*
- * Pages go back to the pool as they are, or to the allocator write-back,
- * or not at all.
+ * Pages go back to the pool as they are, or to the allocator (write-back
+ * again where the linear map was switched), or not at all.
  */
 static void dxgpmo_chunks_release(struct dxgpmo_backing *backing)
 {

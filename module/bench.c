@@ -249,9 +249,11 @@ int dxgpmo_bench_chunks(struct dxgpmo_file *file, struct dxgpmo_test_cmd *cmd)
  * zeroed pages of the orders the object got, with create's flags, and
  * taking them back.  No object, no pool, no chunk table.  A write-combined
  * or non-cached object's pages where the linear alias stays write-back
- * (arm64) are also cleaned and invalidated once, as any non-cacheable
- * use of RAM there must be (dma_alloc_coherent()'s pages are): the only
- * way a module has to do that is the DMA API, which the arch helper is.
+ * (arm64) are also cleaned to the point of coherency once, as any
+ * non-cacheable use of RAM there must be (dma_alloc_coherent()'s pages
+ * are, by arch_dma_prep_coherent()).  A module's only way to do that is
+ * the DMA API, through the arch helper that also makes pages write-back
+ * again on x86 (here it only cleans and invalidates).
  */
 static int dxgpmo_bench_zero_once(struct dxgpmo_backing *backing,
 				  struct page **pages)
