@@ -47,7 +47,7 @@ for json; do
 	function line(key, goal,    verdict) {
 		if (!(key in worst)) {
 			printf "%-44s %-22s %8s %10s %7s %s\n", key, kver, "-",
-			       "-", "<=" goal, "no rows (skipped: see the table)"
+			       "-", "<=" goal, "no rows (peer missing or scenario not run: see the table)"
 			return
 		}
 		verdict = worst[key] <= goal + 0 ? "met" : "missed"
