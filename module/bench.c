@@ -14,8 +14,8 @@
 #include <linux/slab.h>
 
 #include "adapter.h"
-#include "arch.h"
 #include "adl.h"
+#include "arch.h"
 #include "backing.h"
 #include "backing_chunks.h"
 #include "bench.h"
