@@ -30,7 +30,7 @@ TOOLS := userspace-tools/dxgpmoctl userspace-tools/dxgpmo-bench \
 	userspace-tools/dxgpmo-demo-screen
 SELFTESTS := selftests/dxgpmo_test selftests/dxgpmo_adl_test \
 	selftests/dxgpmo_map_test selftests/dxgpmo_dirty_test \
-	selftests/dxgpmo_dmabuf_test selftests/dxgpmo_hardening_test \
+	selftests/dxgpmo_granule_test selftests/dxgpmo_dmabuf_test selftests/dxgpmo_hardening_test \
 	selftests/dxgpmo_fuzz selftests/dxgpmo_bug_test \
 	selftests/dxgpmo_race_test selftests/dxgpmo_lifetime_test \
 	selftests/dxgpmo_security_test selftests/dxgpmo_pci_test \

@@ -36,6 +36,7 @@
 #include "object.h"
 #include "quota.h"
 #include "segment.h"
+#include "segment_granule.h"
 #include "stats.h"
 #include "test.h"
 
@@ -123,6 +124,8 @@ static int dxgpmo_segment_collect(struct dxgpmo_segment *segment, u64 offset,
 	struct page *page;
 
 	lockdep_assert_held(&segment->collect_lock);
+	if (dxgpmo_segment_tracks_by_faults())
+		return dxgpmo_granule_collect(segment, offset, length);
 	dirty = bitmap_zalloc(nr, GFP_KERNEL);
 	if (!dirty)
 		return -ENOMEM;

@@ -172,4 +172,25 @@ static inline void dxgpmo_shrinker_free(struct shrinker *shrinker)
 #endif
 }
 
+/*
+ * PFNs mapped by a PMD (6.12 on x86): 7.x passes a PFN, 6.12 a pfn_t.  The
+ * pages are RAM with a memmap, mapped as a PFN mapping: no PFN_DEV/PFN_MAP.
+ */
+#ifdef CONFIG_ARCH_SUPPORTS_PMD_PFNMAP
+#ifdef DXGPMO_HAVE_PFN_T_PMD
+#include <linux/pfn_t.h>
+#endif
+
+static inline vm_fault_t dxgpmo_vmf_insert_pfn_pmd(struct vm_fault *vmf,
+						   unsigned long pfn,
+						   bool write)
+{
+#ifdef DXGPMO_HAVE_PFN_T_PMD
+	return vmf_insert_pfn_pmd(vmf, __pfn_to_pfn_t(pfn, 0), write);
+#else
+	return vmf_insert_pfn_pmd(vmf, pfn, write);
+#endif
+}
+#endif
+
 #endif /* _DXGPMO_COMPAT_H */

@@ -28,6 +28,7 @@ static const char *const dxgpmo_counter_names[DXGPMO_NR_COUNTERS] = {
 	[DXGPMO_CNT_KMAP_PAGES] = "kmap_pages",
 	[DXGPMO_CNT_SECTION_VIEW_PAGES] = "section_view_pages",
 	[DXGPMO_CNT_CLEANED_KVIEW_PAGES] = "cleaned_kview_pages",
+	[DXGPMO_CNT_SEGMENT_PMD_MAPS] = "segment_pmd_maps",
 };
 
 static int dxgpmo_stats_show(struct seq_file *m, void *unused)

@@ -35,6 +35,7 @@
 #include "dxgpmo.h"
 #include "fs.h"
 #include "segment.h"
+#include "segment_granule.h"
 #include "stats.h"
 
 static unsigned int dxgpmo_segment_mb = 64;
@@ -49,16 +50,17 @@ MODULE_PARM_DESC(segment_mb,
 unsigned int dxgpmo_dirty_page_size = 4096;
 module_param_named(dirty_page_size, dxgpmo_dirty_page_size, uint, 0444);
 MODULE_PARM_DESC(dirty_page_size,
-		 "Dirty-tracking page size in bytes, a power of two >= 4096, default 4096");
+		 "Dirty-tracking page size in bytes: 4096 to 65536, a power of two, or 2 MiB; default 4096");
 
 /* At module load, before anything is set up. */
 int dxgpmo_segment_check_params(void)
 {
-	if (dxgpmo_dirty_page_size < PAGE_SIZE ||
-	    dxgpmo_dirty_page_size > 16 * PAGE_SIZE ||
-	    !is_power_of_2(dxgpmo_dirty_page_size)) {
-		pr_err("dxgpmo: dirty_page_size must be a power of two from %lu to %lu\n",
-		       PAGE_SIZE, 16 * PAGE_SIZE);
+	if (!dxgpmo_segment_tracks_by_faults() &&
+	    (dxgpmo_dirty_page_size < PAGE_SIZE ||
+	     dxgpmo_dirty_page_size > 16 * PAGE_SIZE ||
+	     !is_power_of_2(dxgpmo_dirty_page_size))) {
+		pr_err("dxgpmo: dirty_page_size must be a power of two from %lu to %lu, or %lu\n",
+		       PAGE_SIZE, 16 * PAGE_SIZE, PMD_SIZE);
 		return -EINVAL;
 	}
 	if (!dxgpmo_segment_mb ||
@@ -84,6 +86,10 @@ struct dxgpmo_segment *dxgpmo_segment_create(u32 adapter_id)
 	INIT_LIST_HEAD(&segment->bases);
 	segment->size = (u64)dxgpmo_segment_mb << 20;
 	segment->mmap_base = (u64)adapter_id << DXGPMO_SEGMENT_SHIFT;
+	if (dxgpmo_segment_tracks_by_faults() && dxgpmo_granule_init(segment)) {
+		kfree(segment);
+		return ERR_PTR(-ENOMEM);
+	}
 	return segment;
 }
 
@@ -99,6 +105,7 @@ void dxgpmo_segment_destroy(struct dxgpmo_segment *segment)
 		dxgpmo_count_global(DXGPMO_CNT_SEGMENT_PAGES, -1);
 	}
 	xa_destroy(&segment->pages);
+	dxgpmo_granule_destroy(segment);
 	mutex_destroy(&segment->dma_lock);
 	mutex_destroy(&segment->collect_lock);
 	mutex_destroy(&segment->lock);
@@ -106,14 +113,24 @@ void dxgpmo_segment_destroy(struct dxgpmo_segment *segment)
 }
 
 /* The page at index, allocated zeroed on first touch. */
-static struct page *dxgpmo_segment_page(struct dxgpmo_segment *segment,
-					unsigned long index)
+struct page *dxgpmo_segment_page(struct dxgpmo_segment *segment,
+				 unsigned long index)
+{
+	struct page *page = xa_load(&segment->pages, index);
+
+	if (page)
+		return page;
+	if (dxgpmo_segment_tracks_by_faults())
+		return dxgpmo_granule_populate(segment, index);
+	return dxgpmo_segment_alloc_page(segment, index);
+}
+
+/* One zeroed page at index, unless someone else was first. */
+struct page *dxgpmo_segment_alloc_page(struct dxgpmo_segment *segment,
+				       unsigned long index)
 {
 	struct page *page, *old;
 
-	page = xa_load(&segment->pages, index);
-	if (page)
-		return page;
 	page = alloc_page(GFP_HIGHUSER | __GFP_ZERO);
 	if (!page)
 		return ERR_PTR(-ENOMEM);
@@ -135,12 +152,12 @@ static struct dxgpmo_adapter *dxgpmo_segment_adapter(struct vm_area_struct *vma)
 	return vma->vm_private_data;
 }
 
-static void dxgpmo_seg_vm_open(struct vm_area_struct *vma)
+void dxgpmo_segment_vm_open(struct vm_area_struct *vma)
 {
 	kref_get(&dxgpmo_segment_adapter(vma)->kref);
 }
 
-static void dxgpmo_seg_vm_close(struct vm_area_struct *vma)
+void dxgpmo_segment_vm_close(struct vm_area_struct *vma)
 {
 	dxgpmo_adapter_put(dxgpmo_segment_adapter(vma));
 }
@@ -164,8 +181,8 @@ static vm_fault_t dxgpmo_seg_vm_fault(struct vm_fault *vmf)
 }
 
 static const struct vm_operations_struct dxgpmo_seg_vm_ops = {
-	.open = dxgpmo_seg_vm_open,
-	.close = dxgpmo_seg_vm_close,
+	.open = dxgpmo_segment_vm_open,
+	.close = dxgpmo_segment_vm_close,
 	.fault = dxgpmo_seg_vm_fault,
 };
 
@@ -214,6 +231,11 @@ int dxgpmo_segment_mmap(struct file *filp, struct vm_area_struct *vma)
 	dxgpmo_vm_flags_set(vma, VM_IO | VM_DONTEXPAND | VM_DONTDUMP);
 	vma->vm_private_data = adapter;
 	vma->vm_ops = &dxgpmo_seg_vm_ops;
+	if (dxgpmo_segment_tracks_by_faults()) {
+		/* PFNs: the granules are mapped 2 MiB at a time where possible. */
+		dxgpmo_vm_flags_set(vma, VM_PFNMAP);
+		vma->vm_ops = &dxgpmo_granule_vm_ops;
+	}
 	return 0;
 }
 

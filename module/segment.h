@@ -8,11 +8,14 @@
 
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/pgtable.h>
+#include <linux/rwsem.h>
 #include <linux/types.h>
 #include <linux/xarray.h>
 
 struct dxgpmo_adapter;
 struct file;
+struct page;
 struct vm_area_struct;
 
 /*
@@ -38,14 +41,44 @@ struct dxgpmo_segment {
 	 * debugging warns beyond 7 of one cacheline).
 	 */
 	struct mutex dma_lock;
+	/*
+	 * With 2 MiB dirty pages (segment_granule.c): the granules written
+	 * since their last collection, and those backed by one 2 MiB block.
+	 * A fault sets a written bit and maps the granule writable under
+	 * granule_sem for reading; a collection clears bits and unmaps their
+	 * granules under it for writing, so no granule is ever writable with
+	 * its bit clear.
+	 */
+	unsigned long *written;
+	unsigned long *blocks;
+	struct rw_semaphore granule_sem;
+	/* One granule's allocation at a time. */
+	struct mutex populate_lock;
 };
 
 extern unsigned int dxgpmo_dirty_page_size;
+
+/*
+ * 2 MiB dirty pages are tracked by write faults on 2 MiB granules; smaller
+ * ones by the dirty bits of the PTEs (basis.c).
+ */
+static inline bool dxgpmo_segment_tracks_by_faults(void)
+{
+	return dxgpmo_dirty_page_size == PMD_SIZE;
+}
+
 int dxgpmo_segment_check_params(void);
 struct dxgpmo_segment *dxgpmo_segment_create(u32 adapter_id);
 void dxgpmo_segment_destroy(struct dxgpmo_segment *segment);
 int dxgpmo_segment_mmap(struct file *filp, struct vm_area_struct *vma);
 int dxgpmo_segment_dma(struct dxgpmo_adapter *adapter, bool to_memory,
 		       u64 offset, void *buf, size_t len);
+struct page *dxgpmo_segment_page(struct dxgpmo_segment *segment,
+				 unsigned long index);
+struct page *dxgpmo_segment_alloc_page(struct dxgpmo_segment *segment,
+				       unsigned long index);
+/* A segment VMA holds its adapter, whichever way it is tracked. */
+void dxgpmo_segment_vm_open(struct vm_area_struct *vma);
+void dxgpmo_segment_vm_close(struct vm_area_struct *vma);
 
 #endif /* _DXGPMO_SEGMENT_H */

@@ -24,6 +24,7 @@ enum dxgpmo_counter {
 	DXGPMO_CNT_KMAP_PAGES,
 	DXGPMO_CNT_SECTION_VIEW_PAGES,	/* debugfs only */
 	DXGPMO_CNT_CLEANED_KVIEW_PAGES,	/* debugfs only */
+	DXGPMO_CNT_SEGMENT_PMD_MAPS,	/* debugfs only, ever made */
 	DXGPMO_NR_COUNTERS,
 };
 

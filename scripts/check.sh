@@ -195,6 +195,7 @@ initramfs_tests() {
 		"$out/dxgpmo.ko" "$out/tests.env" \
 		"$user/selftests/dxgpmo_test" "$user/selftests/dxgpmo_adl_test" \
 		"$user/selftests/dxgpmo_map_test" "$user/selftests/dxgpmo_dirty_test" \
+		"$user/selftests/dxgpmo_granule_test" \
 		"$user/selftests/dxgpmo_dmabuf_test" \
 		"$user/selftests/dxgpmo_hardening_test" \
 		"$user/selftests/dxgpmo_security_test" \

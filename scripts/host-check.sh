@@ -69,7 +69,8 @@ result "$ok" failure_digest_names_crash_and_assertion
 
 # make bench's summary (bench-summary.sh) counts every row of a target:
 # a write-combined create row as the worst against the heap, the VFIO
-# row at its size, and says which targets are missed.
+# row at its size, the dirty period with 2 MiB pages at the largest size
+# (not the worst), and says which targets are missed.
 k=6.12.95+deb12-amd64
 row() {
 	printf '{"scenario":"%s","what":"%s","size":%s,"seconds":1,"baseline":"%s","baseline_seconds":1,"ratio":%s}\n' \
@@ -79,10 +80,18 @@ row() {
 	row create 'create+destroy (cached)' 1048576 'dma-heap system alloc' 0.98
 	row create 'create+destroy (wc)' 4096 'dma-heap system alloc' 1.07
 	row adl 'ALLOCATE+FREE_ADL edu0' 4096 'VFIO type1 MAP+UNMAP' 0.90
+	row dirty 'START+1/16 writes+query (2 MiB pages)' 1073741824 \
+		'soft-dirty anon 1/16' 0.31
+	row dirty 'START+1/16 writes+query (2 MiB pages)' 2097152 \
+		'soft-dirty anon 1/16' 0.90
+	row dirty 'START+1/16 writes+query' 1073741824 \
+		'soft-dirty anon 1/16' 1.40
 } > "$tmp/bench-$k.json"
 "$top/scripts/bench-summary.sh" "$tmp/bench-$k.json" > "$tmp/summary"
 grep -q '^create vs system dma-heap, every size  *6.12[^ ]*  *1.07x  *4 KiB  *<=1.00 missed$' "$tmp/summary" &&
-	grep -q '^ALLOCATE+FREE_ADL vs VFIO type1  *6.12[^ ]*  *0.90x  *4 KiB  *<=1.00 met$' "$tmp/summary"
+	grep -q '^ALLOCATE+FREE_ADL vs VFIO type1  *6.12[^ ]*  *0.90x  *4 KiB  *<=1.00 met$' "$tmp/summary" &&
+	grep -q '^dirty period, 2 MiB pages vs soft-dirty huge  *6.12[^ ]*  *0.31x  *1024 MiB  *<=0.50 met$' "$tmp/summary" &&
+	grep -q '^dirty period, 4 KiB pages vs soft-dirty huge  *6.12[^ ]*  *1.40x  *1024 MiB  *- (no target)$' "$tmp/summary"
 ok=$?
 [ "$ok" -eq 0 ] || cat "$tmp/summary"
 result "$ok" bench_summary_counts_every_row

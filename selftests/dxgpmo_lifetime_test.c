@@ -230,7 +230,7 @@ static int debugfs_live_zero(char *why, size_t len)
 	}
 	while (zero && fscanf(f, "%63s %lld", key, &val) == 2) {
 		if (!strncmp(key, "leaked_", 7) ||
-		    !strcmp(key, "segment_pages") || !val)
+		    !strncmp(key, "segment_", 8) || !val)
 			continue;
 		snprintf(why, len, "%s %lld", key, val);
 		zero = 0;

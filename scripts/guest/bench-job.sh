@@ -41,6 +41,16 @@ else
 		cat /tmp/bench-one.json >> /tmp/bench.json
 	done
 fi
+# The dirty scenario again with 2 MiB dirty pages (write faults on 2 MiB
+# granules), after a reload: the page size is a module parameter.
+case " ${DXGPMO_BENCH_ONLY:-dirty} " in
+*" dirty "*)
+	rmmod dxgpmo
+	load_module debug_ioctls=1 segment_mb=1024 dirty_page_size=2097152
+	./dxgpmo-bench --json /tmp/bench-2m.json --only dirty
+	cat /tmp/bench-2m.json >> /tmp/bench.json
+	;;
+esac
 echo "dxgpmo-bench: json begin"
 cat /tmp/bench.json
 echo "dxgpmo-bench: json end"

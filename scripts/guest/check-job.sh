@@ -23,8 +23,9 @@ fi
 
 live_counters_zero() {
 	# every counter of live things in debugfs is 0 (leak totals and the
-	# adapters' segment pages, which live as long as the adapter, excluded)
-	! grep -vE '^(leaked_|segment_pages)' /sys/kernel/debug/dxgpmo/stats |
+	# adapters' segment pages and PMD maps, which live as long as the
+	# adapter, excluded)
+	! grep -vE '^(leaked_|segment_)' /sys/kernel/debug/dxgpmo/stats |
 		grep -vq ' 0$'
 }
 
@@ -160,6 +161,15 @@ fi
 kmemleak_check kmemleak_empty_after_rmmod
 check reload insmod ./dxgpmo.ko virtual_adapters=2
 check reload_rmmod rmmod dxgpmo
+# 2 MiB dirty pages, tracked by write faults on granules; nothing larger.
+check refuses_4mib_dirty_pages sh -c \
+	'! insmod ./dxgpmo.ko dirty_page_size=4194304 2>/dev/null'
+check reload_2mib_dirty_pages insmod ./dxgpmo.ko debug_ioctls=1 \
+	dirty_page_size=2097152
+run_test ./dxgpmo_granule_test
+check counters_zero_after_granule_tests live_counters_zero
+kmemleak_check kmemleak_empty_after_granule_tests
+check rmmod_after_granule_tests rmmod dxgpmo
 # Last, destructive: reloads the module itself (its open must be the first)
 # and hot-removes an edu device under live objects, then rescans.
 run_test ./dxgpmo_lifetime_test

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Segments whose dirty pages are 2 MiB (dirty_page_size=2097152): tracked by
+ * write faults on 2 MiB granules instead of the PTEs' dirty bits.
+ *
+ * Collecting PTE dirty bits costs a walk of every PTE of the range, 262,144
+ * of them per GiB, and the kernel offers a module no walk that cleans huge
+ * PMDs.  A granule costs one fault per tracking period instead: it is
+ * mapped read-only until its first write, whose fault sets its bit and maps
+ * it writable; a collection unmaps only the granules written since the last
+ * one, and their next write faults again.  Where the kernel maps PFNs with
+ * PMDs (6.12 on x86, later on arm64) a granule backed by one 2 MiB block is
+ * one PMD; otherwise, or for a mapping not 2 MiB aligned in both address
+ * and offset, PTEs, each write-protected until written, with the same bits.
+ *
+ * The mappings are PFN mappings: the pages belong to the segment, which
+ * lives as long as the adapter, which every segment VMA holds.
+ */
+#include <linux/bitmap.h>
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+
+#include "adapter.h"
+#include "basis.h"
+#include "compat.h"
+#include "fs.h"
+#include "segment.h"
+#include "segment_granule.h"
+#include "stats.h"
+
+#define DXGPMO_GRANULE_ORDER	(PMD_SHIFT - PAGE_SHIFT)
+#define DXGPMO_GRANULE_PAGES	(1UL << DXGPMO_GRANULE_ORDER)
+
+static unsigned long dxgpmo_granules(const struct dxgpmo_segment *segment)
+{
+	return DIV_ROUND_UP(segment->size, PMD_SIZE);
+}
+
+int dxgpmo_granule_init(struct dxgpmo_segment *segment)
+{
+	init_rwsem(&segment->granule_sem);
+	mutex_init(&segment->populate_lock);
+	segment->written = bitmap_zalloc(dxgpmo_granules(segment), GFP_KERNEL);
+	segment->blocks = bitmap_zalloc(dxgpmo_granules(segment), GFP_KERNEL);
+	if (!segment->written || !segment->blocks) {
+		dxgpmo_granule_destroy(segment);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The pages themselves are freed with the segment's, one at a time. */
+void dxgpmo_granule_destroy(struct dxgpmo_segment *segment)
+{
+	if (!dxgpmo_segment_tracks_by_faults())
+		return;
+	bitmap_free(segment->written);
+	bitmap_free(segment->blocks);
+	segment->written = NULL;
+	segment->blocks = NULL;
+	mutex_destroy(&segment->populate_lock);
+}
+
+/*
+ * One 2 MiB block for the granule of first, its pages stored one by one:
+ * split, they are freed like any other segment page.  The slots are
+ * reserved first, so that the stores cannot fail halfway with pages
+ * already visible to faults and DMA.
+ */
+static int dxgpmo_granule_store_block(struct dxgpmo_segment *segment,
+				      unsigned long first)
+{
+	struct page *block;
+	unsigned long i;
+	int ret = 0;
+
+	block = alloc_pages(GFP_HIGHUSER | __GFP_ZERO | __GFP_RETRY_MAYFAIL |
+			    __GFP_NOWARN, DXGPMO_GRANULE_ORDER);
+	if (!block)
+		return -ENOMEM;
+	for (i = 0; i < DXGPMO_GRANULE_PAGES && !ret; i++)
+		ret = xa_reserve(&segment->pages, first + i, GFP_KERNEL);
+	if (ret) {
+		while (i--)
+			xa_release(&segment->pages, first + i);
+		__free_pages(block, DXGPMO_GRANULE_ORDER);
+		return ret;
+	}
+	/* Before its pages: a fault that finds one may map the block. */
+	set_bit(first / DXGPMO_GRANULE_PAGES, segment->blocks);
+	split_page(block, DXGPMO_GRANULE_ORDER);
+	for (i = 0; i < DXGPMO_GRANULE_PAGES; i++)
+		WARN_ON(xa_is_err(xa_store(&segment->pages, first + i,
+					   dxgpmo_nth_page(block, i),
+					   GFP_KERNEL)));
+	dxgpmo_count_global(DXGPMO_CNT_SEGMENT_PAGES, DXGPMO_GRANULE_PAGES);
+	return 0;
+}
+
+/*
+ * The page at index, allocated on first touch with the rest of its
+ * granule as one block when it can be: a granule without one, or the
+ * segment's partial last one, gets pages one at a time and is mapped by
+ * PTEs for good.
+ */
+struct page *dxgpmo_granule_populate(struct dxgpmo_segment *segment,
+				     unsigned long index)
+{
+	unsigned long first = round_down(index, DXGPMO_GRANULE_PAGES);
+	unsigned long last = first + DXGPMO_GRANULE_PAGES - 1;
+	unsigned long at = first;
+	struct page *page;
+
+	mutex_lock(&segment->populate_lock);
+	page = xa_load(&segment->pages, index);
+	if (page)
+		goto out;
+	if ((u64)(last + 1) << PAGE_SHIFT <= segment->size &&
+	    !xa_find(&segment->pages, &at, last, XA_PRESENT) &&
+	    !dxgpmo_granule_store_block(segment, first)) {
+		page = xa_load(&segment->pages, index);
+		goto out;
+	}
+	page = dxgpmo_segment_alloc_page(segment, index);
+out:
+	mutex_unlock(&segment->populate_lock);
+	return page;
+}
+
+/* The granule of a segment VMA's faulting address, by segment offset. */
+static u64 dxgpmo_granule_offset(struct vm_area_struct *vma,
+				 struct dxgpmo_segment *segment,
+				 unsigned long address)
+{
+	pgoff_t pgoff = vma->vm_pgoff + ((address - vma->vm_start) >> PAGE_SHIFT);
+
+	return ((u64)pgoff << PAGE_SHIFT) - segment->mmap_base;
+}
+
+static struct dxgpmo_segment *dxgpmo_granule_segment(struct vm_area_struct *vma)
+{
+	struct dxgpmo_adapter *adapter = vma->vm_private_data;
+
+	return adapter->segment;
+}
+
+/*
+ * A 4 KiB fault.  A read maps the page read-only (the VMA's protection
+ * has no write: pfn_mkwrite makes it want write notification); a write
+ * sets the granule's bit and maps it writable, both under granule_sem so
+ * that a collection sees either neither or both.
+ */
+static vm_fault_t dxgpmo_granule_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct dxgpmo_segment *segment = dxgpmo_granule_segment(vma);
+	u64 offset = dxgpmo_granule_offset(vma, segment, vmf->address);
+	struct page *page;
+	vm_fault_t ret;
+
+	if (offset >= segment->size)
+		return VM_FAULT_SIGBUS;
+	page = dxgpmo_segment_page(segment, offset >> PAGE_SHIFT);
+	if (IS_ERR(page))
+		return vmf_error(PTR_ERR(page));
+	if (!(vmf->flags & FAULT_FLAG_WRITE))
+		return vmf_insert_pfn(vma, vmf->address, page_to_pfn(page));
+	down_read(&segment->granule_sem);
+	set_bit(offset >> PMD_SHIFT, segment->written);
+	ret = vmf_insert_pfn_prot(vma, vmf->address, page_to_pfn(page),
+				  vm_get_page_prot(vma->vm_flags));
+	up_read(&segment->granule_sem);
+	return ret;
+}
+
+/*
+ * The first write to a read-only 4 KiB PTE.  The core makes it writable
+ * after this returns only if it is still the PTE it was: a collection
+ * that unmapped it meanwhile makes the write fault again.
+ */
+static vm_fault_t dxgpmo_granule_pfn_mkwrite(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct dxgpmo_segment *segment = dxgpmo_granule_segment(vma);
+	u64 offset = dxgpmo_granule_offset(vma, segment, vmf->address);
+
+	down_read(&segment->granule_sem);
+	set_bit(offset >> PMD_SHIFT, segment->written);
+	up_read(&segment->granule_sem);
+	return 0;
+}
+
+#ifdef CONFIG_ARCH_SUPPORTS_PMD_PFNMAP
+/*
+ * A whole granule, when it is one block and the VMA holds it at a 2 MiB
+ * aligned address: read-only on a read, writable with its bit on a write
+ * (also the first write to a read-only one, which the core brings here).
+ * Anything else falls back to 4 KiB faults.
+ */
+static vm_fault_t dxgpmo_granule_huge_fault(struct vm_fault *vmf,
+					    unsigned int order)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct dxgpmo_segment *segment = dxgpmo_granule_segment(vma);
+	unsigned long start = vmf->address & PMD_MASK;
+	bool write = vmf->flags & FAULT_FLAG_WRITE;
+	struct page *page;
+	vm_fault_t ret;
+	u64 offset;
+
+	if (order != PMD_ORDER || start < vma->vm_start ||
+	    start + PMD_SIZE > vma->vm_end)
+		return VM_FAULT_FALLBACK;
+	offset = dxgpmo_granule_offset(vma, segment, start);
+	if (!IS_ALIGNED(offset, PMD_SIZE) || offset + PMD_SIZE > segment->size)
+		return VM_FAULT_FALLBACK;
+	page = dxgpmo_segment_page(segment, offset >> PAGE_SHIFT);
+	if (IS_ERR(page))
+		return vmf_error(PTR_ERR(page));
+	if (!test_bit(offset >> PMD_SHIFT, segment->blocks))
+		return VM_FAULT_FALLBACK;
+	if (write) {
+		down_read(&segment->granule_sem);
+		set_bit(offset >> PMD_SHIFT, segment->written);
+	}
+	ret = dxgpmo_vmf_insert_pfn_pmd(vmf, page_to_pfn(page), write);
+	if (write)
+		up_read(&segment->granule_sem);
+	if (ret == VM_FAULT_NOPAGE)
+		dxgpmo_count_global(DXGPMO_CNT_SEGMENT_PMD_MAPS, 1);
+	return ret;
+}
+#endif
+
+const struct vm_operations_struct dxgpmo_granule_vm_ops = {
+	.open = dxgpmo_segment_vm_open,
+	.close = dxgpmo_segment_vm_close,
+	.fault = dxgpmo_granule_fault,
+	.pfn_mkwrite = dxgpmo_granule_pfn_mkwrite,
+#ifdef CONFIG_ARCH_SUPPORTS_PMD_PFNMAP
+	.huge_fault = dxgpmo_granule_huge_fault,
+#endif
+};
+
+/*
+ * Move the writes to the granules of [offset, offset + length) since their
+ * last collection into the bits of every tracked basis, and re-arm those
+ * granules: unmapped, in every process, their next access faults again.
+ * Offset and length are granule aligned.  The caller holds collect_lock.
+ */
+int dxgpmo_granule_collect(struct dxgpmo_segment *segment, u64 offset,
+			   u64 length)
+{
+	unsigned long end = (offset + length) >> PMD_SHIFT;
+	unsigned long from = offset >> PMD_SHIFT, to;
+
+	lockdep_assert_held(&segment->collect_lock);
+	down_write(&segment->granule_sem);
+	for (;;) {
+		from = find_next_bit(segment->written, end, from);
+		if (from >= end)
+			break;
+		to = find_next_zero_bit(segment->written, end, from);
+		unmap_mapping_range(dxgpmo_shared_mapping,
+				    segment->mmap_base + ((u64)from << PMD_SHIFT),
+				    (u64)(to - from) << PMD_SHIFT, 1);
+		bitmap_clear(segment->written, from, to - from);
+		dxgpmo_basis_mark_dirty(segment, (u64)from << PMD_SHIFT,
+					(u64)(to - from) << PMD_SHIFT);
+		from = to;
+	}
+	up_write(&segment->granule_sem);
+	return 0;
+}
