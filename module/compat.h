@@ -173,6 +173,26 @@ static inline void dxgpmo_shrinker_free(struct shrinker *shrinker)
 }
 
 /*
+ * The address mmap(2) would pick without the file's get_unmapped_area:
+ * 6.12 names the mm, 7.x takes the caller's, 6.1 calls the mm's method.
+ */
+#include <linux/sched/mm.h>
+
+static inline unsigned long
+dxgpmo_mm_get_unmapped_area(struct file *filp, unsigned long addr,
+			    unsigned long len, unsigned long pgoff,
+			    unsigned long flags)
+{
+#if defined(DXGPMO_HAVE_MM_GET_UNMAPPED_AREA_MM)
+	return mm_get_unmapped_area(current->mm, filp, addr, len, pgoff, flags);
+#elif defined(DXGPMO_HAVE_MM_GET_UNMAPPED_AREA)
+	return mm_get_unmapped_area(filp, addr, len, pgoff, flags);
+#else
+	return current->mm->get_unmapped_area(filp, addr, len, pgoff, flags);
+#endif
+}
+
+/*
  * PFNs mapped by a PMD (6.12 on x86): 7.x passes a PFN, 6.12 a pfn_t.  The
  * pages are RAM with a memmap, mapped as a PFN mapping: no PFN_DEV/PFN_MAP.
  */

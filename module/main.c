@@ -7,7 +7,6 @@
  */
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
-#include <linux/mm.h>
 #include <linux/module.h>
 
 #include "arch.h"
@@ -51,12 +50,7 @@ static const struct file_operations dxgpmo_fops = {
 	.release = dxgpmo_fops_release,
 	.unlocked_ioctl = dxgpmo_fops_ioctl,
 	.mmap = dxgpmo_fops_mmap,
-	/*
-	 * Addresses congruent to the offset modulo 2 MiB, as filesystems
-	 * with huge pages give: a segment tracked in 2 MiB granules is then
-	 * mapped a PMD per granule (segment_granule.c).
-	 */
-	.get_unmapped_area = thp_get_unmapped_area,
+	.get_unmapped_area = dxgpmo_segment_get_unmapped_area,
 	.compat_ioctl = compat_ptr_ioctl,
 	.llseek = noop_llseek,
 };

@@ -87,6 +87,9 @@ struct dxgpmo_segment *dxgpmo_segment_create(u32 adapter_id)
 	segment->size = (u64)dxgpmo_segment_mb << 20;
 	segment->mmap_base = (u64)adapter_id << DXGPMO_SEGMENT_SHIFT;
 	if (dxgpmo_segment_tracks_by_faults() && dxgpmo_granule_init(segment)) {
+		mutex_destroy(&segment->dma_lock);
+		mutex_destroy(&segment->collect_lock);
+		mutex_destroy(&segment->lock);
 		kfree(segment);
 		return ERR_PTR(-ENOMEM);
 	}
@@ -237,6 +240,26 @@ int dxgpmo_segment_mmap(struct file *filp, struct vm_area_struct *vma)
 		vma->vm_ops = &dxgpmo_granule_vm_ops;
 	}
 	return 0;
+}
+
+/*
+ * With 2 MiB dirty pages, a segment view's address is congruent to its
+ * offset modulo 2 MiB, as filesystems with huge pages place theirs: its
+ * granules can then be mapped a PMD each (segment_granule.c).  Every other
+ * mapping of the device goes where mmap(2) would put it anyway.
+ */
+unsigned long dxgpmo_segment_get_unmapped_area(struct file *filp,
+					       unsigned long addr,
+					       unsigned long len,
+					       unsigned long pgoff,
+					       unsigned long flags)
+{
+#ifdef CONFIG_TRANSPARENT_HUGEPAGE
+	if (dxgpmo_segment_tracks_by_faults() &&
+	    pgoff < DXGPMO_OBJECT_MMAP_BASE >> PAGE_SHIFT)
+		return thp_get_unmapped_area(filp, addr, len, pgoff, flags);
+#endif
+	return dxgpmo_mm_get_unmapped_area(filp, addr, len, pgoff, flags);
 }
 
 /*

@@ -71,6 +71,11 @@ int dxgpmo_segment_check_params(void);
 struct dxgpmo_segment *dxgpmo_segment_create(u32 adapter_id);
 void dxgpmo_segment_destroy(struct dxgpmo_segment *segment);
 int dxgpmo_segment_mmap(struct file *filp, struct vm_area_struct *vma);
+unsigned long dxgpmo_segment_get_unmapped_area(struct file *filp,
+					       unsigned long addr,
+					       unsigned long len,
+					       unsigned long pgoff,
+					       unsigned long flags);
 int dxgpmo_segment_dma(struct dxgpmo_adapter *adapter, bool to_memory,
 		       u64 offset, void *buf, size_t len);
 struct page *dxgpmo_segment_page(struct dxgpmo_segment *segment,

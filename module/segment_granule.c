@@ -9,9 +9,9 @@
  * mapped read-only until its first write, whose fault sets its bit and maps
  * it writable; a collection unmaps only the granules written since the last
  * one, and their next write faults again.  Where the kernel maps PFNs with
- * PMDs (6.12 on x86, later on arm64) a granule backed by one 2 MiB block is
- * one PMD; otherwise, or for a mapping not 2 MiB aligned in both address
- * and offset, PTEs, each write-protected until written, with the same bits.
+ * PMDs (Debian's 6.12 and later) a granule backed by one 2 MiB block is one
+ * PMD; otherwise, or for a mapping not 2 MiB aligned in both address and
+ * offset, PTEs, read-only until a write maps the granule's writable.
  *
  * The mappings are PFN mappings: the pages belong to the segment, which
  * lives as long as the adapter, which every segment VMA holds.
@@ -63,31 +63,30 @@ void dxgpmo_granule_destroy(struct dxgpmo_segment *segment)
 }
 
 /*
- * One 2 MiB block for the granule of first, its pages stored one by one:
- * split, they are freed like any other segment page.  The slots are
- * reserved first, so that the stores cannot fail halfway with pages
- * already visible to faults and DMA.
+ * Store block as the granule of first, one page at a time: split, its
+ * pages are freed like any other segment page.  The slots are reserved
+ * first, so that the stores cannot fail halfway with pages already
+ * visible to faults and DMA.  Called with populate_lock held.
  */
 static int dxgpmo_granule_store_block(struct dxgpmo_segment *segment,
-				      unsigned long first)
+				      unsigned long first, struct page *block)
 {
-	struct page *block;
 	unsigned long i;
-	int ret = 0;
+	int ret;
 
-	block = alloc_pages(GFP_HIGHUSER | __GFP_ZERO | __GFP_RETRY_MAYFAIL |
-			    __GFP_NOWARN, DXGPMO_GRANULE_ORDER);
-	if (!block)
-		return -ENOMEM;
-	for (i = 0; i < DXGPMO_GRANULE_PAGES && !ret; i++)
+	for (i = 0; i < DXGPMO_GRANULE_PAGES; i++) {
 		ret = xa_reserve(&segment->pages, first + i, GFP_KERNEL);
-	if (ret) {
-		while (i--)
-			xa_release(&segment->pages, first + i);
-		__free_pages(block, DXGPMO_GRANULE_ORDER);
-		return ret;
+		if (ret) {
+			while (i--)
+				xa_release(&segment->pages, first + i);
+			return ret;
+		}
 	}
-	/* Before its pages: a fault that finds one may map the block. */
+	/*
+	 * Before its pages: a fault that finds one may map the block
+	 * (smp_rmb() in dxgpmo_granule_huge_fault() pairs with the store's
+	 * release).
+	 */
 	set_bit(first / DXGPMO_GRANULE_PAGES, segment->blocks);
 	split_page(block, DXGPMO_GRANULE_ORDER);
 	for (i = 0; i < DXGPMO_GRANULE_PAGES; i++)
@@ -102,29 +101,37 @@ static int dxgpmo_granule_store_block(struct dxgpmo_segment *segment,
  * The page at index, allocated on first touch with the rest of its
  * granule as one block when it can be: a granule without one, or the
  * segment's partial last one, gets pages one at a time and is mapped by
- * PTEs for good.
+ * PTEs for good.  The block is allocated outside populate_lock, so that
+ * one fault's reclaim does not hold up every other first touch; the
+ * loser of a race frees its own.
  */
 struct page *dxgpmo_granule_populate(struct dxgpmo_segment *segment,
 				     unsigned long index)
 {
 	unsigned long first = round_down(index, DXGPMO_GRANULE_PAGES);
 	unsigned long last = first + DXGPMO_GRANULE_PAGES - 1;
+	struct page *block = NULL, *page;
 	unsigned long at = first;
-	struct page *page;
 
+	if ((u64)(last + 1) << PAGE_SHIFT <= segment->size)
+		block = alloc_pages(GFP_HIGHUSER | __GFP_ZERO |
+				    __GFP_RETRY_MAYFAIL | __GFP_NOWARN,
+				    DXGPMO_GRANULE_ORDER);
 	mutex_lock(&segment->populate_lock);
 	page = xa_load(&segment->pages, index);
 	if (page)
 		goto out;
-	if ((u64)(last + 1) << PAGE_SHIFT <= segment->size &&
-	    !xa_find(&segment->pages, &at, last, XA_PRESENT) &&
-	    !dxgpmo_granule_store_block(segment, first)) {
+	if (block && !xa_find(&segment->pages, &at, last, XA_PRESENT) &&
+	    !dxgpmo_granule_store_block(segment, first, block)) {
+		block = NULL;
 		page = xa_load(&segment->pages, index);
 		goto out;
 	}
 	page = dxgpmo_segment_alloc_page(segment, index);
 out:
 	mutex_unlock(&segment->populate_lock);
+	if (block)
+		__free_pages(block, DXGPMO_GRANULE_ORDER);
 	return page;
 }
 
@@ -145,17 +152,44 @@ static struct dxgpmo_segment *dxgpmo_granule_segment(struct vm_area_struct *vma)
 	return adapter->segment;
 }
 
+/* Every granule a VMA maps: written, as far as the next collection knows. */
+static void dxgpmo_granule_vm_open(struct vm_area_struct *vma)
+{
+	struct dxgpmo_segment *segment = dxgpmo_granule_segment(vma);
+	u64 from = dxgpmo_granule_offset(vma, segment, vma->vm_start);
+	u64 to = dxgpmo_granule_offset(vma, segment, vma->vm_end);
+	unsigned long g;
+
+	dxgpmo_segment_vm_open(vma);
+	/*
+	 * fork() copies a huge PMD it read without its lock: a collection
+	 * that unmapped and cleared the granule meanwhile leaves the child a
+	 * writable granule with its bit clear.  Marking the child's granules
+	 * here, before it can run, reports them once more instead of losing
+	 * its writes; a split or a moved VMA is reported once more too.
+	 */
+	down_read(&segment->granule_sem);
+	for (g = from >> PMD_SHIFT; g < DIV_ROUND_UP(to, PMD_SIZE); g++)
+		set_bit(g, segment->written);
+	up_read(&segment->granule_sem);
+}
+
 /*
  * A 4 KiB fault.  A read maps the page read-only (the VMA's protection
- * has no write: pfn_mkwrite makes it want write notification); a write
- * sets the granule's bit and maps it writable, both under granule_sem so
- * that a collection sees either neither or both.
+ * has no write: pfn_mkwrite makes it want write notification).  A write
+ * sets the granule's bit and maps the pages of the granule in this VMA
+ * writable, so that the granule costs one fault, not one per page; the
+ * bit and the mappings are made under granule_sem, so that a collection
+ * sees neither or both.  Pages mapped read-only already stay so until
+ * written.
  */
 static vm_fault_t dxgpmo_granule_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
 	struct dxgpmo_segment *segment = dxgpmo_granule_segment(vma);
 	u64 offset = dxgpmo_granule_offset(vma, segment, vmf->address);
+	unsigned long start, end, addr, back;
+	pgprot_t writable;
 	struct page *page;
 	vm_fault_t ret;
 
@@ -166,32 +200,72 @@ static vm_fault_t dxgpmo_granule_fault(struct vm_fault *vmf)
 		return vmf_error(PTR_ERR(page));
 	if (!(vmf->flags & FAULT_FLAG_WRITE))
 		return vmf_insert_pfn(vma, vmf->address, page_to_pfn(page));
+	/* The granule's addresses in this VMA. */
+	addr = vmf->address & PAGE_MASK;
+	back = offset & ~PMD_MASK;
+	start = addr - vma->vm_start > back ? addr - back : vma->vm_start;
+	end = vma->vm_end - addr > PMD_SIZE - back ? addr + PMD_SIZE - back :
+						     vma->vm_end;
+	writable = vm_get_page_prot(vma->vm_flags);
 	down_read(&segment->granule_sem);
 	set_bit(offset >> PMD_SHIFT, segment->written);
 	ret = vmf_insert_pfn_prot(vma, vmf->address, page_to_pfn(page),
-				  vm_get_page_prot(vma->vm_flags));
+				  writable);
+	for (addr = start; addr < end && ret == VM_FAULT_NOPAGE;
+	     addr += PAGE_SIZE) {
+		u64 at = dxgpmo_granule_offset(vma, segment, addr);
+		struct page *other;
+
+		if (addr == (vmf->address & PAGE_MASK) || at >= segment->size)
+			continue;
+		other = xa_load(&segment->pages, at >> PAGE_SHIFT);
+		if (other)
+			vmf_insert_pfn_prot(vma, addr, page_to_pfn(other),
+					    writable);
+	}
 	up_read(&segment->granule_sem);
 	return ret;
 }
 
 /*
- * The first write to a read-only 4 KiB PTE.  The core makes it writable
- * after this returns only if it is still the PTE it was: a collection
- * that unmapped it meanwhile makes the write fault again.
+ * The first write to a read-only 4 KiB PTE.  Letting the core make it
+ * writable would race with a collection: one that unmaps the PTE and
+ * clears the bit after this, and a read that maps the page read-only again
+ * before the core looks, leave the core the same PTE to make writable,
+ * with the bit clear.  Unmap it instead: the write faults again, through
+ * dxgpmo_granule_fault(), which sets the bit and maps under granule_sem.
  */
 static vm_fault_t dxgpmo_granule_pfn_mkwrite(struct vm_fault *vmf)
 {
-	struct vm_area_struct *vma = vmf->vma;
-	struct dxgpmo_segment *segment = dxgpmo_granule_segment(vma);
-	u64 offset = dxgpmo_granule_offset(vma, segment, vmf->address);
-
-	down_read(&segment->granule_sem);
-	set_bit(offset >> PMD_SHIFT, segment->written);
-	up_read(&segment->granule_sem);
-	return 0;
+	zap_vma_ptes(vmf->vma, vmf->address & PAGE_MASK, PAGE_SIZE);
+	return VM_FAULT_NOPAGE;
 }
 
 #ifdef CONFIG_ARCH_SUPPORTS_PMD_PFNMAP
+/*
+ * Map the granule at pfn with the fault's PMD, writable for a write.  A
+ * writable insert over anything but a leaf warns, and another thread may
+ * have put a PTE table there (its fault fell back: THP was turned off for
+ * the process meanwhile).  So map read-only first, which leaves a table
+ * alone, and make writable only the leaf it finds then: under granule_sem
+ * and the fault's VMA lock nothing can replace that leaf before the
+ * second insert.  A table there: 4 KiB faults do the job.
+ */
+static vm_fault_t dxgpmo_granule_map_pmd(struct vm_fault *vmf,
+					 unsigned long pfn, bool write)
+{
+	vm_fault_t ret = dxgpmo_vmf_insert_pfn_pmd(vmf, pfn, false);
+	pmd_t pmd;
+
+	if (ret != VM_FAULT_NOPAGE)
+		return ret;
+	pmd = READ_ONCE(*vmf->pmd);
+	if (!pmd_leaf(pmd) || pmd_pfn(pmd) != pfn)
+		return VM_FAULT_FALLBACK;
+	dxgpmo_count_global(DXGPMO_CNT_SEGMENT_PMD_MAPS, 1);
+	return write ? dxgpmo_vmf_insert_pfn_pmd(vmf, pfn, true) : ret;
+}
+
 /*
  * A whole granule, when it is one block and the VMA holds it at a 2 MiB
  * aligned address: read-only on a read, writable with its bit on a write
@@ -218,23 +292,21 @@ static vm_fault_t dxgpmo_granule_huge_fault(struct vm_fault *vmf,
 	page = dxgpmo_segment_page(segment, offset >> PAGE_SHIFT);
 	if (IS_ERR(page))
 		return vmf_error(PTR_ERR(page));
+	smp_rmb();	/* the page before its granule's block bit */
 	if (!test_bit(offset >> PMD_SHIFT, segment->blocks))
 		return VM_FAULT_FALLBACK;
-	if (write) {
-		down_read(&segment->granule_sem);
-		set_bit(offset >> PMD_SHIFT, segment->written);
-	}
-	ret = dxgpmo_vmf_insert_pfn_pmd(vmf, page_to_pfn(page), write);
-	if (write)
-		up_read(&segment->granule_sem);
-	if (ret == VM_FAULT_NOPAGE)
-		dxgpmo_count_global(DXGPMO_CNT_SEGMENT_PMD_MAPS, 1);
+	if (!write)
+		return dxgpmo_granule_map_pmd(vmf, page_to_pfn(page), false);
+	down_read(&segment->granule_sem);
+	set_bit(offset >> PMD_SHIFT, segment->written);
+	ret = dxgpmo_granule_map_pmd(vmf, page_to_pfn(page), true);
+	up_read(&segment->granule_sem);
 	return ret;
 }
 #endif
 
 const struct vm_operations_struct dxgpmo_granule_vm_ops = {
-	.open = dxgpmo_segment_vm_open,
+	.open = dxgpmo_granule_vm_open,
 	.close = dxgpmo_segment_vm_close,
 	.fault = dxgpmo_granule_fault,
 	.pfn_mkwrite = dxgpmo_granule_pfn_mkwrite,

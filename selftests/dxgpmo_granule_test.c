@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -96,7 +97,7 @@ TEST_F(granule, write_sets_its_granule)
 	self->cpu[2 * GRANULE - 1] = 2;
 	self->cpu[3 * GRANULE] = 3;
 	EXPECT_EQ(0x0a, take(self->fd, self->basis));
-	/* Without CLEAR_DATA the bits stay, and the granule stays armed. */
+	/* Without CLEAR_DATA the bits stay. */
 	self->cpu[7 * GRANULE + 4096] = 4;
 	{
 		uint8_t bits = 0;
@@ -122,36 +123,28 @@ TEST_F(granule, read_then_write)
 }
 
 /*
- * Where the kernel maps PFNs with PMDs (6.12 on; THP not "never"), a
- * granule's fault maps it whole; before, PTEs do the same job.
+ * Where the kernel maps PFNs with PMDs (Debian's 6.12 and later, with THP
+ * built in, whatever its sysfs setting), a granule's fault maps it whole;
+ * before, PTEs do the same job.
  */
 TEST_F(granule, one_pmd_per_granule_where_the_kernel_can)
 {
 	long long before = debugfs_counter("segment_pmd_maps");
 	unsigned int major = 0, minor = 0;
 	struct utsname u;
-	int matched;
-	char thp[128] = "";
-	FILE *f;
-	int expect;
+	int matched, expect;
 
 	ASSERT_LE(0, before);
 	ASSERT_EQ(0, uname(&u));
 	matched = sscanf(u.release, "%u.%u", &major, &minor);
 	ASSERT_EQ(2, matched);
-	f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
-	if (f) {
-		if (!fgets(thp, sizeof(thp), f))
-			thp[0] = 0;
-		thp[strcspn(thp, "\n")] = 0;
-		fclose(f);
-	}
 	expect = (major > 6 || (major == 6 && minor >= 12)) &&
-		 f && !strstr(thp, "[never]");
+		 !access("/sys/kernel/mm/transparent_hugepage", F_OK);
 	self->cpu[5 * GRANULE] = 6;
 	EXPECT_EQ(0x20, take(self->fd, self->basis));
 	self->cpu[5 * GRANULE + 8192] = 7;
-	TH_LOG("kernel %s, THP %s: %lld PMD maps", u.release, thp,
+	TH_LOG("kernel %s, %s THP: %lld PMD maps", u.release,
+	       expect ? "with" : "without or before 6.12",
 	       debugfs_counter("segment_pmd_maps") - before);
 	if (expect) {
 		EXPECT_LT(before, debugfs_counter("segment_pmd_maps"));
@@ -285,6 +278,48 @@ out:
 	EXPECT_EQ(0, dxgpmo_destroy_memory_basis(self->fd, id));
 }
 
+/*
+ * A read-only view (a file opened O_RDONLY) reads what the writable view
+ * wrote and hides none of its writes.
+ */
+TEST_F(granule, read_only_view)
+{
+	int fd = open(DXGPMO_DEV_PATH, O_RDONLY | O_CLOEXEC);
+	volatile uint8_t *ro;
+
+	ASSERT_LE(0, fd);
+	ro = mmap(NULL, 4 * GRANULE, PROT_READ, MAP_SHARED, fd,
+		  self->a->segment_mmap_offset);
+	ASSERT_NE(MAP_FAILED, ro);
+	EXPECT_EQ(0x00, (ro[2 * GRANULE], take(self->fd, self->basis)));
+	self->cpu[2 * GRANULE] = 17;
+	EXPECT_EQ(17, ro[2 * GRANULE]);
+	EXPECT_EQ(0x04, take(self->fd, self->basis));
+	self->cpu[2 * GRANULE] = 18;
+	EXPECT_EQ(0x04, take(self->fd, self->basis));
+	EXPECT_EQ(0, munmap((void *)ro, 4 * GRANULE));
+	close(fd);
+}
+
+/* Two tracked bases over the same granules each see the write. */
+TEST_F(granule, overlapping_bases)
+{
+	struct dxgpmo_memory_range r = { .segment_offset = 2 * GRANULE,
+					 .length = 2 * GRANULE };
+	uint8_t bits = 0;
+	uint32_t id;
+
+	ASSERT_EQ(0, dxgpmo_create_memory_basis(self->fd, self->a->adapter_id,
+						1, &r, 1, &id));
+	ASSERT_EQ(0, dxgpmo_start_dirty_tracking(self->fd, id));
+	ASSERT_EQ(0, query(self->fd, id, DXGPMO_DIRTY_CLEAR_DATA, &bits));
+	self->cpu[3 * GRANULE + 5] = 19;
+	EXPECT_EQ(0x08, take(self->fd, self->basis));
+	ASSERT_EQ(0, query(self->fd, id, DXGPMO_DIRTY_CLEAR_DATA, &bits));
+	EXPECT_EQ(0x02, bits);
+	EXPECT_EQ(0, dxgpmo_destroy_memory_basis(self->fd, id));
+}
+
 /* Ranges are whole 2 MiB pages. */
 TEST_F(granule, ranges_are_whole_granules)
 {
@@ -303,16 +338,17 @@ TEST_F(granule, ranges_are_whole_granules)
 }
 
 /*
- * A writer and a read-and-clear querier race, as in the 4 KiB test: each
+ * Writers and a read-and-clear querier race, as in the 4 KiB test: each
  * granule's last write must be reported by a query that finished after
- * the write began.
+ * the write began.  The state is shared memory, so that forked writers
+ * can use it too.
  */
 #define RACE_ROUNDS 200
 
 struct race {
 	int fd;
 	uint32_t id;
-	volatile uint8_t *cpu;
+	volatile uint8_t *cpu;		/* granule 0 */
 	volatile int done;
 	volatile unsigned long finished;	/* queries completed */
 	unsigned long last_write_after[8];
@@ -321,23 +357,61 @@ struct race {
 	unsigned long writes;
 };
 
+static struct race *race_new(int fd, uint32_t id, volatile uint8_t *cpu)
+{
+	struct race *r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE,
+			      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (r == MAP_FAILED)
+		return NULL;
+	r->fd = fd;
+	r->id = id;
+	r->cpu = cpu;
+	return r;
+}
+
+/* A page of granule g, never the first or the last. */
+static uint64_t race_offset(unsigned int g, unsigned int round)
+{
+	return g * GRANULE + PAGE + (round * PAGE) % (GRANULE - 2 * PAGE);
+}
+
+static void race_write(struct race *r, unsigned int g, unsigned int round)
+{
+	r->last_write_after[g] = __atomic_load_n(&r->finished,
+						 __ATOMIC_ACQUIRE);
+	r->cpu[race_offset(g, round)] = (uint8_t)round;
+	r->written[g] = 1;
+	r->writes++;
+}
+
 static void *race_writer(void *arg)
 {
 	struct race *r = arg;
 	unsigned int round, g;
 
 	for (round = 0; round < RACE_ROUNDS; round++) {
-		for (g = round % 3; g < 8; g += 1 + round % 4) {
-			r->last_write_after[g] =
-				__atomic_load_n(&r->finished, __ATOMIC_ACQUIRE);
-			r->cpu[g * GRANULE + (round * PAGE) % GRANULE] =
-				(uint8_t)round;
-			r->written[g] = 1;
-			r->writes++;
-		}
+		for (g = round % 3; g < 8; g += 1 + round % 4)
+			race_write(r, g, round);
 		usleep(100);
 	}
 	r->done = 1;
+	return NULL;
+}
+
+/* Reads what the writer writes: a read maps a page read-only again. */
+static void *race_reader(void *arg)
+{
+	struct race *r = arg;
+	unsigned int round = 0, g;
+	volatile uint8_t sum = 0;
+
+	while (!r->done) {
+		for (g = 0; g < 8; g++)
+			sum += r->cpu[race_offset(g, round)];
+		round++;
+	}
+	(void)sum;
 	return NULL;
 }
 
@@ -356,32 +430,112 @@ static int race_query(struct race *r)
 	return 0;
 }
 
+static void *race_querier(void *arg)
+{
+	struct race *r = arg;
+
+	while (!r->done)
+		if (race_query(r))
+			break;
+	return NULL;
+}
+
+/* After the last write: every granule's last write was reported. */
+static int race_check(struct __test_metadata *_metadata, struct race *r)
+{
+	unsigned int g;
+	int lost = 0;
+
+	if (race_query(r))
+		return -1;
+	TH_LOG("%lu writes, %lu queries", r->writes, r->finished);
+	for (g = 0; g < 8; g++) {
+		if (r->written[g] &&
+		    r->last_write_after[g] >= r->last_report[g]) {
+			TH_LOG("granule %u: last write after query %lu, last report by query %lu",
+			       g, r->last_write_after[g], r->last_report[g]);
+			lost++;
+		}
+	}
+	return lost;
+}
+
+/* One writer on the PMD-mapped view. */
 TEST_F(granule, no_write_lost_to_clear)
 {
-	struct race *r = calloc(1, sizeof(*r));
+	struct race *r = race_new(self->fd, self->basis, self->cpu);
 	pthread_t writer;
-	unsigned int g;
 
 	ASSERT_NE(NULL, r);
-	r->fd = self->fd;
-	r->id = self->basis;
-	r->cpu = self->cpu;
 	ASSERT_EQ(0, pthread_create(&writer, NULL, race_writer, r));
 	while (!r->done)
 		ASSERT_EQ(0, race_query(r));
 	ASSERT_EQ(0, pthread_join(writer, NULL));
-	ASSERT_EQ(0, race_query(r));	/* after the last write */
-	TH_LOG("%lu writes, %lu queries", r->writes, r->finished);
+	EXPECT_EQ(0, race_check(_metadata, r));
 	EXPECT_LT(2, r->finished);
-	for (g = 0; g < 8; g++) {
-		if (!r->written[g])
-			continue;
-		EXPECT_LT(r->last_write_after[g], r->last_report[g]) {
-			TH_LOG("granule %u: last write after query %lu, last report by query %lu",
-			       g, r->last_write_after[g], r->last_report[g]);
+	munmap(r, sizeof(*r));
+}
+
+/*
+ * A writer and a reader on a view only PTEs can map (4 KiB into the
+ * segment): a read maps a page read-only between a collection and the
+ * first write's upgrade of the PTE.
+ */
+TEST_F(granule, no_write_lost_on_ptes_with_readers)
+{
+	volatile uint8_t *v = mmap(NULL, 8 * GRANULE, PROT_READ | PROT_WRITE,
+				   MAP_SHARED, self->fd,
+				   self->a->segment_mmap_offset + PAGE);
+	pthread_t writer, reader;
+	struct race *r;
+
+	ASSERT_NE(MAP_FAILED, v);
+	/* Segment offset 0 would be v - PAGE, never touched. */
+	r = race_new(self->fd, self->basis, v - PAGE);
+	ASSERT_NE(NULL, r);
+	ASSERT_EQ(0, pthread_create(&reader, NULL, race_reader, r));
+	ASSERT_EQ(0, pthread_create(&writer, NULL, race_writer, r));
+	while (!r->done)
+		ASSERT_EQ(0, race_query(r));
+	ASSERT_EQ(0, pthread_join(writer, NULL));
+	ASSERT_EQ(0, pthread_join(reader, NULL));
+	EXPECT_EQ(0, race_check(_metadata, r));
+	munmap(r, sizeof(*r));
+	EXPECT_EQ(0, munmap((void *)v, 8 * GRANULE));
+}
+
+/*
+ * Forked writers while a querier reads and clears: fork() copies the
+ * parent's writable granules, and a collection racing with the copy must
+ * not leave the child a writable granule whose writes nobody reports.
+ */
+TEST_F_TIMEOUT(granule, no_write_lost_to_fork, 120)
+{
+	struct race *r = race_new(self->fd, self->basis, self->cpu);
+	unsigned int round;
+	pthread_t querier;
+
+	ASSERT_NE(NULL, r);
+	ASSERT_EQ(0, pthread_create(&querier, NULL, race_querier, r));
+	for (round = 0; round < 100; round++) {
+		unsigned int g = round % 8;
+		int status;
+		pid_t pid;
+
+		self->cpu[g * GRANULE] = 1;	/* writable in the parent */
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid) {
+			race_write(r, g, round);
+			_exit(0);
 		}
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		ASSERT_EQ(0, status);
 	}
-	free(r);
+	r->done = 1;
+	ASSERT_EQ(0, pthread_join(querier, NULL));
+	EXPECT_EQ(0, race_check(_metadata, r));
+	munmap(r, sizeof(*r));
 }
 
 TEST_HARNESS_MAIN
