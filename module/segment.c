@@ -5,14 +5,16 @@
  * shared by every file (it is the adapter's memory, not a file's).
  *
  * The CPU reaches a segment by mmap(2) of /dev/dxgpmo at adapter_id << 36.
- * Those mappings are page-backed and writable from the first fault: CPU
- * writes are tracked by the MMU's own dirty bit in the PTEs, not by write
- * faults.  Collecting them (basis.c: a query, a START) walks every PTE that
- * maps the range, in every process, through the segment's address_space,
- * records and cleans the dirty ones with one ranged TLB flush per mapping - the helper
- * vmwgfx uses for the same job.  A write costs nothing while tracking is on;
- * a write-fault scheme costs a fault per page per query period plus a zap
- * per page to re-arm, which made tracked writes 20x slower than soft-dirty.
+ * With 2 MiB dirty pages, segment_granule.c maps and tracks it instead.
+ * Otherwise those mappings are page-backed and writable from the first
+ * fault: CPU writes are tracked by the MMU's own dirty bit in the PTEs,
+ * not by write faults.  Collecting them (basis.c: a query, a START) walks
+ * every PTE that maps the range, in every process, through the segment's
+ * address_space, records and cleans the dirty ones with one ranged TLB
+ * flush per mapping - the helper vmwgfx uses for the same job.  A write
+ * costs nothing while tracking is on; a write-fault scheme costs a fault
+ * per page per query period plus a zap per page to re-arm, which made
+ * tracked writes 20x slower than soft-dirty.
  *
  * The adapter reaches its segment with ADAPTER_DMA at device addresses from
  * DXGPMO_SEGMENT_DEVICE_BASE: each page is mapped for the device with the
