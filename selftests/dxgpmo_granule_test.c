@@ -169,7 +169,9 @@ TEST_F(granule, write_then_munmap)
 
 /*
  * A child inherits the parent's writable granule; the parent's query
- * re-arms it in the child's address space too.
+ * re-arms it in the child's address space too.  The fork itself reports
+ * every granule of the view once (a copied writable huge mapping cannot
+ * be told from a written one).
  */
 TEST_F(granule, fork_child_write_after_query)
 {
@@ -194,7 +196,8 @@ TEST_F(granule, fork_child_write_after_query)
 		self->cpu[6 * GRANULE + 200] = 11;
 		_exit(0);
 	}
-	EXPECT_EQ(0x40, take(self->fd, self->basis));
+	EXPECT_EQ(0xff, take(self->fd, self->basis));
+	EXPECT_EQ(0x00, take(self->fd, self->basis));
 	ASSERT_EQ(1, write(go[1], &c, 1));
 	ASSERT_EQ(1, read(done[0], &c, 1));
 	EXPECT_EQ(0x40, take(self->fd, self->basis));
