@@ -172,6 +172,18 @@ static inline void dxgpmo_shrinker_free(struct shrinker *shrinker)
 #endif
 }
 
+/* 7.x renamed zap_vma_ptes(), which zaps PTEs of a PFN mapping only. */
+static inline void dxgpmo_zap_pfn_range(struct vm_area_struct *vma,
+					unsigned long address,
+					unsigned long size)
+{
+#ifdef DXGPMO_HAVE_ZAP_VMA_PTES
+	zap_vma_ptes(vma, address, size);
+#else
+	zap_special_vma_range(vma, address, size);
+#endif
+}
+
 /*
  * The address mmap(2) would pick without the file's get_unmapped_area:
  * 6.12 names the mm, 7.x takes the caller's, 6.1 calls the mm's method.

@@ -237,8 +237,15 @@ int dxgpmo_segment_mmap(struct file *filp, struct vm_area_struct *vma)
 	vma->vm_private_data = adapter;
 	vma->vm_ops = &dxgpmo_seg_vm_ops;
 	if (dxgpmo_segment_tracks_by_faults()) {
-		/* PFNs: the granules are mapped 2 MiB at a time where possible. */
-		dxgpmo_vm_flags_set(vma, VM_PFNMAP);
+		/*
+		 * PFNs: the granules are mapped 2 MiB at a time where
+		 * possible.  A child of fork() gets the view without its page
+		 * tables, as for any shared file mapping, and faults: fork()
+		 * copies a huge PMD it read without the PMD lock, and a
+		 * collection in between would leave the child a writable
+		 * granule with its bit clear.
+		 */
+		dxgpmo_vm_flags_set(vma, VM_PFNMAP | VM_WIPEONFORK);
 		vma->vm_ops = &dxgpmo_granule_vm_ops;
 	}
 	return 0;

@@ -102,8 +102,8 @@ static int dxgpmo_granule_store_block(struct dxgpmo_segment *segment,
  * granule as one block when it can be: a granule without one, or the
  * segment's partial last one, gets pages one at a time and is mapped by
  * PTEs for good.  The block is allocated outside populate_lock, so that
- * one fault's reclaim does not hold up every other first touch; the
- * loser of a race frees its own.
+ * one fault's reclaim does not hold up every other first touch (the loser
+ * of a race frees its own), and without retrying hard, as THP's faults do.
  */
 struct page *dxgpmo_granule_populate(struct dxgpmo_segment *segment,
 				     unsigned long index)
@@ -113,10 +113,15 @@ struct page *dxgpmo_granule_populate(struct dxgpmo_segment *segment,
 	struct page *block = NULL, *page;
 	unsigned long at = first;
 
-	if ((u64)(last + 1) << PAGE_SHIFT <= segment->size)
-		block = alloc_pages(GFP_HIGHUSER | __GFP_ZERO |
-				    __GFP_RETRY_MAYFAIL | __GFP_NOWARN,
-				    DXGPMO_GRANULE_ORDER);
+	/*
+	 * A granule with a page already got no block (or is being given one):
+	 * no allocation for its other pages.  Checked again under the lock.
+	 */
+	if ((u64)(last + 1) << PAGE_SHIFT <= segment->size &&
+	    !xa_find(&segment->pages, &at, last, XA_PRESENT))
+		block = alloc_pages(GFP_HIGHUSER | __GFP_ZERO | __GFP_NORETRY |
+				    __GFP_NOWARN, DXGPMO_GRANULE_ORDER);
+	at = first;
 	mutex_lock(&segment->populate_lock);
 	page = xa_load(&segment->pages, index);
 	if (page)
@@ -152,44 +157,65 @@ static struct dxgpmo_segment *dxgpmo_granule_segment(struct vm_area_struct *vma)
 	return adapter->segment;
 }
 
-/* Every granule a VMA maps: written, as far as the next collection knows. */
-static void dxgpmo_granule_vm_open(struct vm_area_struct *vma)
+/*
+ * A write to the granule at offset through the 4 KiB PTEs of vma: set its
+ * bit and map every page of it the VMA holds writable, unmapping first the
+ * ones a read mapped read-only, so that the granule costs one fault, not
+ * one per page.  The caller holds granule_sem for reading: a collection
+ * sees the bit and the mappings both or neither.
+ */
+static vm_fault_t dxgpmo_granule_write_ptes(struct vm_fault *vmf,
+					    struct dxgpmo_segment *segment,
+					    u64 offset)
 {
-	struct dxgpmo_segment *segment = dxgpmo_granule_segment(vma);
-	u64 from = dxgpmo_granule_offset(vma, segment, vma->vm_start);
-	u64 to = dxgpmo_granule_offset(vma, segment, vma->vm_end);
-	unsigned long g;
+	struct vm_area_struct *vma = vmf->vma;
+	unsigned long addr = vmf->address & PAGE_MASK;
+	unsigned long back = offset & ~PMD_MASK;
+	pgprot_t writable = vm_get_page_prot(vma->vm_flags);
+	unsigned long start, end;
+	vm_fault_t ret = VM_FAULT_NOPAGE;
 
-	dxgpmo_segment_vm_open(vma);
+	lockdep_assert_held_read(&segment->granule_sem);
+	set_bit(offset >> PMD_SHIFT, segment->written);
+	start = addr - vma->vm_start > back ? addr - back : vma->vm_start;
+	end = vma->vm_end - addr > PMD_SIZE - back ? addr + PMD_SIZE - back :
+						     vma->vm_end;
+	dxgpmo_zap_pfn_range(vma, start, end - start);
+	for (addr = start; addr < end; addr += PAGE_SIZE) {
+		u64 at = dxgpmo_granule_offset(vma, segment, addr);
+		struct page *page;
+		vm_fault_t one;
+
+		if (at >= segment->size)
+			break;
+		page = xa_load(&segment->pages, at >> PAGE_SHIFT);
+		if (!page)
+			continue;
+		one = vmf_insert_pfn_prot(vma, addr, page_to_pfn(page),
+					  writable);
+		if (addr == (vmf->address & PAGE_MASK))
+			ret = one;
+	}
 	/*
-	 * fork() copies a huge PMD it read without its lock: a collection
-	 * that unmapped and cleared the granule meanwhile leaves the child a
-	 * writable granule with its bit clear.  Marking the child's granules
-	 * here, before it can run, reports them once more instead of losing
-	 * its writes; a split or a moved VMA is reported once more too.
+	 * A PMD put there meanwhile by another thread's huge fault (THP was
+	 * turned on for the process again) leaves no PTE to insert into:
+	 * the access retries on the PMD.
 	 */
-	down_read(&segment->granule_sem);
-	for (g = from >> PMD_SHIFT; g < DIV_ROUND_UP(to, PMD_SIZE); g++)
-		set_bit(g, segment->written);
-	up_read(&segment->granule_sem);
+	if (ret == VM_FAULT_OOM && pmd_leaf(READ_ONCE(*vmf->pmd)))
+		ret = VM_FAULT_NOPAGE;
+	return ret;
 }
 
 /*
  * A 4 KiB fault.  A read maps the page read-only (the VMA's protection
- * has no write: pfn_mkwrite makes it want write notification).  A write
- * sets the granule's bit and maps the pages of the granule in this VMA
- * writable, so that the granule costs one fault, not one per page; the
- * bit and the mappings are made under granule_sem, so that a collection
- * sees neither or both.  Pages mapped read-only already stay so until
- * written.
+ * has no write: pfn_mkwrite makes it want write notification); a write
+ * maps the granule writable with its bit set.
  */
 static vm_fault_t dxgpmo_granule_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
 	struct dxgpmo_segment *segment = dxgpmo_granule_segment(vma);
 	u64 offset = dxgpmo_granule_offset(vma, segment, vmf->address);
-	unsigned long start, end, addr, back;
-	pgprot_t writable;
 	struct page *page;
 	vm_fault_t ret;
 
@@ -198,47 +224,37 @@ static vm_fault_t dxgpmo_granule_fault(struct vm_fault *vmf)
 	page = dxgpmo_segment_page(segment, offset >> PAGE_SHIFT);
 	if (IS_ERR(page))
 		return vmf_error(PTR_ERR(page));
-	if (!(vmf->flags & FAULT_FLAG_WRITE))
-		return vmf_insert_pfn(vma, vmf->address, page_to_pfn(page));
-	/* The granule's addresses in this VMA. */
-	addr = vmf->address & PAGE_MASK;
-	back = offset & ~PMD_MASK;
-	start = addr - vma->vm_start > back ? addr - back : vma->vm_start;
-	end = vma->vm_end - addr > PMD_SIZE - back ? addr + PMD_SIZE - back :
-						     vma->vm_end;
-	writable = vm_get_page_prot(vma->vm_flags);
-	down_read(&segment->granule_sem);
-	set_bit(offset >> PMD_SHIFT, segment->written);
-	ret = vmf_insert_pfn_prot(vma, vmf->address, page_to_pfn(page),
-				  writable);
-	for (addr = start; addr < end && ret == VM_FAULT_NOPAGE;
-	     addr += PAGE_SIZE) {
-		u64 at = dxgpmo_granule_offset(vma, segment, addr);
-		struct page *other;
-
-		if (addr == (vmf->address & PAGE_MASK) || at >= segment->size)
-			continue;
-		other = xa_load(&segment->pages, at >> PAGE_SHIFT);
-		if (other)
-			vmf_insert_pfn_prot(vma, addr, page_to_pfn(other),
-					    writable);
+	if (!(vmf->flags & FAULT_FLAG_WRITE)) {
+		ret = vmf_insert_pfn(vma, vmf->address, page_to_pfn(page));
+		if (ret == VM_FAULT_OOM && pmd_leaf(READ_ONCE(*vmf->pmd)))
+			ret = VM_FAULT_NOPAGE;
+		return ret;
 	}
+	down_read(&segment->granule_sem);
+	ret = dxgpmo_granule_write_ptes(vmf, segment, offset);
 	up_read(&segment->granule_sem);
 	return ret;
 }
 
 /*
  * The first write to a read-only 4 KiB PTE.  Letting the core make it
- * writable would race with a collection: one that unmaps the PTE and
- * clears the bit after this, and a read that maps the page read-only again
- * before the core looks, leave the core the same PTE to make writable,
- * with the bit clear.  Unmap it instead: the write faults again, through
- * dxgpmo_granule_fault(), which sets the bit and maps under granule_sem.
+ * writable (returning 0) would race with a collection: one that unmaps the
+ * PTE and clears the bit after this, and a read that maps the page
+ * read-only again before the core looks, leave the core the same PTE to
+ * make writable, with the bit clear.  The granule is mapped writable here
+ * instead, under granule_sem, and the core told that it is done.
  */
 static vm_fault_t dxgpmo_granule_pfn_mkwrite(struct vm_fault *vmf)
 {
-	zap_vma_ptes(vmf->vma, vmf->address & PAGE_MASK, PAGE_SIZE);
-	return VM_FAULT_NOPAGE;
+	struct vm_area_struct *vma = vmf->vma;
+	struct dxgpmo_segment *segment = dxgpmo_granule_segment(vma);
+	u64 offset = dxgpmo_granule_offset(vma, segment, vmf->address);
+	vm_fault_t ret;
+
+	down_read(&segment->granule_sem);
+	ret = dxgpmo_granule_write_ptes(vmf, segment, offset);
+	up_read(&segment->granule_sem);
+	return ret;
 }
 
 #ifdef CONFIG_ARCH_SUPPORTS_PMD_PFNMAP
@@ -259,7 +275,7 @@ static vm_fault_t dxgpmo_granule_map_pmd(struct vm_fault *vmf,
 
 	if (ret != VM_FAULT_NOPAGE)
 		return ret;
-	pmd = READ_ONCE(*vmf->pmd);
+	pmd = pmdp_get(vmf->pmd);
 	if (!pmd_leaf(pmd) || pmd_pfn(pmd) != pfn)
 		return VM_FAULT_FALLBACK;
 	dxgpmo_count_global(DXGPMO_CNT_SEGMENT_PMD_MAPS, 1);
@@ -306,7 +322,7 @@ static vm_fault_t dxgpmo_granule_huge_fault(struct vm_fault *vmf,
 #endif
 
 const struct vm_operations_struct dxgpmo_granule_vm_ops = {
-	.open = dxgpmo_granule_vm_open,
+	.open = dxgpmo_segment_vm_open,
 	.close = dxgpmo_segment_vm_close,
 	.fault = dxgpmo_granule_fault,
 	.pfn_mkwrite = dxgpmo_granule_pfn_mkwrite,
