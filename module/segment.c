@@ -5,16 +5,17 @@
  * shared by every file (it is the adapter's memory, not a file's).
  *
  * The CPU reaches a segment by mmap(2) of /dev/dxgpmo at adapter_id << 36.
- * With 2 MiB dirty pages, segment_granule.c maps and tracks it instead.
- * Otherwise those mappings are page-backed and writable from the first
- * fault: CPU writes are tracked by the MMU's own dirty bit in the PTEs,
- * not by write faults.  Collecting them (basis.c: a query, a START) walks
- * every PTE that maps the range, in every process, through the segment's
- * address_space, records and cleans the dirty ones with one ranged TLB
- * flush per mapping - the helper vmwgfx uses for the same job.  A write
- * costs nothing while tracking is on; a write-fault scheme costs a fault
- * per page per query period plus a zap per page to re-arm, which made
- * tracked writes 20x slower than soft-dirty.
+ * With 2 MiB dirty pages, where the kernel maps PFNs with PMDs,
+ * segment_granule.c maps and tracks it instead.  Otherwise those mappings
+ * are page-backed and writable from the first fault: CPU writes are
+ * tracked by the MMU's own dirty bit in the PTEs, not by write faults.
+ * Collecting them (basis.c: a query, a START) walks every PTE that maps
+ * the range, in every process, through the segment's address_space,
+ * records and cleans the dirty ones with one ranged TLB flush per mapping
+ * - the helper vmwgfx uses for the same job.  A write costs nothing while
+ * tracking is on; a write-fault scheme costs a fault per page per query
+ * period plus a zap per page to re-arm, which made tracked writes 20x
+ * slower than soft-dirty.
  *
  * The adapter reaches its segment with ADAPTER_DMA at device addresses from
  * DXGPMO_SEGMENT_DEVICE_BASE: each page is mapped for the device with the
@@ -57,7 +58,7 @@ MODULE_PARM_DESC(dirty_page_size,
 /* At module load, before anything is set up. */
 int dxgpmo_segment_check_params(void)
 {
-	if (!dxgpmo_segment_tracks_by_faults() &&
+	if (dxgpmo_dirty_page_size != PMD_SIZE &&
 	    (dxgpmo_dirty_page_size < PAGE_SIZE ||
 	     dxgpmo_dirty_page_size > 16 * PAGE_SIZE ||
 	     !is_power_of_2(dxgpmo_dirty_page_size))) {
@@ -264,7 +265,7 @@ unsigned long dxgpmo_segment_get_unmapped_area(struct file *filp,
 					       unsigned long flags)
 {
 #ifdef CONFIG_TRANSPARENT_HUGEPAGE
-	if (dxgpmo_segment_tracks_by_faults() &&
+	if (dxgpmo_dirty_page_size == PMD_SIZE &&
 	    pgoff < DXGPMO_OBJECT_MMAP_BASE >> PAGE_SHIFT)
 		return thp_get_unmapped_area(filp, addr, len, pgoff, flags);
 #endif

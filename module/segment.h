@@ -59,12 +59,16 @@ struct dxgpmo_segment {
 extern unsigned int dxgpmo_dirty_page_size;
 
 /*
- * 2 MiB dirty pages are tracked by write faults on 2 MiB granules; smaller
- * ones by the dirty bits of the PTEs (basis.c).
+ * 2 MiB dirty pages are tracked by write faults on 2 MiB granules where the
+ * kernel maps PFNs with PMDs; smaller ones, and 2 MiB ones elsewhere, by
+ * the dirty bits of the PTEs (basis.c): with 4 KiB PTEs only, a write
+ * fault per granule means mapping and unmapping its 512 PTEs per period,
+ * which costs more than the walk.
  */
 static inline bool dxgpmo_segment_tracks_by_faults(void)
 {
-	return dxgpmo_dirty_page_size == PMD_SIZE;
+	return IS_ENABLED(CONFIG_ARCH_SUPPORTS_PMD_PFNMAP) &&
+	       dxgpmo_dirty_page_size == PMD_SIZE;
 }
 
 int dxgpmo_segment_check_params(void);

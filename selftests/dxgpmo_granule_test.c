@@ -5,9 +5,10 @@
  * write fault, a query re-arms the written granules in every process, and
  * no write is lost to a read, a fork, an munmap, an mprotect, a view at an
  * offset no PMD can map, or a concurrent read-and-clear.  Where the kernel
- * maps PFNs with PMDs (6.12 on), a granule is one PMD.  Segment contents
- * are shared by all files and survive tests: no test assumes what a
- * segment holds.
+ * maps PFNs with PMDs (6.12 on), a granule is one PMD; before, the module
+ * tracks 2 MiB pages by the PTEs' dirty bits, held to the same rules.
+ * Segment contents are shared by all files and survive tests: no test
+ * assumes what a segment holds.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -39,6 +40,28 @@ static int take(int fd, uint32_t id)
 	int ret = query(fd, id, DXGPMO_DIRTY_CLEAR_DATA, &bits);
 
 	return ret ? ret : bits;
+}
+
+/*
+ * Whether the module tracks 2 MiB pages by write faults, mapping granules
+ * with PMDs: where the kernel maps PFNs with PMDs (Debian's 6.12 and
+ * later, with THP built in, whatever its sysfs setting).  Before, it
+ * tracks them by the PTEs' dirty bits, with the same bits.
+ */
+static int kernel_maps_pfn_pmds(struct __test_metadata *_metadata)
+{
+	unsigned int major = 0, minor = 0;
+	struct utsname u;
+	int matched;
+
+	if (uname(&u))
+		return -1;
+	matched = sscanf(u.release, "%u.%u", &major, &minor);
+	if (matched != 2)
+		return -1;
+	TH_LOG("kernel %s", u.release);
+	return (major > 6 || (major == 6 && minor >= 12)) &&
+	       !access("/sys/kernel/mm/transparent_hugepage", F_OK);
 }
 
 /*
@@ -152,29 +175,18 @@ TEST_F(granule, read_then_write)
 	EXPECT_EQ(0x10, take(self->fd, self->basis));
 }
 
-/*
- * Where the kernel maps PFNs with PMDs (Debian's 6.12 and later, with THP
- * built in, whatever its sysfs setting), a granule's fault maps it whole;
- * before, PTEs do the same job.
- */
+/* Where the kernel can, a granule's fault maps it whole. */
 TEST_F(granule, one_pmd_per_granule_where_the_kernel_can)
 {
 	long long before = debugfs_counter("segment_pmd_maps");
-	unsigned int major = 0, minor = 0;
-	struct utsname u;
-	int matched, expect;
+	int expect = kernel_maps_pfn_pmds(_metadata);
 
 	ASSERT_LE(0, before);
-	ASSERT_EQ(0, uname(&u));
-	matched = sscanf(u.release, "%u.%u", &major, &minor);
-	ASSERT_EQ(2, matched);
-	expect = (major > 6 || (major == 6 && minor >= 12)) &&
-		 !access("/sys/kernel/mm/transparent_hugepage", F_OK);
+	ASSERT_LE(0, expect);
 	self->cpu[5 * GRANULE] = 6;
 	EXPECT_EQ(0x20, take(self->fd, self->basis));
 	self->cpu[5 * GRANULE + 8192] = 7;
-	TH_LOG("kernel %s, %s THP: %lld PMD maps", u.release,
-	       expect ? "with" : "without or before 6.12",
+	TH_LOG("%s: %lld PMD maps", expect ? "PMDs" : "PTEs",
 	       debugfs_counter("segment_pmd_maps") - before);
 	if (expect) {
 		EXPECT_LT(before, debugfs_counter("segment_pmd_maps"));
@@ -198,15 +210,20 @@ TEST_F(granule, write_then_munmap)
 }
 
 /*
- * A child has the parent's view without its page tables (a writable
- * granule copied from a PMD read without its lock could escape a
- * collection): it faults, and its writes are reported.
+ * A child inherits the parent's writable granule; the parent's query
+ * re-arms it in the child's address space too.  Where granules are
+ * tracked by faults, the child has the view without its page tables (a
+ * writable granule copied from a PMD read without its lock could escape a
+ * collection).
  */
 TEST_F(granule, fork_child_write_after_query)
 {
+	int wipe = kernel_maps_pfn_pmds(_metadata);
 	int go[2], done[2], status;
 	char c = 0;
 	pid_t pid;
+
+	ASSERT_LE(0, wipe);
 
 	ASSERT_EQ(0, pipe(go));
 	ASSERT_EQ(0, pipe(done));
@@ -214,8 +231,8 @@ TEST_F(granule, fork_child_write_after_query)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
-		/* Nothing of the view is mapped here yet. */
-		if (vma_flags_have((void *)self->cpu, "wf") != 1)
+		/* Nothing of the view is mapped here yet, if by faults. */
+		if (vma_flags_have((void *)self->cpu, "wf") != wipe)
 			_exit(2);
 		/* The parent's write is reported already; now ours. */
 		if (read(go[0], &c, 1) != 1)
