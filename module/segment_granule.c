@@ -262,24 +262,23 @@ static vm_fault_t dxgpmo_granule_pfn_mkwrite(struct vm_fault *vmf)
  * Map the granule at pfn with the fault's PMD, writable for a write.  A
  * writable insert over anything but a leaf warns, and another thread may
  * have put a PTE table there (its fault fell back: THP was turned off for
- * the process meanwhile).  So map read-only first, which leaves a table
- * alone, and make writable only the leaf it finds then: under granule_sem
- * and the fault's VMA lock nothing can replace that leaf before the
- * second insert.  A table there: 4 KiB faults do the job.
+ * the process meanwhile); as fs/dax.c does, such a PMD is left to 4 KiB
+ * faults.  A leaf found here stays one while the fault holds its VMA lock
+ * and, for a write, granule_sem: only a collection, munmap() or mremap()
+ * could take it away.
  */
 static vm_fault_t dxgpmo_granule_map_pmd(struct vm_fault *vmf,
 					 unsigned long pfn, bool write)
 {
-	vm_fault_t ret = dxgpmo_vmf_insert_pfn_pmd(vmf, pfn, false);
-	pmd_t pmd;
+	pmd_t pmd = pmdp_get(vmf->pmd);
+	vm_fault_t ret;
 
-	if (ret != VM_FAULT_NOPAGE)
-		return ret;
-	pmd = pmdp_get(vmf->pmd);
-	if (!pmd_leaf(pmd) || pmd_pfn(pmd) != pfn)
+	if (!pmd_none(pmd) && !pmd_leaf(pmd))
 		return VM_FAULT_FALLBACK;
-	dxgpmo_count_global(DXGPMO_CNT_SEGMENT_PMD_MAPS, 1);
-	return write ? dxgpmo_vmf_insert_pfn_pmd(vmf, pfn, true) : ret;
+	ret = dxgpmo_vmf_insert_pfn_pmd(vmf, pfn, write);
+	if (ret == VM_FAULT_NOPAGE)
+		dxgpmo_count_global(DXGPMO_CNT_SEGMENT_PMD_MAPS, 1);
+	return ret;
 }
 
 /*
