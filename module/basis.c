@@ -16,8 +16,8 @@
  * every tracked basis, under the segment's collect_lock, so that a query of
  * one basis never sees a page already cleaned by another file's query
  * before that query has set its bits.  Device writes set the bits directly.
- * Faults take no lock at all, but with 2 MiB dirty pages, tracked by write
- * faults (segment_granule.c).
+ * Faults take no lock at all, but where 2 MiB dirty pages are tracked by
+ * write faults (segment_granule.c).
  */
 #include <linux/bitmap.h>
 #include <linux/log2.h>

@@ -18,6 +18,8 @@ struct file;
 struct page;
 struct vm_area_struct;
 
+#define DXGPMO_GRANULE_MAP_LOCKS	16
+
 /*
  * An adapter's emulated local-memory segment ("VRAM"): sparse pages
  * allocated on first touch, shared by every file, freed with the adapter.
@@ -54,6 +56,11 @@ struct dxgpmo_segment {
 	struct rw_semaphore granule_sem;
 	/* One granule's allocation at a time. */
 	struct mutex populate_lock;
+	/*
+	 * A granule's mapping changes one at a time, by hash: a huge fault's
+	 * look at its PMD and insert, a 4 KiB fault's inserts.
+	 */
+	struct mutex map_locks[DXGPMO_GRANULE_MAP_LOCKS];
 };
 
 extern unsigned int dxgpmo_dirty_page_size;

@@ -39,8 +39,12 @@ static unsigned long dxgpmo_granules(const struct dxgpmo_segment *segment)
 
 int dxgpmo_granule_init(struct dxgpmo_segment *segment)
 {
+	unsigned int i;
+
 	init_rwsem(&segment->granule_sem);
 	mutex_init(&segment->populate_lock);
+	for (i = 0; i < DXGPMO_GRANULE_MAP_LOCKS; i++)
+		mutex_init(&segment->map_locks[i]);
 	segment->written = bitmap_zalloc(dxgpmo_granules(segment), GFP_KERNEL);
 	segment->blocks = bitmap_zalloc(dxgpmo_granules(segment), GFP_KERNEL);
 	if (!segment->written || !segment->blocks) {
@@ -53,8 +57,12 @@ int dxgpmo_granule_init(struct dxgpmo_segment *segment)
 /* The pages themselves are freed with the segment's, one at a time. */
 void dxgpmo_granule_destroy(struct dxgpmo_segment *segment)
 {
+	unsigned int i;
+
 	if (!dxgpmo_segment_tracks_by_faults())
 		return;
+	for (i = 0; i < DXGPMO_GRANULE_MAP_LOCKS; i++)
+		mutex_destroy(&segment->map_locks[i]);
 	bitmap_free(segment->written);
 	bitmap_free(segment->blocks);
 	segment->written = NULL;
@@ -157,16 +165,53 @@ static struct dxgpmo_segment *dxgpmo_granule_segment(struct vm_area_struct *vma)
 	return adapter->segment;
 }
 
+static struct mutex *dxgpmo_granule_map_lock(struct dxgpmo_segment *segment,
+					     u64 offset)
+{
+	return &segment->map_locks[(offset >> PMD_SHIFT) %
+				   DXGPMO_GRANULE_MAP_LOCKS];
+}
+
+/*
+ * A PTE insert that found no PTE table: a huge fault mapped the granule
+ * with a PMD, which a collection may have unmapped since.  Either way the
+ * access retries; only a table there means the insert really had no
+ * memory.
+ */
+static vm_fault_t dxgpmo_granule_pte_retry(struct vm_fault *vmf,
+					   vm_fault_t ret)
+{
+	pmd_t pmd = READ_ONCE(*vmf->pmd);
+
+	if (ret == VM_FAULT_OOM && (pmd_none(pmd) || pmd_leaf(pmd)))
+		return VM_FAULT_NOPAGE;
+	return ret;
+}
+
+/*
+ * The VMA's own open, and on fork() the child's VMA's, called before the
+ * copy of the page tables: a view must stay VM_WIPEONFORK (see
+ * dxgpmo_segment_mmap()), which MADV_KEEPONFORK would clear.  The mm is
+ * locked for writing in every caller.
+ */
+static void dxgpmo_granule_vm_open(struct vm_area_struct *vma)
+{
+	dxgpmo_segment_vm_open(vma);
+	if (!(vma->vm_flags & VM_WIPEONFORK))
+		dxgpmo_vm_flags_set(vma, VM_WIPEONFORK);
+}
+
 /*
  * A write to the granule at offset through the 4 KiB PTEs of vma: set its
- * bit and map every page of it the VMA holds writable, unmapping first the
- * ones a read mapped read-only, so that the granule costs one fault, not
- * one per page.  The caller holds granule_sem for reading: a collection
- * sees the bit and the mappings both or neither.
+ * bit and map every page of it the VMA holds writable, so that the granule
+ * costs one fault, not one per page; with unmap, the pages a read mapped
+ * read-only too, which are unmapped first.  The caller holds granule_sem
+ * for reading, so that a collection sees the bit and the mappings both or
+ * neither, and the granule's map lock.
  */
 static vm_fault_t dxgpmo_granule_write_ptes(struct vm_fault *vmf,
 					    struct dxgpmo_segment *segment,
-					    u64 offset)
+					    u64 offset, bool unmap)
 {
 	struct vm_area_struct *vma = vmf->vma;
 	unsigned long addr = vmf->address & PAGE_MASK;
@@ -180,7 +225,8 @@ static vm_fault_t dxgpmo_granule_write_ptes(struct vm_fault *vmf,
 	start = addr - vma->vm_start > back ? addr - back : vma->vm_start;
 	end = vma->vm_end - addr > PMD_SIZE - back ? addr + PMD_SIZE - back :
 						     vma->vm_end;
-	dxgpmo_zap_pfn_range(vma, start, end - start);
+	if (unmap)
+		dxgpmo_zap_pfn_range(vma, start, end - start);
 	for (addr = start; addr < end; addr += PAGE_SIZE) {
 		u64 at = dxgpmo_granule_offset(vma, segment, addr);
 		struct page *page;
@@ -196,14 +242,7 @@ static vm_fault_t dxgpmo_granule_write_ptes(struct vm_fault *vmf,
 		if (addr == (vmf->address & PAGE_MASK))
 			ret = one;
 	}
-	/*
-	 * A PMD put there meanwhile by another thread's huge fault (THP was
-	 * turned on for the process again) leaves no PTE to insert into:
-	 * the access retries on the PMD.
-	 */
-	if (ret == VM_FAULT_OOM && pmd_leaf(READ_ONCE(*vmf->pmd)))
-		ret = VM_FAULT_NOPAGE;
-	return ret;
+	return dxgpmo_granule_pte_retry(vmf, ret);
 }
 
 /*
@@ -225,13 +264,15 @@ static vm_fault_t dxgpmo_granule_fault(struct vm_fault *vmf)
 	if (IS_ERR(page))
 		return vmf_error(PTR_ERR(page));
 	if (!(vmf->flags & FAULT_FLAG_WRITE)) {
+		mutex_lock(dxgpmo_granule_map_lock(segment, offset));
 		ret = vmf_insert_pfn(vma, vmf->address, page_to_pfn(page));
-		if (ret == VM_FAULT_OOM && pmd_leaf(READ_ONCE(*vmf->pmd)))
-			ret = VM_FAULT_NOPAGE;
-		return ret;
+		mutex_unlock(dxgpmo_granule_map_lock(segment, offset));
+		return dxgpmo_granule_pte_retry(vmf, ret);
 	}
 	down_read(&segment->granule_sem);
-	ret = dxgpmo_granule_write_ptes(vmf, segment, offset);
+	mutex_lock(dxgpmo_granule_map_lock(segment, offset));
+	ret = dxgpmo_granule_write_ptes(vmf, segment, offset, false);
+	mutex_unlock(dxgpmo_granule_map_lock(segment, offset));
 	up_read(&segment->granule_sem);
 	return ret;
 }
@@ -242,7 +283,9 @@ static vm_fault_t dxgpmo_granule_fault(struct vm_fault *vmf)
  * PTE and clears the bit after this, and a read that maps the page
  * read-only again before the core looks, leave the core the same PTE to
  * make writable, with the bit clear.  The granule is mapped writable here
- * instead, under granule_sem, and the core told that it is done.
+ * instead, under granule_sem, and the core told that it is done.  Legal
+ * here: the core dropped the PTE lock, and a fault under the VMA lock was
+ * retried under mmap_lock (there is no map_pages).
  */
 static vm_fault_t dxgpmo_granule_pfn_mkwrite(struct vm_fault *vmf)
 {
@@ -252,32 +295,41 @@ static vm_fault_t dxgpmo_granule_pfn_mkwrite(struct vm_fault *vmf)
 	vm_fault_t ret;
 
 	down_read(&segment->granule_sem);
-	ret = dxgpmo_granule_write_ptes(vmf, segment, offset);
+	mutex_lock(dxgpmo_granule_map_lock(segment, offset));
+	ret = dxgpmo_granule_write_ptes(vmf, segment, offset, true);
+	mutex_unlock(dxgpmo_granule_map_lock(segment, offset));
 	up_read(&segment->granule_sem);
 	return ret;
 }
 
 #ifdef CONFIG_ARCH_SUPPORTS_PMD_PFNMAP
 /*
- * Map the granule at pfn with the fault's PMD, writable for a write.  A
- * writable insert over anything but a leaf warns, and another thread may
- * have put a PTE table there (its fault fell back: THP was turned off for
- * the process meanwhile); as fs/dax.c does, such a PMD is left to 4 KiB
- * faults.  A leaf found here stays one while the fault holds its VMA lock
- * and, for a write, granule_sem: only a collection, munmap() or mremap()
- * could take it away.
+ * Map the granule at offset (pfn) with the fault's PMD, writable for a
+ * write.  A writable insert over anything but a leaf warns, and another
+ * thread may have put a PTE table there (its fault fell back: THP was
+ * turned off for the process meanwhile): such a PMD is left to 4 KiB
+ * faults.  The look and the insert are one step under the granule's map
+ * lock, which every fault that maps the granule takes: no table can come
+ * in between.  A collection may unmap a leaf meanwhile: the insert then
+ * finds none, which it handles.
  */
 static vm_fault_t dxgpmo_granule_map_pmd(struct vm_fault *vmf,
-					 unsigned long pfn, bool write)
+					 struct dxgpmo_segment *segment,
+					 u64 offset, unsigned long pfn,
+					 bool write)
 {
-	pmd_t pmd = pmdp_get(vmf->pmd);
-	vm_fault_t ret;
+	struct mutex *lock = dxgpmo_granule_map_lock(segment, offset);
+	vm_fault_t ret = VM_FAULT_FALLBACK;
+	pmd_t pmd;
 
-	if (!pmd_none(pmd) && !pmd_leaf(pmd))
-		return VM_FAULT_FALLBACK;
-	ret = dxgpmo_vmf_insert_pfn_pmd(vmf, pfn, write);
-	if (ret == VM_FAULT_NOPAGE)
-		dxgpmo_count_global(DXGPMO_CNT_SEGMENT_PMD_MAPS, 1);
+	mutex_lock(lock);
+	pmd = pmdp_get(vmf->pmd);
+	if (pmd_none(pmd) || pmd_leaf(pmd)) {
+		ret = dxgpmo_vmf_insert_pfn_pmd(vmf, pfn, write);
+		if (ret == VM_FAULT_NOPAGE && pmd_none(pmd))
+			dxgpmo_count_global(DXGPMO_CNT_SEGMENT_PMD_MAPS, 1);
+	}
+	mutex_unlock(lock);
 	return ret;
 }
 
@@ -311,17 +363,19 @@ static vm_fault_t dxgpmo_granule_huge_fault(struct vm_fault *vmf,
 	if (!test_bit(offset >> PMD_SHIFT, segment->blocks))
 		return VM_FAULT_FALLBACK;
 	if (!write)
-		return dxgpmo_granule_map_pmd(vmf, page_to_pfn(page), false);
+		return dxgpmo_granule_map_pmd(vmf, segment, offset,
+					      page_to_pfn(page), false);
 	down_read(&segment->granule_sem);
 	set_bit(offset >> PMD_SHIFT, segment->written);
-	ret = dxgpmo_granule_map_pmd(vmf, page_to_pfn(page), true);
+	ret = dxgpmo_granule_map_pmd(vmf, segment, offset, page_to_pfn(page),
+				     true);
 	up_read(&segment->granule_sem);
 	return ret;
 }
 #endif
 
 const struct vm_operations_struct dxgpmo_granule_vm_ops = {
-	.open = dxgpmo_segment_vm_open,
+	.open = dxgpmo_granule_vm_open,
 	.close = dxgpmo_segment_vm_close,
 	.fault = dxgpmo_granule_fault,
 	.pfn_mkwrite = dxgpmo_granule_pfn_mkwrite,
