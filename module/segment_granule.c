@@ -205,14 +205,15 @@ static void dxgpmo_granule_vm_open(struct vm_area_struct *vma)
  * A write to the granule at offset through the 4 KiB PTEs of vma: set its
  * bit and map every page of it the VMA holds writable, so that the granule
  * costs one fault, not one per page; with unmap, the pages a read mapped
- * read-only too, which are unmapped first.  The caller holds granule_sem
- * for reading, so that a collection sees the bit and the mappings both or
- * neither, and the granule's map lock.
+ * read-only too, which are unmapped first.  Under granule_sem for reading,
+ * so that a collection sees the bit and the mappings both or neither, and
+ * the granule's map lock.
  */
 static vm_fault_t dxgpmo_granule_write_ptes(struct vm_fault *vmf,
 					    struct dxgpmo_segment *segment,
 					    u64 offset, bool unmap)
 {
+	struct mutex *lock = dxgpmo_granule_map_lock(segment, offset);
 	struct vm_area_struct *vma = vmf->vma;
 	unsigned long addr = vmf->address & PAGE_MASK;
 	unsigned long back = offset & ~PMD_MASK;
@@ -220,7 +221,8 @@ static vm_fault_t dxgpmo_granule_write_ptes(struct vm_fault *vmf,
 	unsigned long start, end;
 	vm_fault_t ret = VM_FAULT_NOPAGE;
 
-	lockdep_assert_held_read(&segment->granule_sem);
+	down_read(&segment->granule_sem);
+	mutex_lock(lock);
 	set_bit(offset >> PMD_SHIFT, segment->written);
 	start = addr - vma->vm_start > back ? addr - back : vma->vm_start;
 	end = vma->vm_end - addr > PMD_SIZE - back ? addr + PMD_SIZE - back :
@@ -242,6 +244,8 @@ static vm_fault_t dxgpmo_granule_write_ptes(struct vm_fault *vmf,
 		if (addr == (vmf->address & PAGE_MASK))
 			ret = one;
 	}
+	mutex_unlock(lock);
+	up_read(&segment->granule_sem);
 	return dxgpmo_granule_pte_retry(vmf, ret);
 }
 
@@ -269,12 +273,7 @@ static vm_fault_t dxgpmo_granule_fault(struct vm_fault *vmf)
 		mutex_unlock(dxgpmo_granule_map_lock(segment, offset));
 		return dxgpmo_granule_pte_retry(vmf, ret);
 	}
-	down_read(&segment->granule_sem);
-	mutex_lock(dxgpmo_granule_map_lock(segment, offset));
-	ret = dxgpmo_granule_write_ptes(vmf, segment, offset, false);
-	mutex_unlock(dxgpmo_granule_map_lock(segment, offset));
-	up_read(&segment->granule_sem);
-	return ret;
+	return dxgpmo_granule_write_ptes(vmf, segment, offset, false);
 }
 
 /*
@@ -291,15 +290,11 @@ static vm_fault_t dxgpmo_granule_pfn_mkwrite(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
 	struct dxgpmo_segment *segment = dxgpmo_granule_segment(vma);
-	u64 offset = dxgpmo_granule_offset(vma, segment, vmf->address);
-	vm_fault_t ret;
 
-	down_read(&segment->granule_sem);
-	mutex_lock(dxgpmo_granule_map_lock(segment, offset));
-	ret = dxgpmo_granule_write_ptes(vmf, segment, offset, true);
-	mutex_unlock(dxgpmo_granule_map_lock(segment, offset));
-	up_read(&segment->granule_sem);
-	return ret;
+	return dxgpmo_granule_write_ptes(vmf, segment,
+					 dxgpmo_granule_offset(vma, segment,
+							       vmf->address),
+					 true);
 }
 
 #ifdef CONFIG_ARCH_SUPPORTS_PMD_PFNMAP
