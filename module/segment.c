@@ -111,7 +111,8 @@ void dxgpmo_segment_destroy(struct dxgpmo_segment *segment)
 		dxgpmo_count_global(DXGPMO_CNT_SEGMENT_PAGES, -1);
 	}
 	xa_destroy(&segment->pages);
-	dxgpmo_granule_destroy(segment);
+	if (dxgpmo_segment_tracks_by_faults())
+		dxgpmo_granule_destroy(segment);
 	mutex_destroy(&segment->dma_lock);
 	mutex_destroy(&segment->collect_lock);
 	mutex_destroy(&segment->lock);

@@ -43,6 +43,7 @@ struct dxgpmo_segment {
 	 * debugging warns beyond 7 of one cacheline).
 	 */
 	struct mutex dma_lock;
+#ifdef CONFIG_ARCH_SUPPORTS_PMD_PFNMAP
 	/*
 	 * With 2 MiB dirty pages (segment_granule.c): the granules written
 	 * since their last collection, and those backed by one 2 MiB block.
@@ -61,6 +62,7 @@ struct dxgpmo_segment {
 	 * look at its PMD and insert, a 4 KiB fault's inserts.
 	 */
 	struct mutex map_locks[DXGPMO_GRANULE_MAP_LOCKS];
+#endif
 };
 
 extern unsigned int dxgpmo_dirty_page_size;

@@ -59,8 +59,6 @@ void dxgpmo_granule_destroy(struct dxgpmo_segment *segment)
 {
 	unsigned int i;
 
-	if (!dxgpmo_segment_tracks_by_faults())
-		return;
 	for (i = 0; i < DXGPMO_GRANULE_MAP_LOCKS; i++)
 		mutex_destroy(&segment->map_locks[i]);
 	bitmap_free(segment->written);
@@ -297,7 +295,6 @@ static vm_fault_t dxgpmo_granule_pfn_mkwrite(struct vm_fault *vmf)
 					 true);
 }
 
-#ifdef CONFIG_ARCH_SUPPORTS_PMD_PFNMAP
 /*
  * Map the granule at offset (pfn) with the fault's PMD, writable for a
  * write.  A writable insert over anything but a leaf warns, and another
@@ -367,16 +364,13 @@ static vm_fault_t dxgpmo_granule_huge_fault(struct vm_fault *vmf,
 	up_read(&segment->granule_sem);
 	return ret;
 }
-#endif
 
 const struct vm_operations_struct dxgpmo_granule_vm_ops = {
 	.open = dxgpmo_granule_vm_open,
 	.close = dxgpmo_segment_vm_close,
 	.fault = dxgpmo_granule_fault,
 	.pfn_mkwrite = dxgpmo_granule_pfn_mkwrite,
-#ifdef CONFIG_ARCH_SUPPORTS_PMD_PFNMAP
 	.huge_fault = dxgpmo_granule_huge_fault,
-#endif
 };
 
 /*

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Segments tracked in 2 MiB dirty pages: write faults on 2 MiB granules,
- * mapped a PMD each where the kernel can (segment.c has the rest).
+ * mapped a PMD each where the kernel can (segment.c has the rest).  Built
+ * only where the kernel maps PFNs with PMDs: every caller asks
+ * dxgpmo_segment_tracks_by_faults() first, which is constant false
+ * elsewhere, so the calls are compiled out.
  */
 #ifndef _DXGPMO_SEGMENT_GRANULE_H
 #define _DXGPMO_SEGMENT_GRANULE_H
