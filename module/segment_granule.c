@@ -8,10 +8,11 @@
  * PMDs.  A granule costs one fault per tracking period instead: it is
  * mapped read-only until its first write, whose fault sets its bit and maps
  * it writable; a collection unmaps only the granules written since the last
- * one, and their next write faults again.  Where the kernel maps PFNs with
- * PMDs (Debian's 6.12 and later) a granule backed by one 2 MiB block is one
- * PMD; otherwise, or for a mapping not 2 MiB aligned in both address and
- * offset, PTEs, read-only until a write maps the granule's writable.
+ * one, and their next write faults again.  A granule backed by one 2 MiB
+ * block is mapped with one PMD (this file is built only where the kernel
+ * maps PFNs with PMDs: Debian's 6.12 and later); one without a block, or
+ * in a mapping not 2 MiB aligned in both address and offset, with PTEs,
+ * read-only until a write maps the granule's writable.
  *
  * The mappings are PFN mappings: the pages belong to the segment, which
  * lives as long as the adapter, which every segment VMA holds.
