@@ -169,10 +169,14 @@ void dxgpmo_segment_vm_close(struct vm_area_struct *vma)
 	dxgpmo_adapter_put(dxgpmo_segment_adapter(vma));
 }
 
+struct dxgpmo_segment *dxgpmo_segment_of_vma(struct vm_area_struct *vma)
+{
+	return dxgpmo_segment_adapter(vma)->segment;
+}
+
 static vm_fault_t dxgpmo_seg_vm_fault(struct vm_fault *vmf)
 {
-	struct dxgpmo_segment *segment =
-		dxgpmo_segment_adapter(vmf->vma)->segment;
+	struct dxgpmo_segment *segment = dxgpmo_segment_of_vma(vmf->vma);
 	unsigned long index = vmf->pgoff -
 			      (segment->mmap_base >> PAGE_SHIFT);
 	struct page *page;

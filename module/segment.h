@@ -98,5 +98,6 @@ struct page *dxgpmo_segment_alloc_page(struct dxgpmo_segment *segment,
 /* A segment VMA holds its adapter, whichever way it is tracked. */
 void dxgpmo_segment_vm_open(struct vm_area_struct *vma);
 void dxgpmo_segment_vm_close(struct vm_area_struct *vma);
+struct dxgpmo_segment *dxgpmo_segment_of_vma(struct vm_area_struct *vma);
 
 #endif /* _DXGPMO_SEGMENT_H */

@@ -22,7 +22,6 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 
-#include "adapter.h"
 #include "basis.h"
 #include "compat.h"
 #include "fs.h"
@@ -157,13 +156,6 @@ static u64 dxgpmo_granule_offset(struct vm_area_struct *vma,
 	return ((u64)pgoff << PAGE_SHIFT) - segment->mmap_base;
 }
 
-static struct dxgpmo_segment *dxgpmo_granule_segment(struct vm_area_struct *vma)
-{
-	struct dxgpmo_adapter *adapter = vma->vm_private_data;
-
-	return adapter->segment;
-}
-
 static struct mutex *dxgpmo_granule_map_lock(struct dxgpmo_segment *segment,
 					     u64 offset)
 {
@@ -256,7 +248,7 @@ static vm_fault_t dxgpmo_granule_write_ptes(struct vm_fault *vmf,
 static vm_fault_t dxgpmo_granule_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
-	struct dxgpmo_segment *segment = dxgpmo_granule_segment(vma);
+	struct dxgpmo_segment *segment = dxgpmo_segment_of_vma(vma);
 	u64 offset = dxgpmo_granule_offset(vma, segment, vmf->address);
 	struct page *page;
 	vm_fault_t ret;
@@ -267,9 +259,11 @@ static vm_fault_t dxgpmo_granule_fault(struct vm_fault *vmf)
 	if (IS_ERR(page))
 		return vmf_error(PTR_ERR(page));
 	if (!(vmf->flags & FAULT_FLAG_WRITE)) {
-		mutex_lock(dxgpmo_granule_map_lock(segment, offset));
+		struct mutex *lock = dxgpmo_granule_map_lock(segment, offset);
+
+		mutex_lock(lock);
 		ret = vmf_insert_pfn(vma, vmf->address, page_to_pfn(page));
-		mutex_unlock(dxgpmo_granule_map_lock(segment, offset));
+		mutex_unlock(lock);
 		return dxgpmo_granule_pte_retry(vmf, ret);
 	}
 	return dxgpmo_granule_write_ptes(vmf, segment, offset, false);
@@ -288,7 +282,7 @@ static vm_fault_t dxgpmo_granule_fault(struct vm_fault *vmf)
 static vm_fault_t dxgpmo_granule_pfn_mkwrite(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
-	struct dxgpmo_segment *segment = dxgpmo_granule_segment(vma);
+	struct dxgpmo_segment *segment = dxgpmo_segment_of_vma(vma);
 
 	return dxgpmo_granule_write_ptes(vmf, segment,
 					 dxgpmo_granule_offset(vma, segment,
@@ -336,7 +330,7 @@ static vm_fault_t dxgpmo_granule_huge_fault(struct vm_fault *vmf,
 					    unsigned int order)
 {
 	struct vm_area_struct *vma = vmf->vma;
-	struct dxgpmo_segment *segment = dxgpmo_granule_segment(vma);
+	struct dxgpmo_segment *segment = dxgpmo_segment_of_vma(vma);
 	unsigned long start = vmf->address & PMD_MASK;
 	bool write = vmf->flags & FAULT_FLAG_WRITE;
 	struct page *page;
