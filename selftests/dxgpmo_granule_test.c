@@ -227,7 +227,10 @@ TEST_F(granule, fork_child_write_after_query)
 
 	ASSERT_EQ(0, pipe(go));
 	ASSERT_EQ(0, pipe(done));
-	/* Asked of the view, which is not anonymous memory: no say in it. */
+	/*
+	 * MADV_KEEPONFORK clears VM_WIPEONFORK on any VMA, this view's too,
+	 * without asking the driver: the child must still get no page tables.
+	 */
 	madvise((void *)self->cpu, 16 * GRANULE, MADV_KEEPONFORK);
 	self->cpu[6 * GRANULE] = 9;	/* writable now */
 	pid = fork();
