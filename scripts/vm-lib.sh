@@ -212,3 +212,21 @@ failure_digest() {
 	     }
 	     /^dxgpmo-check: FAIL/ { print }' "$1"
 }
+
+# unfinished_program LOG: for a guest that did not finish, what the test
+# program it was running had reported when it was stopped: "PASS FAIL
+# SKIP" from its "ok" and "not ok" lines (it printed no totals), then the
+# test it was in, if one had started and not reported.  Nothing when the
+# last program had finished.
+unfinished_program() {
+	awk '{ sub(/\r$/, "") }
+	     /^dxgpmo-vm: (job start|.* exit [0-9]+ \()/ {
+		p = f = s = 0; running = ""; open = 1; next
+	     }
+	     /^# Totals:/ { open = 0; next }
+	     /^#  RUN / { running = $3; next }
+	     /^not ok [0-9]+ / { f++; running = ""; next }
+	     /^ok [0-9]+ .*# SKIP/ { s++; running = ""; next }
+	     /^ok [0-9]+ / { p++; running = ""; next }
+	     END { if (open) print p, f, s, running }' "$1"
+}
