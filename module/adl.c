@@ -157,6 +157,7 @@ static int dxgpmo_adl_map(struct dxgpmo_file *file, struct dxgpmo_adl *adl,
 	ret = -ENOMEM;
 	if (dxgpmo_should_fail(file))
 		goto err_sgt;
+	adl->dma.cpu_only = adapter->caps & DXGPMO_ADAPTER_CAP_VIRTUAL;
 	ret = backing->ops->dma_map(backing, &adl->dma,
 				    adapter->caps & DXGPMO_ADAPTER_CAP_IOMMU);
 	if (ret)

@@ -34,7 +34,13 @@ const bool dxgpmo_arch_switches_alias;
 
 static struct platform_device *dxgpmo_cache_pdev;
 
-/* Clean and invalidate n contiguous pages to the point of coherency. */
+/*
+ * Clean and invalidate n contiguous pages to the point of coherency.  The
+ * pages may be mapped for an adapter at the same time (an ADL, a dma-buf
+ * attachment): DMA-API debugging tracks cachelines across devices and
+ * reports a second mapping that asks for cache maintenance as an error,
+ * so the mapping itself asks for none and the syncs do the maintenance.
+ */
 static int dxgpmo_clean_inval_poc(struct page *page, unsigned long n)
 {
 	struct device *dev;
@@ -44,10 +50,14 @@ static int dxgpmo_clean_inval_poc(struct page *page, unsigned long n)
 	if (!dxgpmo_cache_pdev)
 		return -EOPNOTSUPP;
 	dev = &dxgpmo_cache_pdev->dev;
-	dma = dma_map_page(dev, page, 0, len, DMA_BIDIRECTIONAL);
+	dma = dma_map_page_attrs(dev, page, 0, len, DMA_BIDIRECTIONAL,
+				 DMA_ATTR_SKIP_CPU_SYNC);
 	if (dma_mapping_error(dev, dma))
 		return -EIO;
-	dma_unmap_page(dev, dma, len, DMA_BIDIRECTIONAL);
+	dma_sync_single_for_device(dev, dma, len, DMA_BIDIRECTIONAL);
+	dma_sync_single_for_cpu(dev, dma, len, DMA_BIDIRECTIONAL);
+	dma_unmap_page_attrs(dev, dma, len, DMA_BIDIRECTIONAL,
+			     DMA_ATTR_SKIP_CPU_SYNC);
 	/* A bounced mapping maintained the bounce buffer, not the pages. */
 	return dma == page_to_phys(page) ? 0 : -EIO;
 }

@@ -254,10 +254,64 @@ static int dxgpmo_ram_check_direct(struct dxgpmo_dma_map *m, bool mapped)
 }
 
 /*
+ * The cache maintenance of an ADL's pages, at map (at_unmap false) or at
+ * unmap, in steps[], as many as it returns.
+ *
+ * The DMA API lends the pages to the device between map and unmap, and
+ * the CPU is not to touch them meanwhile: at unmap it only invalidates
+ * the CPU's caches, so that the CPU reads what the device wrote.  The
+ * WDDM contract keeps the CPU's views of an object live across its ADLs,
+ * so on a device that does not snoop the caches (arm64's non-coherent
+ * ones) a line the CPU wrote through a cacheable view while the ADL lived
+ * would be dropped unwritten.  So the unmap first cleans (a sync for the
+ * device, to it), then invalidates.  What is left is a CPU write that
+ * races the unmap itself, which the contract leaves to the driver as it
+ * does a CPU write that races the device's.  The clean cannot undo what
+ * the device wrote: an ADL is never bounced (the checks above without an
+ * IOMMU; with one, whole pages are never bounced).
+ *
+ * A read-only object's device only reads, and its CPU never writes:
+ * nothing to do at unmap.  A virtual adapter's mapping has no device
+ * behind it at all (cpu_only): no steps, which also spares the
+ * coherent-by-default case a walk of the table.
+ */
+VISIBLE_IF_KUNIT unsigned int
+dxgpmo_dma_map_syncs(const struct dxgpmo_dma_map *m, bool at_unmap,
+		     struct dxgpmo_dma_sync steps[DXGPMO_DMA_SYNC_STEPS])
+{
+	if (m->cpu_only)
+		return 0;
+	if (!at_unmap) {
+		steps[0] = (struct dxgpmo_dma_sync){ false, m->dir };
+		return 1;
+	}
+	if (m->dir == DMA_TO_DEVICE)
+		return 0;
+	steps[0] = (struct dxgpmo_dma_sync){ false, DMA_TO_DEVICE };
+	steps[1] = (struct dxgpmo_dma_sync){ true, m->dir };
+	return 2;
+}
+
+static void dxgpmo_dma_map_sync(struct dxgpmo_dma_map *m, bool at_unmap)
+{
+	struct dxgpmo_dma_sync steps[DXGPMO_DMA_SYNC_STEPS];
+	unsigned int i, n;
+
+	n = dxgpmo_dma_map_syncs(m, at_unmap, steps);
+	for (i = 0; i < n; i++) {
+		if (steps[i].for_cpu)
+			dma_sync_sgtable_for_cpu(m->dev, &m->sgt, steps[i].dir);
+		else
+			dma_sync_sgtable_for_device(m->dev, &m->sgt,
+						    steps[i].dir);
+	}
+}
+
+/*
  * ADLs of one object may overlap (the contract allows it), and the DMA API
  * cannot do cache maintenance for overlapping mappings of a cacheline
- * (DMA-API debugging says so).  The ADL owns the sync instead: once for the
- * device here, once for the CPU at unmap.
+ * (DMA-API debugging says so).  The ADL owns the sync instead
+ * (dxgpmo_dma_map_syncs()): once for the device here, once at unmap.
  */
 int dxgpmo_ram_dma_map(struct dxgpmo_backing *backing,
 		       struct dxgpmo_dma_map *m, bool behind_iommu)
@@ -274,7 +328,7 @@ int dxgpmo_ram_dma_map(struct dxgpmo_backing *backing,
 	ret = dma_map_sgtable(m->dev, &m->sgt, m->dir, DMA_ATTR_SKIP_CPU_SYNC);
 	if (ret)
 		return ret;
-	dma_sync_sgtable_for_device(m->dev, &m->sgt, m->dir);
+	dxgpmo_dma_map_sync(m, false);
 	if (!behind_iommu) {
 		ret = dxgpmo_ram_check_direct(m, true);
 		if (ret) {
@@ -290,7 +344,7 @@ int dxgpmo_ram_dma_map(struct dxgpmo_backing *backing,
 void dxgpmo_ram_dma_unmap(struct dxgpmo_backing *backing,
 			  struct dxgpmo_dma_map *m)
 {
-	dma_sync_sgtable_for_cpu(m->dev, &m->sgt, m->dir);
+	dxgpmo_dma_map_sync(m, true);
 	dma_unmap_sgtable(m->dev, &m->sgt, m->dir, DMA_ATTR_SKIP_CPU_SYNC);
 	m->mapped = false;
 }

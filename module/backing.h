@@ -65,8 +65,24 @@ struct dxgpmo_dma_map {
 	unsigned long first;
 	unsigned long nr_pages;
 	enum dma_data_direction dir;	/* as mapped */
+	/*
+	 * Nothing but the CPU reads or writes the pages (a virtual adapter's
+	 * mapping): there are no device caches to keep coherent with.
+	 */
+	bool cpu_only;
 	bool mapped;
 };
+
+/*
+ * One cache-maintenance step of an ADL's mapping: a sync of the whole
+ * table for the device or for the CPU, in a direction.
+ */
+struct dxgpmo_dma_sync {
+	bool for_cpu;
+	enum dma_data_direction dir;
+};
+
+#define DXGPMO_DMA_SYNC_STEPS	2
 
 struct dxgpmo_backing_ops {
 	struct dxgpmo_backing *(*alloc)(const struct dxgpmo_alloc_request *req);
@@ -192,5 +208,12 @@ void dxgpmo_ram_kunmap(struct dxgpmo_backing *backing,
 int dxgpmo_ram_kview_rw(struct dxgpmo_backing *backing,
 			struct dxgpmo_kview *view, bool write, u64 offset,
 			u64 length, void __user *ubuf);
+
+/* For the KUnit suites (module/kunit/); static without KUnit. */
+#if IS_ENABLED(CONFIG_KUNIT)
+unsigned int
+dxgpmo_dma_map_syncs(const struct dxgpmo_dma_map *m, bool at_unmap,
+		     struct dxgpmo_dma_sync steps[DXGPMO_DMA_SYNC_STEPS]);
+#endif
 
 #endif /* _DXGPMO_BACKING_H */

@@ -97,6 +97,41 @@ static const struct dxgpmo_adapter_ops dxgpmo_client_engine_adapter_ops = {
 	.release = dxgpmo_client_adapter_release,
 };
 
+/*
+ * The adapter goes first, as at a device's removal: no lookup finds it any
+ * more (its owner's file is about to be freed, and a new file could get
+ * the same address), and its ADLs are unmapped from the device.  Then what
+ * the driver left is destroyed as a file's is at close, counted as leaked.
+ * The adapter's last reference, which an AMO of the file may hold, frees
+ * the client: nothing here touches it after that.
+ */
+static void dxgpmo_client_release(struct dxgpmo_client *client)
+{
+	struct dxgpmo_file *file = client->file;
+
+	dxgpmo_adapter_unregister(client->adapter);
+	dxgpmo_file_destroy(file);
+}
+
+/*
+ * The driver of the client's device let go of it with the client still
+ * open (devres, after remove()): closed now, while the device still has
+ * its IOMMU group, through which its ADLs are unmapped; a device that is
+ * being removed loses it right after.
+ */
+static void dxgpmo_client_unbound(void *data)
+{
+	struct dxgpmo_client *client = data;
+
+	dev_warn(client->adapter->dev,
+		 "dxgpmo: %s let go of the device with client %s open: closing it\n",
+		 module_name(client->owner), client->adapter->name);
+	mutex_lock(&dxgpmo_clients_lock);
+	list_del(&client->node);
+	mutex_unlock(&dxgpmo_clients_lock);
+	dxgpmo_client_release(client);
+}
+
 /**
  * __dxgpmo_client_open() - open a client for the device a driver drives
  * @dev: the device; its DMA mask is set, and it is bound to the caller's
@@ -108,7 +143,8 @@ static const struct dxgpmo_adapter_ops dxgpmo_client_engine_adapter_ops = {
  * The client gets an adapter of its own for @dev, which only it sees:
  * its ADLs are @dev's DMA mappings (in @dev's IOMMU domain where it has
  * one), its segment is reached by @ops->transfer.  A client left open when
- * @owner unloads is closed then, with a warning.
+ * @dev's driver lets go of it (after remove()) is closed then, with a
+ * warning; one still open when @owner unloads, then.
  *
  * Context: process context, may sleep; from probe() or later.
  * Return: the client, or an ERR_PTR(): -ENOMEM, -EBUSY (all 255 adapter
@@ -150,6 +186,11 @@ struct dxgpmo_client *__dxgpmo_client_open(struct device *dev,
 	}
 	/* From here the adapter frees the client (and its index). */
 	client->adapter = adapter;
+	ret = devm_add_action(dev, dxgpmo_client_unbound, client);
+	if (ret) {
+		dxgpmo_client_release(client);
+		return ERR_PTR(ret);
+	}
 	mutex_lock(&dxgpmo_clients_lock);
 	list_add_tail(&client->node, &dxgpmo_clients);
 	mutex_unlock(&dxgpmo_clients_lock);
@@ -165,22 +206,6 @@ err_free:
 }
 EXPORT_SYMBOL_NS_GPL(__dxgpmo_client_open, DXGPMO_NS);
 
-/*
- * The adapter goes first, as at a device's removal: no lookup finds it any
- * more (its owner's file is about to be freed, and a new file could get
- * the same address), and its ADLs are unmapped from the device.  Then what
- * the driver left is destroyed as a file's is at close, counted as leaked.
- * The adapter's last reference, which an AMO of the file may hold, frees
- * the client: nothing here touches it after that.
- */
-static void dxgpmo_client_release(struct dxgpmo_client *client)
-{
-	struct dxgpmo_file *file = client->file;
-
-	dxgpmo_adapter_unregister(client->adapter);
-	dxgpmo_file_destroy(file);
-}
-
 /**
  * dxgpmo_client_close() - close a client and everything it still holds
  * @client: the client, after its last call returned
@@ -193,6 +218,7 @@ static void dxgpmo_client_release(struct dxgpmo_client *client)
  */
 void dxgpmo_client_close(struct dxgpmo_client *client)
 {
+	devm_remove_action(client->adapter->dev, dxgpmo_client_unbound, client);
 	mutex_lock(&dxgpmo_clients_lock);
 	list_del(&client->node);
 	mutex_unlock(&dxgpmo_clients_lock);
@@ -303,8 +329,8 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_create_pmo, DXGPMO_NS);
  * @amo_id: its AMO, closed in the same call, or 0
  *
  * A PMO whose AMO still has ADLs is the driver leaking locked pages:
- * -EBUSY and a warning with adl_leak=warn, BUG() in the caller with
- * adl_leak=bug, as the Windows bugcheck.
+ * -EBUSY and a warning with adl_leak=warn (the default), panic() with
+ * adl_leak=bug, as the Windows bugcheck stops the machine.
  *
  * Context: process context, may sleep.
  * Return: 0, or DESTROY_PMO's errors (-EBUSY while a map or an ADL holds it).
@@ -615,7 +641,10 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_export_dmabuf, DXGPMO_NS);
 /*
  * A module going away with clients open would leave their objects, the
  * device mappings of their ADLs and their adapters behind forever: they
- * are closed now.  The module's exit has run, so no call is in flight.
+ * are closed now.  The module's exit has run, so no call is in flight, and
+ * its driver let go of its devices (which closed their clients): what is
+ * left is a client of a device the module did not drive, whose devres
+ * action must not outlive it.
  */
 static int dxgpmo_client_module_notify(struct notifier_block *nb,
 				       unsigned long action, void *data)
@@ -635,6 +664,8 @@ static int dxgpmo_client_module_notify(struct notifier_block *nb,
 		pr_warn("dxgpmo: %s unloaded with client %s open: closing it\n",
 			mod->name, client->adapter->name);
 		list_del(&client->node);
+		devm_remove_action(client->adapter->dev, dxgpmo_client_unbound,
+				   client);
 		dxgpmo_client_release(client);
 	}
 	return NOTIFY_OK;
@@ -649,7 +680,10 @@ int dxgpmo_clients_init(void)
 	return register_module_notifier(&dxgpmo_client_module_nb);
 }
 
-/* No client is open: each holds a reference on this module. */
+/*
+ * No client is open: a client's module uses this module's symbols, so
+ * this module cannot go before it, and its going closes its clients.
+ */
 void dxgpmo_clients_exit(void)
 {
 	unregister_module_notifier(&dxgpmo_client_module_nb);

@@ -208,7 +208,7 @@ dxgpmo_mm_get_unmapped_area(struct file *filp, unsigned long addr,
  * PFNs mapped by a PMD (6.12 on x86): 7.x passes a PFN, 6.12 a pfn_t.  The
  * pages are RAM with a memmap, mapped as a PFN mapping: no PFN_DEV/PFN_MAP.
  */
-#ifdef CONFIG_ARCH_SUPPORTS_PMD_PFNMAP
+#ifdef DXGPMO_GRANULES
 #ifdef DXGPMO_HAVE_PFN_T_PMD
 #include <linux/pfn_t.h>
 #endif

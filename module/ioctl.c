@@ -189,6 +189,14 @@ long dxgpmo_fops_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 		return ret;
 	if (ucmd.user_size < op->min_size)
 		return -EINVAL;
+	/*
+	 * A tail past what the kernel knows must be zero, and checking that
+	 * reads it: no struct will grow past a page (openat2 and clone3 cap
+	 * theirs the same way), and a larger size would have the kernel scan
+	 * up to 4 GiB of the caller's memory in one loop.
+	 */
+	if (ucmd.user_size > PAGE_SIZE)
+		return -E2BIG;
 	ret = copy_struct_from_user(ucmd.cmd, op->size, ucmd.ubuffer,
 				    ucmd.user_size);
 	if (ret)

@@ -21,7 +21,9 @@
 #include <linux/io.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
+#include <linux/sched/signal.h>
 #include <linux/sched/mm.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -279,12 +281,18 @@ int dxgpmo_cmd_unmap(struct dxgpmo_ucmd *ucmd)
 	}
 	if (!found || found->length != cmd->length) {
 		ret = -EINVAL;
-	} else if (found->mm && found->mm != current->mm) {
+	} else if (found->mm && found->mm != current->mm &&
+		   atomic_read(&found->mm->mm_users)) {
 		/* A user view belongs to the process that made it. */
 		ret = -EPERM;
 	} else {
 		id = found->obj.id;
-		user = found->mm;
+		/*
+		 * A process that has exited took its views with it (its
+		 * mm_users never rises from 0): only the record is left, for
+		 * anyone sharing the file to drop.
+		 */
+		user = found->mm && found->mm == current->mm;
 		view_offset = found->view_offset;
 	}
 	spin_unlock(&pmo->lock);
@@ -314,6 +322,37 @@ out_put:
 	return ret;
 }
 
+/*
+ * A kernel view can be as large as max_kmap_mb, and a non-cached one is
+ * copied a byte at a time at uncached speed: one copy of all of it would
+ * hold the CPU for seconds where the kernel does not preempt, and could
+ * not be killed.  Pieces of this size, with a reschedule point between
+ * them and a way out for a dying caller, as read(2) of a large file has.
+ */
+#define DXGPMO_KMAP_RW_PIECE	SZ_1M
+
+static int dxgpmo_kmap_rw_pieces(struct dxgpmo_backing *backing,
+				 struct dxgpmo_kview *view, bool write,
+				 u64 offset, u64 length, void __user *ubuf)
+{
+	u64 done, n;
+	int ret;
+
+	for (done = 0; done < length; done += n) {
+		n = min_t(u64, length - done, DXGPMO_KMAP_RW_PIECE);
+		ret = backing->ops->kview_rw(backing, view, write,
+					     offset + done, n, ubuf + done);
+		if (ret)
+			return ret;
+		if (done + n == length)
+			break;
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		cond_resched();
+	}
+	return 0;
+}
+
 int dxgpmo_cmd_kmap_rw(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_kmap_rw *cmd = ucmd->cmd;
@@ -340,8 +379,8 @@ int dxgpmo_cmd_kmap_rw(struct dxgpmo_ucmd *ucmd)
 	else if (write && backing->readonly)
 		ret = -EACCES;
 	else
-		ret = backing->ops->kview_rw(backing, &map->kview, write,
-					     cmd->offset, cmd->length, ubuf);
+		ret = dxgpmo_kmap_rw_pieces(backing, &map->kview, write,
+					    cmd->offset, cmd->length, ubuf);
 	dxgpmo_object_put(&map->obj);
 	return ret;
 }

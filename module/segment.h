@@ -43,7 +43,7 @@ struct dxgpmo_segment {
 	 * debugging warns beyond 7 of one cacheline).
 	 */
 	struct mutex dma_lock;
-#ifdef CONFIG_ARCH_SUPPORTS_PMD_PFNMAP
+#ifdef DXGPMO_GRANULES
 	/*
 	 * With 2 MiB dirty pages (segment_granule.c): the granules written
 	 * since their last collection, and those backed by one 2 MiB block.
@@ -76,8 +76,11 @@ extern unsigned int dxgpmo_dirty_page_size;
  */
 static inline bool dxgpmo_segment_tracks_by_faults(void)
 {
-	return IS_ENABLED(CONFIG_ARCH_SUPPORTS_PMD_PFNMAP) &&
-	       dxgpmo_dirty_page_size == PMD_SIZE;
+#ifdef DXGPMO_GRANULES
+	return dxgpmo_dirty_page_size == PMD_SIZE;
+#else
+	return false;
+#endif
 }
 
 int dxgpmo_segment_check_params(void);

@@ -10,7 +10,8 @@
  * it writable; a collection unmaps only the granules written since the last
  * one, and their next write faults again.  A granule backed by one 2 MiB
  * block is mapped with one PMD (this file is built only where the kernel
- * maps PFNs with PMDs: Debian's 6.12 and later); one without a block, or
+ * maps PFNs with PMDs and fork opens a VMA before copying its page tables,
+ * module/Kbuild: Debian's 6.12 and later); one without a block, or
  * in a mapping not 2 MiB aligned in both address and offset, with PTEs,
  * read-only until a write maps the granule's writable.
  *

@@ -4,8 +4,9 @@
 # second edu device is taken from dxgpmo's edu driver and handed to the
 # sample, whose probe runs a WDDM driver's sequence and its faults and
 # writes one line per step to debugfs; each line is counted here.  Then
-# the same with leave_open=1: the sample unloads with its client open, and
-# dxgpmo must close it, leaving no live object and no adapter behind.
+# the same with leave_open=1: the sample's driver lets go of the device
+# with its client open, and dxgpmo must close it then, leaving no live
+# object and no adapter behind.
 # Finally the device goes back to dxgpmo's edu driver.
 # Prints "dxgpmo-check: PASS|FAIL name" lines for scripts/check.sh.
 # Needs dxgpmo loaded, debugfs, and ./dxgpmo_sample_edu.ko.
@@ -92,23 +93,31 @@ result live_counters_back_after_close $?
 [ "$(stat leaked_objects)" = "$leaked_before" ]
 result nothing_leaked_after_close $?
 
-# A module that unloads with its client open: dxgpmo closes it.
+# A driver that lets go of its device with its client open: dxgpmo closes
+# it then, at the unbind, while the device still has its IOMMU group (its
+# ADL is unmapped through it), not when the module unloads.
 dmesg -c > /dev/null
 hand_to_sample leave_open=1
 result leave_open_bound $?
-grep -q '^PASS leave_objects' "$results/$dev" 2>/dev/null
+grep -q '^PASS leave_objects' "$results/$dev" 2>/dev/null &&
+	! grep -q '^FAIL leave_objects' "$results/$dev"
 result leave_open_objects_made $?
-[ "$(stat pmos)" -gt 0 ] 2>/dev/null
+[ "$(stat pmos)" -gt 0 ] && [ "$(stat adls)" -gt 0 ] 2>/dev/null
 result leave_open_objects_live $?
+unbound=0
+echo "$dev" > "$sysdev/driver/unbind" || unbound=1
+result leave_open_unbound "$unbound"
+dmesg | grep -q 'dxgpmo_sample_edu let go of the device with client client[0-9]* open: closing it'
+result unbind_closes_client $?
+live_counters | cmp -s - /tmp/client-live-before
+result live_counters_back_after_unbind $?
+# the PMO, its AMO, the map and the ADL
+[ "$(stat leaked_objects)" = $((leaked_before + 4)) ]
+result unbind_counts_four_leaked $?
 give_back
 result leave_open_unloaded $?
-dmesg | grep -q 'dxgpmo_sample_edu unloaded with client client[0-9]* open: closing it'
-result unload_closes_client $?
 live_counters | cmp -s - /tmp/client-live-before
 result live_counters_back_after_unload $?
-# the PMO, its AMO and the map
-[ "$(stat leaked_objects)" = $((leaked_before + 3)) ]
-result unload_counts_three_leaked $?
 
 readlink "$sysdev/driver" | grep -q '/dxgpmo-edu$'
 result edu_back_with_dxgpmo $?

@@ -9,6 +9,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
@@ -18,6 +20,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -247,6 +250,112 @@ TEST_F(map, bad_args)
 					m.length));
 	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, k.address, k.length));
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+}
+
+static int64_t monotonic_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static int pin_to_cpu0(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/*
+ * A real-time thread on the CPU of a long KMAP_RW, waking every
+ * millisecond: it counts its wake-ups that came later than late_ns.
+ */
+struct wakeup_probe {
+	int64_t late_ns;
+	int late, wakeups, stop, error;
+};
+
+static void *wakeup_probe_run(void *arg)
+{
+	struct sched_param param = { .sched_priority = 50 };
+	struct wakeup_probe *p = arg;
+	struct timespec at;
+	int64_t due;
+
+	if (pin_to_cpu0() ||
+	    pthread_setschedparam(pthread_self(), SCHED_FIFO, &param)) {
+		__atomic_store_n(&p->error, errno ? errno : EPERM,
+				 __ATOMIC_RELEASE);
+		return NULL;
+	}
+	while (!__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE)) {
+		due = monotonic_ns() + 1000000;
+		at.tv_sec = due / 1000000000;
+		at.tv_nsec = due % 1000000000;
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
+		p->late += monotonic_ns() - due > p->late_ns;
+		p->wakeups++;
+	}
+	return NULL;
+}
+
+/*
+ * A copy of a large kernel view lets the CPU go between its pieces: a
+ * real-time thread on the same CPU is not held up for the length of a
+ * whole copy, which on a kernel that does not preempt in kernel mode is
+ * what an unbroken copy does (a non-cached view there is a lockup).
+ * Measured against the copy's own time on this machine: a thread held
+ * for a whole copy wakes at least a third of it late once a copy.
+ */
+TEST_F(map, kmap_rw_of_a_large_view_yields_the_cpu)
+{
+	const uint64_t len = 128ULL << 20;
+	struct wakeup_probe probe = { 0 };
+	struct dxgpmo_create_pmo c;
+	struct dxgpmo_map k;
+	int64_t t, copy_ns = INT64_MAX;
+	const int copies = 4;
+	pthread_t thread;
+	uint8_t *buf;
+	int i;
+
+	ASSERT_EQ(0, pin_to_cpu0());
+	buf = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	ASSERT_NE(MAP_FAILED, buf);
+	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_MDL, DXGPMO_CACHE_CACHED,
+			    len, 0, &c));
+	ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_KERNEL, 0, len, &k));
+	for (i = 0; i < 2; i++) {
+		t = monotonic_ns();
+		ASSERT_EQ(0, dxgpmo_kmap_rw(self->fd, k.map_id, 0, k.offset,
+					    buf, len));
+		t = monotonic_ns() - t;
+		if (t < copy_ns)
+			copy_ns = t;
+	}
+	probe.late_ns = copy_ns / 3;
+	ASSERT_EQ(0, pthread_create(&thread, NULL, wakeup_probe_run, &probe));
+	usleep(20000);
+	for (i = 0; i < copies; i++)
+		ASSERT_EQ(0, dxgpmo_kmap_rw(self->fd, k.map_id, 0, k.offset,
+					    buf, len));
+	__atomic_store_n(&probe.stop, 1, __ATOMIC_RELEASE);
+	ASSERT_EQ(0, pthread_join(thread, NULL));
+	if (probe.error)
+		SKIP(goto out, "no real-time thread on CPU 0: %s",
+		     strerror(probe.error));
+	TH_LOG("a copy of %llu MiB: %lld ms; %d of %d wake-ups later than %lld ms",
+	       (unsigned long long)(len >> 20), (long long)(copy_ns / 1000000),
+	       probe.late, probe.wakeups, (long long)(probe.late_ns / 1000000));
+	EXPECT_LT(probe.late, copies / 2);
+out:
+	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, k.address, k.length));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+	munmap(buf, len);
 }
 
 /*
@@ -625,6 +734,44 @@ TEST_F(map, fork_with_live_mapping)
 	EXPECT_EQ(0, WEXITSTATUS(status));
 	EXPECT_EQ(0x78, p[6]);	/* shared, not copied */
 	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, u.address, u.length));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+}
+
+/*
+ * A view made by a process that has exited went with its process: another
+ * process sharing the file may UNMAP what is left, the record, and then
+ * destroy the object, where it would otherwise stay busy until the file
+ * is closed.
+ */
+TEST_F(map, unmap_of_an_exited_process_view)
+{
+	struct dxgpmo_create_pmo c;
+	struct dxgpmo_map u;
+	int status, pipefd[2];
+	pid_t pid;
+
+	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_MDL, DXGPMO_CACHE_CACHED,
+			    PAGE, 0, &c));
+	ASSERT_EQ(0, pipe(pipefd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		close(pipefd[0]);
+		if (map(self->fd, c.pmo_id, DXGPMO_ACCESS_USER, 0, PAGE, &u))
+			_exit(1);
+		((volatile uint8_t *)(uintptr_t)u.address)[0] = 0x5a;
+		_exit(write(pipefd[1], &u, sizeof(u)) == sizeof(u) ? 0 : 2);
+	}
+	close(pipefd[1]);
+	ASSERT_EQ(sizeof(u), read(pipefd[0], &u, sizeof(u)));
+	close(pipefd[0]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(-EBUSY, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, u.address, u.length));
+	EXPECT_EQ(-EINVAL, dxgpmo_unmap(self->fd, c.pmo_id, u.address,
+					u.length));
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
 }
 

@@ -189,7 +189,9 @@ TEST_F(dxgpmo, adapters_entry_size)
 /*
  * Struct length rules, one variant per row of DXGPMO_IOCTL_TABLE: shorter
  * than the first version -> EINVAL, longer with a non-zero tail -> E2BIG,
- * longer with a zero tail behaves exactly like the exact size.
+ * longer with a zero tail behaves exactly like the exact size, up to a
+ * page; longer than a page -> E2BIG whatever the tail holds (the kernel
+ * would otherwise scan up to 4 GiB of the caller's memory for zeros).
  */
 FIXTURE_DXGPMO(cmd_length, 0)
 
@@ -244,6 +246,23 @@ TEST_F(cmd_length, size_rules)
 							 longer[i])));
 		if (rc_exact)
 			EXPECT_EQ(errno_exact, errno);
+	}
+	{
+		long page = sysconf(_SC_PAGESIZE);
+		uint8_t *big = calloc(1, page + 8);
+		uint32_t big_size = page + 8;
+
+		ASSERT_NE(NULL, big);
+		memcpy(big, buf, variant->size);
+		memcpy(big, &big_size, sizeof(big_size));
+		EXPECT_ERRNO(E2BIG, ioctl(self->fd, variant->ioctl, big));
+		big_size = page;
+		memcpy(big, &big_size, sizeof(big_size));
+		errno = 0;
+		EXPECT_EQ(rc_exact, ioctl(self->fd, variant->ioctl, big));
+		if (rc_exact)
+			EXPECT_EQ(errno_exact, errno);
+		free(big);
 	}
 }
 

@@ -42,8 +42,9 @@
  *  - ENOTTY: the ioctl number is unknown (DXGPMO_IOC_TEST also in all but
  *    a test build loaded with debug_ioctls=1).
  *  - E2BIG: the struct is longer than the kernel knows and a byte in the
- *    part it does not know is non-zero; or a count above a fixed limit
- *    (memory basis ranges, bytes of one ADAPTER_DMA).
+ *    part it does not know is non-zero, or it says it is longer than a
+ *    page; or a count above a fixed limit (memory basis ranges, bytes of
+ *    one ADAPTER_DMA).
  *  - EINVAL: the struct is shorter than the first version of the ioctl, or
  *    a field is wrong: an unknown flag, a non-zero reserved or output field,
  *    a bad size, alignment, range, allocation window, type or cache type,
@@ -72,7 +73,8 @@
  *    times.
  *  - ETIMEDOUT: the adapter's DMA engine did not complete a transfer.
  *  - EFAULT: a user pointer is not accessible.
- *  - EINTR: a fatal signal ended a large allocation or a DMA transfer.
+ *  - EINTR: a fatal signal ended a large allocation, a DMA transfer or a
+ *    KMAP_RW copy.
  */
 
 /**
@@ -287,7 +289,9 @@ struct dxgpmo_query_adapters {
  * @mmap_offset: out: mmap(2) offset of the object's window on /dev/dxgpmo;
  *	unique among live windows, and given to a later object once this one
  *	is destroyed and its last mmap(2) view is gone.  An IO_SPACE window
- *	maps only for a caller with CAP_SYS_RAWIO
+ *	maps only for a caller with CAP_SYS_RAWIO.  Windows lie at 2^44 and
+ *	above, past what a 32-bit process's mmap(2) can name (its offset is
+ *	counted in pages in 32 bits): such a process maps with MAP instead
  *
  * Create a physical memory object (DxgkCbCreatePhysicalMemoryObject): all
  * of its memory at once, zeroed, or -ENOMEM and nothing.  The fields of
@@ -332,8 +336,8 @@ struct dxgpmo_create_pmo {
  * Live MAP views give -EBUSY; mmap(2) views of the object's window are
  * revoked (a later access gets SIGBUS).  ADLs still made from the object
  * are the driver leaking locked pages: the module parameter adl_leak says
- * whether the calling thread dies with an oops (bug, the default) or the
- * call gets -EBUSY with a kernel warning (warn).  The memory is freed when
+ * whether the call gets -EBUSY with a kernel warning (warn, the default)
+ * or the calling thread dies with an oops (bug).  The memory is freed when
  * the last mapping or dma-buf export of it is gone.
  */
 struct dxgpmo_destroy_pmo {
@@ -557,7 +561,9 @@ struct dxgpmo_map {
  * Undo a MAP (DxgkCbUnmapPhysicalMemory).  A user view is detached, not
  * unmapped: it maps nothing from then on (an access gets SIGBUS), and its
  * address range stays reserved until the process unmaps it with munmap(2).
- * A view another process made is -EPERM.
+ * A view another process made is -EPERM while that process lives; once
+ * it has exited, its views went with it and UNMAP only drops the record
+ * (so that the object can be destroyed).
  */
 struct dxgpmo_unmap {
 	__u32 size;
@@ -593,7 +599,8 @@ struct dxgpmo_unmap {
  * Copy between a user buffer and a kernel-mode view, which user space
  * cannot address.  The range must lie inside the view; on an IO_SPACE view
  * the copy is made of 32-bit accesses, so @offset and @length are multiples
- * of 4.
+ * of 4.  A large copy is made in pieces of 1 MiB, between which the caller
+ * may be rescheduled or, on a fatal signal, stopped (EINTR).
  */
 struct dxgpmo_kmap_rw {
 	__u32 size;

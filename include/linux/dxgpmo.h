@@ -7,7 +7,8 @@
  *
  * A driver opens a client for the device it drives; every handle it gets
  * (PMO, AMO, ADL, map, memory basis) is the client's, and goes when the
- * client is closed, or when the module that opened it unloads.  Each call
+ * client is closed, or when the driver lets go of the device (devres, after
+ * remove()), or when the module that opened it unloads.  Each call
  * takes the parameter block of the ioctl of the same name (uapi dxgpmo.h),
  * with the same rules and errors; the kernel-doc of each function, in
  * module/client.c, says what differs.  Build against the module's sources

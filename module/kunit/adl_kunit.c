@@ -3,9 +3,11 @@
  * KUnit: address descriptor lists without a device.  What ALLOCATE_ADL
  * accepts, which chunk of an object a page is in (the ADL's scatterlist
  * has one entry a chunk), the logical page list made from the DMA side of
- * a mapped table, the runs in it, and when an ADL is reported as one run.
+ * a mapped table, the runs in it, when an ADL is reported as one run, and
+ * the cache maintenance its mapping asks for.
  */
 #include <kunit/test.h>
+#include <linux/dma-direction.h>
 #include <linux/limits.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
@@ -209,12 +211,48 @@ static void dxgpmo_adl_contiguity_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dxgpmo_adl_contiguity(&cmd, run, 3), 0);
 }
 
+/*
+ * The cache maintenance an ADL asks of the DMA API on a device that does
+ * not snoop the CPU's caches (the steps are the same on a coherent one,
+ * where the DMA API makes them no-ops).  At unmap a CPU write made through
+ * a cacheable view while the ADL lived is cleaned before the invalidate
+ * that lets the CPU read what the device wrote; a read-only object has
+ * nothing to give back; a virtual adapter, no device, asks for nothing.
+ */
+static void dxgpmo_adl_cache_maintenance_test(struct kunit *test)
+{
+	struct dxgpmo_dma_sync steps[DXGPMO_DMA_SYNC_STEPS];
+	struct dxgpmo_dma_map m = { .dir = DMA_BIDIRECTIONAL };
+
+	KUNIT_ASSERT_EQ(test, dxgpmo_dma_map_syncs(&m, false, steps), 1U);
+	KUNIT_EXPECT_FALSE(test, steps[0].for_cpu);
+	KUNIT_EXPECT_EQ(test, steps[0].dir, DMA_BIDIRECTIONAL);
+
+	KUNIT_ASSERT_EQ(test, dxgpmo_dma_map_syncs(&m, true, steps), 2U);
+	KUNIT_EXPECT_FALSE(test, steps[0].for_cpu);
+	KUNIT_EXPECT_EQ(test, steps[0].dir, DMA_TO_DEVICE);
+	KUNIT_EXPECT_TRUE(test, steps[1].for_cpu);
+	KUNIT_EXPECT_EQ(test, steps[1].dir, DMA_BIDIRECTIONAL);
+
+	m.dir = DMA_TO_DEVICE;
+	KUNIT_ASSERT_EQ(test, dxgpmo_dma_map_syncs(&m, false, steps), 1U);
+	KUNIT_EXPECT_FALSE(test, steps[0].for_cpu);
+	KUNIT_EXPECT_EQ(test, steps[0].dir, DMA_TO_DEVICE);
+	KUNIT_EXPECT_EQ(test, dxgpmo_dma_map_syncs(&m, true, steps), 0U);
+
+	m.cpu_only = true;
+	m.dir = DMA_BIDIRECTIONAL;
+	KUNIT_EXPECT_EQ(test, dxgpmo_dma_map_syncs(&m, false, steps), 0U);
+	KUNIT_EXPECT_EQ(test, dxgpmo_dma_map_syncs(&m, true, steps), 0U);
+}
+
 static struct kunit_case dxgpmo_adl_cases[] = {
 	KUNIT_CASE(dxgpmo_address_runs_test),
 	KUNIT_CASE(dxgpmo_adl_check_test),
 	KUNIT_CASE(dxgpmo_chunk_of_test),
 	KUNIT_CASE(dxgpmo_adl_fill_test),
 	KUNIT_CASE(dxgpmo_adl_contiguity_test),
+	KUNIT_CASE(dxgpmo_adl_cache_maintenance_test),
 	{}
 };
 

@@ -18,7 +18,8 @@
  * (destroy with a live ADL, a double free, a user-mode map), and writes
  * one line per step to debugfs dxgpmo_sample_edu/<pci name>: "PASS step"
  * or "FAIL step: why".  With leave_open=1 its remove() leaves the client
- * open with objects in it, for dxgpmo to close when the module unloads.
+ * open with objects in it, for dxgpmo to close when the driver lets go of
+ * the device.
  */
 #include <linux/debugfs.h>
 #include <linux/dma-buf.h>
@@ -49,7 +50,7 @@
 static bool leave_open;
 module_param(leave_open, bool, 0444);
 MODULE_PARM_DESC(leave_open,
-		 "remove() leaves the client open with live objects (for the unload test)");
+		 "remove() leaves the client open with live objects (for the unbind test)");
 
 struct sample_edu {
 	struct pci_dev *pdev;
@@ -364,7 +365,10 @@ static void sample_refusals(struct sample_edu *edu)
 		      ret);
 }
 
-/* What remove() leaves with leave_open=1: a PMO, its AMO and a view. */
+/*
+ * What remove() leaves with leave_open=1: a PMO, its AMO, a view and an
+ * ADL, mapped for the device until dxgpmo closes the client.
+ */
 static void sample_leave_objects(struct sample_edu *edu)
 {
 	struct dxgpmo_create_pmo create = {
@@ -377,6 +381,11 @@ static void sample_leave_objects(struct sample_edu *edu)
 		.access_mode = DXGPMO_ACCESS_KERNEL,
 		.length = 4 * PAGE_SIZE,
 	};
+	struct dxgpmo_allocate_adl adl = {
+		.length = 4 * PAGE_SIZE,
+		.pages_capacity = 4,
+	};
+	u64 pages[4];
 	int ret;
 
 	ret = dxgpmo_client_create_pmo(edu->client, &create);
@@ -384,7 +393,11 @@ static void sample_leave_objects(struct sample_edu *edu)
 		return;
 	map.pmo_id = create.pmo_id;
 	ret = dxgpmo_client_map(edu->client, &map);
-	sample_report(edu, "leave_objects", !ret, "map %d", ret);
+	if (!sample_report(edu, "leave_objects", !ret, "map %d", ret))
+		return;
+	adl.amo_id = create.amo_id;
+	ret = dxgpmo_client_allocate_adl(edu->client, &adl, pages);
+	sample_report(edu, "leave_objects", !ret, "adl %d", ret);
 }
 
 static int sample_results_show(struct seq_file *m, void *data)
@@ -450,7 +463,7 @@ static void sample_edu_remove(struct pci_dev *pdev)
 	debugfs_remove(edu->results_file);
 	if (!leave_open)
 		dxgpmo_client_close(edu->client);
-	/* Else dxgpmo closes it when this module unloads. */
+	/* Else dxgpmo closes it once this driver has let go of the device. */
 }
 
 static struct pci_driver sample_edu_driver = {
