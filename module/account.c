@@ -1,33 +1,76 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A file's account: the pages of object memory made through it, charged
- * to the quota of the user who opened it (quota.c) from allocation to
- * free, however long the pages outlive the file (account.h).
+ * to the quotas of the user who opened it (quota.c) from allocation to
+ * free, however long the pages outlive the file (account.h), and what else
+ * the file holds that the caps count.
  */
 #include <linux/bug.h>
+#include <linux/cred.h>
+#include <linux/overflow.h>
 #include <linux/slab.h>
+#include <linux/user_namespace.h>
 
 #include "account.h"
 #include "quota.h"
 
+/* A user namespace nests at most 32 deep, each with an owner. */
+#define DXGPMO_ACCOUNT_MAX_QUOTAS	(32 + 1)
+
 /*
- * The caller's: the caps are a user's, however many files it opens; a
- * kernel client's are root's (quota.c).
+ * The users an opener's charges go to: its own, then the owner of each
+ * user namespace it is in, outwards, each once.  An id mapped into a
+ * namespace is its owner's to hand out (subordinate ids), so however many
+ * of them the opener switches between, their owner's caps hold for all.
+ */
+static unsigned int dxgpmo_account_users(kuid_t *uids)
+{
+	const struct user_namespace *ns;
+	unsigned int i, n = 0;
+
+	uids[n++] = current_uid();
+	for (ns = current_user_ns(); ns != &init_user_ns; ns = ns->parent) {
+		for (i = 0; i < n && !uid_eq(uids[i], ns->owner); i++)
+			;
+		if (i == n && n < DXGPMO_ACCOUNT_MAX_QUOTAS)
+			uids[n++] = ns->owner;
+	}
+	return n;
+}
+
+static void dxgpmo_account_free(struct dxgpmo_account *account)
+{
+	unsigned int i;
+
+	for (i = 0; i < account->nr_quotas; i++)
+		dxgpmo_quota_put(account->quotas[i]);
+	kfree(account);
+}
+
+/*
+ * The caller's (the caps are a user's, however many files it opens), or
+ * a kernel client's own (quota.c).
  */
 struct dxgpmo_account *dxgpmo_account_new(bool kernel_client)
 {
+	kuid_t uids[DXGPMO_ACCOUNT_MAX_QUOTAS];
 	struct dxgpmo_account *account;
+	unsigned int i, n;
 
-	account = kzalloc(sizeof(*account), GFP_KERNEL_ACCOUNT);
+	n = kernel_client ? 1 : dxgpmo_account_users(uids);
+	account = kzalloc(struct_size(account, quotas, n), GFP_KERNEL_ACCOUNT);
 	if (!account)
 		return NULL;
-	account->quota = kernel_client ? dxgpmo_quota_get(GLOBAL_ROOT_UID) :
-					 dxgpmo_quota_get_current();
-	if (!account->quota) {
-		kfree(account);
-		return NULL;
-	}
 	refcount_set(&account->users, 1);
+	for (i = 0; i < n; i++) {
+		account->quotas[i] = kernel_client ? dxgpmo_quota_new_own() :
+						     dxgpmo_quota_get(uids[i]);
+		if (!account->quotas[i]) {
+			dxgpmo_account_free(account);
+			return NULL;
+		}
+		account->nr_quotas++;
+	}
 	return account;
 }
 
@@ -35,9 +78,37 @@ void dxgpmo_account_put(struct dxgpmo_account *account)
 {
 	if (refcount_dec_and_test(&account->users)) {
 		WARN_ON(atomic64_read(&account->pages));
-		dxgpmo_quota_put(account->quota);
-		kfree(account);
+		dxgpmo_account_free(account);
 	}
+}
+
+/* nr of kind charged to every quota of the account, or to none. */
+int dxgpmo_account_quota_charge(struct dxgpmo_account *account,
+				enum dxgpmo_quota_kind kind, unsigned long nr)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < account->nr_quotas; i++) {
+		ret = dxgpmo_quota_charge(account->quotas[i], kind, nr);
+		if (ret) {
+			while (i--)
+				dxgpmo_quota_uncharge(account->quotas[i], kind,
+						      nr);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+void dxgpmo_account_quota_uncharge(struct dxgpmo_account *account,
+				   enum dxgpmo_quota_kind kind,
+				   unsigned long nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < account->nr_quotas; i++)
+		dxgpmo_quota_uncharge(account->quotas[i], kind, nr);
 }
 
 /*
@@ -51,8 +122,8 @@ int dxgpmo_account_charge(struct dxgpmo_account *account, unsigned long nr)
 {
 	int ret;
 
-	ret = dxgpmo_quota_charge(account->quota, DXGPMO_QUOTA_PINNED_PAGES,
-				  nr);
+	ret = dxgpmo_account_quota_charge(account, DXGPMO_QUOTA_PINNED_PAGES,
+					  nr);
 	if (ret)
 		return ret;
 	refcount_inc(&account->users);
@@ -66,7 +137,7 @@ void dxgpmo_account_commit(struct dxgpmo_account *account, unsigned long nr)
 
 void dxgpmo_account_cancel(struct dxgpmo_account *account, unsigned long nr)
 {
-	dxgpmo_quota_uncharge(account->quota, DXGPMO_QUOTA_PINNED_PAGES, nr);
+	dxgpmo_account_quota_uncharge(account, DXGPMO_QUOTA_PINNED_PAGES, nr);
 	dxgpmo_account_put(account);
 }
 

@@ -13,15 +13,27 @@
 #include <linux/refcount.h>
 #include <linux/types.h>
 
-struct dxgpmo_quota;
+#include "quota.h"
 
 struct dxgpmo_account {
 	refcount_t users;		/* the file and its backings */
 	atomic64_t pages;
-	struct dxgpmo_quota *quota;	/* referenced */
+	/*
+	 * The quotas every charge goes to, each referenced: the opener's
+	 * user's, then the owner's of each user namespace the opener was
+	 * in, out to the initial one, each user once (quota.c); a kernel
+	 * client's own alone.
+	 */
+	unsigned int nr_quotas;
+	struct dxgpmo_quota *quotas[];
 };
 
 struct dxgpmo_account *dxgpmo_account_new(bool kernel_client);
+int dxgpmo_account_quota_charge(struct dxgpmo_account *account,
+				enum dxgpmo_quota_kind kind, unsigned long nr);
+void dxgpmo_account_quota_uncharge(struct dxgpmo_account *account,
+				   enum dxgpmo_quota_kind kind,
+				   unsigned long nr);
 void dxgpmo_account_put(struct dxgpmo_account *account);
 int dxgpmo_account_charge(struct dxgpmo_account *account, unsigned long nr);
 void dxgpmo_account_commit(struct dxgpmo_account *account, unsigned long nr);

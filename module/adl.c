@@ -75,8 +75,8 @@ static void dxgpmo_adl_unmap_locked(struct dxgpmo_adl *adl)
 	dxgpmo_adapter_flush_lazy_unmaps(adl->amo->adapter);
 	dxgpmo_count(adl->file, DXGPMO_CNT_DMA_MAPPED_PAGES,
 		     -(s64)adl->dma.nr_pages);
-	dxgpmo_quota_uncharge(adl->file->account->quota,
-			      DXGPMO_QUOTA_ADL_PAGES, adl->dma.nr_pages);
+	dxgpmo_account_quota_uncharge(adl->file->account, DXGPMO_QUOTA_ADL_PAGES,
+				      adl->dma.nr_pages);
 }
 
 static void dxgpmo_adl_destroy(struct dxgpmo_file *file,
@@ -202,8 +202,8 @@ struct dxgpmo_adl *dxgpmo_adl_create(struct dxgpmo_file *file,
 	 * user may not take it all.  Its share comes back when the mapping
 	 * goes, at FREE_ADL or when the adapter is removed.
 	 */
-	ret = dxgpmo_quota_charge(file->account->quota, DXGPMO_QUOTA_ADL_PAGES,
-				  adl->dma.nr_pages);
+	ret = dxgpmo_account_quota_charge(file->account, DXGPMO_QUOTA_ADL_PAGES,
+					  adl->dma.nr_pages);
 	if (ret)
 		goto err_abort;
 	/* Mapped and listed in one step against the adapter's removal. */
@@ -225,8 +225,8 @@ struct dxgpmo_adl *dxgpmo_adl_create(struct dxgpmo_file *file,
 	return adl;
 
 err_uncharge:
-	dxgpmo_quota_uncharge(file->account->quota, DXGPMO_QUOTA_ADL_PAGES,
-			      adl->dma.nr_pages);
+	dxgpmo_account_quota_uncharge(file->account, DXGPMO_QUOTA_ADL_PAGES,
+				      adl->dma.nr_pages);
 err_abort:
 	dxgpmo_object_abort(file, &adl->obj);
 	return ERR_PTR(ret);

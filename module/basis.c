@@ -198,7 +198,7 @@ static void dxgpmo_basis_destroy(struct dxgpmo_file *file,
 
 	if (!basis->adapter)
 		return;
-	dxgpmo_quota_uncharge(file->account->quota, DXGPMO_QUOTA_BASES, 1);
+	dxgpmo_account_quota_uncharge(file->account, DXGPMO_QUOTA_BASES, 1);
 	mutex_lock(&basis->adapter->segment->lock);
 	basis->track_count = 0;
 	list_del(&basis->segment_node);
@@ -277,7 +277,7 @@ int dxgpmo_cmd_create_memory_basis(struct dxgpmo_ucmd *ucmd)
 					dxgpmo_dirty_page_size);
 	if (ret)
 		goto err_abort;
-	ret = dxgpmo_quota_charge(file->account->quota, DXGPMO_QUOTA_BASES, 1);
+	ret = dxgpmo_account_quota_charge(file->account, DXGPMO_QUOTA_BASES, 1);
 	if (ret)
 		goto err_abort;
 	ret = -ENOMEM;
@@ -296,7 +296,7 @@ int dxgpmo_cmd_create_memory_basis(struct dxgpmo_ucmd *ucmd)
 	return dxgpmo_ucmd_respond_finalize(ucmd, sizeof(*cmd), &basis->obj);
 
 err_uncharge:
-	dxgpmo_quota_uncharge(file->account->quota, DXGPMO_QUOTA_BASES, 1);
+	dxgpmo_account_quota_uncharge(file->account, DXGPMO_QUOTA_BASES, 1);
 err_abort:
 	dxgpmo_object_abort(file, &basis->obj);
 err_adapter:

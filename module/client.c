@@ -10,7 +10,7 @@
  * rounding and the errors are the ioctls', and so are the locks.  What a
  * kernel client may do that an opener of /dev/dxgpmo may not is decided
  * in privilege.c (any window and physical address, as kernel code; no
- * IO_SPACE), what it is charged in quota.c (root's caps).
+ * IO_SPACE), what it is charged in quota.c (caps of its own).
  *
  * Contexts: every function sleeps (process context, no spinlock, no
  * atomic section, not in the device's DMA fence signalling path).  Calls
@@ -308,7 +308,7 @@ static int dxgpmo_client_cmd(struct dxgpmo_client *client,
  *
  * As CREATE_PMO, with every window and cache type open to the client
  * (privilege.c), but no IO_SPACE (-EOPNOTSUPP: a driver maps its own
- * BARs with pci_iomap()); the pages are charged to root's caps.
+ * BARs with pci_iomap()); the pages are charged to the client's own caps.
  * mmap_offset is of no use to a kernel client.
  *
  * Context: process context, may sleep.

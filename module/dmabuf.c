@@ -134,8 +134,9 @@ static void dxgpmo_dmabuf_unmap(struct dma_buf_attachment *attach,
 
 static void dxgpmo_export_free(struct dxgpmo_export *exp)
 {
-	dxgpmo_quota_uncharge(exp->backing->account->quota,
-			      DXGPMO_QUOTA_KMAP_PAGES, exp->kmap_charged);
+	dxgpmo_account_quota_uncharge(exp->backing->account,
+				      DXGPMO_QUOTA_KMAP_PAGES,
+				      exp->kmap_charged);
 	dxgpmo_backing_put(exp->backing);
 	mutex_destroy(&exp->lock);
 	kfree(exp);
@@ -341,9 +342,9 @@ struct dma_buf *dxgpmo_dmabuf_export(struct dxgpmo_file *file,
 		 * kernel view space is charged here, to the object's user,
 		 * as MAP's kernel views are.
 		 */
-		ret = dxgpmo_quota_charge(exp->backing->account->quota,
-					  DXGPMO_QUOTA_KMAP_PAGES,
-					  exp->backing->nr_pages);
+		ret = dxgpmo_account_quota_charge(exp->backing->account,
+						  DXGPMO_QUOTA_KMAP_PAGES,
+						  exp->backing->nr_pages);
 		if (ret)
 			goto err_backing;
 		exp->kmap_charged = exp->backing->nr_pages;

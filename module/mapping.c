@@ -59,9 +59,9 @@ static void dxgpmo_map_destroy(struct dxgpmo_file *file,
 		backing->ops->unmap_kernel(backing, &map->kview);
 		dxgpmo_count(file, DXGPMO_CNT_KMAP_PAGES,
 			     -(s64)map->kview.nr_pages);
-		dxgpmo_quota_uncharge(file->account->quota,
-				      DXGPMO_QUOTA_KMAP_PAGES,
-				      map->kview.nr_pages);
+		dxgpmo_account_quota_uncharge(file->account,
+					      DXGPMO_QUOTA_KMAP_PAGES,
+					      map->kview.nr_pages);
 	}
 	if (map->mm)
 		mmdrop(map->mm);
@@ -98,16 +98,16 @@ static int dxgpmo_map_kernel(struct dxgpmo_file *file,
 	unsigned long nr = map->kview.nr_pages;
 	int ret;
 
-	ret = dxgpmo_quota_charge(file->account->quota,
-				  DXGPMO_QUOTA_KMAP_PAGES, nr);
+	ret = dxgpmo_account_quota_charge(file->account,
+					  DXGPMO_QUOTA_KMAP_PAGES, nr);
 	if (ret)
 		return ret;
 	ret = -ENOMEM;
 	if (!dxgpmo_should_fail(file))
 		ret = backing->ops->map_kernel(backing, &map->kview);
 	if (ret) {
-		dxgpmo_quota_uncharge(file->account->quota,
-				      DXGPMO_QUOTA_KMAP_PAGES, nr);
+		dxgpmo_account_quota_uncharge(file->account,
+					      DXGPMO_QUOTA_KMAP_PAGES, nr);
 		return ret;
 	}
 	dxgpmo_count(file, DXGPMO_CNT_KMAP_PAGES, nr);

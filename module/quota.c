@@ -5,10 +5,15 @@
  * Pinned object memory, ADL address space, kernel views and memory bases
  * are charged to the user who opened the file (its real uid, as RLIMIT_*
  * and iommufd's locked_vm accounting use), not to the file: a cap per file
- * would be multiplied by every descriptor an opener can open.  The caps
- * are module parameters in MiB (pages) or counts; the administrator sets
- * them, and they apply to root as to anyone.  Kernel clients (client.c)
- * are the system's: they are charged to root, whoever calls them.
+ * would be multiplied by every descriptor an opener can open.  A user
+ * namespace would multiply it again, by every id mapped into it: so the
+ * owner of each user namespace the opener is in is charged as well (the
+ * account's chain, account.c), as the kernel's ucounts charge up the
+ * namespaces.  The caps are module parameters in MiB (pages) or counts;
+ * the administrator sets them, and they apply to root as to anyone.  Each
+ * kernel client (client.c) has a quota of its own, under the same caps,
+ * in no user's table: a driver acting for users neither starves root's
+ * processes nor is starved by them.
  */
 #include <linux/cred.h>
 #include <linux/moduleparam.h>
@@ -52,6 +57,7 @@ struct dxgpmo_quota {
 	/* Accounts of files and of what outlives them (see account.h). */
 	refcount_t users;
 	u32 uid;
+	bool in_table;		/* a user's, in dxgpmo_quotas */
 	atomic64_t charged[DXGPMO_NR_QUOTAS];
 };
 
@@ -77,6 +83,7 @@ struct dxgpmo_quota *dxgpmo_quota_get(kuid_t kuid)
 		return NULL;
 	refcount_set(&quota->users, 1);
 	quota->uid = uid;
+	quota->in_table = true;
 	xa_lock(&dxgpmo_quotas);
 	old = __xa_cmpxchg(&dxgpmo_quotas, uid, NULL, quota, GFP_KERNEL);
 	/* Present under the lock: its count cannot be dropping to zero. */
@@ -90,16 +97,33 @@ struct dxgpmo_quota *dxgpmo_quota_get(kuid_t kuid)
 	return quota;
 }
 
-/* The quota of the calling task's user. */
-struct dxgpmo_quota *dxgpmo_quota_get_current(void)
+/* A quota of its own, a kernel client's; NULL: -ENOMEM. */
+struct dxgpmo_quota *dxgpmo_quota_new_own(void)
 {
-	return dxgpmo_quota_get(current_uid());
+	struct dxgpmo_quota *quota;
+
+	quota = kzalloc(sizeof(*quota), GFP_KERNEL);
+	if (quota)
+		refcount_set(&quota->users, 1);
+	return quota;
+}
+
+static void dxgpmo_quota_free(struct dxgpmo_quota *quota)
+{
+	unsigned int i;
+
+	for (i = 0; i < DXGPMO_NR_QUOTAS; i++)
+		WARN_ON(atomic64_read(&quota->charged[i]));
+	kfree(quota);
 }
 
 void dxgpmo_quota_put(struct dxgpmo_quota *quota)
 {
-	unsigned int i;
-
+	if (!quota->in_table) {
+		if (refcount_dec_and_test(&quota->users))
+			dxgpmo_quota_free(quota);
+		return;
+	}
 	if (refcount_dec_not_one(&quota->users))
 		return;
 	/* The last reference goes under the lock lookups take it under. */
@@ -110,9 +134,7 @@ void dxgpmo_quota_put(struct dxgpmo_quota *quota)
 	}
 	__xa_erase(&dxgpmo_quotas, quota->uid);
 	xa_unlock(&dxgpmo_quotas);
-	for (i = 0; i < DXGPMO_NR_QUOTAS; i++)
-		WARN_ON(atomic64_read(&quota->charged[i]));
-	kfree(quota);
+	dxgpmo_quota_free(quota);
 }
 
 static s64 dxgpmo_quota_max(enum dxgpmo_quota_kind kind)

@@ -21,7 +21,7 @@ enum dxgpmo_quota_kind {
 struct dxgpmo_quota;
 
 struct dxgpmo_quota *dxgpmo_quota_get(kuid_t kuid);
-struct dxgpmo_quota *dxgpmo_quota_get_current(void);
+struct dxgpmo_quota *dxgpmo_quota_new_own(void);
 void dxgpmo_quota_put(struct dxgpmo_quota *quota);
 int dxgpmo_quota_charge(struct dxgpmo_quota *quota,
 			enum dxgpmo_quota_kind kind, unsigned long nr);

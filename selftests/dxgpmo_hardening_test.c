@@ -486,6 +486,131 @@ TEST_F(quota, lowered_cap_still_allows_io_space)
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, big.pmo_id, 0));
 }
 
+/*
+ * A user namespace that an unprivileged user made, with a range of ids
+ * mapped into it (what newuidmap does with /etc/subuid): the ids its
+ * processes switch between are that user's to hand out, so they share its
+ * caps rather than each bringing a fresh set.
+ */
+#define NS_OWNER	4242
+#define NS_BASE		200000
+
+/* What a process of the namespace reports through a pipe. */
+enum ns_report { NS_CREATED = 1, NS_REFUSED, NS_SKIP, NS_ERROR };
+
+/*
+ * As id in the namespace: open the node and create a 1 MiB object; report
+ * whether it was made, then hold it until told to go (hold >= 0).
+ */
+static void ns_create_as(uid_t id, int report, int hold)
+{
+	struct dxgpmo_create_pmo c = { .length = 1 << 20 };
+	char r = NS_ERROR;
+	int fd, ret;
+
+	if (setresgid(id, id, id) || setresuid(id, id, id))
+		goto out;
+	fd = dxgpmo_open();
+	if (fd < 0)
+		goto out;
+	ret = dxgpmo_create_pmo(fd, &c);
+	r = !ret ? NS_CREATED : ret == -ENOMEM ? NS_REFUSED : NS_ERROR;
+out:
+	if (write(report, &r, 1) != 1 || hold < 0)
+		_exit(0);
+	if (read(hold, &r, 1) < 0)
+		_exit(1);
+	_exit(0);
+}
+
+/* The namespace's first process: its ids 1 and 2 create in turn. */
+static void ns_owner_run(int ready, int go, int report)
+{
+	int hold[2];
+	char r;
+
+	if (setgroups(0, NULL) ||
+	    setresgid(NS_OWNER, NS_OWNER, NS_OWNER) ||
+	    setresuid(NS_OWNER, NS_OWNER, NS_OWNER))
+		_exit(1);
+	r = unshare(CLONE_NEWUSER) ? NS_SKIP : NS_CREATED;
+	if (write(ready, &r, 1) != 1 || r == NS_SKIP)
+		_exit(0);
+	/* Mapped: id 0 of the namespace, with its capabilities there. */
+	if (read(go, &r, 1) != 1 || setresgid(0, 0, 0) || setresuid(0, 0, 0) ||
+	    pipe(hold))
+		_exit(1);
+	if (!fork()) {
+		close(hold[1]);
+		ns_create_as(1, report, hold[0]);
+	}
+	close(hold[0]);
+	/* The first one's report is read before the second one starts. */
+	if (read(go, &r, 1) != 1)
+		_exit(1);
+	if (!fork())
+		ns_create_as(2, report, -1);
+	if (read(go, &r, 1) != 1)
+		_exit(1);
+	close(hold[1]);
+	while (wait(NULL) > 0)
+		;
+	_exit(0);
+}
+
+static int write_id_map(pid_t pid, const char *which)
+{
+	char path[64], map[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", pid, which);
+	snprintf(map, sizeof(map), "0 %d 65536\n", NS_BASE);
+	return write_sysfs(path, map);
+}
+
+TEST_F(quota, user_namespace_ids_share_their_owner_caps)
+{
+	int ready[2], go[2], report[2], status;
+	char r, first = 0, second = 0;
+	struct stat st;
+	pid_t pid;
+
+	ASSERT_EQ(0, write_sysfs(MAX_PINNED, "1"));
+	ASSERT_EQ(0, stat(DXGPMO_DEV_PATH, &st));
+	ASSERT_EQ(0, chmod(DXGPMO_DEV_PATH, 0666));
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(report));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		ns_owner_run(ready[1], go[0], report[1]);
+	close(ready[1]);
+	close(go[0]);
+	close(report[1]);
+	ASSERT_EQ(1, read(ready[0], &r, 1));
+	if (r == NS_CREATED) {
+		/* As newuidmap would, for the namespace's owner. */
+		ASSERT_EQ(0, write_id_map(pid, "uid_map"));
+		ASSERT_EQ(0, write_id_map(pid, "gid_map"));
+		ASSERT_EQ(1, write(go[1], "g", 1));
+		ASSERT_EQ(1, read(report[0], &first, 1));
+		ASSERT_EQ(1, write(go[1], "g", 1));
+		ASSERT_EQ(1, read(report[0], &second, 1));
+		ASSERT_EQ(1, write(go[1], "g", 1));
+	}
+	close(go[1]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	chmod(DXGPMO_DEV_PATH, st.st_mode & 07777);
+	if (r == NS_SKIP)
+		SKIP(return, "no user namespace for an unprivileged user here");
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(NS_CREATED, first);
+	EXPECT_EQ(NS_REFUSED, second) {
+		TH_LOG("a second id of the namespace got caps of its own");
+	}
+}
+
 TEST_F(quota, dmabuf_kept_across_destroy)
 {
 	struct dxgpmo_create_pmo c = { .length = 1 << 20 };

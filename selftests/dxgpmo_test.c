@@ -253,7 +253,6 @@ TEST_F(cmd_length, size_rules)
 		uint32_t big_size = page + 8;
 
 		ASSERT_NE(NULL, big);
-		memcpy(big, buf, variant->size);
 		memcpy(big, &big_size, sizeof(big_size));
 		EXPECT_ERRNO(E2BIG, ioctl(self->fd, variant->ioctl, big));
 		big_size = page;
