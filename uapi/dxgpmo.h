@@ -57,7 +57,9 @@
  *    this module (registers it drives, BARs of a device it does not drive,
  *    another process's view).
  *  - EACCES: ADAPTER_DMA outside the caller's live ADLs on that adapter,
- *    or a write to a read-only section or to registers the module drives.
+ *    a write to a read-only section or to registers the module drives, or
+ *    a user-mode MAP of a writable object through a file opened read-only
+ *    (mmap(2)'s rule for a shared writable mapping).
  *  - EBUSY: the object still has users: an open adapter memory object,
  *    ADLs, mappings, or another thread's call in flight on it.
  *  - ENOMEM: out of memory, an allocation window no memory satisfies, or a
