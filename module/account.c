@@ -14,14 +14,22 @@
 #include "account.h"
 #include "quota.h"
 
-/* A user namespace nests at most 32 deep, each with an owner. */
-#define DXGPMO_ACCOUNT_MAX_QUOTAS	(32 + 1)
+/*
+ * User namespaces nest 33 deep below the initial one (create_user_ns()
+ * refuses a parent of level 33), each with an owner, and the opener is
+ * one more user.
+ */
+#define DXGPMO_ACCOUNT_MAX_QUOTAS	(33 + 1)
 
 /*
  * The users an opener's charges go to: its own, then the owner of each
  * user namespace it is in, outwards, each once.  An id mapped into a
  * namespace is its owner's to hand out (subordinate ids), so however many
  * of them the opener switches between, their owner's caps hold for all.
+ * Up to a namespace root made: the ids root maps into a container are the
+ * administrator's assignment, each its own user, as they were before
+ * namespaces were charged; charging them all to root would put every
+ * container, and root's own processes, in one budget.
  */
 static unsigned int dxgpmo_account_users(kuid_t *uids)
 {
@@ -30,10 +38,15 @@ static unsigned int dxgpmo_account_users(kuid_t *uids)
 
 	uids[n++] = current_uid();
 	for (ns = current_user_ns(); ns != &init_user_ns; ns = ns->parent) {
+		if (uid_eq(ns->owner, GLOBAL_ROOT_UID))
+			break;
 		for (i = 0; i < n && !uid_eq(uids[i], ns->owner); i++)
 			;
-		if (i == n && n < DXGPMO_ACCOUNT_MAX_QUOTAS)
-			uids[n++] = ns->owner;
+		if (i < n)
+			continue;
+		if (WARN_ON_ONCE(n == DXGPMO_ACCOUNT_MAX_QUOTAS))
+			break;
+		uids[n++] = ns->owner;
 	}
 	return n;
 }

@@ -54,11 +54,16 @@ static int dxgpmo_clean_inval_poc(struct page *page, unsigned long n)
 				 DMA_ATTR_SKIP_CPU_SYNC);
 	if (dma_mapping_error(dev, dma))
 		return -EIO;
-	dma_sync_single_for_device(dev, dma, len, DMA_BIDIRECTIONAL);
-	dma_sync_single_for_cpu(dev, dma, len, DMA_BIDIRECTIONAL);
+	/*
+	 * A bounced mapping would maintain the bounce buffer, and its syncs
+	 * copy it back over the pages: no sync then.
+	 */
+	if (dma == page_to_phys(page)) {
+		dma_sync_single_for_device(dev, dma, len, DMA_BIDIRECTIONAL);
+		dma_sync_single_for_cpu(dev, dma, len, DMA_BIDIRECTIONAL);
+	}
 	dma_unmap_page_attrs(dev, dma, len, DMA_BIDIRECTIONAL,
 			     DMA_ATTR_SKIP_CPU_SYNC);
-	/* A bounced mapping maintained the bounce buffer, not the pages. */
 	return dma == page_to_phys(page) ? 0 : -EIO;
 }
 

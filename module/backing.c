@@ -282,13 +282,15 @@ dxgpmo_dma_map_syncs(const struct dxgpmo_dma_map *m, bool at_unmap,
 	if (m->cpu_only)
 		return 0;
 	if (!at_unmap) {
-		steps[0] = (struct dxgpmo_dma_sync){ false, m->dir };
+		steps[0] = (struct dxgpmo_dma_sync){ .dir = m->dir };
 		return 1;
 	}
 	if (m->dir == DMA_TO_DEVICE)
 		return 0;
-	steps[0] = (struct dxgpmo_dma_sync){ false, DMA_TO_DEVICE };
-	steps[1] = (struct dxgpmo_dma_sync){ true, m->dir };
+	/* ADLs are mapped both ways or to the device only. */
+	WARN_ON_ONCE(m->dir != DMA_BIDIRECTIONAL);
+	steps[0] = (struct dxgpmo_dma_sync){ .dir = DMA_TO_DEVICE };
+	steps[1] = (struct dxgpmo_dma_sync){ .for_cpu = true, .dir = m->dir };
 	return 2;
 }
 

@@ -48,8 +48,23 @@ struct dxgpmo_client {
 	const struct dxgpmo_client_ops *ops;
 	void *priv;
 	struct module *owner;
-	struct list_head node;		/* dxgpmo_clients */
+	struct list_head node;		/* dxgpmo_clients, while open */
+	/*
+	 * Closed, by whichever of dxgpmo_client_close(), the device's unbind
+	 * (devres) and the owner's unload came first; under
+	 * dxgpmo_clients_lock.  The others find it set and do nothing.
+	 */
+	bool closed;
 	int index;			/* the adapter's name: client<index> */
+};
+
+/*
+ * The devres entry on the client's device: the client, and a reference
+ * on its adapter (which frees the client) until the entry goes, so that
+ * an entry released after the client was closed still reads its flag.
+ */
+struct dxgpmo_client_devres {
+	struct dxgpmo_client *client;
 };
 
 /* Every open client, for closing those of a module that unloads. */
@@ -113,23 +128,59 @@ static void dxgpmo_client_release(struct dxgpmo_client *client)
 	dxgpmo_file_destroy(file);
 }
 
+/* Claims the close; false if another path has closed the client. */
+static bool dxgpmo_client_claim_close(struct dxgpmo_client *client)
+{
+	bool claimed;
+
+	mutex_lock(&dxgpmo_clients_lock);
+	claimed = !client->closed;
+	if (claimed) {
+		client->closed = true;
+		list_del(&client->node);
+	}
+	mutex_unlock(&dxgpmo_clients_lock);
+	return claimed;
+}
+
 /*
  * The driver of the client's device let go of it with the client still
  * open (devres, after remove()): closed now, while the device still has
  * its IOMMU group, through which its ADLs are unmapped; a device that is
- * being removed loses it right after.
+ * being removed loses it right after.  An entry the close did not remove
+ * (it was already being released) finds the client closed.
  */
-static void dxgpmo_client_unbound(void *data)
+static void dxgpmo_client_devres_release(struct device *dev, void *res)
 {
-	struct dxgpmo_client *client = data;
+	struct dxgpmo_client_devres *dr = res;
+	struct dxgpmo_client *client = dr->client;
+	struct dxgpmo_adapter *adapter = client->adapter;
 
-	dev_warn(client->adapter->dev,
-		 "dxgpmo: %s let go of the device with client %s open: closing it\n",
-		 module_name(client->owner), client->adapter->name);
-	mutex_lock(&dxgpmo_clients_lock);
-	list_del(&client->node);
-	mutex_unlock(&dxgpmo_clients_lock);
-	dxgpmo_client_release(client);
+	if (dxgpmo_client_claim_close(client)) {
+		dev_warn(dev, "dxgpmo: %s let go of the device with client %s open: closing it\n",
+			 module_name(client->owner), adapter->name);
+		dxgpmo_client_release(client);
+	}
+	dxgpmo_adapter_put(adapter);
+}
+
+static int dxgpmo_client_devres_match(struct device *dev, void *res,
+				      void *data)
+{
+	struct dxgpmo_client_devres *dr = res;
+
+	return dr->client == data;
+}
+
+/*
+ * The client's devres entry, if it is still on its device's list: gone,
+ * with the adapter reference it held.  An entry already taken off by the
+ * device's unbind is released there.
+ */
+static void dxgpmo_client_drop_devres(struct dxgpmo_client *client)
+{
+	devres_release(client->adapter->dev, dxgpmo_client_devres_release,
+		       dxgpmo_client_devres_match, client);
 }
 
 /**
@@ -146,19 +197,24 @@ static void dxgpmo_client_unbound(void *data)
  * @dev's driver lets go of it (after remove()) is closed then, with a
  * warning; one still open when @owner unloads, then.
  *
- * Context: process context, may sleep; from probe() or later.
+ * Context: process context, may sleep; from probe() or later, while @dev
+ * is bound to the caller's driver.
  * Return: the client, or an ERR_PTR(): -ENOMEM, -EBUSY (all 255 adapter
- * ids in use).
+ * ids in use), -EINVAL (@dev has no driver).
  */
 struct dxgpmo_client *__dxgpmo_client_open(struct device *dev,
 					   const struct dxgpmo_client_ops *ops,
 					   void *priv, struct module *owner)
 {
+	struct dxgpmo_client_devres *dr;
 	struct dxgpmo_adapter *adapter;
 	struct dxgpmo_client *client;
 	int ret;
 
 	might_sleep();
+	/* Its unbind closes the client: a device without a driver has none. */
+	if (WARN_ON(!dev->driver))
+		return ERR_PTR(-EINVAL);
 	client = kzalloc(sizeof(*client), GFP_KERNEL);
 	if (!client)
 		return ERR_PTR(-ENOMEM);
@@ -186,14 +242,18 @@ struct dxgpmo_client *__dxgpmo_client_open(struct device *dev,
 	}
 	/* From here the adapter frees the client (and its index). */
 	client->adapter = adapter;
-	ret = devm_add_action(dev, dxgpmo_client_unbound, client);
-	if (ret) {
+	dr = devres_alloc(dxgpmo_client_devres_release, sizeof(*dr),
+			  GFP_KERNEL);
+	if (!dr) {
 		dxgpmo_client_release(client);
-		return ERR_PTR(ret);
+		return ERR_PTR(-ENOMEM);
 	}
+	dr->client = client;
+	kref_get(&adapter->kref);
 	mutex_lock(&dxgpmo_clients_lock);
 	list_add_tail(&client->node, &dxgpmo_clients);
 	mutex_unlock(&dxgpmo_clients_lock);
+	devres_add(dev, dr);
 	return client;
 
 err_file:
@@ -214,15 +274,21 @@ EXPORT_SYMBOL_NS_GPL(__dxgpmo_client_open, DXGPMO_NS);
  * counted as leaked (STATS); ADLs are unmapped from the device first.
  * dma-bufs exported from the client's objects keep their pages.
  *
- * Context: process context, may sleep; remove() at the latest.
+ * Context: process context, may sleep; remove() at the latest.  Not from a
+ * devres action registered before dxgpmo_client_open(): devres runs in
+ * reverse order, so the client's own entry has closed and freed the
+ * client by then.  One registered after it runs first, and may.
  */
 void dxgpmo_client_close(struct dxgpmo_client *client)
 {
-	devm_remove_action(client->adapter->dev, dxgpmo_client_unbound, client);
-	mutex_lock(&dxgpmo_clients_lock);
-	list_del(&client->node);
-	mutex_unlock(&dxgpmo_clients_lock);
-	dxgpmo_client_release(client);
+	struct dxgpmo_adapter *adapter = client->adapter;
+
+	/* The entry's reference keeps the client readable until its put. */
+	kref_get(&adapter->kref);
+	dxgpmo_client_drop_devres(client);
+	if (dxgpmo_client_claim_close(client))
+		dxgpmo_client_release(client);
+	dxgpmo_adapter_put(adapter);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_close, DXGPMO_NS);
 
@@ -656,17 +722,26 @@ static int dxgpmo_client_module_notify(struct notifier_block *nb,
 	if (action != MODULE_STATE_GOING)
 		return NOTIFY_DONE;
 	mutex_lock(&dxgpmo_clients_lock);
-	list_for_each_entry_safe(client, next, &dxgpmo_clients, node)
-		if (client->owner == mod)
-			list_move_tail(&client->node, &orphans);
+	list_for_each_entry_safe(client, next, &dxgpmo_clients, node) {
+		if (client->owner != mod)
+			continue;
+		client->closed = true;
+		list_move_tail(&client->node, &orphans);
+		/* Its devres entry, still on the device, keeps it readable. */
+		kref_get(&client->adapter->kref);
+	}
 	mutex_unlock(&dxgpmo_clients_lock);
 	list_for_each_entry_safe(client, next, &orphans, node) {
+		struct dxgpmo_adapter *adapter = client->adapter;
+
 		pr_warn("dxgpmo: %s unloaded with client %s open: closing it\n",
-			mod->name, client->adapter->name);
+			mod->name, adapter->name);
 		list_del(&client->node);
-		devm_remove_action(client->adapter->dev, dxgpmo_client_unbound,
-				   client);
 		dxgpmo_client_release(client);
+		/* This module's code must not be called by the device later. */
+		devres_release(adapter->dev, dxgpmo_client_devres_release,
+			       dxgpmo_client_devres_match, client);
+		dxgpmo_adapter_put(adapter);
 	}
 	return NOTIFY_OK;
 }

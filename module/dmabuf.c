@@ -128,6 +128,14 @@ static void dxgpmo_dmabuf_unmap(struct dma_buf_attachment *attach,
 	mutex_lock(&exp->lock);
 	a->dma.mapped = false;
 	mutex_unlock(&exp->lock);
+	/*
+	 * Unlike an ADL's (dxgpmo_dma_map_syncs()), no clean first: an
+	 * importer's mapping may be bounced (a device without an IOMMU and a
+	 * narrow mask), where a sync for the device would copy the CPU's
+	 * pages over what the device wrote into the bounce buffer.  CPU
+	 * access to an attached buffer is bracketed by DMA_BUF_IOCTL_SYNC
+	 * (begin/end_cpu_access), the dma-buf contract.
+	 */
 	dma_sync_sgtable_for_cpu(attach->dev, sgt, dir);
 	dma_unmap_sgtable(attach->dev, sgt, dir, DMA_ATTR_SKIP_CPU_SYNC);
 }

@@ -288,9 +288,9 @@ int dxgpmo_cmd_unmap(struct dxgpmo_ucmd *ucmd)
 	} else {
 		id = found->obj.id;
 		/*
-		 * A process that has exited took its views with it (its
-		 * mm_users never rises from 0): only the record is left, for
-		 * anyone sharing the file to drop.
+		 * A process that has exited or exec'd took its views with
+		 * the mm (whose mm_users never rises from 0): only the record
+		 * is left, for anyone sharing the file to drop.
 		 */
 		user = found->mm && found->mm == current->mm;
 		view_offset = found->view_offset;

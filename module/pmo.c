@@ -56,7 +56,7 @@ static const struct kernel_param_ops dxgpmo_adl_leak_ops = {
 };
 module_param_cb(adl_leak, &dxgpmo_adl_leak_ops, NULL, 0644);
 MODULE_PARM_DESC(adl_leak,
-		 "DESTROY_PMO with live ADLs: warn (default, -EBUSY and a rate-limited message) or bug (BUG() like the Windows bugcheck)");
+		 "DESTROY_PMO with live ADLs: warn (default, -EBUSY and a rate-limited message) or bug (like the Windows bugcheck: BUG() in a user's thread, panic() in a kernel client's call)");
 
 /* Whether [low, high] can hold nr_pages pages. */
 VISIBLE_IF_KUNIT bool dxgpmo_window_holds(u64 low, u64 high, u64 nr_pages)

@@ -119,6 +119,22 @@ result live_counters_back_after_close $?
 [ "$(stat leaked_objects)" = "$leaked_before" ]
 result nothing_leaked_after_close $?
 
+# A driver that closes its client from a devres action of its own,
+# registered after the open: that runs first, and dxgpmo's entry then
+# finds the client closed (no warning, nothing left).
+dmesg -c > /dev/null
+hand_to_sample devm_close=1
+result devm_close_bound $?
+devm_unbound=0
+echo "$dev" > "$sysdev/driver/unbind" || devm_unbound=1
+result devm_close_unbound "$devm_unbound"
+! dmesg | grep -q 'let go of the device with client'
+result devm_close_closed_by_the_driver $?
+live_counters | cmp -s - /tmp/client-live-before
+result live_counters_back_after_devm_close $?
+give_back
+result devm_close_unloaded $?
+
 # A driver that lets go of its device with its client open: dxgpmo closes
 # it then, at the unbind, while the device still has its IOMMU group (its
 # ADL is unmapped through it), not when the module unloads.

@@ -564,8 +564,8 @@ struct dxgpmo_map {
  * unmapped: it maps nothing from then on (an access gets SIGBUS), and its
  * address range stays reserved until the process unmaps it with munmap(2).
  * A view another process made is -EPERM while that process lives; once
- * it has exited, its views went with it and UNMAP only drops the record
- * (so that the object can be destroyed).
+ * it has exited (or exec'd), its views went with its address space and
+ * UNMAP only drops the record (so that the object can be destroyed).
  */
 struct dxgpmo_unmap {
 	__u32 size;
@@ -602,7 +602,9 @@ struct dxgpmo_unmap {
  * cannot address.  The range must lie inside the view; on an IO_SPACE view
  * the copy is made of 32-bit accesses, so @offset and @length are multiples
  * of 4.  A large copy is made in pieces of 1 MiB, between which the caller
- * may be rescheduled or, on a fatal signal, stopped (EINTR).
+ * may be rescheduled or, on a fatal signal, stopped (EINTR).  On an error
+ * (EFAULT, EINTR) a first part of the range, of unspecified length, may
+ * have been copied.
  */
 struct dxgpmo_kmap_rw {
 	__u32 size;

@@ -52,6 +52,11 @@ module_param(leave_open, bool, 0444);
 MODULE_PARM_DESC(leave_open,
 		 "remove() leaves the client open with live objects (for the unbind test)");
 
+static bool devm_close;
+module_param(devm_close, bool, 0444);
+MODULE_PARM_DESC(devm_close,
+		 "a devres action registered after the open closes the client, not remove()");
+
 struct sample_edu {
 	struct pci_dev *pdev;
 	void __iomem *regs;
@@ -409,6 +414,11 @@ static int sample_results_show(struct seq_file *m, void *data)
 }
 DEFINE_SHOW_ATTRIBUTE(sample_results);
 
+static void sample_edu_devm_close(void *data)
+{
+	dxgpmo_client_close(data);
+}
+
 static int sample_edu_probe(struct pci_dev *pdev,
 			    const struct pci_device_id *id)
 {
@@ -440,6 +450,14 @@ static int sample_edu_probe(struct pci_dev *pdev,
 					 edu);
 	if (IS_ERR(edu->client))
 		return PTR_ERR(edu->client);
+	/* Registered after the open, it runs before dxgpmo's own entry. */
+	if (devm_close) {
+		ret = devm_add_action_or_reset(&pdev->dev,
+					       sample_edu_devm_close,
+					       edu->client);
+		if (ret)
+			return ret;
+	}
 	pci_set_drvdata(pdev, edu);
 
 	sample_sequence(edu);
@@ -461,7 +479,7 @@ static void sample_edu_remove(struct pci_dev *pdev)
 	struct sample_edu *edu = pci_get_drvdata(pdev);
 
 	debugfs_remove(edu->results_file);
-	if (!leave_open)
+	if (!leave_open && !devm_close)
 		dxgpmo_client_close(edu->client);
 	/* Else dxgpmo closes it once this driver has let go of the device. */
 }
