@@ -523,15 +523,17 @@ out:
 	_exit(0);
 }
 
-/* The namespace's first process: its ids 1 and 2 create in turn. */
-static void ns_owner_run(int ready, int go, int report)
+/*
+ * The namespace's first process, made by owner: its ids 1 and 2 create in
+ * turn.
+ */
+static void ns_owner_run(uid_t owner, int ready, int go, int report)
 {
 	int hold[2];
 	char r;
 
-	if (setgroups(0, NULL) ||
-	    setresgid(NS_OWNER, NS_OWNER, NS_OWNER) ||
-	    setresuid(NS_OWNER, NS_OWNER, NS_OWNER))
+	if (setgroups(0, NULL) || setresgid(owner, owner, owner) ||
+	    setresuid(owner, owner, owner))
 		_exit(1);
 	r = unshare(CLONE_NEWUSER) ? NS_SKIP : NS_CREATED;
 	if (write(ready, &r, 1) != 1 || r == NS_SKIP)
@@ -567,13 +569,20 @@ static int write_id_map(pid_t pid, const char *which)
 	return write_sysfs(path, map);
 }
 
-TEST_F(quota, user_namespace_ids_share_their_owner_caps)
+/*
+ * Ids 1 and 2 of a namespace owner made, each creating 1 MiB under a cap
+ * of 1 MiB: what each got (NS_CREATED or NS_REFUSED), or false if no
+ * namespace can be made here.
+ */
+static bool ns_two_ids(struct __test_metadata *_metadata, uid_t owner,
+		       char *first, char *second)
 {
 	int ready[2], go[2], report[2], status;
-	char r, first = 0, second = 0;
 	struct stat st;
 	pid_t pid;
+	char r;
 
+	*first = *second = 0;
 	ASSERT_EQ(0, write_sysfs(MAX_PINNED, "1"));
 	ASSERT_EQ(0, stat(DXGPMO_DEV_PATH, &st));
 	ASSERT_EQ(0, chmod(DXGPMO_DEV_PATH, 0666));
@@ -583,7 +592,7 @@ TEST_F(quota, user_namespace_ids_share_their_owner_caps)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid)
-		ns_owner_run(ready[1], go[0], report[1]);
+		ns_owner_run(owner, ready[1], go[0], report[1]);
 	close(ready[1]);
 	close(go[0]);
 	close(report[1]);
@@ -593,22 +602,46 @@ TEST_F(quota, user_namespace_ids_share_their_owner_caps)
 		ASSERT_EQ(0, write_id_map(pid, "uid_map"));
 		ASSERT_EQ(0, write_id_map(pid, "gid_map"));
 		ASSERT_EQ(1, write(go[1], "g", 1));
-		ASSERT_EQ(1, read(report[0], &first, 1));
+		ASSERT_EQ(1, read(report[0], first, 1));
 		ASSERT_EQ(1, write(go[1], "g", 1));
-		ASSERT_EQ(1, read(report[0], &second, 1));
+		ASSERT_EQ(1, read(report[0], second, 1));
 		ASSERT_EQ(1, write(go[1], "g", 1));
 	}
 	close(go[1]);
+	close(ready[0]);
+	close(report[0]);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	chmod(DXGPMO_DEV_PATH, st.st_mode & 07777);
-	if (r == NS_SKIP)
-		SKIP(return, "no user namespace for an unprivileged user here");
 	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
+	return r != NS_SKIP;
+}
+
+TEST_F(quota, user_namespace_ids_share_their_owner_caps)
+{
+	char first, second;
+
+	if (!ns_two_ids(_metadata, NS_OWNER, &first, &second))
+		SKIP(return, "no user namespace for an unprivileged user here");
 	EXPECT_EQ(NS_CREATED, first);
 	EXPECT_EQ(NS_REFUSED, second) {
 		TH_LOG("a second id of the namespace got caps of its own");
 	}
+}
+
+/*
+ * The ids root maps into a namespace (a container's) are the
+ * administrator's assignment: each a user with caps of its own, not all
+ * of them root's.
+ */
+TEST_F(quota, root_made_namespace_ids_have_caps_of_their_own)
+{
+	char first, second;
+
+	if (!ns_two_ids(_metadata, 0, &first, &second))
+		SKIP(return, "no user namespace here");
+	EXPECT_EQ(NS_CREATED, first);
+	EXPECT_EQ(NS_CREATED, second);
 }
 
 TEST_F(quota, dmabuf_kept_across_destroy)
