@@ -399,6 +399,15 @@ for old in "$arm64_cache/kernels"/*; do
 	esac
 done
 
+# Where build_module binds each arm64 kernel into the trixie root (those
+# whose headers want gcc-14): the mount points are made now, not by the
+# first build, which make check runs while deb-check.sh compares the
+# root's paths before and after the packages (a directory that appeared
+# meanwhile would be a file the packages left behind).
+for kver in $arm64_kvers; do
+	mkdir -p "$build_root$(arm64_kernel_dir "$kver")"
+done
+
 # The guest's busybox, for mkinitramfs.sh: bookworm's static arm64 one.
 if [ ! -x "$arm64_cache/busybox/bin/busybox" ]; then
 	rm -rf "$arm64_cache/busybox"
