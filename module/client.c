@@ -282,11 +282,17 @@ EXPORT_SYMBOL_NS_GPL(__dxgpmo_client_open, DXGPMO_NS);
 void dxgpmo_client_close(struct dxgpmo_client *client)
 {
 	struct dxgpmo_adapter *adapter = client->adapter;
+	bool claimed;
 
-	/* The entry's reference keeps the client readable until its put. */
+	/*
+	 * Claimed before the entry goes, so that the entry's release finds
+	 * the client closed and only drops its reference (no warning: this
+	 * is the close it warns about the lack of).
+	 */
 	kref_get(&adapter->kref);
+	claimed = dxgpmo_client_claim_close(client);
 	dxgpmo_client_drop_devres(client);
-	if (dxgpmo_client_claim_close(client))
+	if (claimed)
 		dxgpmo_client_release(client);
 	dxgpmo_adapter_put(adapter);
 }
@@ -704,43 +710,58 @@ struct dma_buf *dxgpmo_client_export_dmabuf(struct dxgpmo_client *client,
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_export_dmabuf, DXGPMO_NS);
 
+/* An open client of mod, with a reference on its adapter; or NULL. */
+static struct dxgpmo_client *dxgpmo_client_of_module(struct module *mod)
+{
+	struct dxgpmo_client *client, *found = NULL;
+
+	mutex_lock(&dxgpmo_clients_lock);
+	list_for_each_entry(client, &dxgpmo_clients, node) {
+		if (client->owner == mod) {
+			found = client;
+			kref_get(&client->adapter->kref);
+			break;
+		}
+	}
+	mutex_unlock(&dxgpmo_clients_lock);
+	return found;
+}
+
 /*
  * A module going away with clients open would leave their objects, the
  * device mappings of their ADLs and their adapters behind forever: they
  * are closed now.  The module's exit has run, so no call is in flight, and
  * its driver let go of its devices (which closed their clients): what is
  * left is a client of a device the module did not drive, whose devres
- * action must not outlive it.
+ * entry must not outlive it.
+ *
+ * Each client is closed under its device's lock, which an unbind holds
+ * while it releases the device's devres: an unbind in progress finishes
+ * first (and closes the client itself), one that comes later finds the
+ * entry gone, and the device keeps its IOMMU group meanwhile.  A closed
+ * client leaves the list, so the loop ends.
  */
 static int dxgpmo_client_module_notify(struct notifier_block *nb,
 				       unsigned long action, void *data)
 {
-	struct dxgpmo_client *client, *next;
+	struct dxgpmo_client *client;
 	struct module *mod = data;
-	LIST_HEAD(orphans);
 
 	if (action != MODULE_STATE_GOING)
 		return NOTIFY_DONE;
-	mutex_lock(&dxgpmo_clients_lock);
-	list_for_each_entry_safe(client, next, &dxgpmo_clients, node) {
-		if (client->owner != mod)
-			continue;
-		client->closed = true;
-		list_move_tail(&client->node, &orphans);
-		/* Its devres entry, still on the device, keeps it readable. */
-		kref_get(&client->adapter->kref);
-	}
-	mutex_unlock(&dxgpmo_clients_lock);
-	list_for_each_entry_safe(client, next, &orphans, node) {
+	while ((client = dxgpmo_client_of_module(mod))) {
 		struct dxgpmo_adapter *adapter = client->adapter;
+		struct device *dev = adapter->dev;
 
-		pr_warn("dxgpmo: %s unloaded with client %s open: closing it\n",
-			mod->name, adapter->name);
-		list_del(&client->node);
-		dxgpmo_client_release(client);
+		device_lock(dev);
+		if (dxgpmo_client_claim_close(client)) {
+			pr_warn("dxgpmo: %s unloaded with client %s open: closing it\n",
+				mod->name, adapter->name);
+			dxgpmo_client_release(client);
+		}
 		/* This module's code must not be called by the device later. */
-		devres_release(adapter->dev, dxgpmo_client_devres_release,
-			       dxgpmo_client_devres_match, client);
+		dxgpmo_client_drop_devres(client);
+		device_unlock(dev);
 		dxgpmo_adapter_put(adapter);
 	}
 	return NOTIFY_OK;

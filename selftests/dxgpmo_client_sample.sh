@@ -85,6 +85,7 @@ done
 ! ./dxgpmoctl create 4K > /dev/null 2>&1
 result root_cap_held_by_root $?
 
+dmesg -c > /dev/null
 hand_to_sample
 result sample_bound $?
 # shellcheck disable=SC2016
@@ -114,6 +115,9 @@ result adapter_invisible_to_user_space $?
 result second_edu_gone_from_user_space $?
 give_back
 result sample_unloaded $?
+# A close from remove() is the close: no warning of a client left open.
+! dmesg | grep -q 'with client client[0-9]* open'
+result close_from_remove_is_quiet $?
 live_counters | cmp -s - /tmp/client-live-before
 result live_counters_back_after_close $?
 [ "$(stat leaked_objects)" = "$leaked_before" ]
