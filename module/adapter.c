@@ -35,7 +35,7 @@
 #include "dxgpmo.h"
 #include "fs.h"
 #include "internal.h"
-#include "ioctl.h"
+#include "ucmd.h"
 #include "segment.h"
 
 static DEFINE_XARRAY_ALLOC1(dxgpmo_adapters);

@@ -22,11 +22,11 @@
 #include "adl.h"
 #include "dxgpmo.h"
 #include "internal.h"
-#include "ioctl.h"
+#include "ucmd.h"
 #include "object.h"
 #include "privilege.h"
 #include "segment.h"
-#include "test.h"
+#include "inject.h"
 
 /* Each 2 KiB takes two ~100 ms edu transfers: keep calls bounded. */
 #define DXGPMO_DMA_MAX_LENGTH	(64 << 10)

@@ -33,13 +33,13 @@
 #include "compat.h"
 #include "dxgpmo.h"
 #include "internal.h"
-#include "ioctl.h"
+#include "ucmd.h"
 #include "object.h"
 #include "pmo.h"
 #include "privilege.h"
 #include "quota.h"
 #include "stats.h"
-#include "test.h"
+#include "inject.h"
 
 VISIBLE_IF_KUNIT int dxgpmo_adl_check(const struct dxgpmo_allocate_adl *cmd)
 {

@@ -22,7 +22,7 @@
 #include "dxgpmo.h"
 #include "object.h"
 #include "stats.h"
-#include "test.h"
+#include "inject.h"
 
 static const struct dxgpmo_backing_ops *const dxgpmo_backing_types[] = {
 	[DXGPMO_PMO_TYPE_MDL] = &dxgpmo_mdl_backing_ops,

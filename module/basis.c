@@ -33,13 +33,13 @@
 #include "dxgpmo.h"
 #include "fs.h"
 #include "internal.h"
-#include "ioctl.h"
+#include "ucmd.h"
 #include "object.h"
 #include "quota.h"
 #include "segment.h"
 #include "segment_granule.h"
 #include "stats.h"
-#include "test.h"
+#include "inject.h"
 
 /*
  * Set the bits of range r in bitmap for [offset, offset + length) of the

@@ -38,7 +38,7 @@
 #include "dxgpmo.h"
 #include "fs.h"
 #include "internal.h"
-#include "ioctl.h"
+#include "ucmd.h"
 #include "object.h"
 #include "segment.h"
 

@@ -27,12 +27,12 @@
 #include "dmabuf.h"
 #include "dxgpmo.h"
 #include "internal.h"
-#include "ioctl.h"
+#include "ucmd.h"
 #include "object.h"
 #include "pmo.h"
 #include "quota.h"
 #include "stats.h"
-#include "test.h"
+#include "inject.h"
 
 DXGPMO_IMPORT_NS_DMA_BUF();
 

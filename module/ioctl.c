@@ -16,73 +16,7 @@
 #include "dxgpmo_test.h"
 #include "internal.h"
 #include "ioctl.h"
-#include "object.h"
-
-int dxgpmo_ucmd_respond(struct dxgpmo_ucmd *ucmd, size_t cmd_len)
-{
-	if (ucmd->kbuffer) {
-		memcpy(ucmd->kbuffer, ucmd->cmd,
-		       min_t(size_t, ucmd->user_size, cmd_len));
-		return 0;
-	}
-	if (copy_to_user(ucmd->ubuffer, ucmd->cmd,
-			 min_t(size_t, ucmd->user_size, cmd_len)))
-		return -EFAULT;
-	return 0;
-}
-
-/* The arrays beyond a parameter block: see struct dxgpmo_ucmd. */
-int dxgpmo_ucmd_copy_to(struct dxgpmo_ucmd *ucmd, u64 dst, const void *src,
-			size_t len)
-{
-	if (ucmd->kbuffer) {
-		memcpy((void *)(uintptr_t)dst, src, len);
-		return 0;
-	}
-	return copy_to_user(u64_to_user_ptr(dst), src, len) ? -EFAULT : 0;
-}
-
-int dxgpmo_ucmd_copy_from(struct dxgpmo_ucmd *ucmd, void *dst, u64 src,
-			  size_t len)
-{
-	if (ucmd->kbuffer) {
-		memcpy(dst, (const void *)(uintptr_t)src, len);
-		return 0;
-	}
-	return copy_from_user(dst, u64_to_user_ptr(src), len) ? -EFAULT : 0;
-}
-
-/*
- * Answer a call that made obj, and child if it made one with it, then make
- * them visible: a caller that cannot learn the ids never leaves an object
- * behind.  The parent goes public first, so that no visible child names
- * an object no lookup finds; a child is destroyed first, as it holds a
- * reference on its parent.
- */
-int dxgpmo_ucmd_respond_finalize_pair(struct dxgpmo_ucmd *ucmd,
-				      size_t cmd_len,
-				      struct dxgpmo_object *obj,
-				      struct dxgpmo_object *child)
-{
-	int ret = dxgpmo_ucmd_respond(ucmd, cmd_len);
-
-	if (ret) {
-		if (child)
-			dxgpmo_object_abort_and_destroy(ucmd->file, child);
-		dxgpmo_object_abort_and_destroy(ucmd->file, obj);
-		return ret;
-	}
-	dxgpmo_object_finalize(ucmd->file, obj);
-	if (child)
-		dxgpmo_object_finalize(ucmd->file, child);
-	return 0;
-}
-
-int dxgpmo_ucmd_respond_finalize(struct dxgpmo_ucmd *ucmd, size_t cmd_len,
-				 struct dxgpmo_object *obj)
-{
-	return dxgpmo_ucmd_respond_finalize_pair(ucmd, cmd_len, obj, NULL);
-}
+#include "ucmd.h"
 
 union dxgpmo_ucmd_buffer {
 	struct dxgpmo_query_adapters query_adapters;

@@ -33,13 +33,13 @@
 #include "dxgpmo.h"
 #include "fs.h"
 #include "internal.h"
-#include "ioctl.h"
+#include "ucmd.h"
 #include "mapping.h"
 #include "object.h"
 #include "pmo.h"
 #include "quota.h"
 #include "stats.h"
-#include "test.h"
+#include "inject.h"
 #include "window.h"
 
 /* Kernel-mode MAP returns a token, never the kernel address. */

@@ -23,7 +23,8 @@
 #include "account.h"
 #include "object.h"
 #include "stats.h"
-#include "test.h"
+#include "inject.h"
+#include "ucmd.h"
 
 /* How long DESTROY waits for calls in flight on the object, at most. */
 #define DXGPMO_DESTROY_WAIT	(30 * HZ)
@@ -149,6 +150,38 @@ void dxgpmo_object_abort_and_destroy(struct dxgpmo_file *file,
 {
 	obj->ops->destroy(file, obj);
 	dxgpmo_object_abort(file, obj);
+}
+
+/*
+ * Answer a call that made obj, and child if it made one with it, then make
+ * them visible: a caller that cannot learn the ids never leaves an object
+ * behind.  The parent goes public first, so that no visible child names
+ * an object no lookup finds; a child is destroyed first, as it holds a
+ * reference on its parent.
+ */
+int dxgpmo_ucmd_respond_finalize_pair(struct dxgpmo_ucmd *ucmd,
+				      size_t cmd_len,
+				      struct dxgpmo_object *obj,
+				      struct dxgpmo_object *child)
+{
+	int ret = dxgpmo_ucmd_respond(ucmd, cmd_len);
+
+	if (ret) {
+		if (child)
+			dxgpmo_object_abort_and_destroy(ucmd->file, child);
+		dxgpmo_object_abort_and_destroy(ucmd->file, obj);
+		return ret;
+	}
+	dxgpmo_object_finalize(ucmd->file, obj);
+	if (child)
+		dxgpmo_object_finalize(ucmd->file, child);
+	return 0;
+}
+
+int dxgpmo_ucmd_respond_finalize(struct dxgpmo_ucmd *ucmd, size_t cmd_len,
+				 struct dxgpmo_object *obj)
+{
+	return dxgpmo_ucmd_respond_finalize_pair(ucmd, cmd_len, obj, NULL);
 }
 
 /* A finalized object of that type, a call's reference taken; else NULL. */

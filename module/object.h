@@ -30,6 +30,7 @@
 #include "stats.h"
 
 struct dxgpmo_account;
+struct dxgpmo_ucmd;
 
 /*
  * One open file of /dev/dxgpmo, or one kernel client (client.c): one
@@ -128,6 +129,12 @@ void dxgpmo_object_finalize(struct dxgpmo_file *file,
 void dxgpmo_object_abort(struct dxgpmo_file *file, struct dxgpmo_object *obj);
 void dxgpmo_object_abort_and_destroy(struct dxgpmo_file *file,
 				     struct dxgpmo_object *obj);
+int dxgpmo_ucmd_respond_finalize(struct dxgpmo_ucmd *ucmd, size_t cmd_len,
+				 struct dxgpmo_object *obj);
+int dxgpmo_ucmd_respond_finalize_pair(struct dxgpmo_ucmd *ucmd,
+				      size_t cmd_len,
+				      struct dxgpmo_object *obj,
+				      struct dxgpmo_object *child);
 
 struct dxgpmo_object *dxgpmo_object_get(struct dxgpmo_file *file, u32 id,
 					enum dxgpmo_obj_type type);

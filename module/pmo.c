@@ -23,7 +23,7 @@
 #include "compat.h"
 #include "dxgpmo.h"
 #include "internal.h"
-#include "ioctl.h"
+#include "ucmd.h"
 #include "object.h"
 #include "pmo.h"
 #include "pool.h"

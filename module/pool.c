@@ -42,7 +42,7 @@
 #include "compat.h"
 #include "dxgpmo.h"
 #include "pool.h"
-#include "test.h"
+#include "inject.h"
 
 /*
  * The orders MDL objects are built from, largest first (backing_chunks.c):

@@ -11,7 +11,7 @@
 #include "account.h"
 #include "dxgpmo.h"
 #include "internal.h"
-#include "ioctl.h"
+#include "ucmd.h"
 #include "object.h"
 #include "stats.h"
 

@@ -5,7 +5,8 @@
  * iommufd's test command).  It reads the page tables, never the module's
  * own bookkeeping, so tests can prove that cache types really reached the
  * hardware's view: the user PTE, the kernel vmap PTE and the linear-map PTE
- * of an object's page.  It also arms the fault-injection countdowns.
+ * of an object's page.  It also arms the fault-injection countdowns
+ * (inject.c).
  */
 #include <linux/iommu.h>
 #include <linux/mm.h>
@@ -20,14 +21,15 @@
 #include "bench.h"
 #include "dxgpmo.h"
 #include "dxgpmo_test.h"
+#include "inject.h"
 #include "internal.h"
-#include "ioctl.h"
 #include "mapping.h"
 #include "object.h"
 #include "pmo.h"
 #include "pool.h"
 #include "privilege.h"
 #include "test.h"
+#include "ucmd.h"
 #include "window.h"
 
 bool dxgpmo_debug_ioctls;
@@ -186,37 +188,6 @@ static void dxgpmo_test_pool(struct dxgpmo_test_cmd *cmd)
 	cmd->pool_shrunk_pages = stats.shrunk_pages;
 }
 
-/*
- * A test's countdown to the failure it asked for: true at the N-th call
- * after it was armed with N, never again until it is armed anew.
- */
-static bool dxgpmo_countdown_hit(atomic_t *countdown)
-{
-	int nth = atomic_read(countdown);
-
-	while (nth > 0) {
-		if (atomic_try_cmpxchg(countdown, &nth, nth - 1))
-			return nth == 1;
-	}
-	return false;
-}
-
-bool dxgpmo_should_fail(struct dxgpmo_file *file)
-{
-	return dxgpmo_countdown_hit(&file->fail_nth);
-}
-
-static atomic_t dxgpmo_alias_switch_fail_nth = ATOMIC_INIT(0);
-
-/*
- * The alias switch's countdown is module-wide: the restore paths of a
- * failed switch cannot be reached otherwise.
- */
-bool dxgpmo_test_alias_switch_fails(void)
-{
-	return dxgpmo_countdown_hit(&dxgpmo_alias_switch_fail_nth);
-}
-
 int dxgpmo_cmd_test(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_test_cmd *cmd = ucmd->cmd;
@@ -238,8 +209,7 @@ int dxgpmo_cmd_test(struct dxgpmo_ucmd *ucmd)
 	case DXGPMO_TEST_OP_FAIL_NTH:
 		if (cmd->fail_nth > INT_MAX)
 			return -EINVAL;
-		cmd->fail_nth = atomic_xchg(&ucmd->file->fail_nth,
-					    cmd->fail_nth);
+		cmd->fail_nth = dxgpmo_inject_arm(ucmd->file, cmd->fail_nth);
 		ret = 0;
 		break;
 	case DXGPMO_TEST_OP_BENCH_ADL:
@@ -261,8 +231,7 @@ int dxgpmo_cmd_test(struct dxgpmo_ucmd *ucmd)
 	case DXGPMO_TEST_OP_FAIL_ALIAS_SWITCH:
 		if (cmd->fail_nth > INT_MAX)
 			return -EINVAL;
-		cmd->fail_nth = atomic_xchg(&dxgpmo_alias_switch_fail_nth,
-					    cmd->fail_nth);
+		cmd->fail_nth = dxgpmo_inject_arm_alias_switch(cmd->fail_nth);
 		ret = 0;
 		break;
 	default:

@@ -21,7 +21,7 @@
 #include "object.h"
 #include "privilege.h"
 #include "segment.h"
-#include "test.h"
+#include "inject.h"
 #include "window.h"
 
 /*
