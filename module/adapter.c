@@ -52,7 +52,7 @@ static void dxgpmo_adapter_release(struct kref *kref)
 	xa_erase(&dxgpmo_adapters, adapter->id);
 	mutex_unlock(&dxgpmo_adapters_lock);
 	WARN_ON(!list_empty(&adapter->adls));
-	dxgpmo_segment_destroy(adapter->segment);
+	dxgpmo_segment_put(adapter->segment);
 	if (adapter->bar_inode)
 		iput(adapter->bar_inode);
 	put_device(adapter->dev);

@@ -20,14 +20,6 @@ struct dxgpmo_file;
 struct dxgpmo_segment;
 
 /*
- * mmap(2) offset space of /dev/dxgpmo: each adapter's segment window sits at
- * adapter_id << DXGPMO_SEGMENT_SHIFT; object windows are handed out above
- * DXGPMO_OBJECT_MMAP_BASE (window.c).
- */
-#define DXGPMO_SEGMENT_SHIFT		36
-#define DXGPMO_OBJECT_MMAP_BASE		(1ULL << 44)
-
-/*
  * Device addresses at and above this name an adapter's own segment (the
  * adapter's "local memory"), far above any DMA mask of system memory.
  */

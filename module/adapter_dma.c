@@ -14,22 +14,114 @@
  * no lock of the file, so the file's other threads go on while the engine
  * works.
  */
+#include <linux/dma-mapping.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
+#include <linux/swiotlb.h>
 #include <linux/uaccess.h>
 
 #include "adapter.h"
+#include "adapter_dma.h"
 #include "adl.h"
+#include "dirty.h"
 #include "dxgpmo.h"
+#include "inject.h"
 #include "internal.h"
-#include "ucmd.h"
 #include "object.h"
 #include "privilege.h"
 #include "segment.h"
-#include "inject.h"
+#include "ucmd.h"
 
 /* Each 2 KiB takes two ~100 ms edu transfers: keep calls bounded. */
 #define DXGPMO_DMA_MAX_LENGTH	(64 << 10)
+
+/*
+ * One piece of a segment page for one transfer, for the engine to read
+ * (DMA_TO_DEVICE) or write (DMA_FROM_DEVICE).  Only the bytes moved are
+ * mapped: if they were bounced, the copy-back of a whole page would
+ * revert what the CPU and other transfers wrote to the rest of it
+ * meanwhile.  Bounced they are not: without an IOMMU a page out of the
+ * engine's reach is refused, as ADLs refuse theirs.  Segment pages are in
+ * no ADL, and the segment's dma_lock keeps this the only mapping of them:
+ * the DMA API's own syncs are right.
+ */
+static int dxgpmo_adapter_segment_dma_map(struct dxgpmo_adapter *adapter,
+					  struct page *page,
+					  unsigned int offset, size_t len,
+					  enum dma_data_direction dir,
+					  dma_addr_t *dma)
+{
+	bool direct = !(adapter->caps & DXGPMO_ADAPTER_CAP_IOMMU);
+	phys_addr_t phys = page_to_phys(page) + offset;
+
+	/* A forced bounce slot is not picked within the device's mask. */
+	if (direct && (phys + len - 1 > dma_get_mask(adapter->dev) ||
+		       is_swiotlb_force_bounce(adapter->dev)))
+		return -EOPNOTSUPP;
+	*dma = dma_map_page(adapter->dev, page, offset, len, dir);
+	if (dma_mapping_error(adapter->dev, *dma))
+		return -ENOMEM;
+	if (direct && *dma != phys) {
+		dma_unmap_page_attrs(adapter->dev, *dma, len, dir,
+				     DMA_ATTR_SKIP_CPU_SYNC);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/*
+ * The engine on the adapter's own segment (ADAPTER_DMA, a kernel client's
+ * segment transfer): each piece of a page is mapped for the adapter for
+ * the transfer and unmapped after it; device writes are recorded in the
+ * dirty logs on the segment.
+ */
+int dxgpmo_adapter_segment_dma(struct dxgpmo_adapter *adapter, bool to_memory,
+			       u64 offset, void *buf, size_t len)
+{
+	enum dma_data_direction dir = to_memory ? DMA_FROM_DEVICE :
+						  DMA_TO_DEVICE;
+	struct dxgpmo_segment *segment = adapter->segment;
+	size_t done = 0;
+	int ret = 0;
+
+	if (offset + len < offset || offset + len > segment->size)
+		return -EINVAL;
+	while (done < len) {
+		u64 off = offset + done;
+		size_t n = min_t(size_t, len - done,
+				 PAGE_SIZE - (off & ~PAGE_MASK));
+		struct page *page;
+		dma_addr_t dma;
+
+		page = dxgpmo_segment_page(segment, off >> PAGE_SHIFT);
+		if (IS_ERR(page))
+			return PTR_ERR(page);
+		if (mutex_lock_killable(&segment->dma_lock))
+			return -EINTR;
+		ret = dxgpmo_adapter_segment_dma_map(adapter, page,
+						     off & ~PAGE_MASK, n, dir,
+						     &dma);
+		if (ret) {
+			mutex_unlock(&segment->dma_lock);
+			return ret;
+		}
+		ret = dxgpmo_adapter_transfer(adapter, to_memory, dma,
+					      buf + done, n);
+		dma_unmap_page(adapter->dev, dma, n, dir);
+		mutex_unlock(&segment->dma_lock);
+		/*
+		 * A transfer that failed or was interrupted may have written
+		 * part of the piece: over-reporting is allowed, a lost write
+		 * is not.
+		 */
+		if (to_memory)
+			dxgpmo_dirty_record(&segment->dirty, off, n, NULL);
+		if (ret)
+			return ret;
+		done += n;
+	}
+	return 0;
+}
 
 /*
  * Device addresses from DXGPMO_SEGMENT_DEVICE_BASE name the adapter's own
@@ -50,10 +142,10 @@ static int dxgpmo_adapter_dma_move(struct dxgpmo_file *file,
 	if (!dxgpmo_adapter_begin_access(adapter))
 		return -ENODEV;
 	if (cmd->device_address >= DXGPMO_SEGMENT_DEVICE_BASE) {
-		ret = dxgpmo_segment_dma(adapter, to_memory,
-					 cmd->device_address -
-					 DXGPMO_SEGMENT_DEVICE_BASE,
-					 kbuf, cmd->length);
+		ret = dxgpmo_adapter_segment_dma(adapter, to_memory,
+						 cmd->device_address -
+						 DXGPMO_SEGMENT_DEVICE_BASE,
+						 kbuf, cmd->length);
 		goto out;
 	}
 	if (!(cmd->flags & DXGPMO_DMA_RAW)) {

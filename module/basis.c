@@ -5,15 +5,17 @@
  * DxgkDdiQueryDirtyBitData on the adapters' segments (segment.c).
  *
  * A basis is a list of disjoint ranges of one segment with one bit per
- * tracking page, the ranges' bits concatenated in basis order.  Tracking is
- * per basis, not per file: every write to a segment page, from any file's
- * mapping or from the adapter's engine, sets the bit in every tracked basis
+ * tracking page, the ranges' bits concatenated in basis order: a dirty log
+ * (dirty.c) the basis owns and hands down to its segment.  Tracking is per
+ * basis, not per file: every write to a segment page, from any file's
+ * mapping or from the adapter's engine, sets the bit in every tracked log
  * that covers it, so overlapping bases each see their writes.  STARTs are
  * counted; the first one re-arms the pages and clears the bits.
  *
- * CPU writes reach the bits when someone collects them (a query, a START):
- * the PTEs that map the range are cleaned and what they said is merged into
- * every tracked basis, under the segment's collect_lock, so that a query of
+ * CPU writes reach the bits when someone collects them (a query, a START,
+ * dxgpmo_segment_collect()): the PTEs that map the range are cleaned and
+ * what they said is recorded in every tracked log, under the segment's
+ * collect_lock, so that a query of
  * one basis never sees a page already cleaned by another file's query
  * before that query has set its bits.  Device writes set the bits directly.
  * Faults take no lock at all, but where 2 MiB dirty pages are tracked by
@@ -27,133 +29,16 @@
 
 #include "account.h"
 #include "adapter.h"
-#include "adl.h"
 #include "basis.h"
 #include "compat.h"
+#include "dirty.h"
 #include "dxgpmo.h"
-#include "fs.h"
+#include "inject.h"
 #include "internal.h"
-#include "ucmd.h"
 #include "object.h"
 #include "quota.h"
 #include "segment.h"
-#include "segment_granule.h"
-#include "stats.h"
-#include "inject.h"
-
-/*
- * Set the bits of range r in bitmap for [offset, offset + length) of the
- * segment: all of them, or with dirty, only those of the pages whose bits
- * are set in dirty (bit 0 the page at offset).  A sparse CPU write pattern
- * is many short runs, so the pages are taken in one pass over the set bits
- * rather than one call per run.  ps_shift: log2 of the dirty page size.
- */
-VISIBLE_IF_KUNIT void dxgpmo_range_mark(const struct dxgpmo_basis_range *r,
-					unsigned long *bitmap, u64 offset,
-					u64 length, const unsigned long *dirty,
-					unsigned int ps_shift)
-{
-	u64 from = max(offset, r->offset);
-	u64 to = min(offset + length, r->offset + r->length);
-	unsigned long b, e;
-	u64 first, last;
-
-	if (from >= to)
-		return;
-	if (!dirty) {
-		first = (from - r->offset) >> ps_shift;
-		last = (to - 1 - r->offset) >> ps_shift;
-		bitmap_set(bitmap, r->first_bit + first, last - first + 1);
-		return;
-	}
-	b = (from - offset) >> PAGE_SHIFT;
-	e = (to - offset) >> PAGE_SHIFT;
-	for_each_set_bit_from(b, dirty, e)
-		__set_bit(r->first_bit +
-			  ((offset + ((u64)b << PAGE_SHIFT) - r->offset) >>
-			   ps_shift),
-			  bitmap);
-}
-
-/*
- * The bits of every tracked basis for [offset, offset + length) of the
- * segment, as dxgpmo_range_mark() sets them.  Called with the segment lock
- * held, which every writer of a basis bitmap holds.
- */
-static void dxgpmo_segment_mark_locked(struct dxgpmo_segment *segment,
-				       u64 offset, u64 length,
-				       const unsigned long *dirty)
-{
-	unsigned int ps_shift = ilog2(dxgpmo_dirty_page_size);
-	struct dxgpmo_basis *basis;
-	u32 i;
-
-	lockdep_assert_held(&segment->lock);
-	list_for_each_entry(basis, &segment->bases, segment_node) {
-		if (!basis->track_count)
-			continue;
-		for (i = 0; i < basis->nr_ranges; i++)
-			dxgpmo_range_mark(&basis->ranges[i], basis->bitmap,
-					  offset, length, dirty, ps_shift);
-	}
-}
-
-void dxgpmo_basis_mark_dirty(struct dxgpmo_segment *segment, u64 offset,
-			     u64 length)
-{
-	mutex_lock(&segment->lock);
-	dxgpmo_segment_mark_locked(segment, offset, length, NULL);
-	mutex_unlock(&segment->lock);
-}
-
-/*
- * Move the CPU writes to [offset, offset + length) of the segment from the
- * PTEs (and from pages whose PTEs are gone) into the bits of every tracked
- * basis.  The helper guarantees that a PTE dirty when it starts is recorded
- * and that one dirtied meanwhile is recorded or stays dirty, so no write is
- * ever lost, only possibly reported by the next collection too.  Offset and
- * length are page aligned.  The caller holds the segment's collect_lock.
- */
-static int dxgpmo_segment_collect(struct dxgpmo_segment *segment, u64 offset,
-				  u64 length)
-{
-	pgoff_t first = (segment->mmap_base + offset) >> PAGE_SHIFT;
-	pgoff_t nr = length >> PAGE_SHIFT;
-	pgoff_t start = 0, end = 0;	/* the helper's range of set bits */
-	XA_STATE(xas, &segment->pages, offset >> PAGE_SHIFT);
-	unsigned long *dirty;
-	struct page *page;
-
-	lockdep_assert_held(&segment->collect_lock);
-	if (dxgpmo_segment_tracks_by_faults())
-		return dxgpmo_granule_collect(segment, offset, length);
-	dirty = bitmap_zalloc(nr, GFP_KERNEL);
-	if (!dirty)
-		return -ENOMEM;
-	clean_record_shared_mapping_range(dxgpmo_shared_mapping, first, nr,
-					  first, dirty, &start, &end);
-	/*
-	 * A dirty PTE zapped since (munmap, exit) left its bit on the page
-	 * instead: the core marks the page dirty when it drops the PTE.
-	 * Segment pages live as long as the adapter, so RCU is enough.
-	 */
-	rcu_read_lock();
-	xas_for_each(&xas, page, (offset >> PAGE_SHIFT) + nr - 1) {
-		if (xas_retry(&xas, page))
-			continue;
-		if (PageDirty(page) && TestClearPageDirty(page))
-			__set_bit(xas.xa_index - (offset >> PAGE_SHIFT), dirty);
-	}
-	rcu_read_unlock();
-	if (!bitmap_empty(dirty, nr)) {
-		mutex_lock(&segment->lock);
-		dxgpmo_segment_mark_locked(segment, offset,
-					   (u64)nr << PAGE_SHIFT, dirty);
-		mutex_unlock(&segment->lock);
-	}
-	bitmap_free(dirty);
-	return 0;
-}
+#include "ucmd.h"
 
 #define DXGPMO_BASIS_MAX_RANGES	4096
 
@@ -167,8 +52,8 @@ VISIBLE_IF_KUNIT int dxgpmo_basis_check_ranges(struct dxgpmo_basis *basis,
 	unsigned long bits = 0;
 	u32 i, j;
 
-	for (i = 0; i < basis->nr_ranges; i++) {
-		struct dxgpmo_basis_range *r = &basis->ranges[i];
+	for (i = 0; i < basis->log.nr_ranges; i++) {
+		struct dxgpmo_dirty_range *r = &basis->ranges[i];
 
 		if (!r->length || !IS_ALIGNED(r->offset, ps) ||
 		    !IS_ALIGNED(r->length, ps))
@@ -177,7 +62,7 @@ VISIBLE_IF_KUNIT int dxgpmo_basis_check_ranges(struct dxgpmo_basis *basis,
 		    r->offset + r->length > size)
 			return -ERANGE;
 		for (j = 0; j < i; j++) {
-			const struct dxgpmo_basis_range *o = &basis->ranges[j];
+			const struct dxgpmo_dirty_range *o = &basis->ranges[j];
 
 			if (r->offset < o->offset + o->length &&
 			    o->offset < r->offset + r->length)
@@ -186,7 +71,7 @@ VISIBLE_IF_KUNIT int dxgpmo_basis_check_ranges(struct dxgpmo_basis *basis,
 		r->first_bit = bits;
 		bits += r->length / ps;
 	}
-	basis->nr_bits = bits;
+	basis->log.nr_bits = bits;
 	return 0;
 }
 
@@ -199,11 +84,8 @@ static void dxgpmo_basis_destroy(struct dxgpmo_file *file,
 	if (!basis->adapter)
 		return;
 	dxgpmo_account_quota_uncharge(file->account, DXGPMO_QUOTA_BASES, 1);
-	mutex_lock(&basis->adapter->segment->lock);
-	basis->track_count = 0;
-	list_del(&basis->segment_node);
-	mutex_unlock(&basis->adapter->segment->lock);
-	bitmap_free(basis->bitmap);
+	dxgpmo_dirty_detach(&basis->adapter->segment->dirty, &basis->log);
+	bitmap_free(basis->log.bitmap);
 	dxgpmo_adapter_put(basis->adapter);
 }
 
@@ -269,7 +151,8 @@ int dxgpmo_cmd_create_memory_basis(struct dxgpmo_ucmd *ucmd)
 		goto err_adapter;
 	}
 	basis = container_of(obj, struct dxgpmo_basis, obj);
-	basis->nr_ranges = cmd->range_count;
+	basis->log.nr_ranges = cmd->range_count;
+	basis->log.ranges = basis->ranges;
 	ret = dxgpmo_basis_read_ranges(ucmd, basis, cmd);
 	if (ret)
 		goto err_abort;
@@ -283,14 +166,12 @@ int dxgpmo_cmd_create_memory_basis(struct dxgpmo_ucmd *ucmd)
 	ret = -ENOMEM;
 	if (dxgpmo_should_fail(file))
 		goto err_uncharge;
-	basis->bitmap = bitmap_zalloc(basis->nr_bits, GFP_KERNEL_ACCOUNT);
-	if (!basis->bitmap)
+	basis->log.bitmap = bitmap_zalloc(basis->log.nr_bits, GFP_KERNEL_ACCOUNT);
+	if (!basis->log.bitmap)
 		goto err_uncharge;
 	/* From here the destroy undoes it all, the charge too. */
 	basis->adapter = adapter;
-	mutex_lock(&adapter->segment->lock);
-	list_add_tail(&basis->segment_node, &adapter->segment->bases);
-	mutex_unlock(&adapter->segment->lock);
+	dxgpmo_dirty_attach(&adapter->segment->dirty, &basis->log);
 
 	cmd->basis_id = basis->obj.id;
 	return dxgpmo_ucmd_respond_finalize(ucmd, sizeof(*cmd), &basis->obj);
@@ -322,7 +203,7 @@ int dxgpmo_cmd_destroy_memory_basis(struct dxgpmo_ucmd *ucmd)
  * The segment bytes [*offset, *offset + *length) behind those of the bits
  * [first, first + count) of a basis that are range r's; false if none is.
  */
-VISIBLE_IF_KUNIT bool dxgpmo_range_bytes(const struct dxgpmo_basis_range *r,
+VISIBLE_IF_KUNIT bool dxgpmo_range_bytes(const struct dxgpmo_dirty_range *r,
 					 unsigned long first,
 					 unsigned long count, u64 ps,
 					 u64 *offset, u64 *length)
@@ -350,7 +231,7 @@ static int dxgpmo_basis_collect(struct dxgpmo_basis *basis,
 	u32 i;
 	int ret;
 
-	for (i = 0; i < basis->nr_ranges; i++) {
+	for (i = 0; i < basis->log.nr_ranges; i++) {
 		if (!dxgpmo_range_bytes(&basis->ranges[i], first, count,
 					dxgpmo_dirty_page_size, &offset,
 					&length))
@@ -364,24 +245,30 @@ static int dxgpmo_basis_collect(struct dxgpmo_basis *basis,
 	return 0;
 }
 
-int dxgpmo_cmd_start_dirty_tracking(struct dxgpmo_ucmd *ucmd)
+/* The basis a START or STOP names, a call's reference taken. */
+static struct dxgpmo_basis *dxgpmo_basis_of_tracking(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_dirty_tracking *cmd = ucmd->cmd;
+
+	if (cmd->flags || cmd->__reserved)
+		return ERR_PTR(-EINVAL);
+	return dxgpmo_basis_get(ucmd->file, cmd->basis_id);
+}
+
+int dxgpmo_cmd_start_dirty_tracking(struct dxgpmo_ucmd *ucmd)
+{
+	struct dxgpmo_basis *basis = dxgpmo_basis_of_tracking(ucmd);
 	struct dxgpmo_segment *segment;
-	struct dxgpmo_basis *basis;
 	bool first;
 	int ret = 0;
 
-	if (cmd->flags || cmd->__reserved)
-		return -EINVAL;
-	basis = dxgpmo_basis_get(ucmd->file, cmd->basis_id);
 	if (IS_ERR(basis))
 		return PTR_ERR(basis);
 	segment = basis->adapter->segment;
 	mutex_lock(&segment->collect_lock);
-	mutex_lock(&segment->lock);
-	first = !basis->track_count;
-	mutex_unlock(&segment->lock);
+	mutex_lock(&segment->dirty.lock);
+	first = !basis->log.track_count;
+	mutex_unlock(&segment->dirty.lock);
 	/*
 	 * Clean every PTE so the next write is seen, then drop what writes
 	 * before this START left in the bits: right after START they read 0.
@@ -389,16 +276,16 @@ int dxgpmo_cmd_start_dirty_tracking(struct dxgpmo_ucmd *ucmd)
 	 * nothing to end).
 	 */
 	if (first)
-		ret = dxgpmo_basis_collect(basis, 0, basis->nr_bits);
-	mutex_lock(&segment->lock);
-	if (!ret && basis->track_count == UINT_MAX)
+		ret = dxgpmo_basis_collect(basis, 0, basis->log.nr_bits);
+	mutex_lock(&segment->dirty.lock);
+	if (!ret && basis->log.track_count == UINT_MAX)
 		ret = -EOVERFLOW;
 	if (!ret) {
-		if (!basis->track_count)
-			bitmap_zero(basis->bitmap, basis->nr_bits);
-		basis->track_count++;
+		if (!basis->log.track_count)
+			bitmap_zero(basis->log.bitmap, basis->log.nr_bits);
+		basis->log.track_count++;
 	}
-	mutex_unlock(&segment->lock);
+	mutex_unlock(&segment->dirty.lock);
 	mutex_unlock(&segment->collect_lock);
 	dxgpmo_object_put(&basis->obj);
 	return ret;
@@ -406,23 +293,19 @@ int dxgpmo_cmd_start_dirty_tracking(struct dxgpmo_ucmd *ucmd)
 
 int dxgpmo_cmd_stop_dirty_tracking(struct dxgpmo_ucmd *ucmd)
 {
-	struct dxgpmo_dirty_tracking *cmd = ucmd->cmd;
+	struct dxgpmo_basis *basis = dxgpmo_basis_of_tracking(ucmd);
 	struct dxgpmo_segment *segment;
-	struct dxgpmo_basis *basis;
 	int ret = 0;
 
-	if (cmd->flags || cmd->__reserved)
-		return -EINVAL;
-	basis = dxgpmo_basis_get(ucmd->file, cmd->basis_id);
 	if (IS_ERR(basis))
 		return PTR_ERR(basis);
 	segment = basis->adapter->segment;
-	mutex_lock(&segment->lock);
-	if (basis->track_count)
-		basis->track_count--;
+	mutex_lock(&segment->dirty.lock);
+	if (basis->log.track_count)
+		basis->log.track_count--;
 	else
 		ret = -EINVAL;
-	mutex_unlock(&segment->lock);
+	mutex_unlock(&segment->dirty.lock);
 	dxgpmo_object_put(&basis->obj);
 	return ret;
 }
@@ -436,17 +319,17 @@ dxgpmo_query_span(const struct dxgpmo_basis *basis,
 		  const struct dxgpmo_query_dirty_bits *cmd, u64 ps,
 		  unsigned long *first, unsigned long *count)
 {
-	const struct dxgpmo_basis_range *r;
+	const struct dxgpmo_dirty_range *r;
 
 	if (!cmd->subrange_length) {
 		/* The whole basis; the other subrange fields must be 0. */
 		if (cmd->subrange_index || cmd->subrange_offset)
 			return -EINVAL;
 		*first = 0;
-		*count = basis->nr_bits;
+		*count = basis->log.nr_bits;
 		return 0;
 	}
-	if (cmd->subrange_index >= basis->nr_ranges)
+	if (cmd->subrange_index >= basis->log.nr_ranges)
 		return -EINVAL;
 	r = &basis->ranges[cmd->subrange_index];
 	if (!IS_ALIGNED(cmd->subrange_offset, ps) ||
@@ -494,9 +377,9 @@ static void dxgpmo_basis_restore_bits(struct dxgpmo_basis *basis,
 {
 	struct dxgpmo_segment *segment = basis->adapter->segment;
 
-	mutex_lock(&segment->lock);
-	dxgpmo_bits_from_bytes(basis->bitmap, first, count, bits);
-	mutex_unlock(&segment->lock);
+	mutex_lock(&segment->dirty.lock);
+	dxgpmo_bits_from_bytes(basis->log.bitmap, first, count, bits);
+	mutex_unlock(&segment->dirty.lock);
 }
 
 int dxgpmo_cmd_query_dirty_bits(struct dxgpmo_ucmd *ucmd)
@@ -517,7 +400,7 @@ int dxgpmo_cmd_query_dirty_bits(struct dxgpmo_ucmd *ucmd)
 		return PTR_ERR(basis);
 	segment = basis->adapter->segment;
 	ret = -EINVAL;
-	if (!READ_ONCE(basis->track_count))
+	if (!READ_ONCE(basis->log.track_count))
 		goto out_put;
 	ret = dxgpmo_query_span(basis, cmd, dxgpmo_dirty_page_size, &first,
 				&count);
@@ -541,11 +424,11 @@ int dxgpmo_cmd_query_dirty_bits(struct dxgpmo_ucmd *ucmd)
 	mutex_lock(&segment->collect_lock);
 	ret = dxgpmo_basis_collect(basis, first, count);
 	if (!ret) {
-		mutex_lock(&segment->lock);
-		dxgpmo_bits_to_bytes(basis->bitmap, first, count, out);
+		mutex_lock(&segment->dirty.lock);
+		dxgpmo_bits_to_bytes(basis->log.bitmap, first, count, out);
 		if (clear)
-			bitmap_clear(basis->bitmap, first, count);
-		mutex_unlock(&segment->lock);
+			bitmap_clear(basis->log.bitmap, first, count);
+		mutex_unlock(&segment->dirty.lock);
 	}
 	mutex_unlock(&segment->collect_lock);
 	if (!ret) {

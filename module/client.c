@@ -32,15 +32,15 @@
 #include <linux/dxgpmo.h>
 
 #include "adapter.h"
+#include "adapter_dma.h"
 #include "client.h"
 #include "compat.h"
 #include "dmabuf.h"
 #include "dxgpmo.h"
 #include "fs.h"
 #include "internal.h"
-#include "ucmd.h"
 #include "object.h"
-#include "segment.h"
+#include "ucmd.h"
 
 struct dxgpmo_client {
 	struct dxgpmo_file *file;
@@ -677,7 +677,8 @@ int dxgpmo_client_segment_transfer(struct dxgpmo_client *client, bool to_memory,
 		return -EOPNOTSUPP;
 	if (!dxgpmo_adapter_begin_access(adapter))
 		return -ENODEV;
-	ret = dxgpmo_segment_dma(adapter, to_memory, segment_offset, buf, len);
+	ret = dxgpmo_adapter_segment_dma(adapter, to_memory, segment_offset, buf,
+					 len);
 	dxgpmo_adapter_end_access(adapter);
 	return ret;
 }

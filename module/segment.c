@@ -9,19 +9,19 @@
  * segment_granule.c maps and tracks it instead.  Otherwise those mappings
  * are page-backed and writable from the first fault: CPU writes are
  * tracked by the MMU's own dirty bit in the PTEs, not by write faults.
- * Collecting them (basis.c: a query, a START) walks every PTE that maps
- * the range, in every process, through the segment's address_space,
- * records and cleans the dirty ones with one ranged TLB flush per mapping
+ * Collecting them (dxgpmo_segment_collect(), for a basis's query or START)
+ * walks every PTE that maps the range, in every process, through the
+ * segment's address_space, records the dirty ones in the dirty logs on the
+ * segment (dirty.c) and cleans them with one ranged TLB flush per mapping
  * - the helper vmwgfx uses for the same job.  A write costs nothing while
  * tracking is on; a write-fault scheme costs a fault per page per query
  * period plus a zap per page to re-arm, which made tracked writes 20x
  * slower than soft-dirty.
  *
- * The adapter reaches its segment with ADAPTER_DMA at device addresses from
- * DXGPMO_SEGMENT_DEVICE_BASE: each page is mapped for the device with the
- * DMA API for the transfer, and a device write marks the page dirty.
+ * The adapter's engine reaches its segment through adapter_dma.c, which
+ * records its writes in the same logs.
  */
-#include <linux/dma-mapping.h>
+#include <linux/bitmap.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/highmem.h>
@@ -30,12 +30,9 @@
 #include <linux/moduleparam.h>
 #include <linux/pagemap.h>
 #include <linux/slab.h>
-#include <linux/swiotlb.h>
 
-#include "adapter.h"
-#include "basis.h"
 #include "compat.h"
-#include "dxgpmo.h"
+#include "dirty.h"
 #include "fs.h"
 #include "segment.h"
 #include "segment_granule.h"
@@ -82,30 +79,31 @@ struct dxgpmo_segment *dxgpmo_segment_create(u32 adapter_id)
 	segment = kzalloc(sizeof(*segment), GFP_KERNEL);
 	if (!segment)
 		return ERR_PTR(-ENOMEM);
-	mutex_init(&segment->lock);
+	kref_init(&segment->kref);
+	dxgpmo_dirty_set_init(&segment->dirty, ilog2(dxgpmo_dirty_page_size));
 	mutex_init(&segment->collect_lock);
 	mutex_init(&segment->dma_lock);
 	xa_init(&segment->pages);
-	INIT_LIST_HEAD(&segment->bases);
 	segment->size = (u64)dxgpmo_segment_mb << 20;
 	segment->mmap_base = (u64)adapter_id << DXGPMO_SEGMENT_SHIFT;
 	if (dxgpmo_segment_tracks_by_faults() && dxgpmo_granule_init(segment)) {
 		mutex_destroy(&segment->dma_lock);
 		mutex_destroy(&segment->collect_lock);
-		mutex_destroy(&segment->lock);
+		dxgpmo_dirty_set_destroy(&segment->dirty);
 		kfree(segment);
 		return ERR_PTR(-ENOMEM);
 	}
 	return segment;
 }
 
-/* The adapter is gone: no mapping, basis or DMA refers to it any more. */
-void dxgpmo_segment_destroy(struct dxgpmo_segment *segment)
+/* The adapter and the last view are gone: no basis or DMA can remain. */
+static void dxgpmo_segment_release(struct kref *kref)
 {
+	struct dxgpmo_segment *segment =
+		container_of(kref, struct dxgpmo_segment, kref);
 	struct page *page;
 	unsigned long index;
 
-	WARN_ON(!list_empty(&segment->bases));
 	xa_for_each(&segment->pages, index, page) {
 		__free_page(page);
 		dxgpmo_count_global(DXGPMO_CNT_SEGMENT_PAGES, -1);
@@ -115,8 +113,13 @@ void dxgpmo_segment_destroy(struct dxgpmo_segment *segment)
 		dxgpmo_granule_destroy(segment);
 	mutex_destroy(&segment->dma_lock);
 	mutex_destroy(&segment->collect_lock);
-	mutex_destroy(&segment->lock);
+	dxgpmo_dirty_set_destroy(&segment->dirty);
 	kfree(segment);
+}
+
+void dxgpmo_segment_put(struct dxgpmo_segment *segment)
+{
+	kref_put(&segment->kref, dxgpmo_segment_release);
 }
 
 /* The page at index, allocated zeroed on first touch. */
@@ -154,24 +157,19 @@ struct page *dxgpmo_segment_alloc_page(struct dxgpmo_segment *segment,
 	return page;
 }
 
-static struct dxgpmo_adapter *dxgpmo_segment_adapter(struct vm_area_struct *vma)
+struct dxgpmo_segment *dxgpmo_segment_of_vma(struct vm_area_struct *vma)
 {
 	return vma->vm_private_data;
 }
 
 void dxgpmo_segment_vm_open(struct vm_area_struct *vma)
 {
-	kref_get(&dxgpmo_segment_adapter(vma)->kref);
+	kref_get(&dxgpmo_segment_of_vma(vma)->kref);
 }
 
 void dxgpmo_segment_vm_close(struct vm_area_struct *vma)
 {
-	dxgpmo_adapter_put(dxgpmo_segment_adapter(vma));
-}
-
-struct dxgpmo_segment *dxgpmo_segment_of_vma(struct vm_area_struct *vma)
-{
-	return dxgpmo_segment_adapter(vma)->segment;
+	dxgpmo_segment_put(dxgpmo_segment_of_vma(vma));
 }
 
 static vm_fault_t dxgpmo_seg_vm_fault(struct vm_fault *vmf)
@@ -197,38 +195,30 @@ static const struct vm_operations_struct dxgpmo_seg_vm_ops = {
 	.fault = dxgpmo_seg_vm_fault,
 };
 
-/* mmap(2) of a segment window: offset adapter_id << DXGPMO_SEGMENT_SHIFT. */
-int dxgpmo_segment_mmap(struct file *filp, struct vm_area_struct *vma)
+/*
+ * mmap(2) of a segment window, at offset adapter_id << DXGPMO_SEGMENT_SHIFT
+ * (window.c finds the adapter); the view holds the segment.
+ */
+int dxgpmo_segment_mmap(struct dxgpmo_segment *segment,
+			struct vm_area_struct *vma)
 {
-	u64 offset = (u64)vma->vm_pgoff << PAGE_SHIFT;
-	u32 id = offset >> DXGPMO_SEGMENT_SHIFT;
-	struct dxgpmo_adapter *adapter;
-	u64 start, len = vma->vm_end - vma->vm_start;
+	u64 start = ((u64)vma->vm_pgoff << PAGE_SHIFT) - segment->mmap_base;
+	u64 len = vma->vm_end - vma->vm_start;
 
-	if (!(vma->vm_flags & VM_MAYSHARE))
+	if (start + len < start || start + len > segment->size)
 		return -EINVAL;
-	adapter = dxgpmo_adapter_get(filp->private_data, id);
-	if (IS_ERR(adapter))
-		return -EINVAL;
-	start = offset - adapter->segment->mmap_base;
-	if (start + len < start || start + len > adapter->segment->size) {
-		dxgpmo_adapter_put(adapter);
-		return -EINVAL;
-	}
 	/*
 	 * A view that can never be written stays out of the shared mapping:
 	 * the kernel's walk for dirty PTEs (walk_page_mapping()) stops at the
 	 * first VMA it may not clean, which would hide the PTEs of every
 	 * writer behind it from dirty tracking.  Nothing needs to find this
-	 * view later: segment pages live as long as the adapter it holds.
+	 * view later: segment pages live as long as the segment it holds.
 	 */
 	if (!(vma->vm_flags & VM_MAYWRITE)) {
 		struct file *readonly = dxgpmo_readonly_view_file();
 
-		if (IS_ERR(readonly)) {
-			dxgpmo_adapter_put(adapter);
+		if (IS_ERR(readonly))
 			return PTR_ERR(readonly);
-		}
 		vma_set_file(vma, readonly);
 		fput(readonly);		/* the VMA took its own reference */
 	}
@@ -240,7 +230,8 @@ int dxgpmo_segment_mmap(struct file *filp, struct vm_area_struct *vma)
 	 * that tracking could find.
 	 */
 	dxgpmo_vm_flags_set(vma, VM_IO | VM_DONTEXPAND | VM_DONTDUMP);
-	vma->vm_private_data = adapter;
+	kref_get(&segment->kref);
+	vma->vm_private_data = segment;
 	vma->vm_ops = &dxgpmo_seg_vm_ops;
 	if (dxgpmo_segment_tracks_by_faults()) {
 		/*
@@ -254,6 +245,52 @@ int dxgpmo_segment_mmap(struct file *filp, struct vm_area_struct *vma)
 		dxgpmo_vm_flags_set(vma, VM_PFNMAP | VM_WIPEONFORK);
 		vma->vm_ops = &dxgpmo_granule_vm_ops;
 	}
+	return 0;
+}
+
+/*
+ * Move the CPU writes to [offset, offset + length) of the segment from the
+ * PTEs (and from pages whose PTEs are gone) into the dirty logs on the
+ * segment.  The helper guarantees that a PTE dirty when it starts is recorded
+ * and that one dirtied meanwhile is recorded or stays dirty, so no write is
+ * ever lost, only possibly reported by the next collection too.  Offset and
+ * length are page aligned.  The caller holds the segment's collect_lock.
+ */
+int dxgpmo_segment_collect(struct dxgpmo_segment *segment, u64 offset,
+			   u64 length)
+{
+	pgoff_t first = (segment->mmap_base + offset) >> PAGE_SHIFT;
+	pgoff_t nr = length >> PAGE_SHIFT;
+	pgoff_t start = 0, end = 0;	/* the helper's range of set bits */
+	XA_STATE(xas, &segment->pages, offset >> PAGE_SHIFT);
+	unsigned long *dirty;
+	struct page *page;
+
+	lockdep_assert_held(&segment->collect_lock);
+	if (dxgpmo_segment_tracks_by_faults())
+		return dxgpmo_granule_collect(segment, offset, length);
+	dirty = bitmap_zalloc(nr, GFP_KERNEL);
+	if (!dirty)
+		return -ENOMEM;
+	clean_record_shared_mapping_range(dxgpmo_shared_mapping, first, nr,
+					  first, dirty, &start, &end);
+	/*
+	 * A dirty PTE zapped since (munmap, exit) left its bit on the page
+	 * instead: the core marks the page dirty when it drops the PTE.
+	 * Segment pages live as long as the segment, so RCU is enough.
+	 */
+	rcu_read_lock();
+	xas_for_each(&xas, page, (offset >> PAGE_SHIFT) + nr - 1) {
+		if (xas_retry(&xas, page))
+			continue;
+		if (PageDirty(page) && TestClearPageDirty(page))
+			__set_bit(xas.xa_index - (offset >> PAGE_SHIFT), dirty);
+	}
+	rcu_read_unlock();
+	if (!bitmap_empty(dirty, nr))
+		dxgpmo_dirty_record(&segment->dirty, offset,
+				    (u64)nr << PAGE_SHIFT, dirty);
+	bitmap_free(dirty);
 	return 0;
 }
 
@@ -275,89 +312,4 @@ unsigned long dxgpmo_segment_get_unmapped_area(struct file *filp,
 		return thp_get_unmapped_area(filp, addr, len, pgoff, flags);
 #endif
 	return dxgpmo_mm_get_unmapped_area(filp, addr, len, pgoff, flags);
-}
-
-/*
- * One piece of a segment page for one transfer, for the engine to read
- * (DMA_TO_DEVICE) or write (DMA_FROM_DEVICE).  Only the bytes moved are
- * mapped: if they were bounced, the copy-back of a whole page would
- * revert what the CPU and other transfers wrote to the rest of it
- * meanwhile.  Bounced they are not: without an IOMMU a page out of the
- * engine's reach is refused, as ADLs refuse theirs.  Segment pages are in
- * no ADL, and the segment's dma_lock keeps this the only mapping of them:
- * the DMA API's own syncs are right.
- */
-static int dxgpmo_segment_dma_map(struct dxgpmo_adapter *adapter,
-				  struct page *page, unsigned int offset,
-				  size_t len, enum dma_data_direction dir,
-				  dma_addr_t *dma)
-{
-	bool direct = !(adapter->caps & DXGPMO_ADAPTER_CAP_IOMMU);
-	phys_addr_t phys = page_to_phys(page) + offset;
-
-	/* A forced bounce slot is not picked within the device's mask. */
-	if (direct && (phys + len - 1 > dma_get_mask(adapter->dev) ||
-		       is_swiotlb_force_bounce(adapter->dev)))
-		return -EOPNOTSUPP;
-	*dma = dma_map_page(adapter->dev, page, offset, len, dir);
-	if (dma_mapping_error(adapter->dev, *dma))
-		return -ENOMEM;
-	if (direct && *dma != phys) {
-		dma_unmap_page_attrs(adapter->dev, *dma, len, dir,
-				     DMA_ATTR_SKIP_CPU_SYNC);
-		return -EOPNOTSUPP;
-	}
-	return 0;
-}
-
-/*
- * ADAPTER_DMA into the segment: each piece of a page is mapped for the
- * adapter for the transfer and unmapped after it; device writes mark the
- * pages dirty.
- */
-int dxgpmo_segment_dma(struct dxgpmo_adapter *adapter, bool to_memory,
-		       u64 offset, void *buf, size_t len)
-{
-	enum dma_data_direction dir = to_memory ? DMA_FROM_DEVICE :
-						  DMA_TO_DEVICE;
-	struct dxgpmo_segment *segment = adapter->segment;
-	size_t done = 0;
-	int ret = 0;
-
-	if (offset + len < offset || offset + len > segment->size)
-		return -EINVAL;
-	while (done < len) {
-		u64 off = offset + done;
-		size_t n = min_t(size_t, len - done,
-				 PAGE_SIZE - (off & ~PAGE_MASK));
-		struct page *page;
-		dma_addr_t dma;
-
-		page = dxgpmo_segment_page(segment, off >> PAGE_SHIFT);
-		if (IS_ERR(page))
-			return PTR_ERR(page);
-		if (mutex_lock_killable(&segment->dma_lock))
-			return -EINTR;
-		ret = dxgpmo_segment_dma_map(adapter, page, off & ~PAGE_MASK, n,
-					     dir, &dma);
-		if (ret) {
-			mutex_unlock(&segment->dma_lock);
-			return ret;
-		}
-		ret = dxgpmo_adapter_transfer(adapter, to_memory, dma,
-					      buf + done, n);
-		dma_unmap_page(adapter->dev, dma, n, dir);
-		mutex_unlock(&segment->dma_lock);
-		/*
-		 * A transfer that failed or was interrupted may have written
-		 * part of the piece: over-reporting is allowed, a lost write
-		 * is not.
-		 */
-		if (to_memory)
-			dxgpmo_basis_mark_dirty(segment, off, n);
-		if (ret)
-			return ret;
-		done += n;
-	}
-	return 0;
 }

@@ -6,31 +6,42 @@
 #ifndef _DXGPMO_SEGMENT_H
 #define _DXGPMO_SEGMENT_H
 
-#include <linux/list.h>
+#include <linux/kref.h>
 #include <linux/mutex.h>
 #include <linux/pgtable.h>
 #include <linux/rwsem.h>
 #include <linux/types.h>
 #include <linux/xarray.h>
 
-struct dxgpmo_adapter;
+#include "dirty.h"
+
 struct file;
 struct page;
 struct vm_area_struct;
+
+/*
+ * mmap(2) offset space of /dev/dxgpmo: each adapter's segment window sits at
+ * adapter_id << DXGPMO_SEGMENT_SHIFT; object windows are handed out above
+ * DXGPMO_OBJECT_MMAP_BASE (window.c).
+ */
+#define DXGPMO_SEGMENT_SHIFT		36
+#define DXGPMO_OBJECT_MMAP_BASE		(1ULL << 44)
 
 #define DXGPMO_GRANULE_MAP_LOCKS	16
 
 /*
  * An adapter's emulated local-memory segment ("VRAM"): sparse pages
- * allocated on first touch, shared by every file, freed with the adapter.
+ * allocated on first touch, shared by every file.  The adapter holds one
+ * reference and each view (VMA) one, so a view outlives a removed adapter
+ * without the segment knowing its adapter.
  */
 struct dxgpmo_segment {
+	struct kref kref;
 	struct xarray pages;		/* page index -> struct page */
 	u64 size;
 	u64 mmap_base;			/* adapter_id << DXGPMO_SEGMENT_SHIFT */
-	/* The bases on the segment, their bitmaps and tracking counts. */
-	struct mutex lock;
-	struct list_head bases;
+	/* The dirty logs of the bases on the segment. */
+	struct dxgpmo_dirty_set dirty;
 	/*
 	 * One dirty collection at a time: cleaning PTEs and merging what
 	 * they said into every basis is one step, or a concurrent query of
@@ -85,20 +96,22 @@ static inline bool dxgpmo_segment_tracks_by_faults(void)
 
 int dxgpmo_segment_check_params(void);
 struct dxgpmo_segment *dxgpmo_segment_create(u32 adapter_id);
-void dxgpmo_segment_destroy(struct dxgpmo_segment *segment);
-int dxgpmo_segment_mmap(struct file *filp, struct vm_area_struct *vma);
+void dxgpmo_segment_put(struct dxgpmo_segment *segment);
+int dxgpmo_segment_mmap(struct dxgpmo_segment *segment,
+			struct vm_area_struct *vma);
 unsigned long dxgpmo_segment_get_unmapped_area(struct file *filp,
 					       unsigned long addr,
 					       unsigned long len,
 					       unsigned long pgoff,
 					       unsigned long flags);
-int dxgpmo_segment_dma(struct dxgpmo_adapter *adapter, bool to_memory,
-		       u64 offset, void *buf, size_t len);
 struct page *dxgpmo_segment_page(struct dxgpmo_segment *segment,
 				 unsigned long index);
 struct page *dxgpmo_segment_alloc_page(struct dxgpmo_segment *segment,
 				       unsigned long index);
-/* A segment VMA holds its adapter, whichever way it is tracked. */
+/* The caller holds the segment's collect_lock. */
+int dxgpmo_segment_collect(struct dxgpmo_segment *segment, u64 offset,
+			   u64 length);
+/* A segment VMA holds its segment, whichever way it is tracked. */
 void dxgpmo_segment_vm_open(struct vm_area_struct *vma);
 void dxgpmo_segment_vm_close(struct vm_area_struct *vma);
 struct dxgpmo_segment *dxgpmo_segment_of_vma(struct vm_area_struct *vma);

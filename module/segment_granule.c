@@ -16,15 +16,15 @@
  * read-only until a write maps the granule's writable.
  *
  * The mappings are PFN mappings: the pages belong to the segment, which
- * lives as long as the adapter, which every segment VMA holds.
+ * every segment VMA holds.
  */
 #include <linux/bitmap.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 
-#include "basis.h"
 #include "compat.h"
+#include "dirty.h"
 #include "fs.h"
 #include "segment.h"
 #include "segment_granule.h"
@@ -371,7 +371,7 @@ const struct vm_operations_struct dxgpmo_granule_vm_ops = {
 
 /*
  * Move the writes to the granules of [offset, offset + length) since their
- * last collection into the bits of every tracked basis, and re-arm those
+ * last collection into the dirty logs on the segment, and re-arm those
  * granules: unmapped, in every process, their next access faults again.
  * Offset and length are granule aligned.  The caller holds collect_lock.
  */
@@ -392,8 +392,8 @@ int dxgpmo_granule_collect(struct dxgpmo_segment *segment, u64 offset,
 				    segment->mmap_base + ((u64)from << PMD_SHIFT),
 				    (u64)(to - from) << PMD_SHIFT, 1);
 		bitmap_clear(segment->written, from, to - from);
-		dxgpmo_basis_mark_dirty(segment, (u64)from << PMD_SHIFT,
-					(u64)(to - from) << PMD_SHIFT);
+		dxgpmo_dirty_record(&segment->dirty, (u64)from << PMD_SHIFT,
+				    (u64)(to - from) << PMD_SHIFT, NULL);
 		from = to;
 	}
 	up_write(&segment->granule_sem);

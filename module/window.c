@@ -296,6 +296,26 @@ int dxgpmo_window_detach_view(struct dxgpmo_window *window,
 }
 
 /*
+ * A segment window, at adapter_id << DXGPMO_SEGMENT_SHIFT: any file that
+ * sees the adapter may view its segment; the view holds the segment, not
+ * the adapter.
+ */
+static int dxgpmo_window_mmap_segment(struct dxgpmo_file *file,
+				      struct vm_area_struct *vma)
+{
+	u32 id = ((u64)vma->vm_pgoff << PAGE_SHIFT) >> DXGPMO_SEGMENT_SHIFT;
+	struct dxgpmo_adapter *adapter;
+	int ret;
+
+	adapter = dxgpmo_adapter_get(file, id);
+	if (IS_ERR(adapter))
+		return -EINVAL;
+	ret = dxgpmo_segment_mmap(adapter->segment, vma);
+	dxgpmo_adapter_put(adapter);
+	return ret;
+}
+
+/*
  * mmap(2) of the device: only inside one of this file's object windows,
  * shared, never writable for a read-only object; of I/O space only for
  * whom the object itself needs (CAP_SYS_RAWIO).  Called with the mmap lock
@@ -315,7 +335,7 @@ int dxgpmo_fops_mmap(struct file *filp, struct vm_area_struct *vma)
 	if (last < vma->vm_pgoff)
 		return -EINVAL;
 	if (vma->vm_pgoff < DXGPMO_OBJECT_MMAP_BASE >> PAGE_SHIFT)
-		return dxgpmo_segment_mmap(filp, vma);
+		return dxgpmo_window_mmap_segment(file, vma);
 	/*
 	 * A window in the tree holds the object's reference, and revoke takes
 	 * it out of the tree before dropping that: under the tree's lock the

@@ -14,6 +14,7 @@
 #include <linux/overflow.h>
 
 #include "../basis.h"
+#include "../dirty.h"
 #include "dxgpmo.h"
 
 #define PS	((u64)PAGE_SIZE)
@@ -26,7 +27,7 @@ static struct dxgpmo_basis *dxgpmo_test_basis(struct kunit *test,
 	basis = kunit_kzalloc(test, struct_size(basis, ranges, nr_ranges),
 			      GFP_KERNEL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, basis);
-	basis->nr_ranges = nr_ranges;
+	basis->log.nr_ranges = nr_ranges;
 	return basis;
 }
 
@@ -56,7 +57,7 @@ static void dxgpmo_expect_bits(struct kunit *test, const unsigned long *bitmap,
 static void dxgpmo_range_mark_all_test(struct kunit *test)
 {
 	/* 16 pages at 64 KiB, their bits from 60: bits 63 and 64 differ. */
-	const struct dxgpmo_basis_range r = {
+	const struct dxgpmo_dirty_range r = {
 		.offset = 16 * PS, .length = 16 * PS, .first_bit = 60,
 	};
 	unsigned long *bitmap = dxgpmo_test_bitmap(test, 128);
@@ -101,7 +102,7 @@ static void dxgpmo_range_mark_all_test(struct kunit *test)
 
 static void dxgpmo_range_mark_dirty_test(struct kunit *test)
 {
-	const struct dxgpmo_basis_range r = {
+	const struct dxgpmo_dirty_range r = {
 		.offset = 16 * PS, .length = 16 * PS, .first_bit = 60,
 	};
 	unsigned long *bitmap = dxgpmo_test_bitmap(test, 128);
@@ -144,20 +145,20 @@ static void dxgpmo_basis_check_ranges_test(struct kunit *test)
 	struct dxgpmo_basis *basis = dxgpmo_test_basis(test, 3);
 	const u64 size = 1024 * PS;
 
-	basis->ranges[0] = (struct dxgpmo_basis_range){ 512 * PS, 60 * PS };
-	basis->ranges[1] = (struct dxgpmo_basis_range){ 0, 8 * PS };
+	basis->ranges[0] = (struct dxgpmo_dirty_range){ 512 * PS, 60 * PS };
+	basis->ranges[1] = (struct dxgpmo_dirty_range){ 0, 8 * PS };
 	/* Touching the first one is not overlapping it. */
-	basis->ranges[2] = (struct dxgpmo_basis_range){ 572 * PS, 452 * PS };
+	basis->ranges[2] = (struct dxgpmo_dirty_range){ 572 * PS, 452 * PS };
 	KUNIT_ASSERT_EQ(test, dxgpmo_basis_check_ranges(basis, size, PS), 0);
 	KUNIT_EXPECT_EQ(test, basis->ranges[0].first_bit, 0UL);
 	KUNIT_EXPECT_EQ(test, basis->ranges[1].first_bit, 60UL);
 	KUNIT_EXPECT_EQ(test, basis->ranges[2].first_bit, 68UL);
-	KUNIT_EXPECT_EQ(test, basis->nr_bits, 520UL);
+	KUNIT_EXPECT_EQ(test, basis->log.nr_bits, 520UL);
 	/* With dirty pages of 4 system pages. */
 	KUNIT_ASSERT_EQ(test, dxgpmo_basis_check_ranges(basis, size, 4 * PS),
 			0);
 	KUNIT_EXPECT_EQ(test, basis->ranges[2].first_bit, 17UL);
-	KUNIT_EXPECT_EQ(test, basis->nr_bits, 130UL);
+	KUNIT_EXPECT_EQ(test, basis->log.nr_bits, 130UL);
 
 	/* Past the segment's end, or wrapping past 2^64. */
 	basis->ranges[2].length = 453 * PS;
@@ -196,7 +197,7 @@ static void dxgpmo_basis_check_ranges_test(struct kunit *test)
 static void dxgpmo_range_bytes_test(struct kunit *test)
 {
 	/* 64 pages at 1 MiB, their bits from 64. */
-	const struct dxgpmo_basis_range r = {
+	const struct dxgpmo_dirty_range r = {
 		.offset = 256 * PS, .length = 64 * PS, .first_bit = 64,
 	};
 	u64 offset = 0, length = 0;
@@ -232,8 +233,8 @@ static void dxgpmo_query_span_test(struct kunit *test)
 	struct dxgpmo_query_dirty_bits cmd;
 	unsigned long first = 0, count = 0;
 
-	basis->ranges[0] = (struct dxgpmo_basis_range){ 0, 63 * PS };
-	basis->ranges[1] = (struct dxgpmo_basis_range){ 128 * PS, 16 * PS };
+	basis->ranges[0] = (struct dxgpmo_dirty_range){ 0, 63 * PS };
+	basis->ranges[1] = (struct dxgpmo_dirty_range){ 128 * PS, 16 * PS };
 	KUNIT_ASSERT_EQ(test, dxgpmo_basis_check_ranges(basis, 256 * PS, PS),
 			0);
 
