@@ -35,8 +35,8 @@
 #include "dxgpmo.h"
 #include "fs.h"
 #include "internal.h"
-#include "ucmd.h"
 #include "segment.h"
+#include "ucmd.h"
 
 static DEFINE_XARRAY_ALLOC1(dxgpmo_adapters);
 static u32 dxgpmo_next_adapter_id;

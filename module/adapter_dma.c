@@ -84,6 +84,8 @@ int dxgpmo_adapter_segment_dma(struct dxgpmo_adapter *adapter, bool to_memory,
 	size_t done = 0;
 	int ret = 0;
 
+	/* The device is still there to map for (dxgpmo_adapter_begin_access). */
+	lockdep_assert_held_read(&adapter->access_lock);
 	if (offset + len < offset || offset + len > segment->size)
 		return -EINVAL;
 	while (done < len) {

@@ -32,14 +32,14 @@
 #include "backing.h"
 #include "compat.h"
 #include "dxgpmo.h"
+#include "inject.h"
 #include "internal.h"
-#include "ucmd.h"
 #include "object.h"
 #include "pmo.h"
 #include "privilege.h"
 #include "quota.h"
 #include "stats.h"
-#include "inject.h"
+#include "ucmd.h"
 
 VISIBLE_IF_KUNIT int dxgpmo_adl_check(const struct dxgpmo_allocate_adl *cmd)
 {
@@ -111,6 +111,8 @@ void dxgpmo_adl_revoke_adapter(struct dxgpmo_adapter *adapter)
 {
 	struct dxgpmo_adl *adl;
 
+	/* No ADL is being made: dxgpmo_adl_map() holds it for reading. */
+	lockdep_assert_held_write(&adapter->access_lock);
 	mutex_lock(&adapter->adls_lock);
 	list_for_each_entry(adl, &adapter->adls, adapter_node)
 		dxgpmo_adl_unmap_locked(adl);
@@ -122,8 +124,8 @@ void dxgpmo_adl_revoke_adapter(struct dxgpmo_adapter *adapter)
  * DMA segment of sgt in turn (segments start on a page, as the tables are
  * built).
  */
-VISIBLE_IF_KUNIT unsigned long dxgpmo_adl_fill(const struct sg_table *sgt,
-					       unsigned long nr, u64 *logical)
+unsigned long dxgpmo_adl_fill(const struct sg_table *sgt, unsigned long nr,
+			      u64 *logical)
 {
 	unsigned long i = 0;
 	struct scatterlist *sg;
@@ -148,6 +150,8 @@ static int dxgpmo_adl_map(struct dxgpmo_file *file, struct dxgpmo_adl *adl,
 {
 	int ret;
 
+	/* Removal, which unmaps every listed ADL, waits for this one. */
+	lockdep_assert_held_read(&adapter->access_lock);
 	/* For a SECTION, the ADL keeps the pages resident. */
 	if (backing->ops->sgt) {
 		ret = backing->ops->sgt(backing, &adl->dma, GFP_KERNEL_ACCOUNT);

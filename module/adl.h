@@ -40,13 +40,15 @@ void dxgpmo_adl_release_held(struct dxgpmo_adl **held, int nr);
 /* The adapter is going away. */
 void dxgpmo_adl_revoke_adapter(struct dxgpmo_adapter *adapter);
 
-/* For the KUnit suites (module/kunit/); static without KUnit. */
-#if IS_ENABLED(CONFIG_KUNIT)
 struct sg_table;
 
-int dxgpmo_adl_check(const struct dxgpmo_allocate_adl *cmd);
+/* A mapped table's device pages, nr of them, in logical[]; how many. */
 unsigned long dxgpmo_adl_fill(const struct sg_table *sgt, unsigned long nr,
 			      u64 *logical);
+
+/* For the KUnit suites (module/kunit/); static without KUnit. */
+#if IS_ENABLED(CONFIG_KUNIT)
+int dxgpmo_adl_check(const struct dxgpmo_allocate_adl *cmd);
 int dxgpmo_adl_contiguity(struct dxgpmo_allocate_adl *cmd, const u64 *logical,
 			  unsigned long nr);
 #endif

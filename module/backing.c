@@ -20,9 +20,9 @@
 #include "backing_section.h"
 #include "compat.h"
 #include "dxgpmo.h"
+#include "inject.h"
 #include "object.h"
 #include "stats.h"
-#include "inject.h"
 
 static const struct dxgpmo_backing_ops *const dxgpmo_backing_types[] = {
 	[DXGPMO_PMO_TYPE_MDL] = &dxgpmo_mdl_backing_ops,

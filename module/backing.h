@@ -29,6 +29,24 @@ struct dxgpmo_file;
 struct vm_fault;
 struct vm_area_struct;
 
+/**
+ * struct dxgpmo_alloc_request - the memory a create asks for
+ * @nr_pages: whole pages
+ * @type: %DXGPMO_PMO_TYPE_*, which selects the backing's ops
+ * @cache_type: %DXGPMO_CACHE_*
+ * @low: lowest physical address a page may have (MDL, CONTIGUOUS)
+ * @high: highest, inclusive; %U64_MAX for anywhere
+ * @boundary: CONTIGUOUS: a power of two the run may not cross; 0 for none
+ * @search_window: CONTIGUOUS: may search [@low, @high] with migration
+ *	(dxgpmo_may_create() decides)
+ * @readonly: SECTION: PAGE_READONLY
+ * @io_base: IO_SPACE: the physical address; backing_io.c finds the
+ *	adapter whose BAR holds it
+ *
+ * Made by CREATE_PMO from its command (dxgpmo_create_request()), checked
+ * against the caller's privileges and the adapter's reach, then handed to
+ * dxgpmo_backing_alloc() and the type's @alloc.
+ */
 struct dxgpmo_alloc_request {
 	unsigned long nr_pages;
 	u32 type;
@@ -36,11 +54,9 @@ struct dxgpmo_alloc_request {
 	u64 low;
 	u64 high;
 	u64 boundary;
-	bool search_window;	/* CONTIGUOUS: may search with migration */
+	bool search_window;
 	bool readonly;
 	u64 io_base;
-	bool io_prefetchable;			/* the BAR may be write-combined */
-	struct dxgpmo_adapter *io_adapter;	/* reference passed in */
 };
 
 /* A kernel view of part of an object (MAP kernel mode, dma-buf vmap). */
@@ -84,42 +100,58 @@ struct dxgpmo_dma_sync {
 
 #define DXGPMO_DMA_SYNC_STEPS	2
 
+/**
+ * struct dxgpmo_backing_ops - what one type of memory does its own way
+ * @alloc: the backing of @req, every page it needs (none for pageable
+ *	types); called by dxgpmo_backing_alloc() after the charge
+ * @release: frees what @alloc made; the last reference is gone
+ * @page: the page at @index, for objects whose pages sit still; else NULL
+ * @pin: pages [@first, @first + @nr), each referenced (kept resident)
+ * @sgt: @m->sgt for @m's pages, pinning what must stay; NULL: no pages
+ * @dma_map: map @m for @m->dev as an ADL: one sync for the device now, one
+ *	for the CPU at unmap (ADLs may overlap, see adl.c); @behind_iommu
+ *	false: the device sees physical addresses and nothing may be bounced
+ * @dma_unmap: undoes @dma_map
+ * @vma_setup: prepares a user VMA of the object (flags, file); NULL: the
+ *	type has no user views
+ * @view_mapping: optional; the mapping the object's user views are linked
+ *	into, when it is not the device file's (see dxgpmo_window_create())
+ * @fault: the PTE (or PMD) of page @index for a fault in a user view
+ * @view_open: optional; a user VMA that may map the object came (mmap,
+ *	fork, split, mremap), for types whose faults map pages that must be
+ *	held while a view can reach them
+ * @view_close: optional; such a VMA went (munmap, exit, UNMAP detaching it)
+ * @map_kernel: a kernel view of @view's pages (MAP kernel mode, vmap)
+ * @unmap_kernel: undoes @map_kernel
+ * @kview_rw: copies between a kernel view and user memory (KMAP_RW)
+ * @holds_ram: the type's pages count against memory caps
+ * @kernel_mode_only: no %DXGPMO_ACCESS_USER map (IO_SPACE)
+ * @raw_io: views reach registers: CAP_SYS_RAWIO
+ * @contiguous: always one run of device addresses
+ * @pageable: pages reclaim may drop once unheld
+ *
+ * One table a type (backing_chunks.c, backing_section.c, backing_io.c),
+ * chosen by the request's type; backing.c holds what they share, as
+ * iommufd's pages.c serves its access types.
+ */
 struct dxgpmo_backing_ops {
 	struct dxgpmo_backing *(*alloc)(const struct dxgpmo_alloc_request *req);
 	void (*release)(struct dxgpmo_backing *backing);
-	/* The page at index, for objects whose pages sit still; else NULL. */
 	struct page *(*page)(struct dxgpmo_backing *backing,
 			     unsigned long index);
-	/* Pages [first, first + nr), each referenced (kept resident). */
 	int (*pin)(struct dxgpmo_backing *backing, unsigned long first,
 		   unsigned long nr, struct page **pages);
-	/* m->sgt for m's pages, pinning what must stay; NULL: no pages. */
 	int (*sgt)(struct dxgpmo_backing *backing, struct dxgpmo_dma_map *m,
 		   gfp_t gfp);
-	/*
-	 * Map m for m->dev as an ADL: one sync for the device now, one for
-	 * the CPU at unmap (ADLs may overlap, see adl.c).  behind_iommu false:
-	 * the device sees physical addresses and nothing may be bounced.
-	 */
 	int (*dma_map)(struct dxgpmo_backing *backing, struct dxgpmo_dma_map *m,
 		       bool behind_iommu);
 	void (*dma_unmap)(struct dxgpmo_backing *backing,
 			  struct dxgpmo_dma_map *m);
 	int (*vma_setup)(struct dxgpmo_backing *backing,
 			 struct vm_area_struct *vma);
-	/*
-	 * The mapping the object's user views are linked into, when it is
-	 * not the device file's (see dxgpmo_window_create()).  Optional.
-	 */
 	struct address_space *(*view_mapping)(struct dxgpmo_backing *backing);
 	vm_fault_t (*fault)(struct dxgpmo_backing *backing,
 			    struct vm_fault *vmf, unsigned long index);
-	/*
-	 * A user VMA that may map the object came (mmap, fork, split,
-	 * mremap) or went (munmap, exit, UNMAP detaching it): for types
-	 * whose faults map pages that must be held while a view can reach
-	 * them.  Optional.
-	 */
 	void (*view_open)(struct dxgpmo_backing *backing);
 	void (*view_close)(struct dxgpmo_backing *backing);
 	int (*map_kernel)(struct dxgpmo_backing *backing,
@@ -129,11 +161,11 @@ struct dxgpmo_backing_ops {
 	int (*kview_rw)(struct dxgpmo_backing *backing,
 			struct dxgpmo_kview *view, bool write, u64 offset,
 			u64 length, void __user *ubuf);
-	bool holds_ram;		/* counts against memory caps */
-	bool kernel_mode_only;	/* no DXGPMO_ACCESS_USER map (IO_SPACE) */
-	bool raw_io;		/* views reach registers: CAP_SYS_RAWIO */
-	bool contiguous;	/* always one run of device addresses */
-	bool pageable;		/* pages reclaim may drop once unheld */
+	bool holds_ram;
+	bool kernel_mode_only;
+	bool raw_io;
+	bool contiguous;
+	bool pageable;
 };
 
 /*

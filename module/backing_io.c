@@ -26,24 +26,38 @@
 #include "dxgpmo.h"
 #include "fs.h"
 
+/*
+ * The BAR of a dxgpmo adapter that holds [io_base, + nr_pages): no other
+ * device's, whose removal nothing here would see.  The backing holds the
+ * adapter, released by dxgpmo_io_release().
+ */
 static struct dxgpmo_backing *
 dxgpmo_io_alloc(const struct dxgpmo_alloc_request *req)
 {
 	struct dxgpmo_backing *backing;
+	struct dxgpmo_adapter *adapter;
+	bool registers, prefetchable;
 
+	adapter = dxgpmo_adapter_get_by_bar(req->io_base,
+					    req->nr_pages << PAGE_SHIFT,
+					    &registers, &prefetchable);
+	if (!adapter)
+		return ERR_PTR(-EPERM);
 	backing = dxgpmo_backing_new(0, req, &dxgpmo_io_backing_ops);
-	if (!backing)
+	if (!backing) {
+		dxgpmo_adapter_put(adapter);
 		return ERR_PTR(-ENOMEM);
+	}
 	backing->io_base = req->io_base;
-	backing->io_adapter = req->io_adapter;
-	backing->readonly = req->readonly;	/* the module's registers */
+	backing->io_adapter = adapter;
+	backing->readonly = registers;	/* the module's registers */
 	/*
 	 * Write-combining lets the CPU read speculatively and merge writes:
 	 * only for a prefetchable BAR (as PCI's resourceN_wc files), never
 	 * for registers; other WC objects are mapped uncached.
 	 */
 	backing->io_wc = req->cache_type == DXGPMO_CACHE_WRITE_COMBINED &&
-			 req->io_prefetchable && !req->readonly;
+			 prefetchable && !registers;
 	return backing;
 }
 

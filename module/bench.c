@@ -133,9 +133,6 @@ static int dxgpmo_bench_sgtable_once(struct dxgpmo_adapter *adapter,
 				     struct sg_table *sgt, unsigned long nr,
 				     u64 *addr)
 {
-	struct scatterlist *sg;
-	unsigned long i = 0;
-	unsigned int s;
 	int ret;
 
 	if (!dxgpmo_adapter_begin_access(adapter))
@@ -144,21 +141,11 @@ static int dxgpmo_bench_sgtable_once(struct dxgpmo_adapter *adapter,
 	if (ret)
 		goto out;
 	/*
-	 * A segment at a time, the cheapest way to write the array; written
-	 * here rather than with the ADL's own fill, so that the floor does
-	 * not share the code it is the floor of.
+	 * The ADL's own fill, a segment at a time: the floor is mapping and
+	 * listing the pages, and the ratio what an ADL adds to both.  Not
+	 * every page listed: the floor did less than an ADL.
 	 */
-	for_each_sgtable_dma_sg(sgt, sg, s) {
-		u64 page = sg_dma_address(sg) >> PAGE_SHIFT;
-		unsigned long n = PAGE_ALIGN(sg_dma_len(sg)) >> PAGE_SHIFT;
-
-		if (WARN_ON_ONCE(n > nr - i))
-			break;
-		while (n--)
-			addr[i++] = page++;
-	}
-	/* Not every page listed: the floor did less than an ADL. */
-	if (WARN_ON_ONCE(i != nr))
+	if (WARN_ON_ONCE(dxgpmo_adl_fill(sgt, nr, addr) != nr))
 		ret = -EIO;
 	dma_unmap_sgtable(adapter->dev, sgt, DMA_BIDIRECTIONAL, 0);
 out:

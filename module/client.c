@@ -11,13 +11,18 @@
  * kernel client may do that an opener of /dev/dxgpmo may not is decided
  * in privilege.c (any window and physical address, as kernel code; no
  * IO_SPACE), what it is charged in quota.c (caps of its own).
+ */
+
+/**
+ * DOC: Contexts
  *
- * Contexts: every function sleeps (process context, no spinlock, no
- * atomic section, not in the device's DMA fence signalling path).  Calls
- * on one client may run concurrently, as ioctls on one file may.  Close
- * comes after the last call returned.  None may be called with the mmap
- * lock of any process held, nor from a shrinker or reclaim: creating
- * objects allocates with GFP_KERNEL.
+ * Every function sleeps: process context, no spinlock, no atomic section,
+ * not in the device's DMA fence signalling path; the two whose comments
+ * name a context say when else they may not be called.  Calls on one
+ * client may run concurrently, as ioctls on one file may.  Close comes
+ * after the last call returned.  None may be called with the mmap lock of
+ * any process held, nor from a shrinker or reclaim: creating objects
+ * allocates with GFP_KERNEL.
  */
 #include <linux/device.h>
 #include <linux/dma-buf.h>
@@ -365,6 +370,11 @@ static int dxgpmo_client_cmd_array(struct dxgpmo_client *client,
 	return ret;
 }
 
+/* A command whose block names one array of the caller's, at @field. */
+#define dxgpmo_client_cmd_with(client, cmd, args, field, array)	\
+	dxgpmo_client_cmd_array(client, cmd, args, sizeof(*(args)),	\
+				offsetof(typeof(*(args)), field), array)
+
 static int dxgpmo_client_cmd(struct dxgpmo_client *client,
 			     int (*cmd)(struct dxgpmo_ucmd *ucmd),
 			     void *args, u32 size)
@@ -383,7 +393,6 @@ static int dxgpmo_client_cmd(struct dxgpmo_client *client,
  * BARs with pci_iomap()); the pages are charged to the client's own caps.
  * mmap_offset is of no use to a kernel client.
  *
- * Context: process context, may sleep.
  * Return: 0 with pmo_id (and amo_id) filled, or CREATE_PMO's errors.
  */
 int dxgpmo_client_create_pmo(struct dxgpmo_client *client,
@@ -404,7 +413,6 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_create_pmo, DXGPMO_NS);
  * -EBUSY and a warning with adl_leak=warn (the default), panic() with
  * adl_leak=bug, as the Windows bugcheck stops the machine.
  *
- * Context: process context, may sleep.
  * Return: 0, or DESTROY_PMO's errors (-EBUSY while a map or an ADL holds it).
  */
 int dxgpmo_client_destroy_pmo(struct dxgpmo_client *client, u32 pmo_id,
@@ -427,7 +435,6 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_destroy_pmo, DXGPMO_NS);
  * @adapter_id: the adapter, usually dxgpmo_client_adapter_id()
  * @amo_id: the new AMO
  *
- * Context: process context, may sleep.
  * Return: 0, or OPEN_PMO's errors (-EBUSY: the PMO has an AMO).
  */
 int dxgpmo_client_open_pmo(struct dxgpmo_client *client, u32 pmo_id,
@@ -452,7 +459,6 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_open_pmo, DXGPMO_NS);
  * @client: the client
  * @amo_id: the AMO
  *
- * Context: process context, may sleep.
  * Return: 0, or CLOSE_PMO's errors (-EBUSY while it has ADLs).
  */
 int dxgpmo_client_close_pmo(struct dxgpmo_client *client, u32 amo_id)
@@ -473,15 +479,13 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_close_pmo, DXGPMO_NS);
  * As ALLOCATE_ADL: the device addresses of the range, for the AMO's
  * adapter, in @pages or as one contiguous run (adl_flags, base_page).
  *
- * Context: process context, may sleep.
  * Return: 0, or ALLOCATE_ADL's errors.
  */
 int dxgpmo_client_allocate_adl(struct dxgpmo_client *client,
 			       struct dxgpmo_allocate_adl *args, u64 *pages)
 {
-	return dxgpmo_client_cmd_array(client, dxgpmo_cmd_allocate_adl, args,
-				       sizeof(*args),
-				       offsetof(typeof(*args), pages), pages);
+	return dxgpmo_client_cmd_with(client, dxgpmo_cmd_allocate_adl, args,
+				      pages, pages);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_allocate_adl, DXGPMO_NS);
 
@@ -492,7 +496,6 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_allocate_adl, DXGPMO_NS);
  *
  * The device is cut off before this returns, lazy IOMMU or not.
  *
- * Context: process context, may sleep.
  * Return: 0, or FREE_ADL's errors.
  */
 int dxgpmo_client_free_adl(struct dxgpmo_client *client, u32 adl_id)
@@ -517,7 +520,6 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_free_adl, DXGPMO_NS);
  * it (dxgpmo_client_export_dmabuf()) and calls dma_buf_mmap() from its own
  * mmap().
  *
- * Context: process context, may sleep.
  * Return: 0, or MAP's errors.
  */
 int dxgpmo_client_map(struct dxgpmo_client *client, struct dxgpmo_map *args)
@@ -533,7 +535,6 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_map, DXGPMO_NS);
  * @address: the view, as dxgpmo_client_map() returned it in address
  * @length: its length, as returned
  *
- * Context: process context, may sleep.
  * Return: 0, or UNMAP's errors.
  */
 int dxgpmo_client_unmap(struct dxgpmo_client *client, u32 pmo_id, u64 address,
@@ -556,16 +557,14 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_unmap, DXGPMO_NS);
  * @args: CREATE_MEMORY_BASIS's block, its ranges field 0
  * @ranges: range_count ranges of the adapter's segment
  *
- * Context: process context, may sleep.
  * Return: 0 with basis_id filled, or CREATE_MEMORY_BASIS's errors.
  */
 int dxgpmo_client_create_memory_basis(struct dxgpmo_client *client,
 				      struct dxgpmo_create_memory_basis *args,
 				      const struct dxgpmo_memory_range *ranges)
 {
-	return dxgpmo_client_cmd_array(client, dxgpmo_cmd_create_memory_basis,
-				       args, sizeof(*args),
-				       offsetof(typeof(*args), ranges), ranges);
+	return dxgpmo_client_cmd_with(client, dxgpmo_cmd_create_memory_basis,
+				      args, ranges, ranges);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_create_memory_basis, DXGPMO_NS);
 
@@ -574,7 +573,6 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_create_memory_basis, DXGPMO_NS);
  * @client: the client
  * @basis_id: the basis
  *
- * Context: process context, may sleep.
  * Return: 0, or DESTROY_MEMORY_BASIS's errors.
  */
 int dxgpmo_client_destroy_memory_basis(struct dxgpmo_client *client,
@@ -602,7 +600,6 @@ static int dxgpmo_client_tracking_cmd(struct dxgpmo_client *client,
  * @client: the client
  * @basis_id: the basis
  *
- * Context: process context, may sleep.
  * Return: 0, or START_DIRTY_TRACKING's errors.
  */
 int dxgpmo_client_start_dirty_tracking(struct dxgpmo_client *client,
@@ -619,7 +616,6 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_start_dirty_tracking, DXGPMO_NS);
  * @client: the client
  * @basis_id: the basis
  *
- * Context: process context, may sleep.
  * Return: 0, or STOP_DIRTY_TRACKING's errors.
  */
 int dxgpmo_client_stop_dirty_tracking(struct dxgpmo_client *client,
@@ -637,15 +633,19 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_stop_dirty_tracking, DXGPMO_NS);
  * @args: QUERY_DIRTY_BITS's block, its buffer field 0
  * @bits: buffer_size bytes for the bits
  *
- * Context: process context, may sleep.
+ * As QUERY_DIRTY_BITS: one bit a dirty page of the basis (or of the
+ * subrange asked for), bit 0 of @bits first, set if the page was written
+ * since the bit was last cleared; with %DXGPMO_DIRTY_CLEAR_DATA in
+ * args->flags, the bits read are cleared.  -ENOSPC with args->buffer_size
+ * set to what is needed if it is too small.
+ *
  * Return: 0, or QUERY_DIRTY_BITS's errors.
  */
 int dxgpmo_client_query_dirty_bits(struct dxgpmo_client *client,
 				   struct dxgpmo_query_dirty_bits *args, void *bits)
 {
-	return dxgpmo_client_cmd_array(client, dxgpmo_cmd_query_dirty_bits, args,
-				       sizeof(*args),
-				       offsetof(typeof(*args), buffer), bits);
+	return dxgpmo_client_cmd_with(client, dxgpmo_cmd_query_dirty_bits, args,
+				      buffer, bits);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_query_dirty_bits, DXGPMO_NS);
 
@@ -661,7 +661,6 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_query_dirty_bits, DXGPMO_NS);
  * with its device address, and the pages the device wrote are marked
  * dirty in every tracked basis, as ADAPTER_DMA into a segment does.
  *
- * Context: process context, may sleep.
  * Return: 0, -EOPNOTSUPP without ops->transfer, -EINVAL out of the
  * segment, -ENODEV after the client's adapter was removed, or what
  * ops->transfer returned.
@@ -694,7 +693,6 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_segment_transfer, DXGPMO_NS);
  * reference and drops it with dma_buf_put() (or gives it to
  * dma_buf_fd()).  The pages live as long as the dma-buf does.
  *
- * Context: process context, may sleep.
  * Return: the dma-buf, or EXPORT_DMABUF's errors as an ERR_PTR().
  */
 struct dma_buf *dxgpmo_client_export_dmabuf(struct dxgpmo_client *client,

@@ -26,13 +26,13 @@
 #include "compat.h"
 #include "dmabuf.h"
 #include "dxgpmo.h"
+#include "inject.h"
 #include "internal.h"
-#include "ucmd.h"
 #include "object.h"
 #include "pmo.h"
 #include "quota.h"
 #include "stats.h"
-#include "inject.h"
+#include "ucmd.h"
 
 DXGPMO_IMPORT_NS_DMA_BUF();
 

@@ -32,14 +32,14 @@
 #include "compat.h"
 #include "dxgpmo.h"
 #include "fs.h"
+#include "inject.h"
 #include "internal.h"
-#include "ucmd.h"
 #include "mapping.h"
 #include "object.h"
 #include "pmo.h"
 #include "quota.h"
 #include "stats.h"
-#include "inject.h"
+#include "ucmd.h"
 #include "window.h"
 
 /* Kernel-mode MAP returns a token, never the kernel address. */
@@ -68,10 +68,6 @@ static void dxgpmo_map_destroy(struct dxgpmo_file *file,
 	dxgpmo_object_unhold(&map->pmo->obj);
 }
 
-static const struct dxgpmo_object_ops dxgpmo_map_ops = {
-	.destroy = dxgpmo_map_destroy,
-	.counter = DXGPMO_CNT_MAPS,
-};
 
 /*
  * A view is whole pages: from the page holding offset to the one holding
@@ -163,6 +159,68 @@ static void dxgpmo_map_user_undo(struct dxgpmo_pmo *pmo, u64 address,
 					  view_offset >> PAGE_SHIFT, detached);
 }
 
+/* MAP could not answer: the user view the caller never learnt of goes too. */
+static void dxgpmo_map_abort(struct dxgpmo_file *file,
+			     struct dxgpmo_object *obj)
+{
+	struct dxgpmo_cpu_map *map = container_of(obj, struct dxgpmo_cpu_map,
+						  obj);
+
+	if (map->mm)
+		dxgpmo_map_user_undo(map->pmo, map->address, map->length,
+				     map->view_offset);
+	dxgpmo_map_destroy(file, obj);
+}
+
+static const struct dxgpmo_object_ops dxgpmo_map_ops = {
+	.destroy = dxgpmo_map_destroy,
+	.abort = dxgpmo_map_abort,
+	.counter = DXGPMO_CNT_MAPS,
+};
+
+/*
+ * A view of pmo as MAP asks, not yet visible: on the PMO's list and
+ * holding it, or nothing at all.
+ */
+static struct dxgpmo_cpu_map *dxgpmo_map_alloc(struct dxgpmo_ucmd *ucmd,
+					       struct dxgpmo_pmo *pmo,
+					       bool in_process)
+{
+	const struct dxgpmo_map *cmd = ucmd->cmd;
+	struct dxgpmo_file *file = ucmd->file;
+	struct dxgpmo_cpu_map *map;
+	u64 start;
+	int ret;
+
+	map = dxgpmo_object_alloc(file, struct dxgpmo_cpu_map, DXGPMO_OBJ_MAP,
+				  &dxgpmo_map_ops);
+	if (IS_ERR(map))
+		return map;
+	dxgpmo_map_view(cmd->offset, cmd->length, &start, &map->length);
+	map->access_mode = cmd->access_mode;
+	map->view_offset = start;
+	map->kview.first = start >> PAGE_SHIFT;
+	map->kview.nr_pages = map->length >> PAGE_SHIFT;
+	map->pmo = pmo;
+	if (in_process) {
+		ret = dxgpmo_map_user(ucmd, map);
+	} else {
+		ret = dxgpmo_map_kernel(file, map);
+		map->address = dxgpmo_map_kernel_address(file, map);
+	}
+	/* A view that failed holds nothing: neither an mm nor a kview. */
+	if (ret) {
+		dxgpmo_object_abort(file, &map->obj);
+		return ERR_PTR(ret);
+	}
+	/* From here the map's own reference keeps the PMO. */
+	dxgpmo_object_hold(&pmo->obj);
+	spin_lock(&pmo->lock);
+	list_add_tail(&map->pmo_node, &pmo->maps);
+	spin_unlock(&pmo->lock);
+	return map;
+}
+
 int dxgpmo_cmd_map(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_map *cmd = ucmd->cmd;
@@ -171,7 +229,6 @@ int dxgpmo_cmd_map(struct dxgpmo_ucmd *ucmd)
 	struct dxgpmo_cpu_map *map;
 	struct dxgpmo_pmo *pmo;
 	bool in_process;
-	u64 start;
 	int ret;
 
 	if ((cmd->flags & ~DXGPMO_MAP_IN_PROCESS) || cmd->__reserved ||
@@ -207,49 +264,16 @@ int dxgpmo_cmd_map(struct dxgpmo_ucmd *ucmd)
 	if (cmd->access_mode == DXGPMO_ACCESS_USER &&
 	    backing->ops->kernel_mode_only)
 		goto out_put;
-	map = dxgpmo_object_alloc(file, struct dxgpmo_cpu_map, DXGPMO_OBJ_MAP, &dxgpmo_map_ops);
+	map = dxgpmo_map_alloc(ucmd, pmo, in_process);
 	if (IS_ERR(map)) {
 		ret = PTR_ERR(map);
 		goto out_put;
 	}
-	dxgpmo_map_view(cmd->offset, cmd->length, &start, &map->length);
-	map->access_mode = cmd->access_mode;
-	map->view_offset = start;
-	map->kview.first = start >> PAGE_SHIFT;
-	map->kview.nr_pages = map->length >> PAGE_SHIFT;
-	map->pmo = pmo;
-
-	if (in_process) {
-		ret = dxgpmo_map_user(ucmd, map);
-	} else {
-		ret = dxgpmo_map_kernel(file, map);
-		map->address = dxgpmo_map_kernel_address(file, map);
-	}
-	if (ret) {
-		if (map->mm)
-			mmdrop(map->mm);
-		dxgpmo_object_abort(file, &map->obj);
-		goto out_put;
-	}
-	/* From here the map's own reference keeps the PMO. */
-	dxgpmo_object_hold(&pmo->obj);
-	spin_lock(&pmo->lock);
-	list_add_tail(&map->pmo_node, &pmo->maps);
-	spin_unlock(&pmo->lock);
-
 	cmd->map_id = map->obj.id;
 	cmd->address = map->address;
-	cmd->offset -= start;
+	cmd->offset -= map->view_offset;
 	cmd->length = map->length;
-	ret = dxgpmo_ucmd_respond(ucmd, sizeof(*cmd));
-	if (ret) {
-		if (map->mm)
-			dxgpmo_map_user_undo(pmo, map->address, map->length,
-					     start);
-		dxgpmo_object_abort_and_destroy(file, &map->obj);
-	} else {
-		dxgpmo_object_finalize(file, &map->obj);
-	}
+	ret = dxgpmo_ucmd_respond_finalize(ucmd, sizeof(*cmd), &map->obj);
 out_put:
 	dxgpmo_object_put(&pmo->obj);
 	return ret;

@@ -21,9 +21,9 @@
 #include <linux/wait.h>
 
 #include "account.h"
+#include "inject.h"
 #include "object.h"
 #include "stats.h"
-#include "inject.h"
 #include "ucmd.h"
 
 /* How long DESTROY waits for calls in flight on the object, at most. */
@@ -148,7 +148,10 @@ void dxgpmo_object_abort(struct dxgpmo_file *file, struct dxgpmo_object *obj)
 void dxgpmo_object_abort_and_destroy(struct dxgpmo_file *file,
 				     struct dxgpmo_object *obj)
 {
-	obj->ops->destroy(file, obj);
+	if (obj->ops->abort)
+		obj->ops->abort(file, obj);
+	else
+		obj->ops->destroy(file, obj);
 	dxgpmo_object_abort(file, obj);
 }
 

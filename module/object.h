@@ -75,17 +75,29 @@ enum dxgpmo_obj_type {
 
 struct dxgpmo_object;
 
+/**
+ * struct dxgpmo_object_ops - what one type of object does its own way
+ * @destroy: undoes whatever of the object was made and drops its
+ *	references on parents; never frees the object itself.  Must cope
+ *	with an object that was aborted half made.
+ * @abort: optional; the undo of a complete object that was never
+ *	published (its call failed to answer), where that differs from
+ *	@destroy; it does @destroy's work too.  As iommufd's ops' abort.
+ * @parent_of: the object a child holds (DESTROY of both at once checks it)
+ * @counter: the counter of live objects of the type
+ * @leak_is_adl: one left at close is also a leaked ADL
+ *
+ * An object is made by dxgpmo_object_alloc(), filled, then published by
+ * dxgpmo_object_finalize() (usually through
+ * dxgpmo_ucmd_respond_finalize()) or undone by
+ * dxgpmo_object_abort_and_destroy().
+ */
 struct dxgpmo_object_ops {
-	/*
-	 * Undo whatever of the object was made, drop its references on
-	 * parents; never frees the object itself.  Must cope with an object
-	 * that was aborted half made.
-	 */
 	void (*destroy)(struct dxgpmo_file *file, struct dxgpmo_object *obj);
-	/* The object a child holds (DESTROY of both at once checks it). */
+	void (*abort)(struct dxgpmo_file *file, struct dxgpmo_object *obj);
 	struct dxgpmo_object *(*parent_of)(struct dxgpmo_object *obj);
-	enum dxgpmo_counter counter;	/* live objects of the type */
-	bool leak_is_adl;		/* left at close: also a leaked ADL */
+	enum dxgpmo_counter counter;
+	bool leak_is_adl;
 };
 
 struct dxgpmo_object {

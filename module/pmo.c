@@ -23,12 +23,11 @@
 #include "compat.h"
 #include "dxgpmo.h"
 #include "internal.h"
-#include "ucmd.h"
 #include "object.h"
 #include "pmo.h"
-#include "pool.h"
 #include "privilege.h"
 #include "stats.h"
+#include "ucmd.h"
 #include "window.h"
 
 static bool dxgpmo_adl_leak_bug;
@@ -241,47 +240,43 @@ static struct dxgpmo_amo *dxgpmo_amo_alloc(struct dxgpmo_file *file,
 
 /*
  * A complete PMO, its memory allocated and its window made, not yet
- * visible.  Takes req->io_adapter's reference, whatever happens, and
- * clears it, so that no error path of the caller's can put it again.
+ * visible.  The destroy undoes whatever part was made.
  */
 static struct dxgpmo_pmo *dxgpmo_pmo_alloc(struct dxgpmo_file *file,
 					   const struct dxgpmo_create_pmo *cmd,
-					   struct dxgpmo_alloc_request *req)
+					   const struct dxgpmo_alloc_request *req)
 {
 	struct dxgpmo_backing *backing;
 	struct dxgpmo_window *window;
 	struct dxgpmo_pmo *pmo;
+	int ret;
 
 	pmo = dxgpmo_object_alloc(file, struct dxgpmo_pmo, DXGPMO_OBJ_PMO,
 				  &dxgpmo_pmo_ops);
-	if (IS_ERR(pmo)) {
-		if (req->io_adapter)
-			dxgpmo_adapter_put(req->io_adapter);
-		req->io_adapter = NULL;
+	if (IS_ERR(pmo))
 		return pmo;
-	}
 	spin_lock_init(&pmo->lock);
 	INIT_LIST_HEAD(&pmo->maps);
 	pmo->length = cmd->length;
 	pmo->context = cmd->context;
 	backing = dxgpmo_backing_alloc(file, req);
 	if (IS_ERR(backing)) {
-		if (req->io_adapter)
-			dxgpmo_adapter_put(req->io_adapter);
-		req->io_adapter = NULL;
-		dxgpmo_object_abort(file, &pmo->obj);
-		return ERR_CAST(backing);
+		ret = PTR_ERR(backing);
+		goto err_destroy;
 	}
-	req->io_adapter = NULL;		/* the backing owns it now */
 	pmo->backing = backing;
 	window = dxgpmo_window_create(file, backing);
 	if (IS_ERR(window)) {
-		dxgpmo_object_abort_and_destroy(file, &pmo->obj);
-		return ERR_CAST(window);
+		ret = PTR_ERR(window);
+		goto err_destroy;
 	}
 	pmo->window = window;
 	pmo->mmap_offset = (u64)window->pgoff << PAGE_SHIFT;
 	return pmo;
+
+err_destroy:
+	dxgpmo_object_abort_and_destroy(file, &pmo->obj);
+	return ERR_PTR(ret);
 }
 
 int dxgpmo_cmd_create_pmo(struct dxgpmo_ucmd *ucmd)
@@ -298,32 +293,15 @@ int dxgpmo_cmd_create_pmo(struct dxgpmo_ucmd *ucmd)
 	ret = dxgpmo_check_create(cmd, &req);
 	if (ret)
 		return ret;
-	ret = dxgpmo_may_use_window(file, cmd->low_address, cmd->high_address,
-				    cmd->boundary);
+	ret = dxgpmo_may_create(file, &req);
 	if (ret)
 		return ret;
-	/* Pages found by migration are uncharged and ignore watermarks. */
-	req.search_window = req.type == DXGPMO_PMO_TYPE_CONTIGUOUS &&
-			    dxgpmo_may_see_physical(file) &&
-			    !dxgpmo_caller_is_charged();
 	if (cmd->adapter_id) {
 		adapter = dxgpmo_adapter_get(file, cmd->adapter_id);
 		if (IS_ERR(adapter))
 			return PTR_ERR(adapter);
 		ret = dxgpmo_window_within_reach(&req, adapter);
 		if (ret)
-			goto err_adapter;
-	}
-	if (req.type == DXGPMO_PMO_TYPE_IO_SPACE) {
-		ret = dxgpmo_may_use_io_space(file);
-		if (ret)
-			goto err_adapter;
-		req.io_adapter = dxgpmo_adapter_get_by_bar(req.io_base,
-							   req.nr_pages << PAGE_SHIFT,
-							   &req.readonly,
-							   &req.io_prefetchable);
-		ret = -EPERM;
-		if (!req.io_adapter)
 			goto err_adapter;
 	}
 	pmo = dxgpmo_pmo_alloc(file, cmd, &req);

@@ -41,8 +41,8 @@
 #include "backing.h"
 #include "compat.h"
 #include "dxgpmo.h"
-#include "pool.h"
 #include "inject.h"
+#include "pool.h"
 
 /*
  * The orders MDL objects are built from, largest first (backing_chunks.c):

@@ -25,9 +25,11 @@
 #include <linux/security.h>
 
 #include "adapter.h"
+#include "backing.h"
 #include "compat.h"
 #include "dxgpmo.h"
 #include "object.h"
+#include "pool.h"
 #include "privilege.h"
 
 void dxgpmo_file_note_opener(struct dxgpmo_file *file)
@@ -95,8 +97,8 @@ VISIBLE_IF_KUNIT bool dxgpmo_window_is_device_like(u64 low, u64 high,
 		 (boundary && !is_power_of_2(boundary)));
 }
 
-int dxgpmo_may_use_window(struct dxgpmo_file *file, u64 low, u64 high,
-			  u64 boundary)
+static int dxgpmo_may_use_window(struct dxgpmo_file *file, u64 low, u64 high,
+				 u64 boundary)
 {
 	if (dxgpmo_may_see_physical(file))
 		return 0;
@@ -106,6 +108,30 @@ int dxgpmo_may_use_window(struct dxgpmo_file *file, u64 low, u64 high,
 }
 
 /* Device addresses of an adapter without an IOMMU are physical. */
+/*
+ * Whether file may create an object of req: one decision, before any
+ * lookup, so that a create reads validate, decide, look up, make.
+ */
+int dxgpmo_may_create(struct dxgpmo_file *file,
+		      struct dxgpmo_alloc_request *req)
+{
+	int ret;
+
+	ret = dxgpmo_may_use_window(file, req->low, req->high, req->boundary);
+	if (ret)
+		return ret;
+	if (req->type == DXGPMO_PMO_TYPE_IO_SPACE) {
+		ret = dxgpmo_may_use_io_space(file);
+		if (ret)
+			return ret;
+	}
+	/* Pages found by migration are uncharged and ignore watermarks. */
+	req->search_window = req->type == DXGPMO_PMO_TYPE_CONTIGUOUS &&
+			     dxgpmo_may_see_physical(file) &&
+			     !dxgpmo_caller_is_charged();
+	return 0;
+}
+
 bool dxgpmo_adapter_addresses_visible(struct dxgpmo_adapter *adapter,
 				      struct dxgpmo_file *file)
 {

@@ -9,14 +9,15 @@
 #include <linux/types.h>
 
 struct dxgpmo_adapter;
+struct dxgpmo_alloc_request;
 struct dxgpmo_file;
 
 void dxgpmo_file_note_opener(struct dxgpmo_file *file);
 bool dxgpmo_may_see_physical(struct dxgpmo_file *file);
 int dxgpmo_may_use_io_space(struct dxgpmo_file *file);
 bool dxgpmo_may_use_raw_dma(struct dxgpmo_file *file);
-int dxgpmo_may_use_window(struct dxgpmo_file *file, u64 low, u64 high,
-			  u64 boundary);
+int dxgpmo_may_create(struct dxgpmo_file *file,
+		      struct dxgpmo_alloc_request *req);
 bool dxgpmo_adapter_addresses_visible(struct dxgpmo_adapter *adapter,
 				      struct dxgpmo_file *file);
 #if IS_ENABLED(CONFIG_KUNIT)

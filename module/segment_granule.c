@@ -81,6 +81,7 @@ static int dxgpmo_granule_store_block(struct dxgpmo_segment *segment,
 	unsigned long i;
 	int ret;
 
+	lockdep_assert_held(&segment->populate_lock);
 	for (i = 0; i < DXGPMO_GRANULE_PAGES; i++) {
 		ret = xa_reserve(&segment->pages, first + i, GFP_KERNEL);
 		if (ret) {

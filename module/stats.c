@@ -11,9 +11,9 @@
 #include "account.h"
 #include "dxgpmo.h"
 #include "internal.h"
-#include "ucmd.h"
 #include "object.h"
 #include "stats.h"
+#include "ucmd.h"
 
 static atomic64_t dxgpmo_global_counters[DXGPMO_NR_COUNTERS];
 

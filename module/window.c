@@ -18,10 +18,10 @@
 #include "adapter.h"
 #include "backing.h"
 #include "compat.h"
+#include "inject.h"
 #include "object.h"
 #include "privilege.h"
 #include "segment.h"
-#include "inject.h"
 #include "window.h"
 
 /*

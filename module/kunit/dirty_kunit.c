@@ -238,63 +238,44 @@ static void dxgpmo_query_span_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, dxgpmo_basis_check_ranges(basis, 256 * PS, PS),
 			0);
 
-	/* No subrange: the whole basis; the other fields must be 0. */
-	memset(&cmd, 0, sizeof(cmd));
-	KUNIT_EXPECT_EQ(test, dxgpmo_query_span(basis, &cmd, PS, &first,
-						&count), 0);
-	KUNIT_EXPECT_EQ(test, first, 0UL);
-	KUNIT_EXPECT_EQ(test, count, 79UL);
-	cmd.subrange_index = 1;
-	KUNIT_EXPECT_EQ(test, dxgpmo_query_span(basis, &cmd, PS, &first,
-						&count), -EINVAL);
-	cmd.subrange_index = 0;
-	cmd.subrange_offset = PS;
-	KUNIT_EXPECT_EQ(test, dxgpmo_query_span(basis, &cmd, PS, &first,
-						&count), -EINVAL);
+	/* Ranges of 63 and 16 pages: bits 0..62, then 63..78. */
+	static const struct {
+		u64 index, offset, length;
+		int ret;
+		unsigned long first, count;
+	} spans[] = {
+		/* No subrange: the whole basis; the other fields must be 0. */
+		{ 0, 0, 0, 0, 0, 79 },
+		{ 1, 0, 0, -EINVAL },
+		{ 0, PS, 0, -EINVAL },
+		/* The second range's first pages, and its last one. */
+		{ 1, 0, 2 * PS, 0, 63, 2 },
+		{ 1, 15 * PS, PS, 0, 78, 1 },
+		/* One page more, a subrange past the end, one that wraps. */
+		{ 1, 15 * PS, 2 * PS, -EINVAL },
+		{ 1, 16 * PS, PS, -EINVAL },
+		{ 1, PS, U64_MAX - PS + 1, -EINVAL },
+		/* Whole dirty pages, of a range that exists. */
+		{ 1, PS / 2, PS, -EINVAL },
+		{ 1, 0, PS + 1, -EINVAL },
+		{ 2, 0, PS, -EINVAL },
+		{ 1ULL << 32, 0, PS, -EINVAL },
+	};
+	unsigned int i;
 
-	/* The second range's first pages: its bits start at 63. */
-	cmd.subrange_index = 1;
-	cmd.subrange_offset = 0;
-	cmd.subrange_length = 2 * PS;
-	KUNIT_EXPECT_EQ(test, dxgpmo_query_span(basis, &cmd, PS, &first,
-						&count), 0);
-	KUNIT_EXPECT_EQ(test, first, 63UL);
-	KUNIT_EXPECT_EQ(test, count, 2UL);
-	/* Its last page, exactly. */
-	cmd.subrange_offset = 15 * PS;
-	cmd.subrange_length = PS;
-	KUNIT_EXPECT_EQ(test, dxgpmo_query_span(basis, &cmd, PS, &first,
-						&count), 0);
-	KUNIT_EXPECT_EQ(test, first, 78UL);
-	KUNIT_EXPECT_EQ(test, count, 1UL);
-	/* One page more, a subrange past the end, one that would wrap. */
-	cmd.subrange_length = 2 * PS;
-	KUNIT_EXPECT_EQ(test, dxgpmo_query_span(basis, &cmd, PS, &first,
-						&count), -EINVAL);
-	cmd.subrange_offset = 16 * PS;
-	cmd.subrange_length = PS;
-	KUNIT_EXPECT_EQ(test, dxgpmo_query_span(basis, &cmd, PS, &first,
-						&count), -EINVAL);
-	cmd.subrange_offset = PS;
-	cmd.subrange_length = U64_MAX - PS + 1;
-	KUNIT_EXPECT_EQ(test, dxgpmo_query_span(basis, &cmd, PS, &first,
-						&count), -EINVAL);
-	/* Whole dirty pages, of a range that exists. */
-	cmd.subrange_offset = PS / 2;
-	cmd.subrange_length = PS;
-	KUNIT_EXPECT_EQ(test, dxgpmo_query_span(basis, &cmd, PS, &first,
-						&count), -EINVAL);
-	cmd.subrange_offset = 0;
-	cmd.subrange_length = PS + 1;
-	KUNIT_EXPECT_EQ(test, dxgpmo_query_span(basis, &cmd, PS, &first,
-						&count), -EINVAL);
-	cmd.subrange_index = 2;
-	cmd.subrange_length = PS;
-	KUNIT_EXPECT_EQ(test, dxgpmo_query_span(basis, &cmd, PS, &first,
-						&count), -EINVAL);
-	cmd.subrange_index = 1ULL << 32;
-	KUNIT_EXPECT_EQ(test, dxgpmo_query_span(basis, &cmd, PS, &first,
-						&count), -EINVAL);
+	for (i = 0; i < ARRAY_SIZE(spans); i++) {
+		memset(&cmd, 0, sizeof(cmd));
+		cmd.subrange_index = spans[i].index;
+		cmd.subrange_offset = spans[i].offset;
+		cmd.subrange_length = spans[i].length;
+		KUNIT_EXPECT_EQ_MSG(test, dxgpmo_query_span(basis, &cmd, PS,
+							    &first, &count),
+				    spans[i].ret, "span %u", i);
+		if (spans[i].ret)
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, first, spans[i].first, "span %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, count, spans[i].count, "span %u", i);
+	}
 }
 
 static void dxgpmo_bits_bytes_test(struct kunit *test)
