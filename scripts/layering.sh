@@ -156,11 +156,15 @@ awk -F '\t' '
 
 # file<TAB>variable of every struct dxgpmo_adapter_ops a file defines (not
 # a pointer to one), however the declaration is laid out: ctags reads the
-# type whole, and an attribute it takes for the name
-# ("const struct dxgpmo_adapter_ops d_ops" then) still has it.
+# type whole.  It takes an attribute after the name (__maybe_unused) for
+# the name, and the name for the end of the type.
 awk -F '\t' '($3 == "variable" || $3 == "local") &&
 	$5 ~ /(^|[ :])struct[ :]dxgpmo_adapter_ops( |\[|$)/ && $5 !~ /\*/ {
-	print $2 "\t" $1 }' "$tmp/tags" | sort -u > "$tmp/kinds"
+	name = $1
+	if (match($5, /dxgpmo_adapter_ops [A-Za-z_][A-Za-z0-9_]*$/))
+		name = substr($5, RSTART + 19)
+	print $2 "\t" name
+}' "$tmp/tags" | sort -u > "$tmp/kinds"
 
 # file<TAB>identifier of every word of each file's code, comments and
 # string and character literals left out; ".name" for a member after "->"
