@@ -49,7 +49,8 @@ done
 shift $((OPTIND - 1))
 [ $# -le 1 ] || usage
 dir=${1:-$top/module}
-# Messages name the table as it was given; the script reads it from DIR.
+# Messages name the table as it was given, read from its absolute path
+# once the script is in DIR.
 if [ -z "$table" ]; then
 	table_name=Documentation/driver-api/dxgpmo.rst
 	table=$top/$table_name

@@ -6,7 +6,8 @@
 # one rule and must fail with the lines its CASE/expect describes, one
 # extended regular expression a line: each must match a line of the
 # failure and each line of the failure one of them, so that a case that
-# fails for another reason, or for one more, fails the run too.
+# fails for another reason, or for one more, fails the run too.  Each
+# case is "good" with one rule broken: diff -r good CASE shows which.
 #
 # scripts/layering-tests/run.sh [-q] [CASE...]  (-q: the failures only;
 # CASE: a directory here, every one by default)
