@@ -154,7 +154,7 @@ LINT_SOURCES = $(filter-out %.mod.c,$(wildcard module/*.c)) module/*.h \
 USER_LINT_SOURCES = $(wildcard userspace-tools/*.[ch] \
 	userspace-tools/examples/*.[ch] selftests/*.[ch])
 LINT_SCRIPTS = .ci/run scripts/*.sh scripts/guest/*.sh scripts/guest/init \
-	selftests/*.sh
+	scripts/layering-tests/run.sh selftests/*.sh
 
 # User space in the same style, less the checks that do not apply there
 # (nor to the kernel's own tools/ and selftests), one a line, and why:
@@ -197,8 +197,13 @@ space := $(empty) $(empty)
 # those two checks are off; user space is checked apart, less the checks
 # above.  kernel-doc prints nothing when the comments are well formed; any
 # line it prints fails the target.  shellcheck reads the .shellcheckrc of
-# each script's directory.  layering.sh fails on a call into main.c or an
-# adapter kind's file from below (ctags).
+# each script's directory.  layering.sh holds module/ to the two tables of
+# Documentation/driver-api/dxgpmo.rst, "Layers" (which file uses which, from
+# ctags and the #include lines): a layer for every file, no use of a layer
+# above but the calls that go back up it lists, none of main.c, client.c
+# or a kind's file but from main.c, no #include the file uses nothing of.
+# layering-tests/run.sh runs it on small trees, one with each rule broken,
+# so that a rule that stops failing fails the lint.
 lint: $(CHECKPATCH) $(KERNEL_DOC)
 	perl $(CHECKPATCH) --strict --no-tree --ignore BIT_MACRO,AVOID_BUG -q \
 		-f $(LINT_SOURCES)
@@ -206,6 +211,7 @@ lint: $(CHECKPATCH) $(KERNEL_DOC)
 		--ignore $(subst $(space),$(comma),$(strip $(USER_LINT_IGNORE))) \
 		-f $(USER_LINT_SOURCES)
 	shellcheck -x $(LINT_SCRIPTS)
+	scripts/layering-tests/run.sh -q
 	scripts/layering.sh -q
 	scripts/headers.sh
 	scripts/version.sh --check

@@ -1,27 +1,67 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Which file of module/ uses a function or variable defined in which other
-# file, from universal-ctags' list of the non-static definitions and a
-# search of every file's code (comments and strings left out) for their
-# names.  One line an edge: "caller.c -> callee.c: names".
+# The layers of module/ as Documentation/driver-api/dxgpmo.rst, "Layers",
+# lists them, checked against which file uses which.  A file uses another
+# when it names a function or variable the other .c defines non-static
+# (universal-ctags' definitions, searched for in the code with comments
+# and strings left out) or includes the other's header.  X.h is one file
+# with X.c for the layers; a header without a .c is a file of its own.
 #
-# Fails on a use of an adapter kind's file (a file that fills a struct
-# dxgpmo_adapter_ops) or of main.c from any other file: the core reaches a
-# kind through its ops only, and main.c, the module init/exit path, is the
-# only file that calls a kind's init and exit and the one file nothing
-# calls (Documentation/driver-api/dxgpmo.rst, "Layers").
+# Fails on:
+#   R1  a .c (or a header without a .c) without a layer, or a file or glob
+#       either table names that is not there;
+#   R2  a use of a layer above that "Calls that go back up" does not list;
+#   R3  a row of that table no use needs, or that gives no reason;
+#   R4  a use of an adapter kind's file (one that defines a struct
+#       dxgpmo_adapter_ops) or of client.c, but from main.c;
+#   R5  any use of main.c;
+#   R6  an #include of a module header of which the file uses no name
+#       (X.c's own X.h aside).
+# The tables are read, not copied here, so that the document and the check
+# cannot drift apart.
 #
-# scripts/layering.sh [-q] [DIR]  (-q: print the forbidden edges only;
-# DIR: the module's sources, module/ of this tree by default)
+# scripts/layering.sh [-q] [-t TABLE_RST] [DIR]
+#   -q         the failures only, not every use ("a.c (4) -> b.c (6): names",
+#              with each file's layer; "b.h" stands for an #include)
+#   -t         the document with the two list-tables (default: the one above)
+#   DIR        the module's sources (default: module/ of this tree)
 set -eu
+# Byte order for sort and awk alike, whatever the caller's locale.
+LC_ALL=C
+export LC_ALL
 
+usage() {
+	echo "usage: $0 [-q] [-t TABLE_RST] [DIR]" >&2
+	exit 2
+}
+
+top=$(cd "$(dirname "$0")/.." && pwd)
 quiet=
-if [ "${1:-}" = -q ]; then
-	quiet=1
-	shift
+table=
+while getopts qt: opt; do
+	case $opt in
+	q) quiet=1 ;;
+	t) table=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -le 1 ] || usage
+dir=${1:-$top/module}
+# Messages name the table as it was given, read from its absolute path
+# once the script is in DIR.
+if [ -z "$table" ]; then
+	table_name=Documentation/driver-api/dxgpmo.rst
+	table=$top/$table_name
+else
+	table_name=$table
+	case $table in /*) ;; *) table=$PWD/$table ;; esac
 fi
-dir=${1:-$(cd "$(dirname "$0")/.." && pwd)/module}
+if [ ! -f "$table" ]; then
+	echo "layering: no $table_name" >&2
+	exit 1
+fi
 
 if ! ctags --version 2>/dev/null | grep -q 'Universal Ctags'; then
 	echo "layering: needs universal-ctags (make deps)" >&2
@@ -32,101 +72,459 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 cd "$dir"
-: > "$tmp/sources"
-for f in *.c; do
-	case $f in *.mod.c) continue ;; esac
-	echo "$f" >> "$tmp/sources"
-done
+find . -type f \( -name '*.c' -o -name '*.h' \) ! -name '*.mod.c' |
+	sed 's|^\./||' | sort > "$tmp/files"
 
-# name<TAB>file of every function and file-scope variable other files may
-# use (no "file:" field: not static).
-# ctags its own command, so that set -e stops on one that fails.
-# shellcheck disable=SC2046
-ctags -f "$tmp/raw" --languages=C --kinds-C=fv --fields=+f \
-	$(cat "$tmp/sources")
-awk -F '\t' '!/\tfile:/ { print $1 "\t" $2 }' "$tmp/raw" |
+# Every tag as name<TAB>file<TAB>kind<TAB>static<TAB>typeref<TAB>roles:
+# definitions, prototypes and extern declarations, local variables (an
+# ops table may be one) and the #include lines (role "local" for "x.h").
+# Headers are C here, not C++ as ctags would take them.
+ctags -f "$tmp/raw" -L "$tmp/files" --language-force=C --excmd=number \
+	--kinds-C=+hlpx --extras=+r --fields=+fKrt
+awk -F '\t' '
+	/^!_TAG_/ { next }
+	{
+		static = 0; typeref = ""; roles = "def"
+		for (i = 5; i <= NF; i++) {
+			if ($i == "file:")
+				static = 1
+			else if (substr($i, 1, 8) == "typeref:")
+				typeref = substr($i, 9)
+			else if (substr($i, 1, 6) == "roles:")
+				roles = substr($i, 7)
+		}
+		print $1 "\t" $2 "\t" $4 "\t" static "\t" typeref "\t" roles
+	}' "$tmp/raw" > "$tmp/tags"
+
+# name<TAB>file of every function and file-scope variable a .c lets other
+# files use.
+awk -F '\t' '$2 ~ /\.c$/ && ($3 == "function" || $3 == "variable") &&
+	!$4 && $6 == "def" { print $1 "\t" $2 }' "$tmp/tags" |
 	sort -u > "$tmp/defs"
-# A ctags that parses nothing would find no edge, forbidden or not.
-if ! grep -q '^dxgpmo_object_finalize	object.c$' "$tmp/defs"; then
-	echo "layering: ctags found no definitions (object.c's)" >&2
+# A ctags that parses nothing would find no use, allowed or not.
+if [ ! -s "$tmp/defs" ] && grep -q '\.c$' "$tmp/files"; then
+	echo "layering: ctags found no definitions in $dir" >&2
 	exit 1
 fi
-cut -f1 "$tmp/defs" > "$tmp/names"
 
-# The kinds: the files that fill an ops table of their own.
-# shellcheck disable=SC2046
-kinds=$(grep -l '^static const struct dxgpmo_adapter_ops ' \
-	$(cat "$tmp/sources") || true)
+# name<TAB>header of what a header gives the files that include it.  A
+# member is ".name", matched only by a "->name" or ".name" of the file: a
+# file that reads a member through a pointer another header gave it needs
+# the struct, and need not name it.
+awk -F '\t' '$2 ~ /\.h$/ && $6 == "def" {
+	if ($3 ~ /^(macro|enumerator|enum|struct|union|typedef|function|prototype|externvar|variable)$/)
+		print $1 "\t" $2
+	else if ($3 == "member")
+		print "." $1 "\t" $2
+}' "$tmp/tags" | sort -u > "$tmp/provides"
+# name<TAB>header of each prototype and extern variable of a header: the
+# header declares it, which is no use of the .c that defines it.
+awk -F '\t' '$2 ~ /\.h$/ && $6 == "def" &&
+	($3 == "prototype" || $3 == "externvar") { print $1 "\t" $2 }' \
+	"$tmp/tags" | sort -u > "$tmp/declares"
 
-# Each file's code without comments and string literals, then every name
-# it uses that another file defines.
-while read -r f; do
-	awk '
+# file<TAB>header of every #include "x.h" of a header of DIR, its name
+# taken from the including file's directory as the compiler does first
+# (kunit/ files include "../x.h"); the others ("dxgpmo.h", from uapi/)
+# are not the module's.
+awk -F '\t' '
+	FILENAME == ARGV[1] { have[$0] = 1; next }
+	$3 != "header" || $6 !~ /(^|,)local(,|$)/ { next }
 	{
+		path = $1
+		if ($2 ~ /\//)
+			path = substr($2, 1, match($2, /[^\/]*$/) - 1) path
+		n = split(path, part, "/")
+		m = 0
+		for (i = 1; i <= n; i++) {
+			if (part[i] == "." || part[i] == "")
+				continue
+			if (part[i] == "..") {
+				if (m == 0) { m = -1; break }
+				m--
+				continue
+			}
+			out[++m] = part[i]
+		}
+		if (m <= 0)
+			next
+		path = out[1]
+		for (i = 2; i <= m; i++)
+			path = path "/" out[i]
+		if (path in have)
+			print $2 "\t" path
+	}' "$tmp/files" "$tmp/tags" | sort -u > "$tmp/includes"
+
+# file<TAB>variable of every struct dxgpmo_adapter_ops a file defines (not
+# a pointer to one), however the declaration is laid out: ctags reads the
+# type whole.  It takes an attribute after the name (__maybe_unused) for
+# the name, and the name for the end of the type.
+awk -F '\t' '($3 == "variable" || $3 == "local") &&
+	$5 ~ /(^|[ :])struct[ :]dxgpmo_adapter_ops( |\[|$)/ && $5 !~ /\*/ {
+	name = $1
+	if (match($5, /dxgpmo_adapter_ops [A-Za-z_][A-Za-z0-9_]*$/))
+		name = substr($5, RSTART + 19)
+	print $2 "\t" name
+}' "$tmp/tags" | sort -u > "$tmp/kinds"
+
+# file<TAB>identifier of every word of each file's code, comments and
+# string and character literals left out; ".name" for a member after "->"
+# or ".".
+awk -v list="$tmp/files" '
+	BEGIN {
+		q = sprintf("%c", 39)
+		opener = "/\\*|//|\"|" q
+		dq = "^([^\"\\\\]|\\\\.)*\""
+		sq = "^([^" q "\\\\]|\\\\.)*" q
+		while ((getline f < list) > 0) {
+			incomment = 0
+			while ((getline line < f) > 0)
+				words(f, strip(line))
+			close(f)
+		}
+	}
+	function strip(line,    out, tok) {
 		out = ""
-		line = $0
 		while (line != "") {
 			if (incomment) {
-				i = index(line, "*/")
-				if (!i)
-					break
+				if (!(i = index(line, "*/")))
+					return out
 				line = substr(line, i + 2)
 				incomment = 0
 				continue
 			}
-			if (match(line, /\/\*|\/\/|"/) == 0) {
-				out = out line
-				break
-			}
-			out = out substr(line, 1, RSTART - 1)
+			if (!match(line, opener))
+				return out line
+			out = out substr(line, 1, RSTART - 1) " "
 			tok = substr(line, RSTART, RLENGTH)
 			line = substr(line, RSTART + RLENGTH)
 			if (tok == "//")
-				break
-			if (tok == "/*") {
+				return out
+			if (tok == "/*")
 				incomment = 1
-				continue
-			}
-			# A string: up to its closing quote, escapes skipped.
-			if (match(line, /^([^"\\]|\\.)*"/))
+			else if (match(line, tok == q ? sq : dq))
 				line = substr(line, RLENGTH + 1)
 			else
 				line = ""
 		}
-		print out
-	}' "$f" > "$tmp/code"
-	grep -owF -f "$tmp/names" "$tmp/code" | sort -u |
-		while read -r name; do
-			# A name the file defines too (arch_x86.c and
-			# arch_arm64.c) is its own.
-			awk -F '\t' -v n="$name" -v f="$f" '
-				$1 == n { if ($2 == f) own = 1; else to[$2] = 1 }
-				END { if (!own) for (t in to) print f "\t" t "\t" n }' \
-				"$tmp/defs"
-		done
-done < "$tmp/sources" > "$tmp/uses"
+		return out
+	}
+	function words(f, code,    w) {
+		while (match(code, /[A-Za-z0-9_]+/)) {
+			w = substr(code, RSTART, RLENGTH)
+			if (substr(code, 1, RSTART - 1) ~ /(->|\.)[ \t]*$/)
+				w = "." w
+			code = substr(code, RSTART + RLENGTH)
+			if (w !~ /^[0-9]/ && !((f, w) in seen)) {
+				seen[f, w] = 1
+				print f "\t" w
+			}
+		}
+	}' > "$tmp/words"
 
-# One line an edge, the names it stands for after it.
+# file<TAB>what it uses<TAB>its name or "header": every use of another
+# file's definition or header, as its .c when a header has one.  A name
+# the file defines or, a header, declares is its own (arch_x86.c and
+# arch_arm64.c both define the arch.h functions).
 awk -F '\t' '
-	{ key = $1 " -> " $2; names[key] = names[key] " " $3 }
-	END { for (k in names) print k ":" names[k] }' "$tmp/uses" |
-	sort > "$tmp/edges"
+	FILENAME == ARGV[1] { have[$0] = 1; next }
+	FILENAME == ARGV[2] { own[$2, $1] = 1; next }
+	FILENAME == ARGV[3] { by[$1] = by[$1] " " $2; own[$2, $1] = 1; next }
+	FILENAME == ARGV[4] {
+		use($1, $2, "\"" $2 "\"")
+		next
+	}
+	($1, $2) in own || !($2 in by) { next }
+	{
+		n = split(by[$2], to, " ")
+		for (i = 1; i <= n; i++)
+			use($1, to[i], $2)
+	}
+	function unit(f,    c) {
+		c = f
+		return sub(/\.h$/, ".c", c) && (c in have) ? c : f
+	}
+	function use(f, t, what) {
+		if (unit(f) != unit(t))
+			print f "\t" unit(t) "\t" what
+	}' "$tmp/files" "$tmp/declares" "$tmp/defs" "$tmp/includes" \
+	"$tmp/words" |
+	sort -u > "$tmp/uses"
 
-: > "$tmp/bad"
-while read -r caller arrow callee rest; do
-	callee=${callee%:}
-	[ "$caller" = main.c ] && continue
-	for target in main.c $kinds; do
-		if [ "$callee" = "$target" ]; then
-			echo "$caller $arrow $callee: $rest" >> "$tmp/bad"
-		fi
-	done
-done < "$tmp/edges"
+# The rows of the list-table titled $1 of the document, one a line, cells
+# apart by tabs, a cell's lines joined; first "columns" and the header
+# row.  A cell starts with "- " at the column of its row's first "- ".
+list_table() {
+	awk -v title="$1" '
+		function flush(   i, row) {
+			if (!ncells)
+				return
+			row = cell[1]
+			for (i = 2; i <= ncells; i++)
+				row = row "\t" cell[i]
+			print (nrows++ < headers ? "columns" : "row") "\t" row
+			ncells = 0
+		}
+		function trim(s) {
+			gsub(/^[ \t]+|[ \t]+$/, "", s)
+			return s
+		}
+		/^\.\. list-table::/ {
+			flush()
+			intable = trim(substr($0, 16)) == title
+			headers = nrows = ncells = 0
+			found += intable
+			next
+		}
+		!intable { next }
+		/^[^ \t]/ { flush(); intable = 0; next }
+		/^[ \t]*$/ { next }
+		ncells == 0 && nrows == 0 && /^[ \t]+:header-rows:/ {
+			headers = trim(substr($0, index($0, ":header-rows:") + 13))
+			next
+		}
+		match($0, /^[ \t]*\* +-( |$)/) {
+			flush()
+			dash = RLENGTH - ($0 ~ /^[ \t]*\* +- / ? 1 : 0)
+			cell[ncells = 1] = trim(substr($0, RLENGTH + 1))
+			next
+		}
+		match($0, /^[ \t]*-( |$)/) && ncells &&
+		    index($0, "-") == dash {
+			cell[++ncells] = trim(substr($0, RLENGTH + 1))
+			next
+		}
+		ncells { cell[ncells] = trim(cell[ncells] " " trim($0)) }
+		END {
+			flush()
+			if (!found)
+				print "missing"
+		}' "$table"
+}
 
-[ -n "$quiet" ] || cat "$tmp/edges"
-if [ -s "$tmp/bad" ]; then
-	echo "layering: only main.c may use main.c or an adapter kind's file" \
-		"(kinds: $(echo "$kinds" | tr '\n' ' '| sed 's/ $//')):" >&2
-	cat "$tmp/bad" >&2
+: > "$tmp/fail"
+layers_title='Layers of module/, top to bottom'
+upcalls_title='Calls that go back up'
+for title in "$layers_title" "$upcalls_title"; do
+	list_table "$title" > "$tmp/table"
+	if grep -q '^missing$' "$tmp/table"; then
+		echo "layering: $table_name has no list-table \"$title\"" \
+			>> "$tmp/fail"
+		continue
+	fi
+	case $title in
+	"$layers_title")
+		want='layer	files	what they hold'
+		out=$tmp/layers
+		;;
+	*)
+		want='from	to	why'
+		out=$tmp/upcalls
+		;;
+	esac
+	got=$(sed -n 's/^columns	//p' "$tmp/table")
+	if [ "$got" != "$want" ]; then
+		echo "layering: $table_name: \"$title\" has columns" \
+			"\"$(echo "$got" | sed 's/	/ | /g')\", not" \
+			"\"$(echo "$want" | sed 's/	/ | /g')\" (and :header-rows: 1)" \
+			>> "$tmp/fail"
+		continue
+	fi
+	sed -n 's/^row	//p' "$tmp/table" > "$out"
+done
+[ -f "$tmp/layers" ] || : > "$tmp/layers"
+[ -f "$tmp/upcalls" ] || : > "$tmp/upcalls"
+
+# layer<TAB>file or glob, and from<TAB>to<TAB>why, from the rows.
+awk -F '\t' -v table="$table_name" -v layerof="$tmp/layer-of" \
+	-v rows="$tmp/upcall-rows" '
+	function literals(s, out,    n) {
+		n = 0
+		while (match(s, /``[^`]+``/)) {
+			out[++n] = substr(s, RSTART + 2, RLENGTH - 4)
+			s = substr(s, RSTART + RLENGTH)
+		}
+		return n
+	}
+	FILENAME == ARGV[1] {
+		if ($1 !~ /^[0-9]+$/) {
+			print "layering: " table ": layer \"" $1 "\" is not a number" \
+				> "/dev/stderr"
+			next
+		}
+		n = literals($2, file)
+		for (i = 1; i <= n; i++)
+			print $1 "\t" file[i] > layerof
+		next
+	}
+	{
+		if (literals($1, a) != 1 || literals($2, b) != 1) {
+			print "layering: " table ": a call back up names one file" \
+				" from and one to, not \"" $1 "\" -> \"" $2 "\"" \
+				> "/dev/stderr"
+			next
+		}
+		print a[1] "\t" b[1] "\t" $3 > rows
+	}' "$tmp/layers" "$tmp/upcalls" 2>> "$tmp/fail"
+: >> "$tmp/layer-of"
+: >> "$tmp/upcall-rows"
+
+# R1 to R5 over the uses, each use's names on one line.
+awk -F '\t' -v table="$table_name" -v quiet="$quiet" \
+'
+	FILENAME == ARGV[1] { have[$0] = 1; files[++nfiles] = $0; next }
+	FILENAME == ARGV[2] {
+		pattern[++npatterns] = $2
+		player[npatterns] = $1
+		next
+	}
+	FILENAME == ARGV[3] {
+		from[++nrows] = $1; to[nrows] = $2; why[nrows] = $3
+		upcall[unit($1), unit($2)] = nrows
+		next
+	}
+	FILENAME == ARGV[4] { kind[$1] = kind[$1] ", " $2; next }
+	{
+		if (!(($1, $2) in names))
+			order[++n] = $1 "\t" $2
+		names[$1, $2] = names[$1, $2] " " $3
+	}
+
+	function unit(f,    c) {
+		c = f
+		return sub(/\.h$/, ".c", c) && (c in have) ? c : f
+	}
+	# A glob of the table (kunit/*.c) as a regular expression.
+	function regex(g,    r, c, i) {
+		r = "^"
+		for (i = 1; i <= length(g); i++) {
+			c = substr(g, i, 1)
+			if (c == "*")
+				r = r "[^/]*"
+			else if (c == "?")
+				r = r "[^/]"
+			else if (c ~ /[A-Za-z0-9_\/-]/)
+				r = r c
+			else
+				r = r "[" c "]"
+		}
+		return r "$"
+	}
+	function fail(msg) { print "layering: " msg > "/dev/stderr" }
+	function show(f, u) {
+		return f " (" (unit(f) in layer ? layer[unit(f)] : "?") ") -> " \
+			u " (" (u in layer ? layer[u] : "?") "):" names[f, u]
+	}
+	END {
+		# R1: every file in one layer, every name of the tables a file.
+		for (p = 1; p <= npatterns; p++) {
+			re = regex(pattern[p])
+			hits = 0
+			for (i = 1; i <= nfiles; i++) {
+				f = files[i]
+				if (f !~ re)
+					continue
+				hits++
+				u = unit(f)
+				if (u in layer && layer[u] != player[p])
+					fail(f " is in layer " layer[u] " and in layer " \
+						player[p] " of " table)
+				else
+					layer[u] = player[p]
+			}
+			if (!hits)
+				fail(table " names " pattern[p] ", which " \
+					(pattern[p] ~ /[*?]/ ? "matches no file" : \
+					"does not exist"))
+		}
+		for (i = 1; i <= nfiles; i++) {
+			f = files[i]
+			if (unit(f) == f && !(f in layer))
+				fail(f " has no layer in " table)
+		}
+		for (r = 1; r <= nrows; r++)
+			for (e = 1; e <= 2; e++) {
+				f = e == 1 ? from[r] : to[r]
+				if (!(f in have))
+					fail(table " names " f ", which does not exist")
+			}
+
+		# R2, R4, R5: every use (in order, as sort left them), the
+		# calls back up it matches marked.
+		for (i = 1; i <= n; i++) {
+			split(order[i], fu, "\t")
+			f = fu[1]; u = fu[2]; uf = unit(f)
+			if (!quiet)
+				print show(f, u)
+			if ((uf, u) in upcall)
+				needed[upcall[uf, u]] = 1
+			if (uf == "main.c")
+				continue
+			if (u == "main.c")
+				fail("nothing may use main.c: " show(f, u))
+			else if (u in kind)
+				fail("only main.c may use an adapter kind (" u ": " \
+					substr(kind[u], 3) "): " show(f, u))
+			else if (u == "client.c")
+				fail("only main.c may use client.c, the in-kernel " \
+					"API: " show(f, u))
+			else if (uf in layer && u in layer &&
+			    layer[u] + 0 < layer[uf] + 0 && !((uf, u) in upcall))
+				fail("a use of a layer above that " table \
+					" does not list as a call back up: " show(f, u))
+		}
+
+		# R3: each call back up still made, upward, and with a reason.
+		for (r = 1; r <= nrows; r++) {
+			a = unit(from[r]); b = unit(to[r])
+			row = table " lists " from[r] " -> " to[r] \
+				" as a call back up"
+			if (why[r] ~ /^[ \t]*$/)
+				fail(row " without a reason")
+			if (!(a in have && b in have))
+				continue
+			if (!(r in needed))
+				fail(row ", but " from[r] " uses nothing of " to[r])
+			else if (a in layer && b in layer &&
+			    layer[b] + 0 >= layer[a] + 0)
+				fail(row ", but " to[r] " is not above (layers " \
+					layer[a] " -> " layer[b] ")")
+		}
+	}' "$tmp/files" "$tmp/layer-of" "$tmp/upcall-rows" "$tmp/kinds" \
+	"$tmp/uses" 2>> "$tmp/fail"
+
+# R6: each #include gives the file at least one name it uses.  A member
+# counts for a header only when no other header the file includes has a
+# member of that name (obj, pages): which struct it is, ctags cannot say.
+awk -F '\t' '
+	FILENAME == ARGV[1] { gives[$2, $1] = 1; next }
+	FILENAME == ARGV[2] {
+		inc[$1] = inc[$1] " " $2
+		pair[++n] = $0
+		next
+	}
+	$1 in inc {
+		k = split(inc[$1], h, " ")
+		for (i = 1; i <= k; i++)
+			if ((h[i], $2) in gives)
+				hit[++hits] = h[i]
+		if ($2 !~ /^\./ || hits == 1)
+			for (i = 1; i <= hits; i++)
+				used[$1, hit[i]] = 1
+		hits = 0
+	}
+	END {
+		for (p = 1; p <= n; p++) {
+			split(pair[p], fh, "\t")
+			own = fh[1]
+			sub(/\.c$/, ".h", own)
+			if (own != fh[2] && !((fh[1], fh[2]) in used))
+				print "layering: " fh[1] " includes " fh[2] \
+					" but uses none of its names"
+		}
+	}' "$tmp/provides" "$tmp/includes" "$tmp/words" >> "$tmp/fail"
+
+if [ -s "$tmp/fail" ]; then
+	cat "$tmp/fail" >&2
 	exit 1
 fi

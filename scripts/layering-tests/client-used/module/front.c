@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "client.h"
+#include "core.h"
+#include "front.h"
+
+/*
+ * kind_init() and main_init(), named in comments, are no use
+ */
+// kind_init();
+void front_init(void)
+{
+	core_do(0, 0);
+	client_init();
+}

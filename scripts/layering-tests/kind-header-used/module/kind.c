@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "core.h"
+#include "kind.h"
+
+static const struct
+	dxgpmo_adapter_ops kind_ops __maybe_unused = {
+	.name = KIND_NAME,
+};
+
+static void kind_probe(void)
+{
+}
+
+void kind_init(void)
+{
+	kind_probe();
+	core_register(&kind_ops);
+}
