@@ -370,11 +370,6 @@ static int dxgpmo_client_cmd_array(struct dxgpmo_client *client,
 	return ret;
 }
 
-/* A command whose block names one array of the caller's, at @field. */
-#define dxgpmo_client_cmd_with(client, cmd, args, field, array)	\
-	dxgpmo_client_cmd_array(client, cmd, args, sizeof(*(args)),	\
-				offsetof(typeof(*(args)), field), array)
-
 static int dxgpmo_client_cmd(struct dxgpmo_client *client,
 			     int (*cmd)(struct dxgpmo_ucmd *ucmd),
 			     void *args, u32 size)
@@ -484,8 +479,9 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_close_pmo, DXGPMO_NS);
 int dxgpmo_client_allocate_adl(struct dxgpmo_client *client,
 			       struct dxgpmo_allocate_adl *args, u64 *pages)
 {
-	return dxgpmo_client_cmd_with(client, dxgpmo_cmd_allocate_adl, args,
-				      pages, pages);
+	return dxgpmo_client_cmd_array(client, dxgpmo_cmd_allocate_adl, args,
+				       sizeof(*args),
+				       offsetof(typeof(*args), pages), pages);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_allocate_adl, DXGPMO_NS);
 
@@ -563,8 +559,9 @@ int dxgpmo_client_create_memory_basis(struct dxgpmo_client *client,
 				      struct dxgpmo_create_memory_basis *args,
 				      const struct dxgpmo_memory_range *ranges)
 {
-	return dxgpmo_client_cmd_with(client, dxgpmo_cmd_create_memory_basis,
-				      args, ranges, ranges);
+	return dxgpmo_client_cmd_array(client, dxgpmo_cmd_create_memory_basis,
+				       args, sizeof(*args),
+				       offsetof(typeof(*args), ranges), ranges);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_create_memory_basis, DXGPMO_NS);
 
@@ -644,8 +641,9 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_stop_dirty_tracking, DXGPMO_NS);
 int dxgpmo_client_query_dirty_bits(struct dxgpmo_client *client,
 				   struct dxgpmo_query_dirty_bits *args, void *bits)
 {
-	return dxgpmo_client_cmd_with(client, dxgpmo_cmd_query_dirty_bits, args,
-				      buffer, bits);
+	return dxgpmo_client_cmd_array(client, dxgpmo_cmd_query_dirty_bits, args,
+				       sizeof(*args),
+				       offsetof(typeof(*args), buffer), bits);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_query_dirty_bits, DXGPMO_NS);
 

@@ -68,7 +68,6 @@ static void dxgpmo_map_destroy(struct dxgpmo_file *file,
 	dxgpmo_object_unhold(&map->pmo->obj);
 }
 
-
 /*
  * A view is whole pages: from the page holding offset to the one holding
  * the range's last byte.  The caller checked that the range lies in the

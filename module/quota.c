@@ -24,28 +24,34 @@
 
 #include "quota.h"
 
-/* A cap of one user's: a parameter root may change while loaded. */
-#define DXGPMO_QUOTA_CAP(_name, _default, _desc)			\
-	static unsigned int dxgpmo_##_name = _default;			\
-	module_param_named(_name, dxgpmo_##_name, uint, 0644);		\
-	MODULE_PARM_DESC(_name, _desc ", default " #_default)
+static unsigned int dxgpmo_max_pinned_mb = 2048;
+module_param_named(max_pinned_mb, dxgpmo_max_pinned_mb, uint, 0644);
+MODULE_PARM_DESC(max_pinned_mb,
+		 "Most MiB of object memory one user may hold until it is freed, default 2048");
 
-DXGPMO_QUOTA_CAP(max_pinned_mb, 2048,
-		 "Most MiB of object memory one user may hold until it is freed");
 /*
  * Three quarters of edu's 256 MiB DMA window (EDU_DMA_BITS): one user
  * cannot take all of it, yet can map a 64 MiB object whole and twice more
  * in overlapping parts, as drivers do.
  */
-DXGPMO_QUOTA_CAP(max_adl_mb, 192,
-		 "Most MiB one user may have mapped in live ADLs");
-DXGPMO_QUOTA_CAP(max_kmap_mb, 256,
-		 "Most MiB of kernel views (kernel-mode maps, dma-buf vmaps) of one user's objects");
+static unsigned int dxgpmo_max_adl_mb = 192;
+module_param_named(max_adl_mb, dxgpmo_max_adl_mb, uint, 0644);
+MODULE_PARM_DESC(max_adl_mb,
+		 "Most MiB one user may have mapped in live ADLs, default 192");
+
+static unsigned int dxgpmo_max_kmap_mb = 256;
+module_param_named(max_kmap_mb, dxgpmo_max_kmap_mb, uint, 0644);
+MODULE_PARM_DESC(max_kmap_mb,
+		 "Most MiB of kernel views (kernel-mode maps, dma-buf vmaps) of one user's objects, default 256");
+
 /*
  * Every device write and every collection walks all bases of a segment:
  * their number is what one user can make everyone else pay for.
  */
-DXGPMO_QUOTA_CAP(max_bases, 256, "Most memory bases one user may have");
+static unsigned int dxgpmo_max_bases = 256;
+module_param_named(max_bases, dxgpmo_max_bases, uint, 0644);
+MODULE_PARM_DESC(max_bases,
+		 "Most memory bases one user may have, default 256");
 
 struct dxgpmo_quota {
 	/* Accounts of files and of what outlives them (see account.h). */
