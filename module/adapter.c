@@ -14,13 +14,14 @@
  *
  * Adapter ids are global (all files see the same adapters, but for a
  * kernel client's own, which only its client sees) and not reused until
- * the 8-bit space wraps.
+ * the 8-bit space wraps, nor while a view of the segment at the id's mmap
+ * offset remains (dxgpmo_adapter_id_release()).
  *
  * Removal (unbind, hot-unplug) revokes everything that lets the device reach
  * memory before the device goes: ADLs are unmapped, BAR views stop working,
  * ADAPTER_DMA fails.  The adapter itself stays, flagged removed (calls that
- * name it get -ENODEV), until the last object or mapping that refers to it
- * lets go.
+ * name it get -ENODEV), until the last object or BAR view that refers to
+ * it lets go; its segment stays while a view of the segment remains.
  */
 #include <linux/dma-mapping.h>
 #include <linux/fs.h>
@@ -42,14 +43,30 @@ static DEFINE_XARRAY_ALLOC1(dxgpmo_adapters);
 static u32 dxgpmo_next_adapter_id;
 static DEFINE_MUTEX(dxgpmo_adapters_lock);
 
+/*
+ * The segment at the id's mmap offset is gone with its last view: only now
+ * may another adapter get the id, or a collection of the new one's segment
+ * would walk, clean and zap the old views' PTEs (and report their writes).
+ */
+static void dxgpmo_adapter_id_release(u32 id)
+{
+	mutex_lock(&dxgpmo_adapters_lock);
+	xa_erase(&dxgpmo_adapters, id);
+	mutex_unlock(&dxgpmo_adapters_lock);
+}
+
 static void dxgpmo_adapter_release(struct kref *kref)
 {
 	struct dxgpmo_adapter *adapter =
 		container_of(kref, struct dxgpmo_adapter, kref);
 
-	/* QUERY_ADAPTERS and the BAR lookup read adapters under the lock. */
+	/*
+	 * QUERY_ADAPTERS and the BAR lookup read adapters under the lock;
+	 * the id stays reserved until the segment goes.
+	 */
 	mutex_lock(&dxgpmo_adapters_lock);
-	xa_erase(&dxgpmo_adapters, adapter->id);
+	xa_cmpxchg(&dxgpmo_adapters, adapter->id, adapter, XA_ZERO_ENTRY,
+		   GFP_KERNEL);
 	mutex_unlock(&dxgpmo_adapters_lock);
 	WARN_ON(!list_empty(&adapter->adls));
 	dxgpmo_segment_put(adapter->segment);
@@ -252,7 +269,8 @@ dxgpmo_adapter_register(struct device *dev,
 	mutex_unlock(&dxgpmo_adapters_lock);
 	if (ret < 0)
 		goto err_free;
-	adapter->segment = dxgpmo_segment_create(adapter->id);
+	adapter->segment = dxgpmo_segment_create(adapter->id,
+						 dxgpmo_adapter_id_release);
 	if (IS_ERR(adapter->segment)) {
 		ret = PTR_ERR(adapter->segment);
 		xa_erase(&dxgpmo_adapters, adapter->id);

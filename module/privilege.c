@@ -107,10 +107,10 @@ static int dxgpmo_may_use_window(struct dxgpmo_file *file, u64 low, u64 high,
 	return 0;
 }
 
-/* Device addresses of an adapter without an IOMMU are physical. */
 /*
  * Whether file may create an object of req: one decision, before any
- * lookup, so that a create reads validate, decide, look up, make.
+ * lookup, so that a create reads validate, decide, look up, make.  It
+ * also decides what only some callers' creates may do (search_window).
  */
 int dxgpmo_may_create(struct dxgpmo_file *file,
 		      struct dxgpmo_alloc_request *req)
@@ -132,6 +132,7 @@ int dxgpmo_may_create(struct dxgpmo_file *file,
 	return 0;
 }
 
+/* Device addresses of an adapter without an IOMMU are physical. */
 bool dxgpmo_adapter_addresses_visible(struct dxgpmo_adapter *adapter,
 				      struct dxgpmo_file *file)
 {

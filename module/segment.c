@@ -72,7 +72,8 @@ int dxgpmo_segment_check_params(void)
 	return 0;
 }
 
-struct dxgpmo_segment *dxgpmo_segment_create(u32 adapter_id)
+struct dxgpmo_segment *dxgpmo_segment_create(u32 adapter_id,
+					     void (*release_id)(u32 id))
 {
 	struct dxgpmo_segment *segment;
 
@@ -86,6 +87,7 @@ struct dxgpmo_segment *dxgpmo_segment_create(u32 adapter_id)
 	xa_init(&segment->pages);
 	segment->size = (u64)dxgpmo_segment_mb << 20;
 	segment->mmap_base = (u64)adapter_id << DXGPMO_SEGMENT_SHIFT;
+	segment->release_id = release_id;
 	if (dxgpmo_segment_tracks_by_faults() && dxgpmo_granule_init(segment)) {
 		mutex_destroy(&segment->dma_lock);
 		mutex_destroy(&segment->collect_lock);
@@ -104,9 +106,12 @@ static void dxgpmo_segment_release(struct kref *kref)
 	struct page *page;
 	unsigned long index;
 
+	/* Up to segment_mb of pages, often from the last view's munmap. */
 	xa_for_each(&segment->pages, index, page) {
 		__free_page(page);
 		dxgpmo_count_global(DXGPMO_CNT_SEGMENT_PAGES, -1);
+		if (!(index % 1024))
+			cond_resched();
 	}
 	xa_destroy(&segment->pages);
 	if (dxgpmo_segment_tracks_by_faults())
@@ -114,6 +119,7 @@ static void dxgpmo_segment_release(struct kref *kref)
 	mutex_destroy(&segment->dma_lock);
 	mutex_destroy(&segment->collect_lock);
 	dxgpmo_dirty_set_destroy(&segment->dirty);
+	segment->release_id(segment->mmap_base >> DXGPMO_SEGMENT_SHIFT);
 	kfree(segment);
 }
 

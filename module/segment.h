@@ -40,6 +40,8 @@ struct dxgpmo_segment {
 	struct xarray pages;		/* page index -> struct page */
 	u64 size;
 	u64 mmap_base;			/* adapter_id << DXGPMO_SEGMENT_SHIFT */
+	/* Frees the id, hence the offset range, once no view is left. */
+	void (*release_id)(u32 id);
 	/* The dirty logs of the bases on the segment. */
 	struct dxgpmo_dirty_set dirty;
 	/*
@@ -95,7 +97,8 @@ static inline bool dxgpmo_segment_tracks_by_faults(void)
 }
 
 int dxgpmo_segment_check_params(void);
-struct dxgpmo_segment *dxgpmo_segment_create(u32 adapter_id);
+struct dxgpmo_segment *dxgpmo_segment_create(u32 adapter_id,
+					     void (*release_id)(u32 id));
 void dxgpmo_segment_put(struct dxgpmo_segment *segment);
 int dxgpmo_segment_mmap(struct dxgpmo_segment *segment,
 			struct vm_area_struct *vma);

@@ -270,6 +270,13 @@ struct removal {
 	int io_view_made, io_view_sigbus, io_view_unmap_ret;
 	int io_view_map_after_ret;
 	uint32_t io_view_before, io_view_after;
+	/*
+	 * A view of the adapter's segment, made before the removal: it
+	 * keeps the segment (not the adapter), whose pages go at its munmap.
+	 */
+	int seg_view_made;
+	uint8_t seg_after;
+	long long seg_pages_held, seg_pages_freed;
 };
 
 static sigjmp_buf removal_jmp;
@@ -310,6 +317,8 @@ static void removal_run(struct removal *r, const struct dxgpmo_adapter_info *e,
 	};
 	uint8_t buf[REMOVE_DMA_LEN], bits[2];
 	uint32_t basis = 0, amo2 = 0, basis2 = 0;
+	volatile uint8_t *seg = MAP_FAILED;
+	long long seg_pages = 0;
 	char path[128];
 	int fd;
 
@@ -352,6 +361,17 @@ static void removal_run(struct removal *r, const struct dxgpmo_adapter_info *e,
 		r->io_view_before = regs[0];
 		r->io_view_made = 1;
 	}
+
+	STEP(r, "map segment");
+	seg_pages = debugfs_counter("segment_pages");
+	seg = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		   e->segment_mmap_offset);
+	if (seg == MAP_FAILED)
+		goto setup_failed;
+	seg[0] = 0x5a;
+	seg[PAGE] = 0xa5;
+	r->seg_pages_held = debugfs_counter("segment_pages") - seg_pages;
+	r->seg_view_made = 1;
 
 	STEP(r, "remove");
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/remove", pci);
@@ -431,11 +451,20 @@ static void removal_run(struct removal *r, const struct dxgpmo_adapter_info *e,
 			 dxgpmo_destroy_pmo(fd, c.pmo_id, c.amo_id);
 	STEP(r, "close");
 	r->close_ret = close(fd) ? -errno : 0;
+	/* The adapter is gone by now; its segment lives on in the view. */
+	STEP(r, "segment view after remove");
+	r->seg_after = seg[0];
+	seg[1] = 1;
+	munmap((void *)seg, 2 * PAGE);
+	r->seg_pages_freed = seg_pages + r->seg_pages_held -
+			     debugfs_counter("segment_pages");
 	STEP(r, "done");
 	return;
 
 setup_failed:
 	snprintf(r->setup_failed, sizeof(r->setup_failed), "%s", r->step);
+	if (seg != MAP_FAILED)
+		munmap((void *)seg, 2 * PAGE);
 	if (fd >= 0)
 		close(fd);
 	STEP(r, "done");
@@ -525,6 +554,16 @@ TEST_F_TIMEOUT(hotremove, remove_edu_with_live_objects, 180)
 	EXPECT_EQ(-ENODEV, r->adl_ret);
 	EXPECT_EQ(-ENODEV, r->basis_ret);
 	EXPECT_EQ(-ENODEV, r->open_ret);
+	/*
+	 * The segment view outlived the device: what was written before
+	 * reads back, and the pages (those two at least) went at munmap.
+	 */
+	EXPECT_EQ(1, r->seg_view_made);
+	EXPECT_EQ(0x5a, r->seg_after);
+	EXPECT_LE(2, r->seg_pages_freed) {
+		TH_LOG("%lld segment pages allocated by the writes, %lld freed at munmap",
+		       r->seg_pages_held, r->seg_pages_freed);
+	}
 	if (r->io_created) {
 		EXPECT_EQ(-ENODEV, r->io_map_ret);
 		EXPECT_EQ(-ENODEV, r->io_view_map_after_ret);
