@@ -218,9 +218,7 @@ TEST(uncached_ram_refused_where_caches_cannot_be_cleaned)
 			struct dxgpmo_create_pmo c = {
 				.type = types[i], .cache_type = cache,
 				.length = 4 * PAGE,
-				.page_protection =
-					types[i] == DXGPMO_PMO_TYPE_SECTION ?
-					DXGPMO_PAGE_READWRITE : 0,
+				.page_protection = rw_protection(types[i]),
 			};
 			int want = refuse && cache != DXGPMO_CACHE_CACHED ?
 				   -EOPNOTSUPP : 0;

@@ -829,11 +829,6 @@ TEST_F(quota, kernel_map_cap)
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
 }
 
-static int export_rw(int fd, uint32_t pmo_id, int *dmabuf_fd)
-{
-	return dxgpmo_export_dmabuf(fd, pmo_id, O_RDWR | O_CLOEXEC, dmabuf_fd);
-}
-
 /*
  * A dma-buf any importer may vmap holds kernel view space for its whole
  * size from export to release, charged to the object's user: a failing

@@ -976,9 +976,7 @@ TEST_F(pmo_sizes, create_destroy)
 				.cache_type = cache,
 				.length = variant->length,
 				.context = 0xc0ffee00 + cache,
-				.page_protection =
-					type == DXGPMO_PMO_TYPE_SECTION ?
-					DXGPMO_PAGE_READWRITE : 0,
+				.page_protection = rw_protection(type),
 			};
 			struct dxgpmo_stats st;
 			int ret = dxgpmo_create_pmo(self->fd, &c);

@@ -27,6 +27,7 @@
 
 #include "libdxgpmo.h"
 #include "dxgpmo_test.h"
+#include "machine.h"
 
 #ifndef offsetofend
 #define offsetofend(TYPE, MEMBER) \
@@ -94,27 +95,6 @@ static inline int ioctl_zero_tail(int fd, unsigned long cmd, const void *arg)
 	size += 8;
 	memcpy(buf, &size, sizeof(size));
 	return ioctl(fd, cmd, buf);
-}
-
-/*
- * Where physical memory starts, from /proc/iomem (root only: others read
- * zeros): 0 on x86, 1 GiB on QEMU's arm64 virt machine, so windows that
- * x86 places in its low memory hold no RAM there.
- */
-static inline uint64_t system_ram_start(void)
-{
-	unsigned long long start = 0, end;
-	char line[256];
-	FILE *f = fopen("/proc/iomem", "r");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, "System RAM") && line[0] != ' ' &&
-		    sscanf(line, "%llx-%llx", &start, &end) == 2)
-			break;
-	fclose(f);
-	return start;
 }
 
 static inline unsigned long read_sysfs_ulong(const char *path)
@@ -1032,5 +1012,30 @@ static inline uint32_t ram_view_memtype(uint32_t cache, bool wc_distinct)
 #else
 #define IO_VIEW_MEMTYPE DXGPMO_TEST_MEMTYPE_UC_MINUS
 #endif
+
+
+/* A dma-buf of the object, read-write and close-on-exec, in *out. */
+static inline int export_rw(int fd, uint32_t pmo, int *out)
+{
+	return dxgpmo_export_dmabuf(fd, pmo, O_RDWR | O_CLOEXEC, out);
+}
+
+/* The page protection CREATE_PMO needs for type: read-write sections. */
+static inline uint32_t rw_protection(uint32_t type)
+{
+	return type == DXGPMO_PMO_TYPE_SECTION ? DXGPMO_PAGE_READWRITE : 0;
+}
+
+/*
+ * FIXTURE_VARIANT_ADD() of a fixture whose variant has the members type and
+ * cache: the variant name, of PMO type type_ and cache type cache_ (the
+ * uapi's names less DXGPMO_PMO_TYPE_ and DXGPMO_CACHE_), then the values of
+ * the fixture's other members, if any.
+ */
+#define PMO_VARIANT_ADD(fixture_name, name, type_, cache_, ...)            \
+	FIXTURE_VARIANT_ADD(fixture_name, name) {                          \
+		.type = DXGPMO_PMO_TYPE_##type_,                           \
+		.cache = DXGPMO_CACHE_##cache_, __VA_ARGS__                \
+	}
 
 #endif
