@@ -1108,7 +1108,9 @@ TEST_F_TIMEOUT(hardening, threads_race_one_file, 60)
 {
 	struct racer r = { .fd = self->fd };
 	struct race_follower f[] = {
-		{ &r, 1, race_adl }, { &r, 2, race_map }, { &r, 3, race_export },
+		{ &r, 1, race_adl },
+		{ &r, 2, race_map },
+		{ &r, 3, race_export },
 	};
 	pthread_t t[4];
 	unsigned int i, elapsed_ms;

@@ -888,11 +888,9 @@ TEST_F(dxgpmo, destroy_with_amo_then_close)
 TEST_F(dxgpmo, close_file_releases)
 {
 	struct dxgpmo_stats before, after;
-	int fd2 = dxgpmo_open();
+	int fd2 = open_second_file(_metadata, self->fd, &before);
 	unsigned int i;
 
-	ASSERT_LE(0, fd2);
-	ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &before));
 	for (i = 0; i < 4; i++) {
 		struct dxgpmo_create_pmo c = {
 			.length = (i + 1) << 20,
@@ -905,9 +903,7 @@ TEST_F(dxgpmo, close_file_releases)
 	EXPECT_EQ(4, after.file.pmos);
 	EXPECT_EQ(2, after.file.amos);
 	EXPECT_EQ(10 << 8, after.file.pages);
-	EXPECT_EQ(0, close(fd2));
-	ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &after));
-	EXPECT_EQ(0, dxgpmo_counters_live(&after.global));
+	close_second_file(_metadata, self->fd, fd2, &after);
 	EXPECT_EQ(before.global.leaked_objects + 6,
 		  after.global.leaked_objects);
 }

@@ -439,6 +439,33 @@ static inline int load_adapters(int fd, struct adapters *ad)
 	} while (0)
 
 /*
+ * A second file, for objects left alive in it, and in *before the global
+ * counters (read through fd) before it has any.
+ */
+static inline int open_second_file(struct __test_metadata *_metadata, int fd,
+				   struct dxgpmo_stats *before)
+{
+	int fd2 = dxgpmo_open();
+
+	ASSERT_LE(0, fd2);
+	ASSERT_EQ(0, dxgpmo_get_stats(fd, before));
+	return fd2;
+}
+
+/*
+ * Closes the second file with its objects alive; in *after the global
+ * counters then, in which nothing lives any more.
+ */
+static inline void close_second_file(struct __test_metadata *_metadata,
+				     int fd, int fd2,
+				     struct dxgpmo_stats *after)
+{
+	EXPECT_EQ(0, close(fd2));
+	ASSERT_EQ(0, dxgpmo_get_stats(fd, after));
+	EXPECT_EQ(0, dxgpmo_counters_live(&after->global));
+}
+
+/*
  * FIXTURE(name) of a test on one open /dev/dxgpmo file (self->fd) and the
  * adapters it lists (self->ad), at least min_adapters of them; the
  * teardown is the leak check.
@@ -667,23 +694,6 @@ static inline void leave_memcg(const char *dir)
 	snprintf(pid, sizeof(pid), "%d", getpid());
 	write_file(CGROUP_ROOT "/cgroup.procs", pid);
 	rmdir(dir);
-}
-
-/* The first line of a sysfs file, without its newline; 0 or -errno. */
-static inline int read_sysfs_str(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -EIO;
-	buf[n] = 0;
-	buf[strcspn(buf, "\n")] = 0;
-	return 0;
 }
 
 /*
@@ -1012,7 +1022,6 @@ static inline uint32_t ram_view_memtype(uint32_t cache, bool wc_distinct)
 #else
 #define IO_VIEW_MEMTYPE DXGPMO_TEST_MEMTYPE_UC_MINUS
 #endif
-
 
 /* A dma-buf of the object, read-write and close-on-exec, in *out. */
 static inline int export_rw(int fd, uint32_t pmo, int *out)

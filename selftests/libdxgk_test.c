@@ -44,7 +44,8 @@ static NTSTATUS destroy(HANDLE hPmo, HANDLE hAmo)
 }
 
 /* Destroy what Create made: the object, and its AMO if it has one. */
-static NTSTATUS destroy_created(const DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT *c)
+static NTSTATUS
+destroy_created(const DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT *c)
 {
 	return destroy(c->hPhysicalMemoryObject, c->hAdapterMemoryObject);
 }
@@ -615,7 +616,8 @@ TEST_F(dxgk, memory_basis)
 	EXPECT_EQ(STATUS_SUCCESS, DxgkLinuxGetLastStatus());
 
 	q = (DXGKARG_QUERYDIRTYBITDATA){
-		.MemoryBasis = basis, .Buffer = bits, .BufferSize = sizeof(bits),
+		.MemoryBasis = basis, .Buffer = bits,
+		.BufferSize = sizeof(bits),
 	};
 	EXPECT_EQ(STATUS_INVALID_PARAMETER,
 		  DxgkDdiQueryDirtyBitData(self->virt, &q));
@@ -687,7 +689,8 @@ TEST_F(dxgk, basis_of_another_adapter_refused)
 		  DxgkDdiStartDirtyTracking(other, basis));
 	ASSERT_EQ(STATUS_SUCCESS, DxgkDdiStartDirtyTracking(self->virt, basis));
 	q = (DXGKARG_QUERYDIRTYBITDATA){
-		.MemoryBasis = basis, .Buffer = bits, .BufferSize = sizeof(bits),
+		.MemoryBasis = basis, .Buffer = bits,
+		.BufferSize = sizeof(bits),
 	};
 	EXPECT_EQ(STATUS_INVALID_HANDLE, DxgkDdiQueryDirtyBitData(other, &q));
 	EXPECT_EQ(STATUS_SUCCESS, DxgkDdiQueryDirtyBitData(self->virt, &q));
