@@ -124,7 +124,8 @@ selftests/json_check: selftests/json_check.c
 	$(CC) -O2 -g -Wall -Wextra $(shell pkg-config --cflags json-c) -o $@ $< \
 		$(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
 
-selftests/%: selftests/%.c selftests/dxgpmo_test_utils.h selftests/steady.h $(LIB_SRCS) $(LIB_HDRS) \
+selftests/%: selftests/%.c selftests/dxgpmo_test_utils.h selftests/machine.h \
+		selftests/steady.h $(LIB_SRCS) $(LIB_HDRS) \
 		$(TEST_HDRS) $(KSELFTEST_DIR)/kselftest_harness.h
 	$(CC) -O2 -g -Wall -Iuapi -Iuserspace-tools -I$(KSELFTEST_DIR) \
 		$(shell pkg-config --cflags libdrm 2>/dev/null) \
@@ -352,7 +353,8 @@ userspace-tools/examples/%: userspace-tools/examples/%.c \
 
 # kselftests of the library on the module, linked with libdxgk.a only.
 selftests: selftests/libdxgk_test
-selftests/libdxgk_test: selftests/libdxgk_test.c selftests/steady.h userspace-tools/libdxgk.h \
+selftests/libdxgk_test: selftests/libdxgk_test.c selftests/machine.h \
+		selftests/steady.h userspace-tools/libdxgk.h \
 		userspace-tools/libdxgk.a $(KSELFTEST_DIR)/kselftest_harness.h
 	$(CC) -O2 -g -Wall -Iuserspace-tools -I$(KSELFTEST_DIR) \
 		-o $@ $< userspace-tools/libdxgk.a -lpthread

@@ -510,11 +510,9 @@ TEST_F(adl, adl_leak_warn)
 TEST_F(adl, close_file_frees_adls)
 {
 	struct dxgpmo_stats before, after;
-	int fd2 = dxgpmo_open();
+	int fd2 = open_second_file(_metadata, self->fd, &before);
 	unsigned int i;
 
-	ASSERT_LE(0, fd2);
-	ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &before));
 	for (i = 0; i < self->ad.nr; i++) {
 		struct dxgpmo_allocate_adl adl;
 		uint32_t pmo, amo;
@@ -526,9 +524,7 @@ TEST_F(adl, close_file_frees_adls)
 	}
 	ASSERT_EQ(0, dxgpmo_get_stats(fd2, &after));
 	EXPECT_EQ(2 * self->ad.nr, after.file.adls);
-	EXPECT_EQ(0, close(fd2));
-	ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &after));
-	EXPECT_EQ(0, dxgpmo_counters_live(&after.global));
+	close_second_file(_metadata, self->fd, fd2, &after);
 	EXPECT_EQ(before.global.leaked_adls + 2 * self->ad.nr,
 		  after.global.leaked_adls);
 }
@@ -610,6 +606,20 @@ static double mono_s(void)
 }
 
 /*
+ * A child process that reads len bytes at addr into buf through the
+ * adapter's engine, and exits with the call's errno: its pid, or -1.
+ */
+static pid_t dma_read_child(int fd, uint32_t adapter, uint64_t addr,
+			    uint8_t *buf, uint64_t len)
+{
+	pid_t pid = fork();
+
+	if (!pid)
+		_exit(-dxgpmo_adapter_dma(fd, adapter, 0, addr, buf, len));
+	return pid;
+}
+
+/*
  * A caller waiting for the engine while another's long transfer runs
  * (64 KiB: 32 chunks of two engine runs, seconds) can still be killed:
  * the wait is killable, and the process goes at once, not when the other
@@ -634,19 +644,15 @@ TEST_F_TIMEOUT(adl, engine_wait_is_killable, 90)
 	ASSERT_EQ(0, pmo_on(self->fd, DXGPMO_PMO_TYPE_MDL, len, adapter, &pmo,
 			    &amo));
 	ASSERT_EQ(0, adl_make(self->fd, amo, 0, len, 0, NULL, &adl));
-	busy = fork();
+	busy = dma_read_child(self->fd, adapter, adl.base_page * PAGE, buf,
+			      len);
 	ASSERT_LE(0, busy);
-	if (!busy)
-		_exit(-dxgpmo_adapter_dma(self->fd, adapter, 0,
-					  adl.base_page * PAGE, buf, len));
 	/* The long transfer has the engine; the next caller waits for it. */
 	usleep(300000);
 	started = mono_s();
-	waiter = fork();
+	waiter = dma_read_child(self->fd, adapter, adl.base_page * PAGE, buf,
+				PAGE);
 	ASSERT_LE(0, waiter);
-	if (!waiter)
-		_exit(-dxgpmo_adapter_dma(self->fd, adapter, 0,
-					  adl.base_page * PAGE, buf, PAGE));
 	usleep(300000);
 	/* Still waiting for the engine, not done before the long one. */
 	EXPECT_EQ(0, waitpid(waiter, &status, WNOHANG));
@@ -857,6 +863,48 @@ static int raw_write_faults(struct __test_metadata *_metadata, int fd,
 	return seen ? 0 : -1;
 }
 
+/* A one-page object, its ADL, and what an engine wrote there. */
+struct written_page {
+	uint32_t pmo, amo;
+	struct dxgpmo_allocate_adl adl;
+	uint8_t out[DMA_LEN];
+};
+
+/*
+ * A one-page MDL object on adapter e, with an ADL of it on e through which
+ * e's engine has written the pattern of seed.
+ */
+static void write_one_page(struct __test_metadata *_metadata, int fd,
+			   const struct dxgpmo_adapter_info *e, uint8_t seed,
+			   struct written_page *w)
+{
+	ASSERT_EQ(0, pmo_on(fd, DXGPMO_PMO_TYPE_MDL, PAGE, e->adapter_id,
+			    &w->pmo, &w->amo));
+	ASSERT_EQ(0, adl_make(fd, w->amo, 0, PAGE, 0, NULL, &w->adl));
+	pattern(w->out, DMA_LEN, seed);
+	ASSERT_EQ(0, dxgpmo_adapter_dma(fd, e->adapter_id,
+					DXGPMO_DMA_TO_MEMORY,
+					w->adl.base_page * PAGE, w->out,
+					DMA_LEN));
+}
+
+/*
+ * Adapter a may not write the pattern of seed at addr: refused without RAW
+ * (not an ADL of its own), and faulting in the IOMMU with it.
+ */
+static void expect_cut_off(struct __test_metadata *_metadata, int fd,
+			   const struct dxgpmo_adapter_info *a, uint64_t addr,
+			   uint8_t seed)
+{
+	uint8_t junk[DMA_LEN];
+
+	pattern(junk, sizeof(junk), seed);
+	EXPECT_EQ(-EACCES, dxgpmo_adapter_dma(fd, a->adapter_id,
+					      DXGPMO_DMA_TO_MEMORY, addr, junk,
+					      DMA_LEN));
+	EXPECT_LE(0, raw_write_faults(_metadata, fd, a, addr, junk));
+}
+
 /*
  * Separate IOMMU domains, by behaviour: while the PMO is mapped for edu #1
  * only, a raw write by edu #2 at edu #1's logical address does not reach the
@@ -865,36 +913,22 @@ static int raw_write_faults(struct __test_metadata *_metadata, int fd,
 TEST_F_TIMEOUT(adl, dma_domains_separate, 60)
 {
 	const struct dxgpmo_adapter_info *e1, *e2;
-	uint8_t out[DMA_LEN], junk[DMA_LEN], in[DMA_LEN];
-	struct dxgpmo_allocate_adl adl;
-	uint32_t pmo, amo;
+	struct written_page w;
+	uint8_t in[DMA_LEN];
 
 	NEED_TWO_EDU();
 	e1 = self->ad.iommu_edu[0];
 	e2 = self->ad.iommu_edu[1];
-	ASSERT_EQ(0, pmo_on(self->fd, DXGPMO_PMO_TYPE_MDL, PAGE,
-			    e1->adapter_id, &pmo, &amo));
-	ASSERT_EQ(0, adl_make(self->fd, amo, 0, PAGE, 0, NULL, &adl));
-	pattern(out, sizeof(out), 0x5a);
-	ASSERT_EQ(0, dxgpmo_adapter_dma(self->fd, e1->adapter_id,
-					DXGPMO_DMA_TO_MEMORY,
-					adl.base_page * PAGE, out, DMA_LEN));
+	write_one_page(_metadata, self->fd, e1, 0x5a, &w);
 
 	/* Without RAW, edu #2 may not touch another adapter's ADL. */
-	pattern(junk, sizeof(junk), 0xa5);
-	EXPECT_EQ(-EACCES, dxgpmo_adapter_dma(self->fd, e2->adapter_id,
-					      DXGPMO_DMA_TO_MEMORY,
-					      adl.base_page * PAGE, junk,
-					      DMA_LEN));
-
-	EXPECT_LE(0, raw_write_faults(_metadata, self->fd, e2,
-				      adl.base_page * PAGE, junk));
+	expect_cut_off(_metadata, self->fd, e2, w.adl.base_page * PAGE, 0xa5);
 
 	ASSERT_EQ(0, dxgpmo_adapter_dma(self->fd, e1->adapter_id, 0,
-					adl.base_page * PAGE, in, DMA_LEN));
-	EXPECT_EQ(0, memcmp(out, in, DMA_LEN));
-	EXPECT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
-	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, pmo, amo));
+					w.adl.base_page * PAGE, in, DMA_LEN));
+	EXPECT_EQ(0, memcmp(w.out, in, DMA_LEN));
+	EXPECT_EQ(0, dxgpmo_free_adl(self->fd, w.adl.adl_id));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, w.pmo, w.amo));
 }
 
 /*
@@ -907,53 +941,33 @@ TEST_F_TIMEOUT(adl, dma_domains_separate, 60)
 TEST_F_TIMEOUT(adl, dma_after_free_faults, 60)
 {
 	const struct dxgpmo_adapter_info *e1;
-	uint8_t out[DMA_LEN], junk[DMA_LEN], in[DMA_LEN];
-	struct dxgpmo_allocate_adl adl;
-	uint32_t pmo, amo;
+	struct written_page w;
+	uint8_t in[DMA_LEN];
 
 	if (self->ad.nr_iommu_edu < 1)
 		SKIP(return, "needs an edu adapter behind an IOMMU");
 	e1 = self->ad.iommu_edu[0];
-	ASSERT_EQ(0, pmo_on(self->fd, DXGPMO_PMO_TYPE_MDL, PAGE,
-			    e1->adapter_id, &pmo, &amo));
-	ASSERT_EQ(0, adl_make(self->fd, amo, 0, PAGE, 0, NULL, &adl));
-	pattern(out, sizeof(out), 0x77);
-	ASSERT_EQ(0, dxgpmo_adapter_dma(self->fd, e1->adapter_id,
-					DXGPMO_DMA_TO_MEMORY,
-					adl.base_page * PAGE, out, DMA_LEN));
-	ASSERT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
+	write_one_page(_metadata, self->fd, e1, 0x77, &w);
+	ASSERT_EQ(0, dxgpmo_free_adl(self->fd, w.adl.adl_id));
 	/* The freed address is no longer the caller's. */
-	pattern(junk, sizeof(junk), 0x11);
-	EXPECT_EQ(-EACCES, dxgpmo_adapter_dma(self->fd, e1->adapter_id,
-					      DXGPMO_DMA_TO_MEMORY,
-					      adl.base_page * PAGE, junk,
-					      DMA_LEN));
+	expect_cut_off(_metadata, self->fd, e1, w.adl.base_page * PAGE, 0x11);
 
-	EXPECT_LE(0, raw_write_faults(_metadata, self->fd, e1,
-				      adl.base_page * PAGE, junk));
-
-	ASSERT_EQ(0, read_back(self->fd, amo, e1->adapter_id, in));
-	EXPECT_EQ(0, memcmp(out, in, DMA_LEN));
-	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, pmo, amo));
+	ASSERT_EQ(0, read_back(self->fd, w.amo, e1->adapter_id, in));
+	EXPECT_EQ(0, memcmp(w.out, in, DMA_LEN));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, w.pmo, w.amo));
 }
 
 /* 1 when the adapter's IOMMU group defers IOTLB flushes (DMA-FQ, lazy). */
 static int iommu_group_is_lazy(const struct dxgpmo_adapter_info *a)
 {
-	char path[96], type[32] = "";
-	FILE *f;
+	char path[96], type[32];
 
 	snprintf(path, sizeof(path),
 		 "/sys/bus/pci/devices/%04x:%02x:%02x.%x/iommu_group/type",
 		 a->pci_domain, a->pci_bus, a->pci_devfn >> 3,
 		 a->pci_devfn & 7);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	if (!fgets(type, sizeof(type), f))
-		type[0] = 0;
-	fclose(f);
-	return !strcmp(type, "DMA-FQ\n");
+	return !dxgpmo_read_line(path, type, sizeof(type)) &&
+	       !strcmp(type, "DMA-FQ");
 }
 
 #define IN_FLIGHT_LEN 64
@@ -1176,6 +1190,17 @@ static int bench_cmd(int fd, struct dxgpmo_test_cmd *t)
 	return dxgpmo_ioctl(fd, DXGPMO_IOC_TEST, t);
 }
 
+/* A timing command refuses 0 and 1001 loops; t is left at one loop. */
+static void expect_loops_bounded(struct __test_metadata *_metadata, int fd,
+				 struct dxgpmo_test_cmd *t)
+{
+	t->loops = 0;
+	EXPECT_EQ(-EINVAL, bench_cmd(fd, t));
+	t->loops = 1001;
+	EXPECT_EQ(-EINVAL, bench_cmd(fd, t));
+	t->loops = 1;
+}
+
 /*
  * The in-module timing commands of dxgpmo-bench: all four loops run and
  * leave nothing behind, an ADL is one run of device addresses behind an
@@ -1212,11 +1237,7 @@ TEST_F(adl, timing_command)
 	t.loops = 2;
 	ASSERT_EQ(0, bench_cmd(self->fd, &t));
 	EXPECT_LT(0, t.zero_ns);
-	t.loops = 0;
-	EXPECT_EQ(-EINVAL, bench_cmd(self->fd, &t));
-	t.loops = 1001;
-	EXPECT_EQ(-EINVAL, bench_cmd(self->fd, &t));
-	t.loops = 1;
+	expect_loops_bounded(_metadata, self->fd, &t);
 	t.id = 0xfffff;
 	EXPECT_EQ(-ENOENT, bench_cmd(self->fd, &t));
 
@@ -1257,11 +1278,7 @@ TEST_F(adl, timing_command)
 		if (a->caps & DXGPMO_ADAPTER_CAP_IOMMU)
 			EXPECT_EQ(1, t.sgtable_runs);
 		/* Refused: each of these alone. */
-		t.loops = 0;
-		EXPECT_EQ(-EINVAL, bench_cmd(self->fd, &t));
-		t.loops = 1001;
-		EXPECT_EQ(-EINVAL, bench_cmd(self->fd, &t));
-		t.loops = 1;
+		expect_loops_bounded(_metadata, self->fd, &t);
 		t.length = length + PAGE;
 		EXPECT_EQ(-EINVAL, bench_cmd(self->fd, &t));
 		t.length = PAGE + 1;

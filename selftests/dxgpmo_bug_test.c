@@ -53,47 +53,76 @@ static int file_with_live_adl(struct dxgpmo_create_pmo *c)
 	return fd;
 }
 
+/*
+ * Runs child() in a child process, inside the region of the kernel log
+ * where an expected oops called name is (dxgpmo-expect): the child commits
+ * the leak, and the kernel log must say BUG in pmo.c.  The child's wait
+ * status.
+ */
+static int bugcheck_in_child(struct __test_metadata *_metadata,
+			     const char *name, void (*child)(void))
+{
+	int kmsg, status;
+	pid_t pid;
+
+	kmsg = kmsg_open_new();
+	ASSERT_LE(0, kmsg);
+	kmsg_write("dxgpmo-expect: begin %s\n", name);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		child();
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(1, kmsg_wait_for(kmsg, 3000, "kernel BUG at", "pmo.c"));
+	usleep(300000);	/* the rest of the oops */
+	kmsg_write("dxgpmo-expect: end %s\n", name);
+	close(kmsg);
+	return status;
+}
+
+/*
+ * The machine is usable: the device opens, the child's file is gone with
+ * all it held, and one more ADL counts as leaked than before.
+ */
+static void expect_child_released(struct __test_metadata *_metadata,
+				  const struct dxgpmo_stats *before)
+{
+	struct dxgpmo_stats after;
+	int fd = dxgpmo_open();
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, dxgpmo_get_stats(fd, &after));
+	EXPECT_EQ(0, dxgpmo_counters_live(&after.global));
+	EXPECT_EQ(before->global.leaked_adls + 1, after.global.leaked_adls);
+	close(fd);
+}
+
+static void leak_in_process(void)
+{
+	struct dxgpmo_create_pmo c;
+	int cfd = file_with_live_adl(&c);
+
+	dxgpmo_destroy_pmo(cfd, c.pmo_id, c.amo_id);
+	_exit(13);	/* not reached: the task dies in the BUG */
+}
+
 TEST(adl_leak_bugcheck)
 {
-	struct dxgpmo_stats before, after;
-	int fd, kmsg, status;
-	pid_t pid;
+	struct dxgpmo_stats before;
+	int fd, status;
 
 	ASSERT_EQ(0, write_sysfs(ADL_LEAK_PARAM, "bug"));
 	fd = dxgpmo_open();
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, dxgpmo_get_stats(fd, &before));
 
-	kmsg = kmsg_open_new();
-	ASSERT_LE(0, kmsg);
-	kmsg_write("dxgpmo-expect: begin adl-leak-bug\n");
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (!pid) {
-		struct dxgpmo_create_pmo c;
-		int cfd = file_with_live_adl(&c);
-
-		dxgpmo_destroy_pmo(cfd, c.pmo_id, c.amo_id);
-		_exit(13);	/* not reached: the task dies in the BUG */
-	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	status = bugcheck_in_child(_metadata, "adl-leak-bug", leak_in_process);
 	EXPECT_TRUE(WIFSIGNALED(status)) {
 		TH_LOG("child exited with %d instead of dying",
 		       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	}
-	EXPECT_EQ(1, kmsg_wait_for(kmsg, 3000, "kernel BUG at", "pmo.c"));
-	usleep(300000);	/* the rest of the oops */
-	kmsg_write("dxgpmo-expect: end adl-leak-bug\n");
-	close(kmsg);
-
-	/* The machine is usable: the device opens, the child's file is gone. */
 	close(fd);
-	fd = dxgpmo_open();
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, dxgpmo_get_stats(fd, &after));
-	EXPECT_EQ(0, dxgpmo_counters_live(&after.global));
-	EXPECT_EQ(before.global.leaked_adls + 1, after.global.leaked_adls);
-	close(fd);
+	expect_child_released(_metadata, &before);
 }
 
 struct leak_args {
@@ -109,6 +138,18 @@ static void *leak_thread(void *arg)
 	return NULL;	/* not reached: the thread dies in the BUG */
 }
 
+static void leak_in_thread(void)
+{
+	struct leak_args l;
+	pthread_t thread;
+
+	l.fd = file_with_live_adl(&l.c);
+	if (pthread_create(&thread, NULL, leak_thread, &l))
+		_exit(14);
+	pthread_join(thread, NULL);
+	_exit(0);	/* the process ends; the file is not closed by hand */
+}
+
 static unsigned long module_refcnt(void)
 {
 	return read_sysfs_ulong("/sys/module/dxgpmo/refcnt");
@@ -121,10 +162,9 @@ static unsigned long module_refcnt(void)
  */
 TEST(adl_leak_bugcheck_from_thread)
 {
-	struct dxgpmo_stats before, after;
-	int fd, kmsg, status, waited;
+	struct dxgpmo_stats before;
+	int fd, status, waited;
 	unsigned long refs;
-	pid_t pid;
 
 	ASSERT_EQ(0, write_sysfs(ADL_LEAK_PARAM, "bug"));
 	fd = dxgpmo_open();
@@ -133,40 +173,17 @@ TEST(adl_leak_bugcheck_from_thread)
 	close(fd);
 	refs = module_refcnt();
 
-	kmsg = kmsg_open_new();
-	ASSERT_LE(0, kmsg);
-	kmsg_write("dxgpmo-expect: begin adl-leak-bug-thread\n");
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (!pid) {
-		struct leak_args l;
-		pthread_t thread;
-
-		l.fd = file_with_live_adl(&l.c);
-		if (pthread_create(&thread, NULL, leak_thread, &l))
-			_exit(14);
-		pthread_join(thread, NULL);
-		_exit(0);	/* the process ends; the file is not closed by hand */
-	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	status = bugcheck_in_child(_metadata, "adl-leak-bug-thread",
+				   leak_in_thread);
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) {
 		TH_LOG("child status %#x", status);
 	}
-	EXPECT_EQ(1, kmsg_wait_for(kmsg, 3000, "kernel BUG at", "pmo.c"));
-	usleep(300000);	/* the rest of the oops */
-	kmsg_write("dxgpmo-expect: end adl-leak-bug-thread\n");
-	close(kmsg);
 
 	/* The dead process's file is released, however long that takes. */
 	for (waited = 0; waited < 50 && module_refcnt() != refs; waited++)
 		usleep(100000);
 	EXPECT_EQ(refs, module_refcnt());
-	fd = dxgpmo_open();
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, dxgpmo_get_stats(fd, &after));
-	EXPECT_EQ(0, dxgpmo_counters_live(&after.global));
-	EXPECT_EQ(before.global.leaked_adls + 1, after.global.leaked_adls);
-	close(fd);
+	expect_child_released(_metadata, &before);
 }
 
 /* Whether the kernel bounces every DMA mapping: swiotlb=[N,]force */
@@ -218,9 +235,7 @@ TEST(uncached_ram_refused_where_caches_cannot_be_cleaned)
 			struct dxgpmo_create_pmo c = {
 				.type = types[i], .cache_type = cache,
 				.length = 4 * PAGE,
-				.page_protection =
-					types[i] == DXGPMO_PMO_TYPE_SECTION ?
-					DXGPMO_PAGE_READWRITE : 0,
+				.page_protection = rw_protection(types[i]),
 			};
 			int want = refuse && cache != DXGPMO_CACHE_CACHED ?
 				   -EOPNOTSUPP : 0;

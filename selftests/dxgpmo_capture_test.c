@@ -176,6 +176,64 @@ static int reqbufs(int fd, uint32_t memory, uint32_t count)
 	return ret ? ret : (r.count == count || !count ? 0 : -ENOBUFS);
 }
 
+/* Queue dma-buf dfd, of size bytes, as buffer index. */
+static int qbuf_dmabuf(int fd, uint32_t index, int dfd, size_t size)
+{
+	struct v4l2_buffer b = {
+		.type = V4L2_BUF_TYPE_VIDEO_CAPTURE,
+		.memory = V4L2_MEMORY_DMABUF, .index = index,
+		.m.fd = dfd, .length = size,
+	};
+
+	return xioctl(fd, VIDIOC_QBUF, &b);
+}
+
+/* W x H progressive YUYV frames; *f says what vivid made of them. */
+static int set_format(int fd, struct v4l2_format *f)
+{
+	*f = (struct v4l2_format){ .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+	f->fmt.pix.width = W;
+	f->fmt.pix.height = H;
+	f->fmt.pix.pixelformat = V4L2_PIX_FMT_YUYV;
+	f->fmt.pix.field = V4L2_FIELD_NONE;
+	return xioctl(fd, VIDIOC_S_FMT, f);
+}
+
+/*
+ * A fixture's files: dxgpmo in *fd, and in *vid the capture node of vivid
+ * instance inst on input 0, a webcam (progressive frames, fixed sizes).
+ * false, the test skipped, where vivid has no such instance.
+ */
+static bool open_capture(struct __test_metadata *_metadata, int *fd,
+			 int *vid, unsigned int inst)
+{
+	uint32_t input = 0;
+
+	*fd = dxgpmo_open();
+	ASSERT_LE(0, *fd);
+	*vid = open_vivid(inst);
+	if (*vid < 0)
+		SKIP(return false, "no vivid instance %u capture device (vivid n_devs=2 allocators=0,1, CONFIG_VIDEO_VIVID)",
+		     inst);
+	ASSERT_EQ(0, xioctl(*vid, VIDIOC_S_INPUT, &input));
+	return true;
+}
+
+/* Closes what open_capture() opened; the leak check. */
+static void close_capture(struct __test_metadata *_metadata, int *fd,
+			  int vid)
+{
+	if (vid >= 0)
+		close(vid);
+	teardown_dxgpmo(*fd);
+}
+
+/* The size of an object that holds a frame of len bytes. */
+static size_t object_size(size_t len)
+{
+	return (len + PAGE - 1) / PAGE * PAGE;
+}
+
 /* One frame into vivid's own buffers, copied to ref. */
 static int capture_mmap(int fd, uint8_t *ref, size_t len)
 {
@@ -220,17 +278,6 @@ static int capture_mmap(int fd, uint8_t *ref, size_t len)
 	return ret;
 }
 
-static int export_dmabuf(int fd, uint32_t pmo, int *out)
-{
-	struct dxgpmo_export_dmabuf e = {
-		.size = sizeof(e), .pmo_id = pmo, .fd_flags = O_RDWR | O_CLOEXEC,
-	};
-	int ret = dxgpmo_ioctl(fd, DXGPMO_IOC_EXPORT_DMABUF, &e);
-
-	*out = ret ? -1 : e.fd;
-	return ret;
-}
-
 /* Where two frames first differ, for the log. */
 static size_t first_diff(const uint8_t *a, const uint8_t *b, size_t len)
 {
@@ -261,17 +308,9 @@ FIXTURE_VARIANT(capture) {
 	int needs_one_run;
 };
 
-FIXTURE_VARIANT_ADD(capture, mdl_cached) {
-	.type = DXGPMO_PMO_TYPE_MDL, .cache = DXGPMO_CACHE_CACHED,
-};
-
-FIXTURE_VARIANT_ADD(capture, mdl_wc) {
-	.type = DXGPMO_PMO_TYPE_MDL, .cache = DXGPMO_CACHE_WRITE_COMBINED,
-};
-
-FIXTURE_VARIANT_ADD(capture, section_cached) {
-	.type = DXGPMO_PMO_TYPE_SECTION, .cache = DXGPMO_CACHE_CACHED,
-};
+PMO_VARIANT_ADD(capture, mdl_cached, MDL, CACHED);
+PMO_VARIANT_ADD(capture, mdl_wc, MDL, WRITE_COMBINED);
+PMO_VARIANT_ADD(capture, section_cached, SECTION, CACHED);
 
 /*
  * dma-contig: vivid maps the attachment for its own device (a platform
@@ -281,15 +320,10 @@ FIXTURE_VARIANT_ADD(capture, section_cached) {
  * refuse it ("contiguous chunk is too small") unless the chunks happen to
  * be adjacent, which the test reads from an ADL on the virtual adapter.
  */
-FIXTURE_VARIANT_ADD(capture, contiguous_dma_contig) {
-	.type = DXGPMO_PMO_TYPE_CONTIGUOUS, .cache = DXGPMO_CACHE_CACHED,
-	.high_address = 0xffffffffULL, .vivid = 1,
-};
-
-FIXTURE_VARIANT_ADD(capture, mdl_dma_contig) {
-	.type = DXGPMO_PMO_TYPE_MDL, .cache = DXGPMO_CACHE_CACHED,
-	.high_address = 0xffffffffULL, .vivid = 1, .needs_one_run = 1,
-};
+PMO_VARIANT_ADD(capture, contiguous_dma_contig, CONTIGUOUS, CACHED,
+		.high_address = 0xffffffffULL, .vivid = 1);
+PMO_VARIANT_ADD(capture, mdl_dma_contig, MDL, CACHED,
+		.high_address = 0xffffffffULL, .vivid = 1, .needs_one_run = 1);
 
 /*
  * Whether an object's pages are one physical run: on the virtual adapter
@@ -335,29 +369,18 @@ out:
 
 FIXTURE_SETUP(capture)
 {
-	struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
-	struct v4l2_input in = { .index = 0 };
+	struct v4l2_format f;
 	const char *what;
 	int ret;
 
 	self->ref = NULL;
-	self->fd = dxgpmo_open();
-	ASSERT_LE(0, self->fd);
-	self->vid = open_vivid(variant->vivid);
-	if (self->vid < 0)
-		SKIP(return, "no vivid instance %u capture device (vivid n_devs=2 allocators=0,1, CONFIG_VIDEO_VIVID)",
-		     variant->vivid);
-	/* input 0, a webcam: progressive frames, fixed sizes */
-	ASSERT_EQ(0, xioctl(self->vid, VIDIOC_S_INPUT, &in.index));
+	if (!open_capture(_metadata, &self->fd, &self->vid, variant->vivid))
+		return;
 	ret = freeze_picture(self->vid, &what);
 	ASSERT_EQ(0, ret) {
 		TH_LOG("vivid control %s: %s", what, strerror(-ret));
 	}
-	f.fmt.pix.width = W;
-	f.fmt.pix.height = H;
-	f.fmt.pix.pixelformat = V4L2_PIX_FMT_YUYV;
-	f.fmt.pix.field = V4L2_FIELD_NONE;
-	ASSERT_EQ(0, xioctl(self->vid, VIDIOC_S_FMT, &f));
+	ASSERT_EQ(0, set_format(self->vid, &f));
 	ASSERT_EQ(W, f.fmt.pix.width);
 	ASSERT_EQ(H, f.fmt.pix.height);
 	ASSERT_EQ(V4L2_PIX_FMT_YUYV, f.fmt.pix.pixelformat);
@@ -371,9 +394,7 @@ FIXTURE_SETUP(capture)
 FIXTURE_TEARDOWN(capture)
 {
 	free(self->ref);
-	if (self->vid >= 0)
-		close(self->vid);
-	teardown_dxgpmo(self->fd);
+	close_capture(_metadata, &self->fd, self->vid);
 }
 
 /*
@@ -384,7 +405,7 @@ FIXTURE_TEARDOWN(capture)
  */
 TEST_F_TIMEOUT(capture, frame_into_pmo, 180)
 {
-	size_t size = (self->sizeimage + PAGE - 1) / PAGE * PAGE;
+	size_t size = object_size(self->sizeimage);
 	struct dxgpmo_create_pmo c[NBUF];
 	struct dxgpmo_map u[NBUF];
 	int dfd[NBUF];
@@ -404,9 +425,7 @@ TEST_F_TIMEOUT(capture, frame_into_pmo, 180)
 		c[i] = (struct dxgpmo_create_pmo){
 			.type = variant->type, .cache_type = variant->cache,
 			.length = size, .high_address = variant->high_address,
-			.page_protection =
-				variant->type == DXGPMO_PMO_TYPE_SECTION ?
-				DXGPMO_PAGE_READWRITE : 0,
+			.page_protection = rw_protection(variant->type),
 		};
 		ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c[i]));
 		u[i] = (struct dxgpmo_map){
@@ -417,7 +436,7 @@ TEST_F_TIMEOUT(capture, frame_into_pmo, 180)
 		/* Not a byte of the frame: what vivid did not write shows. */
 		memset((void *)(uintptr_t)(u[i].address + u[i].offset), FILL,
 		       size);
-		ASSERT_EQ(0, export_dmabuf(self->fd, c[i].pmo_id, &dfd[i]));
+		ASSERT_EQ(0, export_rw(self->fd, c[i].pmo_id, &dfd[i]));
 		if (!variant->needs_one_run)
 			continue;
 		ret = one_physical_run(self->fd, c[i].pmo_id, size);
@@ -431,13 +450,7 @@ TEST_F_TIMEOUT(capture, frame_into_pmo, 180)
 
 	ASSERT_EQ(0, reqbufs(self->vid, V4L2_MEMORY_DMABUF, NBUF));
 	for (i = 0; i < NBUF; i++) {
-		memset(&b, 0, sizeof(b));
-		b.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-		b.memory = V4L2_MEMORY_DMABUF;
-		b.index = i;
-		b.m.fd = dfd[i];
-		b.length = size;
-		ret = xioctl(self->vid, VIDIOC_QBUF, &b);
+		ret = qbuf_dmabuf(self->vid, i, dfd[i], size);
 		if (scattered[i]) {
 			EXPECT_NE(0, ret);
 			continue;
@@ -527,37 +540,25 @@ FIXTURE_VARIANT_ADD(readonly_import, dma_contig) {
 
 FIXTURE_SETUP(readonly_import)
 {
-	struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
-	uint32_t input = 0;
+	struct v4l2_format f;
 
 	self->kmsg = kmsg_open_new();
-	self->fd = dxgpmo_open();
-	ASSERT_LE(0, self->fd);
-	self->vid = open_vivid(variant->vivid);
-	if (self->vid < 0)
-		SKIP(return, "no vivid instance %u capture device (vivid n_devs=2 allocators=0,1, CONFIG_VIDEO_VIVID)",
-		     variant->vivid);
-	ASSERT_EQ(0, xioctl(self->vid, VIDIOC_S_INPUT, &input));
-	f.fmt.pix.width = W;
-	f.fmt.pix.height = H;
-	f.fmt.pix.pixelformat = V4L2_PIX_FMT_YUYV;
-	f.fmt.pix.field = V4L2_FIELD_NONE;
-	ASSERT_EQ(0, xioctl(self->vid, VIDIOC_S_FMT, &f));
+	if (!open_capture(_metadata, &self->fd, &self->vid, variant->vivid))
+		return;
+	ASSERT_EQ(0, set_format(self->vid, &f));
 	self->sizeimage = f.fmt.pix.sizeimage;
 }
 
 FIXTURE_TEARDOWN(readonly_import)
 {
-	if (self->vid >= 0)
-		close(self->vid);
 	if (self->kmsg >= 0)
 		close(self->kmsg);
-	teardown_dxgpmo(self->fd);
+	close_capture(_metadata, &self->fd, self->vid);
 }
 
 TEST_F_TIMEOUT(readonly_import, section_refused, 120)
 {
-	size_t size = (self->sizeimage + PAGE - 1) / PAGE * PAGE;
+	size_t size = object_size(self->sizeimage);
 	struct dxgpmo_create_pmo c[NBUF];
 	int dfd[NBUF], queued = 0, ret = 0;
 	struct v4l2_buffer b;
@@ -571,17 +572,11 @@ TEST_F_TIMEOUT(readonly_import, section_refused, 120)
 			.page_protection = DXGPMO_PAGE_READONLY,
 		};
 		ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c[i]));
-		ASSERT_EQ(0, export_dmabuf(self->fd, c[i].pmo_id, &dfd[i]));
+		ASSERT_EQ(0, export_rw(self->fd, c[i].pmo_id, &dfd[i]));
 	}
 	ASSERT_EQ(0, reqbufs(self->vid, V4L2_MEMORY_DMABUF, NBUF));
 	for (i = 0; i < NBUF; i++) {
-		memset(&b, 0, sizeof(b));
-		b.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-		b.memory = V4L2_MEMORY_DMABUF;
-		b.index = i;
-		b.m.fd = dfd[i];
-		b.length = size;
-		ret = xioctl(self->vid, VIDIOC_QBUF, &b);
+		ret = qbuf_dmabuf(self->vid, i, dfd[i], size);
 		if (ret)
 			break;
 		queued++;

@@ -60,6 +60,16 @@ static int query(int fd, uint32_t id, uint32_t flags, void *buf, size_t len)
 	return dxgpmo_query_dirty_bits(fd, id, flags, 0, 0, 0, buf, len);
 }
 
+/* The basis's first eight bits, by a query with flags, are want. */
+static void expect_first_bits(struct __test_metadata *_metadata, int fd,
+			      uint32_t id, uint32_t flags, uint8_t want)
+{
+	uint8_t a[1];
+
+	ASSERT_EQ(0, query(fd, id, flags, a, 1));
+	EXPECT_EQ(want, a[0]);
+}
+
 static int bit(const uint8_t *buf, unsigned long i)
 {
 	return (buf[i / 8] >> (i % 8)) & 1;
@@ -380,8 +390,8 @@ TEST_F(dirty, start_stop_counting)
 	ASSERT_EQ(0, dxgpmo_start_dirty_tracking(self->fd, id));
 	ASSERT_EQ(0, dxgpmo_stop_dirty_tracking(self->fd, id));
 	self->seg.cpu[PAGE] = 1;
-	ASSERT_EQ(0, query(self->fd, id, DXGPMO_DIRTY_CLEAR_DATA, a, 1));
-	EXPECT_EQ(0x02, a[0]);
+	expect_first_bits(_metadata, self->fd, id, DXGPMO_DIRTY_CLEAR_DATA,
+			  0x02);
 	ASSERT_EQ(0, dxgpmo_stop_dirty_tracking(self->fd, id));
 	EXPECT_EQ(-EINVAL, query(self->fd, id, 0, a, 1));
 	EXPECT_EQ(-EINVAL, dxgpmo_stop_dirty_tracking(self->fd, id));
@@ -391,7 +401,6 @@ TEST_F(dirty, start_stop_counting)
 /* Writes before START and after STOP are not reported. */
 TEST_F(dirty, writes_outside_tracking)
 {
-	uint8_t a[1];
 	uint32_t id;
 
 	ASSERT_EQ(0, basis_of(self->fd, self->cpu_adapter, 8 * PAGE, 8 * PAGE,
@@ -399,14 +408,12 @@ TEST_F(dirty, writes_outside_tracking)
 	self->seg.cpu[9 * PAGE] = 1;	/* before START */
 	ASSERT_EQ(0, dxgpmo_start_dirty_tracking(self->fd, id));
 	self->seg.cpu[10 * PAGE] = 1;
-	ASSERT_EQ(0, query(self->fd, id, 0, a, 1));
-	EXPECT_EQ(0x04, a[0]);
+	expect_first_bits(_metadata, self->fd, id, 0, 0x04);
 	ASSERT_EQ(0, dxgpmo_stop_dirty_tracking(self->fd, id));
 	self->seg.cpu[11 * PAGE] = 1;	/* after STOP */
 	self->seg.cpu[9 * PAGE] = 2;
 	ASSERT_EQ(0, dxgpmo_start_dirty_tracking(self->fd, id));
-	ASSERT_EQ(0, query(self->fd, id, 0, a, 1));
-	EXPECT_EQ(0, a[0]);
+	expect_first_bits(_metadata, self->fd, id, 0, 0);
 	EXPECT_EQ(0, dxgpmo_destroy_memory_basis(self->fd, id));
 }
 
@@ -416,7 +423,6 @@ TEST_F(dirty, writes_outside_tracking)
  */
 TEST_F(dirty, clear_query_with_bad_buffer_keeps_bits)
 {
-	uint8_t a[1];
 	uint32_t id;
 
 	ASSERT_EQ(0, basis_of(self->fd, self->cpu_adapter, 16 * PAGE, 8 * PAGE,
@@ -425,8 +431,8 @@ TEST_F(dirty, clear_query_with_bad_buffer_keeps_bits)
 	self->seg.cpu[17 * PAGE] = 1;
 	EXPECT_EQ(-EFAULT, query(self->fd, id, DXGPMO_DIRTY_CLEAR_DATA,
 				 (void *)8, 1));
-	ASSERT_EQ(0, query(self->fd, id, DXGPMO_DIRTY_CLEAR_DATA, a, 1));
-	EXPECT_EQ(0x02, a[0]);
+	expect_first_bits(_metadata, self->fd, id, DXGPMO_DIRTY_CLEAR_DATA,
+			  0x02);
 	EXPECT_EQ(0, dxgpmo_destroy_memory_basis(self->fd, id));
 }
 

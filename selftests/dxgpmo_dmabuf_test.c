@@ -28,17 +28,6 @@
 
 #define SIZE (4 * PAGE)
 
-static int export(int fd, uint32_t pmo, uint32_t fd_flags, int *out)
-{
-	struct dxgpmo_export_dmabuf e = {
-		.size = sizeof(e), .pmo_id = pmo, .fd_flags = fd_flags,
-	};
-	int ret = dxgpmo_ioctl(fd, DXGPMO_IOC_EXPORT_DMABUF, &e);
-
-	*out = ret ? -1 : e.fd;
-	return ret;
-}
-
 /*
  * A CPU view of an object imported into vgem.  DRM refuses dumb-map
  * offsets for imported objects (CPU access goes through the exporter), so
@@ -111,25 +100,16 @@ FIXTURE_VARIANT(dmabuf) {
 	uint32_t cache;
 };
 
-FIXTURE_VARIANT_ADD(dmabuf, mdl_wc) {
-	.type = DXGPMO_PMO_TYPE_MDL, .cache = DXGPMO_CACHE_WRITE_COMBINED,
-};
-
-FIXTURE_VARIANT_ADD(dmabuf, contiguous_cached) {
-	.type = DXGPMO_PMO_TYPE_CONTIGUOUS, .cache = DXGPMO_CACHE_CACHED,
-};
-
-FIXTURE_VARIANT_ADD(dmabuf, section_cached) {
-	.type = DXGPMO_PMO_TYPE_SECTION, .cache = DXGPMO_CACHE_CACHED,
-};
+PMO_VARIANT_ADD(dmabuf, mdl_wc, MDL, WRITE_COMBINED);
+PMO_VARIANT_ADD(dmabuf, contiguous_cached, CONTIGUOUS, CACHED);
+PMO_VARIANT_ADD(dmabuf, section_cached, SECTION, CACHED);
 
 static int create(int fd, uint32_t type, uint32_t cache,
 		  struct dxgpmo_create_pmo *c)
 {
 	*c = (struct dxgpmo_create_pmo){
 		.type = type, .cache_type = cache, .length = SIZE,
-		.page_protection = type == DXGPMO_PMO_TYPE_SECTION ?
-				   DXGPMO_PAGE_READWRITE : 0,
+		.page_protection = rw_protection(type),
 	};
 	return dxgpmo_create_pmo(fd, c);
 }
@@ -146,7 +126,7 @@ TEST_F(dmabuf, vgem_import_shares_bytes)
 	if (self->vgem < 0)
 		SKIP(return, "no vgem device (load vgem)");
 	ASSERT_EQ(0, create(self->fd, variant->type, variant->cache, &c));
-	ASSERT_EQ(0, export(self->fd, c.pmo_id, O_RDWR | O_CLOEXEC, &dfd));
+	ASSERT_EQ(0, export_rw(self->fd, c.pmo_id, &dfd));
 	EXPECT_TRUE(fcntl(dfd, F_GETFD) & FD_CLOEXEC);
 	/* The import attaches and maps the pages for vgem's device. */
 	ASSERT_EQ(0, drmPrimeFDToHandle(self->vgem, dfd, &handle));
@@ -219,7 +199,7 @@ TEST(readonly_section_no_device_writes)
 	if (vgem < 0)
 		SKIP(return, "no vgem device (load vgem)");
 	ASSERT_EQ(0, dxgpmo_create_pmo(fd, &c));
-	ASSERT_EQ(0, export(fd, c.pmo_id, O_CLOEXEC, &dfd));
+	ASSERT_EQ(0, dxgpmo_export_dmabuf(fd, c.pmo_id, O_CLOEXEC, &dfd));
 	ret = drmPrimeFDToHandle(vgem, dfd, &handle);
 	if (!ret && shmem_import_maps_nothing()) {
 		gem_close(vgem, handle);
@@ -240,7 +220,7 @@ TEST(readonly_section_no_device_writes)
 	c.amo_id = 0;
 	c.mmap_offset = 0;
 	ASSERT_EQ(0, dxgpmo_create_pmo(fd, &c));
-	ASSERT_EQ(0, export(fd, c.pmo_id, O_CLOEXEC, &dfd));
+	ASSERT_EQ(0, dxgpmo_export_dmabuf(fd, c.pmo_id, O_CLOEXEC, &dfd));
 	EXPECT_EQ(0, drmPrimeFDToHandle(vgem, dfd, &handle));
 	gem_close(vgem, handle);
 	close(dfd);
@@ -260,7 +240,7 @@ TEST_F(dmabuf, sync_and_mmap)
 	int dfd;
 
 	ASSERT_EQ(0, create(self->fd, variant->type, variant->cache, &c));
-	ASSERT_EQ(0, export(self->fd, c.pmo_id, O_RDWR, &dfd));
+	ASSERT_EQ(0, dxgpmo_export_dmabuf(self->fd, c.pmo_id, O_RDWR, &dfd));
 	EXPECT_FALSE(fcntl(dfd, F_GETFD) & FD_CLOEXEC);
 	p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, dfd, 0);
 	ASSERT_NE(MAP_FAILED, p);
@@ -300,7 +280,7 @@ TEST_F(dmabuf, close_orders)
 
 	/* destroy, then close the fd */
 	ASSERT_EQ(0, create(self->fd, variant->type, variant->cache, &c));
-	ASSERT_EQ(0, export(self->fd, c.pmo_id, O_RDWR, &dfd));
+	ASSERT_EQ(0, dxgpmo_export_dmabuf(self->fd, c.pmo_id, O_RDWR, &dfd));
 	ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
 	EXPECT_EQ(SIZE / PAGE, global_pages(self->fd));
 	EXPECT_EQ(0, close(dfd));
@@ -308,7 +288,7 @@ TEST_F(dmabuf, close_orders)
 
 	/* close the fd, then destroy */
 	ASSERT_EQ(0, create(self->fd, variant->type, variant->cache, &c));
-	ASSERT_EQ(0, export(self->fd, c.pmo_id, O_RDWR, &dfd));
+	ASSERT_EQ(0, dxgpmo_export_dmabuf(self->fd, c.pmo_id, O_RDWR, &dfd));
 	EXPECT_EQ(0, close(dfd));
 	EXPECT_EQ(SIZE / PAGE, global_pages(self->fd));
 	ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
@@ -316,7 +296,7 @@ TEST_F(dmabuf, close_orders)
 
 	/* an mmap of the dma-buf outlives fd and object */
 	ASSERT_EQ(0, create(self->fd, variant->type, variant->cache, &c));
-	ASSERT_EQ(0, export(self->fd, c.pmo_id, O_RDWR, &dfd));
+	ASSERT_EQ(0, dxgpmo_export_dmabuf(self->fd, c.pmo_id, O_RDWR, &dfd));
 	p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, dfd, 0);
 	ASSERT_NE(MAP_FAILED, p);
 	EXPECT_EQ(0, close(dfd));
@@ -331,7 +311,7 @@ TEST_F(dmabuf, close_orders)
 	if (self->vgem < 0)
 		SKIP(return, "no vgem device (load vgem)");
 	ASSERT_EQ(0, create(self->fd, variant->type, variant->cache, &c));
-	ASSERT_EQ(0, export(self->fd, c.pmo_id, O_RDWR, &dfd));
+	ASSERT_EQ(0, dxgpmo_export_dmabuf(self->fd, c.pmo_id, O_RDWR, &dfd));
 	ASSERT_EQ(0, drmPrimeFDToHandle(self->vgem, dfd, &handle));
 	EXPECT_EQ(0, close(dfd));
 	ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
@@ -347,11 +327,12 @@ TEST_F(dmabuf, bad_args)
 	int dfd, other;
 
 	ASSERT_EQ(0, create(self->fd, variant->type, variant->cache, &c));
-	EXPECT_EQ(-EINVAL, export(self->fd, c.pmo_id, O_WRONLY, &dfd));
-	EXPECT_EQ(-EINVAL, export(self->fd, c.pmo_id, O_RDWR | O_NONBLOCK,
-				  &dfd));
-	EXPECT_EQ(-EINVAL, export(self->fd, c.pmo_id, O_RDWR | O_APPEND,
-				  &dfd));
+	EXPECT_EQ(-EINVAL, dxgpmo_export_dmabuf(self->fd, c.pmo_id,
+						O_WRONLY, &dfd));
+	EXPECT_EQ(-EINVAL, dxgpmo_export_dmabuf(self->fd, c.pmo_id,
+						O_RDWR | O_NONBLOCK, &dfd));
+	EXPECT_EQ(-EINVAL, dxgpmo_export_dmabuf(self->fd, c.pmo_id,
+						O_RDWR | O_APPEND, &dfd));
 	e = (struct dxgpmo_export_dmabuf){
 		.size = sizeof(e), .pmo_id = c.pmo_id, .flags = 1,
 	};
@@ -365,14 +346,15 @@ TEST_F(dmabuf, bad_args)
 	/* Another file's id, and a destroyed object. */
 	other = dxgpmo_open();
 	ASSERT_LE(0, other);
-	EXPECT_EQ(-ENOENT, export(other, c.pmo_id, O_RDWR, &dfd));
+	EXPECT_EQ(-ENOENT, dxgpmo_export_dmabuf(other, c.pmo_id, O_RDWR, &dfd));
 	close(other);
-	EXPECT_EQ(-ENOENT, export(self->fd, 0, O_RDWR, &dfd));
+	EXPECT_EQ(-ENOENT, dxgpmo_export_dmabuf(self->fd, 0, O_RDWR, &dfd));
 	ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
-	EXPECT_EQ(-ENOENT, export(self->fd, c.pmo_id, O_RDWR, &dfd));
+	EXPECT_EQ(-ENOENT, dxgpmo_export_dmabuf(self->fd, c.pmo_id,
+						O_RDWR, &dfd));
 	/* Read-only exports are fine. */
 	ASSERT_EQ(0, create(self->fd, variant->type, variant->cache, &c));
-	ASSERT_EQ(0, export(self->fd, c.pmo_id, O_RDONLY, &dfd));
+	ASSERT_EQ(0, dxgpmo_export_dmabuf(self->fd, c.pmo_id, O_RDONLY, &dfd));
 	EXPECT_EQ(MAP_FAILED, mmap(NULL, SIZE, PROT_READ | PROT_WRITE,
 				   MAP_SHARED, dfd, 0));
 	EXPECT_EQ(0, close(dfd));

@@ -682,17 +682,30 @@ TEST_F(quota, dmabuf_kept_across_destroy)
 	EXPECT_EQ(0, st.global.pages);
 }
 
+/*
+ * With max_pinned at 1 MiB, a 1 MiB object c of the file that uses it all,
+ * and its window mapped.
+ */
+static void *window_of_all(struct __test_metadata *_metadata, int fd,
+			   struct dxgpmo_create_pmo *c)
+{
+	void *p;
+
+	*c = (struct dxgpmo_create_pmo){ .length = 1 << 20 };
+	ASSERT_EQ(0, write_sysfs(MAX_PINNED, "1"));
+	ASSERT_EQ(0, dxgpmo_create_pmo(fd, c));
+	p = mmap(NULL, c->length, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 c->mmap_offset);
+	ASSERT_NE(MAP_FAILED, p);
+	return p;
+}
+
 /* A VMA of the window keeps the pages (revoked, SIGBUS) after DESTROY. */
 TEST_F(quota, window_kept_across_destroy)
 {
-	struct dxgpmo_create_pmo c = { .length = 1 << 20 };
-	void *p;
+	struct dxgpmo_create_pmo c;
+	void *p = window_of_all(_metadata, self->fd, &c);
 
-	ASSERT_EQ(0, write_sysfs(MAX_PINNED, "1"));
-	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
-	p = mmap(NULL, c.length, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
-		 c.mmap_offset);
-	ASSERT_NE(MAP_FAILED, p);
 	memset(p, 0x5a, PAGE);
 	ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
 	EXPECT_EQ(-ENOMEM, create_page(self->fd));
@@ -703,17 +716,12 @@ TEST_F(quota, window_kept_across_destroy)
 /* A forked child's copy of the window keeps the pages charged as well. */
 TEST_F(quota, fork_child_keeps_window)
 {
-	struct dxgpmo_create_pmo c = { .length = 1 << 20 };
+	struct dxgpmo_create_pmo c;
 	int go[2], ready[2], status;
 	char byte = 0;
 	pid_t child;
-	void *p;
+	void *p = window_of_all(_metadata, self->fd, &c);
 
-	ASSERT_EQ(0, write_sysfs(MAX_PINNED, "1"));
-	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
-	p = mmap(NULL, c.length, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
-		 c.mmap_offset);
-	ASSERT_NE(MAP_FAILED, p);
 	ASSERT_EQ(0, pipe(go));
 	ASSERT_EQ(0, pipe(ready));
 	child = fork();
@@ -827,11 +835,6 @@ TEST_F(quota, kernel_map_cap)
 	ASSERT_EQ(0, dxgpmo_map(self->fd, &b));
 	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, b.address, b.length));
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
-}
-
-static int export_rw(int fd, uint32_t pmo_id, int *dmabuf_fd)
-{
-	return dxgpmo_export_dmabuf(fd, pmo_id, O_RDWR | O_CLOEXEC, dmabuf_fd);
 }
 
 /*
@@ -1041,62 +1044,61 @@ static void *race_create_destroy(void *arg)
 	return NULL;
 }
 
-static void *race_adl(void *arg)
+/* The others' operations on the last object made: the nth of each. */
+static void race_adl(struct racer *r, unsigned long n)
 {
-	struct racer *r = arg;
+	struct dxgpmo_allocate_adl a = {
+		.amo_id = r->last_amo, .length = 4 * PAGE,
+	};
 
-	while (!r->stop) {
-		struct dxgpmo_allocate_adl a = {
-			.amo_id = r->last_amo, .length = 4 * PAGE,
-		};
-
-		if (!dxgpmo_allocate_adl(r->fd, &a))
-			dxgpmo_free_adl(r->fd, a.adl_id);
-		r->ops[1]++;
-		race_back_off(r);
-	}
-	return NULL;
+	if (!dxgpmo_allocate_adl(r->fd, &a))
+		dxgpmo_free_adl(r->fd, a.adl_id);
 }
 
-static void *race_map(void *arg)
+static void race_map(struct racer *r, unsigned long n)
 {
-	struct racer *r = arg;
+	struct dxgpmo_map m = {
+		.pmo_id = r->last_pmo, .length = 4 * PAGE,
+		.access_mode = n & 1,
+	};
 
-	while (!r->stop) {
-		struct dxgpmo_map m = {
-			.pmo_id = r->last_pmo, .length = 4 * PAGE,
-			.access_mode = r->ops[2] & 1,
-		};
-
-		if (!dxgpmo_map(r->fd, &m)) {
-			if (m.access_mode == DXGPMO_ACCESS_USER)
-				((volatile uint8_t *)(uintptr_t)m.address)[0] = 1;
-			dxgpmo_unmap(r->fd, m.pmo_id, m.address, m.length);
-		}
-		r->ops[2]++;
-		race_back_off(r);
+	if (!dxgpmo_map(r->fd, &m)) {
+		if (m.access_mode == DXGPMO_ACCESS_USER)
+			((volatile uint8_t *)(uintptr_t)m.address)[0] = 1;
+		dxgpmo_unmap(r->fd, m.pmo_id, m.address, m.length);
 	}
-	return NULL;
 }
 
-static void *race_export(void *arg)
+static void race_export(struct racer *r, unsigned long n)
 {
-	struct racer *r = arg;
+	struct dxgpmo_export_dmabuf x = {
+		.size = sizeof(x), .pmo_id = r->last_pmo,
+	};
+
+	if (!dxgpmo_ioctl(r->fd, DXGPMO_IOC_EXPORT_DMABUF, &x)) {
+		void *p = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, x.fd, 0);
+
+		if (p != MAP_FAILED)
+			munmap(p, PAGE);
+		close(x.fd);
+	}
+}
+
+/* Racer i > 0 of ops[]: its operation until told to stop, counted. */
+struct race_follower {
+	struct racer *r;
+	unsigned int i;
+	void (*op)(struct racer *r, unsigned long n);
+};
+
+static void *race_follow(void *arg)
+{
+	const struct race_follower *f = arg;
+	struct racer *r = f->r;
 
 	while (!r->stop) {
-		struct dxgpmo_export_dmabuf x = {
-			.size = sizeof(x), .pmo_id = r->last_pmo,
-		};
-
-		if (!dxgpmo_ioctl(r->fd, DXGPMO_IOC_EXPORT_DMABUF, &x)) {
-			void *p = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, x.fd,
-				       0);
-
-			if (p != MAP_FAILED)
-				munmap(p, PAGE);
-			close(x.fd);
-		}
-		r->ops[3]++;
+		f->op(r, r->ops[f->i]);
+		r->ops[f->i]++;
 		race_back_off(r);
 	}
 	return NULL;
@@ -1104,16 +1106,20 @@ static void *race_export(void *arg)
 
 TEST_F_TIMEOUT(hardening, threads_race_one_file, 60)
 {
-	void *(*fns[])(void *) = {
-		race_create_destroy, race_adl, race_map, race_export,
+	struct racer r = { .fd = self->fd };
+	struct race_follower f[] = {
+		{ &r, 1, race_adl },
+		{ &r, 2, race_map },
+		{ &r, 3, race_export },
 	};
 	pthread_t t[4];
-	struct racer r = { .fd = self->fd };
 	unsigned int i, elapsed_ms;
 
 	r.adapter = self->ad.any->adapter_id;
-	for (i = 0; i < 4; i++)
-		ASSERT_EQ(0, pthread_create(&t[i], NULL, fns[i], &r));
+	ASSERT_EQ(0, pthread_create(&t[0], NULL, race_create_destroy, &r));
+	for (i = 1; i < 4; i++)
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, race_follow,
+					    &f[i - 1]));
 	/*
 	 * At least 3 s and RACE_MIN_CYCLES destroys, within 40 s: what this
 	 * asks is that destroy is not starved, however slow the machine.

@@ -79,20 +79,22 @@ static int reload_module(void)
 	return ret;
 }
 
-FIXTURE(lifetime) {
-	int kmsg;
-};
+/* A fixture that reads the kernel log written during its test. */
+#define FIXTURE_KMSG(fixture_name)                                         \
+	FIXTURE(fixture_name) {                                            \
+		int kmsg;                                                  \
+	};                                                                 \
+	FIXTURE_SETUP(fixture_name)                                        \
+	{                                                                  \
+		self->kmsg = kmsg_open_new();                              \
+	}                                                                  \
+	FIXTURE_TEARDOWN(fixture_name)                                     \
+	{                                                                  \
+		if (self->kmsg >= 0)                                       \
+			close(self->kmsg);                                 \
+	}
 
-FIXTURE_SETUP(lifetime)
-{
-	self->kmsg = kmsg_open_new();
-}
-
-FIXTURE_TEARDOWN(lifetime)
-{
-	if (self->kmsg >= 0)
-		close(self->kmsg);
-}
+FIXTURE_KMSG(lifetime)
 
 /* Segment and object windows work: 0, or the step that failed. */
 static int use_device(void)
@@ -239,20 +241,7 @@ static int debugfs_live_zero(char *why, size_t len)
 	return zero;
 }
 
-FIXTURE(hotremove) {
-	int kmsg;
-};
-
-FIXTURE_SETUP(hotremove)
-{
-	self->kmsg = kmsg_open_new();
-}
-
-FIXTURE_TEARDOWN(hotremove)
-{
-	if (self->kmsg >= 0)
-		close(self->kmsg);
-}
+FIXTURE_KMSG(hotremove)
 
 #define REMOVE_DMA_LEN 256
 
@@ -287,6 +276,13 @@ static void removal_on_sigbus(int sig)
 }
 
 #define STEP(r, name) snprintf((r)->step, sizeof((r)->step), "%s", name)
+/* A step that must work before the removal: the run ends if it fails. */
+#define SETUP_STEP(r, name, call)                                          \
+	do {                                                               \
+		STEP(r, name);                                             \
+		if (call)                                                  \
+			goto setup_failed;                                 \
+	} while (0)
 
 static void removal_run(struct removal *r, const struct dxgpmo_adapter_info *e,
 			const char *pci)
@@ -327,36 +323,26 @@ static void removal_run(struct removal *r, const struct dxgpmo_adapter_info *e,
 	fd = dxgpmo_open();
 	if (fd < 0)
 		goto setup_failed;
-	STEP(r, "create_pmo");
-	if (dxgpmo_create_pmo(fd, &c))
-		goto setup_failed;
-	STEP(r, "allocate_adl");
+	SETUP_STEP(r, "create_pmo", dxgpmo_create_pmo(fd, &c));
 	adl.amo_id = c.amo_id;
-	if (dxgpmo_allocate_adl(fd, &adl))
-		goto setup_failed;
-	STEP(r, "adapter_dma");
-	if (dxgpmo_adapter_dma(fd, e->adapter_id, DXGPMO_DMA_TO_MEMORY,
-			       adl.base_page * PAGE, buf, sizeof(buf)))
-		goto setup_failed;
-	STEP(r, "map_kernel");
+	SETUP_STEP(r, "allocate_adl", dxgpmo_allocate_adl(fd, &adl));
+	SETUP_STEP(r, "adapter_dma",
+		   dxgpmo_adapter_dma(fd, e->adapter_id, DXGPMO_DMA_TO_MEMORY,
+				      adl.base_page * PAGE, buf, sizeof(buf)));
 	m.pmo_id = c.pmo_id;
-	if (dxgpmo_map(fd, &m))
-		goto setup_failed;
-	STEP(r, "create_memory_basis");
-	if (dxgpmo_create_memory_basis(fd, e->adapter_id, 1, &range, 1,
-				       &basis))
-		goto setup_failed;
-	STEP(r, "start_dirty_tracking");
-	if (dxgpmo_start_dirty_tracking(fd, basis))
-		goto setup_failed;
+	SETUP_STEP(r, "map_kernel", dxgpmo_map(fd, &m));
+	SETUP_STEP(r, "create_memory_basis",
+		   dxgpmo_create_memory_basis(fd, e->adapter_id, 1, &range, 1,
+					      &basis));
+	SETUP_STEP(r, "start_dirty_tracking",
+		   dxgpmo_start_dirty_tracking(fd, basis));
 	/* Needs CAP_SYS_RAWIO (and no lockdown): optional. */
 	STEP(r, "create io_space");
 	r->io_created = io.io_base && !dxgpmo_create_pmo(fd, &io);
 	if (r->io_created) {
-		STEP(r, "map io_space in process");
 		io_view.pmo_id = io.pmo_id;
-		if (dxgpmo_map(fd, &io_view))
-			goto setup_failed;
+		SETUP_STEP(r, "map io_space in process",
+			   dxgpmo_map(fd, &io_view));
 		regs = (volatile uint32_t *)(uintptr_t)io_view.address;
 		r->io_view_before = regs[0];
 		r->io_view_made = 1;

@@ -35,8 +35,7 @@ static int create(int fd, uint32_t type, uint32_t cache, uint64_t length,
 		.cache_type = cache,
 		.length = length,
 		.adapter_id = adapter,
-		.page_protection = type == DXGPMO_PMO_TYPE_SECTION ?
-				   DXGPMO_PAGE_READWRITE : 0,
+		.page_protection = rw_protection(type),
 	};
 	return dxgpmo_create_pmo(fd, c);
 }
@@ -1193,18 +1192,6 @@ static int kread(int fd, uint32_t pmo, uint64_t offset, void *buf,
 	return ret;
 }
 
-static int export_dmabuf(int fd, uint32_t pmo, int *out)
-{
-	struct dxgpmo_export_dmabuf e = {
-		.size = sizeof(e), .pmo_id = pmo,
-		.fd_flags = O_RDWR | O_CLOEXEC,
-	};
-	int ret = dxgpmo_ioctl(fd, DXGPMO_IOC_EXPORT_DMABUF, &e);
-
-	*out = ret ? -1 : e.fd;
-	return ret;
-}
-
 /* The VmFlags line of the smaps entry of the VMA that starts at addr. */
 static int vma_flags(const void *addr, char *flags, size_t len)
 {
@@ -1271,7 +1258,7 @@ TEST_F_TIMEOUT(map, section_writes_survive_drop_caches, 60)
 
 	/* A dma-buf, through its own mmap; every reference dropped. */
 	fill(b, sizeof(b), 0x52);
-	ASSERT_EQ(0, export_dmabuf(self->fd, c.pmo_id, &dmabuf));
+	ASSERT_EQ(0, export_rw(self->fd, c.pmo_id, &dmabuf));
 	p = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, dmabuf, 0);
 	ASSERT_NE(MAP_FAILED, p);
 	memcpy(p + PAGE + 200, b, sizeof(b));
@@ -1351,7 +1338,7 @@ TEST_F_TIMEOUT(map, section_user_views_are_pfn_maps, 60)
 	}
 
 	/* A dma-buf's mmap is a user view of the same pages. */
-	ASSERT_EQ(0, export_dmabuf(self->fd, c.pmo_id, &dmabuf));
+	ASSERT_EQ(0, export_rw(self->fd, c.pmo_id, &dmabuf));
 	q = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, dmabuf, 0);
 	ASSERT_NE(MAP_FAILED, q);
 	EXPECT_EQ(2, q[2 * PAGE]);

@@ -189,6 +189,19 @@ TEST_F(generic, identity)
 }
 
 /*
+ * The state want (enum dxgpmo_test_iova) of the IOMMU's page tables at
+ * the first page of an ADL of n pages and last_off into its last page.
+ */
+static void expect_adl_ends(struct __test_metadata *_metadata, int fd,
+			    uint32_t amo, const uint64_t *pages, uint64_t n,
+			    uint64_t last_off, int want)
+{
+	EXPECT_EQ(want, iova_state(fd, amo, pages[0] * PAGE, 0));
+	EXPECT_EQ(want, iova_state(fd, amo, pages[n - 1] * PAGE + last_off,
+				   n - 1));
+}
+
+/*
  * Whole-object ADLs of several sizes: exact page counts, one IOVA run per
  * ADL behind the IOMMU, every address under the mask, and the IOMMU's page
  * tables translating them to the object's pages (test command); FREE_ADL
@@ -240,26 +253,16 @@ TEST_F(generic, adl_iova_runs)
 		EXPECT_EQ(1, st.file.adls);
 		EXPECT_EQ(n, st.file.dma_mapped_pages);
 		/* The IOMMU itself: first and last page are the object's. */
-		if (check_iova) {
-			EXPECT_EQ(DXGPMO_TEST_IOVA_MAPS_PAGE,
-				  iova_state(self->fd, c.amo_id,
-					     pages[0] * PAGE, 0));
-			EXPECT_EQ(DXGPMO_TEST_IOVA_MAPS_PAGE,
-				  iova_state(self->fd, c.amo_id,
-					     pages[n - 1] * PAGE + 123, n - 1));
-		}
+		if (check_iova)
+			expect_adl_ends(_metadata, self->fd, c.amo_id, pages, n,
+					123, DXGPMO_TEST_IOVA_MAPS_PAGE);
 		ASSERT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
 		ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &st));
 		EXPECT_EQ(0, st.file.adls);
 		EXPECT_EQ(0, st.file.dma_mapped_pages);
-		if (check_iova) {
-			EXPECT_EQ(DXGPMO_TEST_IOVA_UNMAPPED,
-				  iova_state(self->fd, c.amo_id,
-					     pages[0] * PAGE, 0));
-			EXPECT_EQ(DXGPMO_TEST_IOVA_UNMAPPED,
-				  iova_state(self->fd, c.amo_id,
-					     pages[n - 1] * PAGE, n - 1));
-		}
+		if (check_iova)
+			expect_adl_ends(_metadata, self->fd, c.amo_id, pages, n,
+					0, DXGPMO_TEST_IOVA_UNMAPPED);
 		ASSERT_EQ(0, dxgpmo_allocate_adl(self->fd, &again));
 		EXPECT_EQ(n, again.page_count);
 		EXPECT_NE(adl.adl_id, again.adl_id);

@@ -133,6 +133,40 @@ static int step_wait(struct step *s, unsigned int want, const int *stop,
 	return 1;
 }
 
+/* One side of a race between two threads. */
+struct race_side {
+	void (*run)(void *r);
+	void *r;
+	int *stop;
+};
+
+static void *race_side_thread(void *arg)
+{
+	const struct race_side *side = arg;
+
+	side->run(side->r);
+	/* Done: the other side is not to wait for steps of this one. */
+	__atomic_store_n(side->stop, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * first and second, each in a thread of its own, race on r until both are
+ * done; the first to end stops the other (*stop).  first starts first.
+ */
+static void race_pair(struct __test_metadata *_metadata,
+		      void (*first)(void *), void (*second)(void *), void *r,
+		      int *stop)
+{
+	struct race_side a = { first, r, stop }, b = { second, r, stop };
+	pthread_t ta, tb;
+
+	ASSERT_EQ(0, pthread_create(&ta, NULL, race_side_thread, &a));
+	ASSERT_EQ(0, pthread_create(&tb, NULL, race_side_thread, &b));
+	ASSERT_EQ(0, pthread_join(tb, NULL));
+	ASSERT_EQ(0, pthread_join(ta, NULL));
+}
+
 /*
  * mmap(2) of an object window racing the object's DESTROY.  The window
  * lookup must not touch a window DESTROY is freeing (a KASAN report on a
@@ -182,7 +216,7 @@ static void window_sigbus(int sig)
 	raise(sig);
 }
 
-static void *window_creator(void *arg)
+static void window_creator(void *arg)
 {
 	struct window_race *r = arg;
 	uint64_t start = now_ns();
@@ -219,8 +253,6 @@ static void *window_creator(void *arg)
 		else if (r->outcome == WINDOW_LATE)
 			delay += delay / 8 + 1;
 	}
-	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
-	return NULL;
 }
 
 /* Read the page; 0 zeroes, 1 not zeroes, 2 SIGBUS (revoked window). */
@@ -240,7 +272,7 @@ static int window_read(const volatile uint64_t *p)
 	return acc ? 1 : 0;
 }
 
-static void *window_mapper(void *arg)
+static void window_mapper(void *arg)
 {
 	struct window_race *r = arg;
 	uint64_t start = now_ns();
@@ -278,8 +310,6 @@ static void *window_mapper(void *arg)
 		}
 		step_publish(&r->consumed, i);
 	}
-	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
-	return NULL;
 }
 
 TEST_F_TIMEOUT(race, mmap_window_vs_destroy, 300)
@@ -287,7 +317,6 @@ TEST_F_TIMEOUT(race, mmap_window_vs_destroy, 300)
 	struct window_race *r = calloc(1, sizeof(*r));
 	struct sigaction sa = { .sa_handler = window_sigbus };
 	uint64_t start = now_ns();
-	pthread_t creator, mapper;
 
 	ASSERT_NE(NULL, r);
 	r->fd = self->fd;
@@ -298,10 +327,7 @@ TEST_F_TIMEOUT(race, mmap_window_vs_destroy, 300)
 		r->budget_ns = WINDOW_RACE_BUDGET_NS;
 	}
 	ASSERT_EQ(0, sigaction(SIGBUS, &sa, NULL));
-	ASSERT_EQ(0, pthread_create(&mapper, NULL, window_mapper, r));
-	ASSERT_EQ(0, pthread_create(&creator, NULL, window_creator, r));
-	ASSERT_EQ(0, pthread_join(creator, NULL));
-	ASSERT_EQ(0, pthread_join(mapper, NULL));
+	race_pair(_metadata, window_mapper, window_creator, r, &r->stop);
 	TH_LOG("%lu creates in %.1f s; mmaps of the new window: %lu before its DESTROY (read zeroes), %lu across it (SIGBUS after the revoke), %lu after it (refused)",
 	       r->creates, secs_since(start), r->read_zero + r->read_nonzero,
 	       r->read_sigbus, r->mmap_failed);
@@ -643,7 +669,7 @@ struct remap_race {
 	int pipe[2];
 };
 
-static void *remap_mapper(void *arg)
+static void remap_mapper(void *arg)
 {
 	struct remap_race *r = arg;
 	uint64_t start = now_ns();
@@ -682,11 +708,9 @@ static void *remap_mapper(void *arg)
 		}
 		r->iters++;
 	}
-	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
-	return NULL;
 }
 
-static void *remap_replacer(void *arg)
+static void remap_replacer(void *arg)
 {
 	struct remap_race *r = arg;
 	uint64_t start = now_ns();
@@ -736,8 +760,6 @@ static void *remap_replacer(void *arg)
 		munmap(x, r->len);
 		step_publish(&r->checked, i);
 	}
-	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
-	return NULL;
 }
 
 TEST_F_TIMEOUT(race, unmap_vs_remap_same_address, 300)
@@ -746,7 +768,6 @@ TEST_F_TIMEOUT(race, unmap_vs_remap_same_address, 300)
 	struct dxgpmo_create_pmo c = { .length = PAGE };
 	uint64_t start = now_ns();
 	struct dxgpmo_stats st;
-	pthread_t mapper, replacer;
 
 	ASSERT_NE(NULL, r);
 	ASSERT_EQ(0, pipe(r->pipe));
@@ -754,10 +775,7 @@ TEST_F_TIMEOUT(race, unmap_vs_remap_same_address, 300)
 	r->fd = self->fd;
 	r->pmo = c.pmo_id;
 	r->len = PAGE;
-	ASSERT_EQ(0, pthread_create(&replacer, NULL, remap_replacer, r));
-	ASSERT_EQ(0, pthread_create(&mapper, NULL, remap_mapper, r));
-	ASSERT_EQ(0, pthread_join(mapper, NULL));
-	ASSERT_EQ(0, pthread_join(replacer, NULL));
+	race_pair(_metadata, remap_replacer, remap_mapper, r, &r->stop);
 	TH_LOG("%lu iterations in %.1f s: UNMAP found the view replaced %lu times, unmapped it %lu times; the other thread's mapping was torn down %lu times (%lu before its canary)",
 	       r->iters, secs_since(start), r->enoent, r->unmapped_ok,
 	       r->lost + r->early_canary_fault, r->early_canary_fault);
@@ -811,18 +829,12 @@ static void *scope_dma_run(void *arg)
 /* 1 when thread tid sleeps inside an ioctl(2). */
 static int in_ioctl(int tid)
 {
-	char path[64], line[128] = "", want[16];
-	FILE *f;
+	char path[64], line[128], want[16];
 
 	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", tid);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	if (!fgets(line, sizeof(line), f))
-		line[0] = 0;
-	fclose(f);
 	snprintf(want, sizeof(want), "%d ", SYS_ioctl);
-	return !strncmp(line, want, strlen(want));
+	return !dxgpmo_read_line(path, line, sizeof(line)) &&
+	       !strncmp(line, want, strlen(want));
 }
 
 TEST_F_TIMEOUT(race, create_destroy_during_adapter_dma, 120)

@@ -66,17 +66,6 @@ static uint32_t rect_px(unsigned int x, unsigned int y)
 	return xrgb(255, (x - RX) * 4, (y - RY) * 4);
 }
 
-static int export_dmabuf(int fd, uint32_t pmo, int *out)
-{
-	struct dxgpmo_export_dmabuf e = {
-		.size = sizeof(e), .pmo_id = pmo, .fd_flags = O_RDWR | O_CLOEXEC,
-	};
-	int ret = dxgpmo_ioctl(fd, DXGPMO_IOC_EXPORT_DMABUF, &e);
-
-	*out = ret ? -1 : e.fd;
-	return ret;
-}
-
 /* Ask the host to compare the screen with the picture at a stage. */
 static int host_check(int host, const char *name, unsigned int seed,
 		      unsigned int stage, char *answer, size_t len)
@@ -105,20 +94,12 @@ FIXTURE_VARIANT(scanout) {
 	const char *tag;	/* names the host's screendumps */
 };
 
-FIXTURE_VARIANT_ADD(scanout, mdl_wc) {
-	.type = DXGPMO_PMO_TYPE_MDL, .cache = DXGPMO_CACHE_WRITE_COMBINED,
-	.seed = 0x21, .tag = "mdl_wc",
-};
-
-FIXTURE_VARIANT_ADD(scanout, mdl_cached) {
-	.type = DXGPMO_PMO_TYPE_MDL, .cache = DXGPMO_CACHE_CACHED,
-	.seed = 0x52, .tag = "mdl_cached",
-};
-
-FIXTURE_VARIANT_ADD(scanout, section_cached) {
-	.type = DXGPMO_PMO_TYPE_SECTION, .cache = DXGPMO_CACHE_CACHED,
-	.seed = 0x94, .tag = "section_cached",
-};
+PMO_VARIANT_ADD(scanout, mdl_wc, MDL, WRITE_COMBINED,
+		.seed = 0x21, .tag = "mdl_wc");
+PMO_VARIANT_ADD(scanout, mdl_cached, MDL, CACHED,
+		.seed = 0x52, .tag = "mdl_cached");
+PMO_VARIANT_ADD(scanout, section_cached, SECTION, CACHED,
+		.seed = 0x94, .tag = "section_cached");
 
 FIXTURE_SETUP(scanout)
 {
@@ -162,8 +143,7 @@ TEST_F_TIMEOUT(scanout, pmo_on_screen, 300)
 	struct dxgpmo_create_pmo c = {
 		.type = variant->type, .cache_type = variant->cache,
 		.length = SIZE, .adapter_id = self->edu,
-		.page_protection = variant->type == DXGPMO_PMO_TYPE_SECTION ?
-				   DXGPMO_PAGE_READWRITE : 0,
+		.page_protection = rw_protection(variant->type),
 	};
 	struct dxgpmo_allocate_adl adl;
 	uint64_t pages[BAND_PAGES];
@@ -212,7 +192,7 @@ TEST_F_TIMEOUT(scanout, pmo_on_screen, 300)
 	free(band);
 	ASSERT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
 
-	ASSERT_EQ(0, export_dmabuf(self->fd, c.pmo_id, &dfd));
+	ASSERT_EQ(0, export_rw(self->fd, c.pmo_id, &dfd));
 	ASSERT_EQ(0, screen_show(&self->scr, dfd, PITCH)) {
 		TH_LOG("%s: import and mode set: %s", self->scr.driver,
 		       strerror(errno));

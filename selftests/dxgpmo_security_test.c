@@ -476,7 +476,7 @@ TEST_F(security, unprivileged_adl_leak_is_ebusy)
 	ASSERT_LE(0, kmsg);
 	ASSERT_LE(0, kmsg2);
 	/* The suite loads the module without options: the default. */
-	ASSERT_EQ(0, read_sysfs_str(ADL_LEAK_PARAM, mode, sizeof(mode)));
+	ASSERT_EQ(0, dxgpmo_read_line(ADL_LEAK_PARAM, mode, sizeof(mode)));
 	ASSERT_STREQ("warn", mode);
 	status = run_unprivileged(unpriv_adl_leak, -1, NULL);
 	EXPECT_EQ(0, status) {

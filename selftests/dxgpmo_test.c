@@ -726,8 +726,46 @@ TEST_F(dxgpmo, wrong_handles)
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, amo));
 }
 
+/* A __u32 member of an ioctl's struct, and a value it refuses. */
+struct bad_member {
+	size_t offset;
+	uint32_t value;
+};
+
+#define BAD_MEMBER(type, member, bad) \
+	{ offsetof(struct type, member), bad }
+
+/*
+ * The ioctl on arg with each member of bad set in turn to its bad value:
+ * -EINVAL each time, and the member zero again after.
+ */
+static void expect_each_refused(struct __test_metadata *_metadata, int fd,
+				unsigned long cmd, void *arg,
+				const struct bad_member *bad, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t *member = (uint32_t *)((char *)arg + bad[i].offset);
+
+		*member = bad[i].value;
+		EXPECT_ERRNO(EINVAL, ioctl(fd, cmd, arg));
+		*member = 0;
+	}
+}
+
 TEST_F(dxgpmo, reserved_and_flags)
 {
+	static const struct bad_member open_bad[] = {
+		BAD_MEMBER(dxgpmo_open_pmo, __reserved, 1),
+		BAD_MEMBER(dxgpmo_open_pmo, flags, 1),
+		BAD_MEMBER(dxgpmo_open_pmo, amo_id, 5),
+	}, close_bad[] = {
+		BAD_MEMBER(dxgpmo_close_pmo, __reserved, 1),
+		BAD_MEMBER(dxgpmo_close_pmo, flags, 2),
+	}, destroy_bad[] = {
+		BAD_MEMBER(dxgpmo_destroy_pmo, flags, 1),
+	};
 	struct dxgpmo_create_pmo c = { .length = 4096 };
 	struct dxgpmo_open_pmo o = { .size = sizeof(o) };
 	struct dxgpmo_close_pmo cl = { .size = sizeof(cl) };
@@ -737,31 +775,19 @@ TEST_F(dxgpmo, reserved_and_flags)
 	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
 	o.pmo_id = c.pmo_id;
 	o.adapter_id = self->ad.all[0].adapter_id;
-	o.__reserved = 1;
-	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_OPEN_PMO, &o));
-	o.__reserved = 0;
-	o.flags = 1;
-	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_OPEN_PMO, &o));
-	o.flags = 0;
-	o.amo_id = 5;
-	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_OPEN_PMO, &o));
-	o.amo_id = 0;
+	expect_each_refused(_metadata, self->fd, DXGPMO_IOC_OPEN_PMO, &o,
+			    open_bad, ARRAY_SIZE(open_bad));
 	ASSERT_EQ(0, ioctl(self->fd, DXGPMO_IOC_OPEN_PMO, &o));
 
 	cl.amo_id = o.amo_id;
-	cl.__reserved = 1;
-	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_CLOSE_PMO, &cl));
-	cl.__reserved = 0;
-	cl.flags = 2;
-	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_CLOSE_PMO, &cl));
-	cl.flags = 0;
+	expect_each_refused(_metadata, self->fd, DXGPMO_IOC_CLOSE_PMO, &cl,
+			    close_bad, ARRAY_SIZE(close_bad));
 	ASSERT_EQ(0, ioctl(self->fd, DXGPMO_IOC_CLOSE_PMO, &cl));
 
 	d.pmo_id = c.pmo_id;
-	d.flags = 1;
-	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_DESTROY_PMO, &d));
+	expect_each_refused(_metadata, self->fd, DXGPMO_IOC_DESTROY_PMO, &d,
+			    destroy_bad, ARRAY_SIZE(destroy_bad));
 	EXPECT_ERRNO(EINVAL, ioctl(self->fd, DXGPMO_IOC_STATS, &st));
-	d.flags = 0;
 	ASSERT_EQ(0, ioctl(self->fd, DXGPMO_IOC_DESTROY_PMO, &d));
 }
 
@@ -862,11 +888,9 @@ TEST_F(dxgpmo, destroy_with_amo_then_close)
 TEST_F(dxgpmo, close_file_releases)
 {
 	struct dxgpmo_stats before, after;
-	int fd2 = dxgpmo_open();
+	int fd2 = open_second_file(_metadata, self->fd, &before);
 	unsigned int i;
 
-	ASSERT_LE(0, fd2);
-	ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &before));
 	for (i = 0; i < 4; i++) {
 		struct dxgpmo_create_pmo c = {
 			.length = (i + 1) << 20,
@@ -879,9 +903,7 @@ TEST_F(dxgpmo, close_file_releases)
 	EXPECT_EQ(4, after.file.pmos);
 	EXPECT_EQ(2, after.file.amos);
 	EXPECT_EQ(10 << 8, after.file.pages);
-	EXPECT_EQ(0, close(fd2));
-	ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &after));
-	EXPECT_EQ(0, dxgpmo_counters_live(&after.global));
+	close_second_file(_metadata, self->fd, fd2, &after);
 	EXPECT_EQ(before.global.leaked_objects + 6,
 		  after.global.leaked_objects);
 }
@@ -976,9 +998,7 @@ TEST_F(pmo_sizes, create_destroy)
 				.cache_type = cache,
 				.length = variant->length,
 				.context = 0xc0ffee00 + cache,
-				.page_protection =
-					type == DXGPMO_PMO_TYPE_SECTION ?
-					DXGPMO_PAGE_READWRITE : 0,
+				.page_protection = rw_protection(type),
 			};
 			struct dxgpmo_stats st;
 			int ret = dxgpmo_create_pmo(self->fd, &c);

@@ -27,6 +27,7 @@
 
 #include "libdxgpmo.h"
 #include "dxgpmo_test.h"
+#include "machine.h"
 
 #ifndef offsetofend
 #define offsetofend(TYPE, MEMBER) \
@@ -94,27 +95,6 @@ static inline int ioctl_zero_tail(int fd, unsigned long cmd, const void *arg)
 	size += 8;
 	memcpy(buf, &size, sizeof(size));
 	return ioctl(fd, cmd, buf);
-}
-
-/*
- * Where physical memory starts, from /proc/iomem (root only: others read
- * zeros): 0 on x86, 1 GiB on QEMU's arm64 virt machine, so windows that
- * x86 places in its low memory hold no RAM there.
- */
-static inline uint64_t system_ram_start(void)
-{
-	unsigned long long start = 0, end;
-	char line[256];
-	FILE *f = fopen("/proc/iomem", "r");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, "System RAM") && line[0] != ' ' &&
-		    sscanf(line, "%llx-%llx", &start, &end) == 2)
-			break;
-	fclose(f);
-	return start;
 }
 
 static inline unsigned long read_sysfs_ulong(const char *path)
@@ -459,6 +439,33 @@ static inline int load_adapters(int fd, struct adapters *ad)
 	} while (0)
 
 /*
+ * A second file, for objects left alive in it, and in *before the global
+ * counters (read through fd) before it has any.
+ */
+static inline int open_second_file(struct __test_metadata *_metadata, int fd,
+				   struct dxgpmo_stats *before)
+{
+	int fd2 = dxgpmo_open();
+
+	ASSERT_LE(0, fd2);
+	ASSERT_EQ(0, dxgpmo_get_stats(fd, before));
+	return fd2;
+}
+
+/*
+ * Closes the second file with its objects alive; in *after the global
+ * counters then, in which nothing lives any more.
+ */
+static inline void close_second_file(struct __test_metadata *_metadata,
+				     int fd, int fd2,
+				     struct dxgpmo_stats *after)
+{
+	EXPECT_EQ(0, close(fd2));
+	ASSERT_EQ(0, dxgpmo_get_stats(fd, after));
+	EXPECT_EQ(0, dxgpmo_counters_live(&after->global));
+}
+
+/*
  * FIXTURE(name) of a test on one open /dev/dxgpmo file (self->fd) and the
  * adapters it lists (self->ad), at least min_adapters of them; the
  * teardown is the leak check.
@@ -687,23 +694,6 @@ static inline void leave_memcg(const char *dir)
 	snprintf(pid, sizeof(pid), "%d", getpid());
 	write_file(CGROUP_ROOT "/cgroup.procs", pid);
 	rmdir(dir);
-}
-
-/* The first line of a sysfs file, without its newline; 0 or -errno. */
-static inline int read_sysfs_str(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -EIO;
-	buf[n] = 0;
-	buf[strcspn(buf, "\n")] = 0;
-	return 0;
 }
 
 /*
@@ -1032,5 +1022,29 @@ static inline uint32_t ram_view_memtype(uint32_t cache, bool wc_distinct)
 #else
 #define IO_VIEW_MEMTYPE DXGPMO_TEST_MEMTYPE_UC_MINUS
 #endif
+
+/* A dma-buf of the object, read-write and close-on-exec, in *out. */
+static inline int export_rw(int fd, uint32_t pmo, int *out)
+{
+	return dxgpmo_export_dmabuf(fd, pmo, O_RDWR | O_CLOEXEC, out);
+}
+
+/* The page protection CREATE_PMO needs for type: read-write sections. */
+static inline uint32_t rw_protection(uint32_t type)
+{
+	return type == DXGPMO_PMO_TYPE_SECTION ? DXGPMO_PAGE_READWRITE : 0;
+}
+
+/*
+ * FIXTURE_VARIANT_ADD() of a fixture whose variant has the members type and
+ * cache: the variant name, of PMO type type_ and cache type cache_ (the
+ * uapi's names less DXGPMO_PMO_TYPE_ and DXGPMO_CACHE_), then the values of
+ * the fixture's other members, if any.
+ */
+#define PMO_VARIANT_ADD(fixture_name, name, type_, cache_, ...)            \
+	FIXTURE_VARIANT_ADD(fixture_name, name) {                          \
+		.type = DXGPMO_PMO_TYPE_##type_,                           \
+		.cache = DXGPMO_CACHE_##cache_, __VA_ARGS__                \
+	}
 
 #endif

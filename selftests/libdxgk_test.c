@@ -22,16 +22,17 @@
 
 #include "kselftest_harness.h"
 #include "libdxgk.h"
+#include "machine.h"
 #include "steady.h"
 
 static NTSTATUS create_mdl(HANDLE hAdapter, SIZE_T Size,
 			   DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT *c)
 {
-	memset(c, 0, sizeof(*c));
-	c->hAdapter = hAdapter;
-	c->Size = Size;
-	c->Type = DXGK_PHYSICAL_MEMORY_TYPE_MDL;
-	c->CacheType = DXGK_MEMORY_CACHING_TYPE_CACHED;
+	*c = (DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT){
+		.hAdapter = hAdapter, .Size = Size,
+		.Type = DXGK_PHYSICAL_MEMORY_TYPE_MDL,
+		.CacheType = DXGK_MEMORY_CACHING_TYPE_CACHED,
+	};
 	return DxgkCbCreatePhysicalMemoryObject(c);
 }
 
@@ -40,6 +41,52 @@ static NTSTATUS destroy(HANDLE hPmo, HANDLE hAmo)
 	DXGKARGCB_DESTROY_PHYSICAL_MEMORY_OBJECT d = { hPmo, hAmo };
 
 	return DxgkCbDestroyPhysicalMemoryObject(&d);
+}
+
+/* Destroy what Create made: the object, and its AMO if it has one. */
+static NTSTATUS
+destroy_created(const DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT *c)
+{
+	return destroy(c->hPhysicalMemoryObject, c->hAdapterMemoryObject);
+}
+
+/* An ADL of Size bytes at Offset of the AMO's object, no flags. */
+static NTSTATUS allocate_adl(HANDLE hAmo, SIZE_T Offset, SIZE_T Size,
+			     DXGKARGCB_ALLOCATE_ADL *a)
+{
+	*a = (DXGKARGCB_ALLOCATE_ADL){
+		.hAdapterMemoryObject = hAmo, .Offset = Offset, .Size = Size,
+	};
+	return DxgkCbAllocateAdl(a);
+}
+
+static NTSTATUS free_adl(HANDLE hAmo, DXGK_ADL *pAdl)
+{
+	DXGKARGCB_FREE_ADL f = { hAmo, pAdl };
+
+	return DxgkCbFreeAdl(&f);
+}
+
+/* A view of Size bytes at Offset of the object, in AccessMode. */
+static NTSTATUS map_memory(HANDLE hPmo, DXGK_ACCESS_MODE AccessMode,
+			   SIZE_T Offset, SIZE_T Size,
+			   DXGKARGCB_MAP_PHYSICAL_MEMORY *m)
+{
+	*m = (DXGKARGCB_MAP_PHYSICAL_MEMORY){
+		.hPhysicalMemoryObject = hPmo, .AccessMode = AccessMode,
+		.Offset = Offset, .Size = Size,
+	};
+	return DxgkCbMapPhysicalMemory(m);
+}
+
+/* Unmap the view, with the base and size Map returned. */
+static NTSTATUS unmap_view(const DXGKARGCB_MAP_PHYSICAL_MEMORY *m)
+{
+	DXGKARGCB_UNMAP_PHYSICAL_MEMORY um = {
+		m->hPhysicalMemoryObject, m->pMappedAddress, m->Size,
+	};
+
+	return DxgkCbUnmapPhysicalMemory(&um);
 }
 
 FIXTURE(dxgk) {
@@ -65,7 +112,6 @@ TEST_F(dxgk, open_close)
 	DXGKARGCB_OPEN_PHYSICAL_MEMORY_OBJECT o, o2;
 	DXGKARGCB_CLOSE_PHYSICAL_MEMORY_OBJECT cl;
 	DXGKARGCB_ALLOCATE_ADL a;
-	DXGKARGCB_FREE_ADL f;
 
 	ASSERT_EQ(STATUS_SUCCESS, create_mdl(NULL, 4 * PAGE_SIZE, &c));
 	ASSERT_NE(NULL, c.hPhysicalMemoryObject);
@@ -82,15 +128,11 @@ TEST_F(dxgk, open_close)
 	EXPECT_EQ(STATUS_INVALID_DEVICE_STATE, DxgkCbOpenPhysicalMemoryObject(&o2));
 	EXPECT_EQ(NULL, o2.hAdapterMemoryObject);
 	/* The physical handle is not an adapter memory object. */
-	memset(&a, 0, sizeof(a));
-	a.hAdapterMemoryObject = c.hPhysicalMemoryObject;
-	a.Size = PAGE_SIZE;
-	EXPECT_EQ(STATUS_INVALID_HANDLE, DxgkCbAllocateAdl(&a));
+	EXPECT_EQ(STATUS_INVALID_HANDLE,
+		  allocate_adl(c.hPhysicalMemoryObject, 0, PAGE_SIZE, &a));
 
-	a.hAdapterMemoryObject = o.hAdapterMemoryObject;
-	a.Offset = PAGE_SIZE;
-	a.Size = 2 * PAGE_SIZE;
-	ASSERT_EQ(STATUS_SUCCESS, DxgkCbAllocateAdl(&a));
+	ASSERT_EQ(STATUS_SUCCESS, allocate_adl(o.hAdapterMemoryObject,
+					       PAGE_SIZE, 2 * PAGE_SIZE, &a));
 	ASSERT_NE(NULL, a.pAdl);
 	EXPECT_EQ(2, a.pAdl->PageCount);
 	if (!a.pAdl->Flags.Contiguous) {
@@ -104,11 +146,9 @@ TEST_F(dxgk, open_close)
 	cl.hAdapterMemoryObject = o.hAdapterMemoryObject;
 	EXPECT_EQ(STATUS_INVALID_DEVICE_STATE, DxgkCbClosePhysicalMemoryObject(&cl));
 	/* FreeAdl needs the AMO the ADL came from. */
-	f.hAdapterMemoryObject = c.hPhysicalMemoryObject;
-	f.pAdl = a.pAdl;
-	EXPECT_EQ(STATUS_INVALID_HANDLE, DxgkCbFreeAdl(&f));
-	f.hAdapterMemoryObject = o.hAdapterMemoryObject;
-	EXPECT_EQ(STATUS_SUCCESS, DxgkCbFreeAdl(&f));
+	EXPECT_EQ(STATUS_INVALID_HANDLE,
+		  free_adl(c.hPhysicalMemoryObject, a.pAdl));
+	EXPECT_EQ(STATUS_SUCCESS, free_adl(o.hAdapterMemoryObject, a.pAdl));
 	EXPECT_EQ(STATUS_SUCCESS, DxgkCbClosePhysicalMemoryObject(&cl));
 	EXPECT_EQ(STATUS_INVALID_HANDLE, DxgkCbClosePhysicalMemoryObject(&cl));
 	/* Closed: Destroy must not name it again. */
@@ -128,22 +168,17 @@ static void adl_forms_on(struct __test_metadata *_metadata, HANDLE adapter)
 {
 	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT c;
 	DXGKARGCB_ALLOCATE_ADL a;
-	DXGKARGCB_FREE_ADL f;
 	UINT i;
 
 	ASSERT_EQ(STATUS_SUCCESS, create_mdl(adapter, 16 * PAGE_SIZE, &c));
-	memset(&a, 0, sizeof(a));
-	a.hAdapterMemoryObject = c.hAdapterMemoryObject;
-	a.Size = 16 * PAGE_SIZE;
-	ASSERT_EQ(STATUS_SUCCESS, DxgkCbAllocateAdl(&a));
+	ASSERT_EQ(STATUS_SUCCESS, allocate_adl(c.hAdapterMemoryObject, 0,
+					       16 * PAGE_SIZE, &a));
 	EXPECT_EQ(0, (int)a.pAdl->Flags.Contiguous);
 	ASSERT_NE(NULL, a.pAdl->Pages);
 	EXPECT_EQ(16, a.pAdl->PageCount);
 	for (i = 0; i < a.pAdl->PageCount; i++)
 		EXPECT_NE(0, a.pAdl->Pages[i]);
-	f.hAdapterMemoryObject = c.hAdapterMemoryObject;
-	f.pAdl = a.pAdl;
-	EXPECT_EQ(STATUS_SUCCESS, DxgkCbFreeAdl(&f));
+	EXPECT_EQ(STATUS_SUCCESS, free_adl(c.hAdapterMemoryObject, a.pAdl));
 
 	a.Flags.PreferContiguous = 1;
 	ASSERT_EQ(STATUS_SUCCESS, DxgkCbAllocateAdl(&a));
@@ -152,10 +187,8 @@ static void adl_forms_on(struct __test_metadata *_metadata, HANDLE adapter)
 	} else {
 		EXPECT_NE(NULL, a.pAdl->Pages);
 	}
-	f.pAdl = a.pAdl;
-	EXPECT_EQ(STATUS_SUCCESS, DxgkCbFreeAdl(&f));
-	EXPECT_EQ(STATUS_SUCCESS,
-		  destroy(c.hPhysicalMemoryObject, c.hAdapterMemoryObject));
+	EXPECT_EQ(STATUS_SUCCESS, free_adl(c.hAdapterMemoryObject, a.pAdl));
+	EXPECT_EQ(STATUS_SUCCESS, destroy_created(&c));
 }
 
 TEST_F(dxgk, adl_contiguous_only_when_asked)
@@ -204,23 +237,6 @@ TEST_F(dxgk, section_protections)
 	}
 }
 
-/* Where physical memory starts: 0 on x86, 1 GiB on QEMU's arm64 virt. */
-static UINT64 ram_start(void)
-{
-	unsigned long long start = 0, end;
-	char line[256];
-	FILE *f = fopen("/proc/iomem", "r");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, "System RAM") && line[0] != ' ' &&
-		    sscanf(line, "%llx-%llx", &start, &end) == 2)
-			break;
-	fclose(f);
-	return start;
-}
-
 /*
  * ContiguousMemory with a window that starts above zero is found by a
  * search of the window (as MmAllocateContiguousMemorySpecifyCache does),
@@ -231,10 +247,9 @@ static UINT64 ram_start(void)
 TEST_F(dxgk, contiguous_window_above_zero)
 {
 	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT c;
-	const UINT64 low = ram_start() + (256ULL << 20),
-		     high = ram_start() + (512ULL << 20) - 1;
+	const UINT64 low = system_ram_start() + (256ULL << 20),
+		     high = system_ram_start() + (512ULL << 20) - 1;
 	DXGKARGCB_ALLOCATE_ADL a;
-	DXGKARGCB_FREE_ADL f;
 	UINT64 first;
 	FILE *k = fopen("/proc/kallsyms", "r");
 	char line[256];
@@ -263,11 +278,8 @@ TEST_F(dxgk, contiguous_window_above_zero)
 	first = (UINT64)a.pAdl->BasePageNumber * PAGE_SIZE;
 	EXPECT_LE(low, first);
 	EXPECT_GE(high, first + c.Size - 1);
-	f.hAdapterMemoryObject = c.hAdapterMemoryObject;
-	f.pAdl = a.pAdl;
-	EXPECT_EQ(STATUS_SUCCESS, DxgkCbFreeAdl(&f));
-	EXPECT_EQ(STATUS_SUCCESS,
-		  destroy(c.hPhysicalMemoryObject, c.hAdapterMemoryObject));
+	EXPECT_EQ(STATUS_SUCCESS, free_adl(c.hAdapterMemoryObject, a.pAdl));
+	EXPECT_EQ(STATUS_SUCCESS, destroy_created(&c));
 }
 
 /* Kernel errors come back as the table's statuses. */
@@ -287,10 +299,8 @@ TEST_F(dxgk, kernel_errors_as_ntstatus)
 		  DxgkCbCreatePhysicalMemoryObject(&c));
 
 	ASSERT_EQ(STATUS_SUCCESS, create_mdl(self->virt, 4 * PAGE_SIZE, &c));
-	memset(&a, 0, sizeof(a));
-	a.hAdapterMemoryObject = c.hAdapterMemoryObject;
-	a.Size = PAGE_SIZE + 1;
-	EXPECT_EQ(STATUS_INVALID_PARAMETER, DxgkCbAllocateAdl(&a));
+	EXPECT_EQ(STATUS_INVALID_PARAMETER,
+		  allocate_adl(c.hAdapterMemoryObject, 0, PAGE_SIZE + 1, &a));
 	a.Size = 8 * PAGE_SIZE;
 	EXPECT_EQ(STATUS_INVALID_PARAMETER, DxgkCbAllocateAdl(&a));
 	/* RequireContiguous is for CONTIGUOUS and IO_SPACE objects only. */
@@ -300,8 +310,7 @@ TEST_F(dxgk, kernel_errors_as_ntstatus)
 	a.Flags.Value = 0x4;
 	EXPECT_EQ(STATUS_INVALID_PARAMETER, DxgkCbAllocateAdl(&a));
 	EXPECT_EQ(NULL, a.pAdl);
-	EXPECT_EQ(STATUS_SUCCESS,
-		  destroy(c.hPhysicalMemoryObject, c.hAdapterMemoryObject));
+	EXPECT_EQ(STATUS_SUCCESS, destroy_created(&c));
 }
 
 /* BAR0 of the first device the module's edu driver has, or 0. */
@@ -346,7 +355,6 @@ static void io_on_segv(int sig)
 TEST_F(dxgk, map_io_space_kernel_mode)
 {
 	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT c;
-	DXGKARGCB_UNMAP_PHYSICAL_MEMORY um;
 	DXGKARGCB_MAP_PHYSICAL_MEMORY m;
 	volatile ULONG *regs;
 	UINT64 bar = first_edu_bar0();
@@ -360,11 +368,9 @@ TEST_F(dxgk, map_io_space_kernel_mode)
 	c.CacheType = DXGK_MEMORY_CACHING_TYPE_NON_CACHED;
 	c.IOSpace.BaseAddress.QuadPart = bar;
 	ASSERT_EQ(STATUS_SUCCESS, DxgkCbCreatePhysicalMemoryObject(&c));
-	memset(&m, 0, sizeof(m));
-	m.hPhysicalMemoryObject = c.hPhysicalMemoryObject;
-	m.AccessMode = DXGK_ACCESS_MODE_USER_MODE;
-	m.Size = 4;
-	EXPECT_EQ(STATUS_INVALID_PARAMETER, DxgkCbMapPhysicalMemory(&m));
+	EXPECT_EQ(STATUS_INVALID_PARAMETER,
+		  map_memory(c.hPhysicalMemoryObject,
+			     DXGK_ACCESS_MODE_USER_MODE, 0, 4, &m));
 	EXPECT_EQ(NULL, m.pMappedAddress);
 	m.AccessMode = DXGK_ACCESS_MODE_KERNEL_MODE;
 	ASSERT_EQ(STATUS_SUCCESS, DxgkCbMapPhysicalMemory(&m));
@@ -378,10 +384,7 @@ TEST_F(dxgk, map_io_space_kernel_mode)
 	}
 	signal(SIGSEGV, SIG_DFL);
 	EXPECT_EQ(0, wrote);
-	um.hPhysicalMemoryObject = c.hPhysicalMemoryObject;
-	um.pBaseAddress = m.pMappedAddress;
-	um.Size = m.Size;
-	EXPECT_EQ(STATUS_SUCCESS, DxgkCbUnmapPhysicalMemory(&um));
+	EXPECT_EQ(STATUS_SUCCESS, unmap_view(&m));
 	/* The range is the process's again. */
 	EXPECT_EQ(-1, msync(m.pMappedAddress, PAGE_SIZE, MS_ASYNC));
 	EXPECT_EQ(STATUS_SUCCESS, destroy(c.hPhysicalMemoryObject, NULL));
@@ -395,20 +398,15 @@ TEST_F(dxgk, map_unaligned_offset)
 	DXGKARGCB_UNMAP_PHYSICAL_MEMORY um;
 
 	ASSERT_EQ(STATUS_SUCCESS, create_mdl(self->virt, 3 * PAGE_SIZE, &c));
-	memset(&k, 0, sizeof(k));
-	k.hPhysicalMemoryObject = c.hPhysicalMemoryObject;
-	k.AccessMode = DXGK_ACCESS_MODE_KERNEL_MODE;
-	k.Offset = PAGE_SIZE + 0x234;
-	k.Size = 100;
-	ASSERT_EQ(STATUS_SUCCESS, DxgkCbMapPhysicalMemory(&k));
+	ASSERT_EQ(STATUS_SUCCESS,
+		  map_memory(c.hPhysicalMemoryObject,
+			     DXGK_ACCESS_MODE_KERNEL_MODE, PAGE_SIZE + 0x234,
+			     100, &k));
 	EXPECT_EQ(0x234, k.Offset);
 	EXPECT_EQ(PAGE_SIZE, k.Size);
-	u = k;
-	u.AccessMode = DXGK_ACCESS_MODE_USER_MODE;
-	u.Offset = 0;
-	u.Size = 3 * PAGE_SIZE;
-	u.pMappedAddress = NULL;
-	ASSERT_EQ(STATUS_SUCCESS, DxgkCbMapPhysicalMemory(&u));
+	ASSERT_EQ(STATUS_SUCCESS,
+		  map_memory(c.hPhysicalMemoryObject,
+			     DXGK_ACCESS_MODE_USER_MODE, 0, 3 * PAGE_SIZE, &u));
 	EXPECT_EQ(0, u.Offset);
 	EXPECT_EQ(3 * PAGE_SIZE, u.Size);
 	((volatile char *)k.pMappedAddress)[k.Offset] = 'W';
@@ -419,16 +417,11 @@ TEST_F(dxgk, map_unaligned_offset)
 	um.pBaseAddress = k.pMappedAddress;
 	um.Size = 100;
 	EXPECT_EQ(STATUS_INVALID_PARAMETER, DxgkCbUnmapPhysicalMemory(&um));
-	um.Size = k.Size;
-	EXPECT_EQ(STATUS_SUCCESS, DxgkCbUnmapPhysicalMemory(&um));
+	EXPECT_EQ(STATUS_SUCCESS, unmap_view(&k));
 	/* A live map keeps the object: Destroy is refused, not a crash. */
-	EXPECT_EQ(STATUS_INVALID_DEVICE_STATE,
-		  destroy(c.hPhysicalMemoryObject, c.hAdapterMemoryObject));
-	um.pBaseAddress = u.pMappedAddress;
-	um.Size = u.Size;
-	EXPECT_EQ(STATUS_SUCCESS, DxgkCbUnmapPhysicalMemory(&um));
-	EXPECT_EQ(STATUS_SUCCESS,
-		  destroy(c.hPhysicalMemoryObject, c.hAdapterMemoryObject));
+	EXPECT_EQ(STATUS_INVALID_DEVICE_STATE, destroy_created(&c));
+	EXPECT_EQ(STATUS_SUCCESS, unmap_view(&u));
+	EXPECT_EQ(STATUS_SUCCESS, destroy_created(&c));
 }
 
 /*
@@ -440,7 +433,6 @@ TEST_F(dxgk, map_unaligned_offset)
 TEST_F(dxgk, map_unmap_steady)
 {
 	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT c;
-	DXGKARGCB_UNMAP_PHYSICAL_MEMORY um;
 	DXGKARGCB_MAP_PHYSICAL_MEMORY m;
 	int before, after, i, mode;
 
@@ -450,22 +442,16 @@ TEST_F(dxgk, map_unmap_steady)
 	for (i = 0; i < 2000; i++) {
 		mode = i & 1 ? DXGK_ACCESS_MODE_USER_MODE :
 			       DXGK_ACCESS_MODE_KERNEL_MODE;
-		memset(&m, 0, sizeof(m));
-		m.hPhysicalMemoryObject = c.hPhysicalMemoryObject;
-		m.AccessMode = mode;
-		m.Size = 2 * PAGE_SIZE;
-		ASSERT_EQ(STATUS_SUCCESS, DxgkCbMapPhysicalMemory(&m));
+		ASSERT_EQ(STATUS_SUCCESS,
+			  map_memory(c.hPhysicalMemoryObject, mode, 0,
+				     2 * PAGE_SIZE, &m));
 		((volatile char *)m.pMappedAddress)[i & 4095] = (char)i;
-		um.hPhysicalMemoryObject = c.hPhysicalMemoryObject;
-		um.pBaseAddress = m.pMappedAddress;
-		um.Size = m.Size;
-		ASSERT_EQ(STATUS_SUCCESS, DxgkCbUnmapPhysicalMemory(&um));
+		ASSERT_EQ(STATUS_SUCCESS, unmap_view(&m));
 	}
 	after = steady_count_lines("/proc/self/maps");
 	TH_LOG("VMAs: %d before 2000 Map/Unmap pairs, %d after", before, after);
 	EXPECT_GE(before + 2, after);
-	EXPECT_EQ(STATUS_SUCCESS,
-		  destroy(c.hPhysicalMemoryObject, c.hAdapterMemoryObject));
+	EXPECT_EQ(STATUS_SUCCESS, destroy_created(&c));
 }
 
 /* Resource-steady pairs through the library (see steady.h). */
@@ -500,48 +486,30 @@ static long steady_dxgk_cycle(struct steady_thread *t, unsigned int i)
 	HANDLE hPmo = (HANDLE)(uintptr_t)t->state[0];
 	HANDLE hAmo = (HANDLE)(uintptr_t)t->state[1];
 	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT c;
-	DXGKARGCB_UNMAP_PHYSICAL_MEMORY um;
 	DXGKARGCB_MAP_PHYSICAL_MEMORY m;
 	DXGKARGCB_ALLOCATE_ADL a;
-	DXGKARGCB_FREE_ADL f;
 	DXGKARG_CREATEMEMORYBASIS b;
 	DXGK_LINUX_SESSION *s;
+	NTSTATUS st, destroyed;
 	HANDLE basis;
-	NTSTATUS st;
 
 	switch (d->pair) {
 	case STEADY_MAP_USER:
 	case STEADY_MAP_KERNEL:
-		memset(&m, 0, sizeof(m));
-		m.hPhysicalMemoryObject = hPmo;
-		m.AccessMode = d->pair == STEADY_MAP_USER ?
-			       DXGK_ACCESS_MODE_USER_MODE :
-			       DXGK_ACCESS_MODE_KERNEL_MODE;
-		m.Size = 2 * PAGE_SIZE;
-		st = DxgkCbMapPhysicalMemory(&m);
+		st = map_memory(hPmo, d->pair == STEADY_MAP_USER ?
+					DXGK_ACCESS_MODE_USER_MODE :
+					DXGK_ACCESS_MODE_KERNEL_MODE,
+				0, 2 * PAGE_SIZE, &m);
 		if (st)
 			return st;
 		((volatile char *)m.pMappedAddress)[i & 4095] = (char)i;
-		um.hPhysicalMemoryObject = hPmo;
-		um.pBaseAddress = m.pMappedAddress;
-		um.Size = m.Size;
-		return DxgkCbUnmapPhysicalMemory(&um);
+		return unmap_view(&m);
 	case STEADY_ADL:
-		memset(&a, 0, sizeof(a));
-		a.hAdapterMemoryObject = hAmo;
-		a.Size = 2 * PAGE_SIZE;
-		st = DxgkCbAllocateAdl(&a);
-		if (st)
-			return st;
-		f.hAdapterMemoryObject = hAmo;
-		f.pAdl = a.pAdl;
-		return DxgkCbFreeAdl(&f);
+		st = allocate_adl(hAmo, 0, 2 * PAGE_SIZE, &a);
+		return st ? st : free_adl(hAmo, a.pAdl);
 	case STEADY_CREATE_WITH_AMO:
 		st = create_mdl(d->adapter, PAGE_SIZE, &c);
-		if (st)
-			return st;
-		return destroy(c.hPhysicalMemoryObject,
-			       c.hAdapterMemoryObject);
+		return st ? st : destroy_created(&c);
 	case STEADY_OPEN_CLOSE:
 		st = DxgkLinuxOpenSession(NULL, &s);
 		if (st)
@@ -559,11 +527,8 @@ static long steady_dxgk_cycle(struct steady_thread *t, unsigned int i)
 		st = DxgkDdiStartDirtyTracking(d->adapter, basis);
 		if (!st)
 			st = DxgkDdiStopDirtyTracking(d->adapter, basis);
-		if (st) {
-			DxgkDdiDestroyMemoryBasis(d->adapter, basis);
-			return st;
-		}
-		return DxgkDdiDestroyMemoryBasis(d->adapter, basis);
+		destroyed = DxgkDdiDestroyMemoryBasis(d->adapter, basis);
+		return st ? st : destroyed;
 	}
 	return STATUS_INVALID_PARAMETER;
 }
@@ -598,6 +563,20 @@ TEST_F_TIMEOUT(steady, pairs, 600)
 	d.segment_page = info.SegmentCaps.PageSize;
 	steady_check(_metadata, &proto, variant->threads,
 		     steady_cycles("DXGK_STEADY_CYCLES"));
+}
+
+/*
+ * Destroy the basis, once, through the adapter that made it; never through
+ * wrong, another adapter or a handle that is not an adapter's.
+ */
+static void destroy_basis_once(struct __test_metadata *_metadata,
+			       HANDLE adapter, HANDLE wrong, HANDLE basis)
+{
+	EXPECT_EQ(STATUS_INVALID_HANDLE,
+		  DxgkDdiDestroyMemoryBasis(wrong, basis));
+	EXPECT_EQ(STATUS_SUCCESS, DxgkDdiDestroyMemoryBasis(adapter, basis));
+	EXPECT_EQ(STATUS_INVALID_HANDLE,
+		  DxgkDdiDestroyMemoryBasis(adapter, basis));
 }
 
 /* Memory-basis DDIs: ranges, subranges, buffer sizes, the START count. */
@@ -636,10 +615,10 @@ TEST_F(dxgk, memory_basis)
 	ASSERT_NE(NULL, basis);
 	EXPECT_EQ(STATUS_SUCCESS, DxgkLinuxGetLastStatus());
 
-	memset(&q, 0, sizeof(q));
-	q.MemoryBasis = basis;
-	q.Buffer = bits;
-	q.BufferSize = sizeof(bits);
+	q = (DXGKARG_QUERYDIRTYBITDATA){
+		.MemoryBasis = basis, .Buffer = bits,
+		.BufferSize = sizeof(bits),
+	};
 	EXPECT_EQ(STATUS_INVALID_PARAMETER,
 		  DxgkDdiQueryDirtyBitData(self->virt, &q));
 	EXPECT_EQ(STATUS_INVALID_PARAMETER,
@@ -685,11 +664,7 @@ TEST_F(dxgk, memory_basis)
 	EXPECT_EQ(STATUS_INVALID_PARAMETER,
 		  DxgkDdiQueryDirtyBitData(self->virt, &q));
 	/* The adapter argument must be an adapter handle. */
-	EXPECT_EQ(STATUS_INVALID_HANDLE,
-		  DxgkDdiDestroyMemoryBasis(basis, basis));
-	EXPECT_EQ(STATUS_SUCCESS, DxgkDdiDestroyMemoryBasis(self->virt, basis));
-	EXPECT_EQ(STATUS_INVALID_HANDLE,
-		  DxgkDdiDestroyMemoryBasis(self->virt, basis));
+	destroy_basis_once(_metadata, self->virt, basis, basis);
 }
 
 /* The dirty-bit DDIs of one adapter never act on another adapter's basis. */
@@ -713,19 +688,15 @@ TEST_F(dxgk, basis_of_another_adapter_refused)
 	EXPECT_EQ(STATUS_INVALID_HANDLE,
 		  DxgkDdiStartDirtyTracking(other, basis));
 	ASSERT_EQ(STATUS_SUCCESS, DxgkDdiStartDirtyTracking(self->virt, basis));
-	memset(&q, 0, sizeof(q));
-	q.MemoryBasis = basis;
-	q.Buffer = bits;
-	q.BufferSize = sizeof(bits);
+	q = (DXGKARG_QUERYDIRTYBITDATA){
+		.MemoryBasis = basis, .Buffer = bits,
+		.BufferSize = sizeof(bits),
+	};
 	EXPECT_EQ(STATUS_INVALID_HANDLE, DxgkDdiQueryDirtyBitData(other, &q));
 	EXPECT_EQ(STATUS_SUCCESS, DxgkDdiQueryDirtyBitData(self->virt, &q));
 	EXPECT_EQ(STATUS_INVALID_HANDLE, DxgkDdiStopDirtyTracking(other, basis));
 	EXPECT_EQ(STATUS_SUCCESS, DxgkDdiStopDirtyTracking(self->virt, basis));
-	EXPECT_EQ(STATUS_INVALID_HANDLE,
-		  DxgkDdiDestroyMemoryBasis(other, basis));
-	EXPECT_EQ(STATUS_SUCCESS, DxgkDdiDestroyMemoryBasis(self->virt, basis));
-	EXPECT_EQ(STATUS_INVALID_HANDLE,
-		  DxgkDdiDestroyMemoryBasis(self->virt, basis));
+	destroy_basis_once(_metadata, self->virt, other, basis);
 }
 
 /* Explicit sessions: their handles never mix; closing one ends its objects. */
@@ -778,14 +749,40 @@ static void *other_thread(void *arg)
 	return NULL;
 }
 
+/*
+ * In a forked child: an object of the child's own default session, made
+ * and destroyed.  0; 1 when Create failed or its handle is not_mine (unless
+ * NULL), 2 when Destroy failed.
+ */
+static int child_own_object(HANDLE not_mine)
+{
+	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT mine;
+
+	if (create_mdl(NULL, PAGE_SIZE, &mine) != STATUS_SUCCESS ||
+	    (not_mine && mine.hPhysicalMemoryObject == not_mine))
+		return 1;
+	return destroy(mine.hPhysicalMemoryObject, NULL) == STATUS_SUCCESS ?
+	       0 : 2;
+}
+
+/* The forked child pid exits, with 0. */
+static void expect_child_ok(struct __test_metadata *_metadata, pid_t pid)
+{
+	int status;
+
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
 /* The thread selection is per thread; the default is per process. */
 TEST_F(dxgk, thread_and_fork)
 {
 	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT c, t;
 	DXGK_LINUX_SESSION *s;
 	pthread_t thread;
-	int status;
 	pid_t pid;
+	int ret;
 
 	ASSERT_EQ(STATUS_SUCCESS, create_mdl(NULL, PAGE_SIZE, &c));
 	ASSERT_EQ(STATUS_SUCCESS, DxgkLinuxOpenSession(NULL, &s));
@@ -802,22 +799,15 @@ TEST_F(dxgk, thread_and_fork)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
-		DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT mine;
-
 		/* The parent's handle is not the child's ... */
 		if (destroy(c.hPhysicalMemoryObject, NULL) !=
 		    STATUS_INVALID_HANDLE)
 			_exit(1);
 		/* ... and the child gets a session of its own. */
-		if (create_mdl(NULL, PAGE_SIZE, &mine) != STATUS_SUCCESS ||
-		    mine.hPhysicalMemoryObject == c.hPhysicalMemoryObject)
-			_exit(2);
-		_exit(destroy(mine.hPhysicalMemoryObject, NULL) ==
-		      STATUS_SUCCESS ? 0 : 3);
+		ret = child_own_object(c.hPhysicalMemoryObject);
+		_exit(ret ? ret + 1 : 0);
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	expect_child_ok(_metadata, pid);
 	/* The parent's object is still there. */
 	EXPECT_EQ(STATUS_SUCCESS, destroy(c.hPhysicalMemoryObject, NULL));
 }
@@ -845,8 +835,8 @@ TEST_F(dxgk, fork_while_threads_use_sessions)
 {
 	DXGK_LINUX_SESSION *s, *busy;
 	pthread_t thread;
-	int i, status;
 	pid_t pid;
+	int i;
 
 	ASSERT_EQ(STATUS_SUCCESS, DxgkLinuxOpenSession(NULL, &s));
 	ASSERT_EQ(STATUS_SUCCESS, DxgkLinuxOpenSession(NULL, &busy));
@@ -857,18 +847,10 @@ TEST_F(dxgk, fork_while_threads_use_sessions)
 		pid = fork();
 		ASSERT_LE(0, pid);
 		if (!pid) {
-			DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT mine;
-
 			alarm(10);
-			if (create_mdl(NULL, PAGE_SIZE, &mine) !=
-			    STATUS_SUCCESS)
-				_exit(1);
-			_exit(destroy(mine.hPhysicalMemoryObject, NULL) ==
-			      STATUS_SUCCESS ? 0 : 2);
+			_exit(child_own_object(NULL));
 		}
-		ASSERT_EQ(pid, waitpid(pid, &status, 0));
-		EXPECT_TRUE(WIFEXITED(status));
-		EXPECT_EQ(0, WEXITSTATUS(status));
+		expect_child_ok(_metadata, pid);
 	}
 	busy_stop = 1;
 	pthread_join(thread, NULL);

@@ -520,6 +520,15 @@ static int fake_session_with_object(DXGK_LINUX_SESSION **s,
 	return DxgkCbCreatePhysicalMemoryObject(c) == STATUS_SUCCESS;
 }
 
+/* The arguments of a one-page view of the object, in mode 0 (kernel). */
+static void one_page_view(const DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT *c,
+			  DXGKARGCB_MAP_PHYSICAL_MEMORY *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->hPhysicalMemoryObject = c->hPhysicalMemoryObject;
+	m->Size = PAGE_SIZE;
+}
+
 /* ADLs: membership before any read; Close frees them and views. */
 static void adls_and_views(void)
 {
@@ -565,9 +574,7 @@ static void adls_and_views(void)
 	EXPECT(b.pAdl && b.pAdl->PageCount == 4096);
 	b.Size = (SIZE_T)1 << 46;
 	EXPECT(DxgkCbAllocateAdl(&b) == STATUS_INVALID_PARAMETER);
-	memset(&m, 0, sizeof(m));
-	m.hPhysicalMemoryObject = c.hPhysicalMemoryObject;
-	m.Size = PAGE_SIZE;
+	one_page_view(&c, &m);
 	EXPECT(DxgkCbMapPhysicalMemory(&m) == STATUS_SUCCESS);
 	EXPECT(mincore(m.pMappedAddress, PAGE_SIZE, &vec) == 0);
 	EXPECT(DxgkLinuxCloseSession(s) == STATUS_SUCCESS);
@@ -588,9 +595,7 @@ static void no_retry(void)
 	int ok = 1;
 
 	EXPECT(fake_session_with_object(&s, &c));
-	memset(&m, 0, sizeof(m));
-	m.hPhysicalMemoryObject = c.hPhysicalMemoryObject;
-	m.Size = PAGE_SIZE;
+	one_page_view(&c, &m);
 	fake_next_err = EAGAIN;
 	EXPECT(DxgkCbMapPhysicalMemory(&m) == STATUS_INSUFFICIENT_RESOURCES);
 	EXPECT(!m.pMappedAddress);

@@ -63,8 +63,7 @@ NTSTATUS DxgkLinuxOpenAdapter(const char *name, UINT required, HANDLE *out)
 		*out = dxgk_make_handle(KIND_ADAPTER, s, info[i].adapter_id);
 		return dxgk_put_done(s, 0);
 	}
-	dxgk_session_put(s);
-	return dxgk_done(STATUS_NO_SUCH_DEVICE);
+	return dxgk_put_status(s, STATUS_NO_SUCH_DEVICE);
 }
 
 /* On success the caller holds a reference to *s. */
@@ -133,10 +132,8 @@ NTSTATUS DxgkLinuxMapSegment(HANDLE hAdapter, UINT SegmentId, PVOID *out,
 	if (!NT_SUCCESS(status))
 		return dxgk_done(status);
 	v = malloc(sizeof(*v));
-	if (!v) {
-		dxgk_session_put(s);
-		return dxgk_done(STATUS_NO_MEMORY);
-	}
+	if (!v)
+		return dxgk_put_status(s, STATUS_NO_MEMORY);
 	p = mmap(NULL, a.segment_size, PROT_READ | PROT_WRITE, MAP_SHARED,
 		 s->fd, a.segment_mmap_offset);
 	if (p == MAP_FAILED) {
@@ -202,10 +199,8 @@ NTSTATUS DxgkLinuxEngineWriteSegment(HANDLE hAdapter, UINT SegmentId,
 		return dxgk_done(status);
 	/* Within the segment: the device address must not wrap past it. */
 	if (SegmentOffset > a.segment_size ||
-	    Size > a.segment_size - SegmentOffset) {
-		dxgk_session_put(s);
-		return dxgk_done(STATUS_INVALID_PARAMETER);
-	}
+	    Size > a.segment_size - SegmentOffset)
+		return dxgk_put_status(s, STATUS_INVALID_PARAMETER);
 	/* The engine only reads the buffer when it writes the segment. */
 	return adapter_dma(s, a.adapter_id,
 			   a.segment_device_address + SegmentOffset,

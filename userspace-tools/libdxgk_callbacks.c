@@ -104,10 +104,8 @@ NTSTATUS DxgkCbDestroyPhysicalMemoryObject(const DXGKARGCB_DESTROY_PHYSICAL_MEMO
 	if (args->hAdapterMemoryObject) {
 		d.amo_id = dxgk_handle_id_in(args->hAdapterMemoryObject,
 					     KIND_AMO, s);
-		if (!d.amo_id) {
-			dxgk_session_put(s);
-			return dxgk_done(STATUS_INVALID_HANDLE);
-		}
+		if (!d.amo_id)
+			return dxgk_put_status(s, STATUS_INVALID_HANDLE);
 	}
 	return dxgk_put_done(s, xioctl(s->fd, DXGPMO_IOC_DESTROY_PMO, &d));
 }
@@ -125,10 +123,8 @@ NTSTATUS DxgkCbOpenPhysicalMemoryObject(DXGKARGCB_OPEN_PHYSICAL_MEMORY_OBJECT *a
 	if (!o.pmo_id)
 		return dxgk_done(STATUS_INVALID_HANDLE);
 	o.adapter_id = dxgk_handle_id_in(args->hAdapter, KIND_ADAPTER, s);
-	if (!o.adapter_id) {
-		dxgk_session_put(s);
-		return dxgk_done(STATUS_INVALID_HANDLE);
-	}
+	if (!o.adapter_id)
+		return dxgk_put_status(s, STATUS_INVALID_HANDLE);
 	err = xioctl(s->fd, DXGPMO_IOC_OPEN_PMO, &o);
 	if (!err)
 		args->hAdapterMemoryObject =
@@ -167,10 +163,8 @@ NTSTATUS DxgkCbAllocateAdl(DXGKARGCB_ALLOCATE_ADL *args)
 	if (!a.amo_id)
 		return dxgk_done(STATUS_INVALID_HANDLE);
 	if (args->Flags.Reserved || !args->Size ||
-	    (args->Size | args->Offset) & (PAGE_SIZE - 1)) {
-		dxgk_session_put(s);
-		return dxgk_done(STATUS_INVALID_PARAMETER);
-	}
+	    (args->Size | args->Offset) & (PAGE_SIZE - 1))
+		return dxgk_put_status(s, STATUS_INVALID_PARAMETER);
 	nr = args->Size >> PAGE_SHIFT;
 	if (args->Flags.RequireContiguous)
 		a.flags |= DXGPMO_ADL_REQUIRE_CONTIGUOUS;
@@ -190,21 +184,15 @@ NTSTATUS DxgkCbAllocateAdl(DXGKARGCB_ALLOCATE_ADL *args)
 		probe.pages = (uintptr_t)&one;
 		probe.pages_capacity = 1;
 		err = xioctl(s->fd, DXGPMO_IOC_ALLOCATE_ADL, &probe);
-		if (err != ENOSPC) {
-			dxgk_session_put(s);
-			return dxgk_done_errno(err ? err : EIO);
-		}
+		if (err != ENOSPC)
+			return dxgk_put_done(s, err ? err : EIO);
 	}
 	if (nr > (SIZE_MAX - sizeof(*box)) / sizeof(box->pages[0]) ||
-	    nr > UINT32_MAX) {
-		dxgk_session_put(s);
-		return dxgk_done(STATUS_NO_MEMORY);
-	}
+	    nr > UINT32_MAX)
+		return dxgk_put_status(s, STATUS_NO_MEMORY);
 	box = malloc(sizeof(*box) + nr * sizeof(box->pages[0]));
-	if (!box) {
-		dxgk_session_put(s);
-		return dxgk_done(STATUS_NO_MEMORY);
-	}
+	if (!box)
+		return dxgk_put_status(s, STATUS_NO_MEMORY);
 	a.pages = (uintptr_t)box->pages;
 	a.pages_capacity = nr;
 	err = xioctl(s->fd, DXGPMO_IOC_ALLOCATE_ADL, &a);
@@ -221,9 +209,8 @@ NTSTATUS DxgkCbAllocateAdl(DXGKARGCB_ALLOCATE_ADL *args)
 		f.adl_id = a.adl_id;
 		err = xioctl(s->fd, DXGPMO_IOC_FREE_ADL, &f);
 		free(box);
-		dxgk_session_put(s);
-		return err ? dxgk_done_errno(err) :
-			     dxgk_done(STATUS_PRIVILEGE_NOT_HELD);
+		return err ? dxgk_put_done(s, err) :
+			     dxgk_put_status(s, STATUS_PRIVILEGE_NOT_HELD);
 	}
 	/*
 	 * The contiguous form only to a driver that asked for it: one that
@@ -246,8 +233,7 @@ NTSTATUS DxgkCbAllocateAdl(DXGKARGCB_ALLOCATE_ADL *args)
 		/* Closed meanwhile: the kernel freed the ADL with the file. */
 		pthread_mutex_unlock(&dxgk_sessions_lock);
 		free(box);
-		dxgk_session_put(s);
-		return dxgk_done(STATUS_INVALID_HANDLE);
+		return dxgk_put_status(s, STATUS_INVALID_HANDLE);
 	}
 	box->next = s->adls;
 	s->adls = box;
@@ -313,15 +299,11 @@ NTSTATUS DxgkCbMapPhysicalMemory(DXGKARGCB_MAP_PHYSICAL_MEMORY *args)
 	if (!m.pmo_id)
 		return dxgk_done(STATUS_INVALID_HANDLE);
 	if (args->AccessMode != DXGK_ACCESS_MODE_KERNEL_MODE &&
-	    args->AccessMode != DXGK_ACCESS_MODE_USER_MODE) {
-		dxgk_session_put(s);
-		return dxgk_done(STATUS_INVALID_PARAMETER);
-	}
+	    args->AccessMode != DXGK_ACCESS_MODE_USER_MODE)
+		return dxgk_put_status(s, STATUS_INVALID_PARAMETER);
 	v = malloc(sizeof(*v));
-	if (!v) {
-		dxgk_session_put(s);
-		return dxgk_done(STATUS_NO_MEMORY);
-	}
+	if (!v)
+		return dxgk_put_status(s, STATUS_NO_MEMORY);
 	/*
 	 * The program is the kernel-mode driver, but a kernel address is of
 	 * no use to it: both modes become a view in this process, with the

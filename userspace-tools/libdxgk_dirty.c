@@ -80,14 +80,12 @@ HANDLE DxgkDdiCreateMemoryBasis(HANDLE hAdapter,
 		return NULL;
 	}
 	if (!args || !args->RangeCount) {
-		dxgk_session_put(s);
-		dxgk_done(STATUS_INVALID_PARAMETER);
+		dxgk_put_status(s, STATUS_INVALID_PARAMETER);
 		return NULL;
 	}
 	/* What the kernel would refuse is not allocated first. */
 	if (args->RangeCount > MAX_BASIS_RANGES) {
-		dxgk_session_put(s);
-		dxgk_done(STATUS_INVALID_BUFFER_SIZE);
+		dxgk_put_status(s, STATUS_INVALID_BUFFER_SIZE);
 		return NULL;
 	}
 	/* Windows' range layout is dxgpmo's, but not by contract. */
@@ -96,8 +94,7 @@ HANDLE DxgkDdiCreateMemoryBasis(HANDLE hAdapter,
 	if (!r || !b) {
 		free(r);
 		free(b);
-		dxgk_session_put(s);
-		dxgk_done(STATUS_NO_MEMORY);
+		dxgk_put_status(s, STATUS_NO_MEMORY);
 		return NULL;
 	}
 	for (i = 0; i < args->RangeCount; i++) {
@@ -189,10 +186,8 @@ NTSTATUS DxgkDdiQueryDirtyBitData(HANDLE hAdapter,
 	q.basis_id = basis_of(hAdapter, args->MemoryBasis, &s, NULL);
 	if (!q.basis_id)
 		return dxgk_done(STATUS_INVALID_HANDLE);
-	if (args->Flags & ~(UINT)DXGKARG_QUERYDIRTYBITDATAFLAGS_CLEARDATA) {
-		dxgk_session_put(s);
-		return dxgk_done(STATUS_INVALID_PARAMETER);
-	}
+	if (args->Flags & ~(UINT)DXGKARG_QUERYDIRTYBITDATAFLAGS_CLEARDATA)
+		return dxgk_put_status(s, STATUS_INVALID_PARAMETER);
 	if (args->Flags & DXGKARG_QUERYDIRTYBITDATAFLAGS_CLEARDATA)
 		q.flags = DXGPMO_DIRTY_CLEAR_DATA;
 	/* The subrange fields mean something only with a SubrangeSize. */

@@ -96,6 +96,7 @@ uint32_t dxgk_handle_id(HANDLE h, enum handle_kind kind,
 			struct _DXGK_LINUX_SESSION **out);
 uint32_t dxgk_handle_id_in(HANDLE h, enum handle_kind kind,
 			   const struct _DXGK_LINUX_SESSION *s);
+NTSTATUS dxgk_put_status(struct _DXGK_LINUX_SESSION *s, NTSTATUS status);
 NTSTATUS dxgk_put_done(struct _DXGK_LINUX_SESSION *s, int err);
 int dxgk_view_add(struct _DXGK_LINUX_SESSION *s, struct view *v,
 		  void *address, size_t length);

@@ -329,11 +329,17 @@ uint32_t dxgk_handle_id_in(HANDLE h, enum handle_kind kind,
 	return hs == s ? id : 0;
 }
 
+/* The status of a call, its session's reference dropped. */
+NTSTATUS dxgk_put_status(struct _DXGK_LINUX_SESSION *s, NTSTATUS status)
+{
+	dxgk_session_put(s);
+	return dxgk_done(status);
+}
+
 /* The status of a call's ioctl, its session's reference dropped. */
 NTSTATUS dxgk_put_done(struct _DXGK_LINUX_SESSION *s, int err)
 {
-	dxgk_session_put(s);
-	return dxgk_done_errno(err);
+	return dxgk_put_status(s, DxgkLinuxNtStatusFromErrno(err));
 }
 
 /* Records a view for Close; one made after Close is undone at once. */

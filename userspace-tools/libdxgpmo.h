@@ -56,6 +56,12 @@ int dxgpmo_export_dmabuf(int fd, uint32_t pmo_id, uint32_t fd_flags,
 			 int *dmabuf_fd);
 
 /*
+ * The first line of a file of sysfs or procfs, newline dropped, into buf
+ * (libdxgpmo_pci.c).  0 or -errno.
+ */
+int dxgpmo_read_line(const char *path, char *buf, size_t len);
+
+/*
  * The generic PCI driver (libdxgpmo_pci.c).  pci is "DDDD:BB:DD.F".  Each
  * returns 0 or -errno and writes into msg one sentence saying what
  * happened or why not.

@@ -53,25 +53,33 @@ static int sysfs_write(const char *path, const char *text)
 	return err;
 }
 
+int dxgpmo_read_line(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	if (n < 0)
+		return n;
+	buf[n] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
 /* The first line of a sysfs file of the device, newline dropped. */
 static int device_attr(const char *pci, const char *attr, char *buf,
 		       size_t len)
 {
 	char path[PATH_MAX];
-	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), PCI_DEVICES "/%s/%s", pci, attr);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = 0;
-	buf[strcspn(buf, "\n")] = 0;
-	return 0;
+	return dxgpmo_read_line(path, buf, len);
 }
 
 int dxgpmo_pci_driver_of(const char *pci, char *driver, size_t len)
