@@ -17,6 +17,18 @@ u64 dxgpmo_arch_pte_cache_bits(pte_t pte)
 }
 
 /*
+ * An entry that maps addr, offset bytes into the block (0 for a page) it
+ * maps from first_pfn: its attribute index, and whether addr is pfn.
+ */
+static int dxgpmo_entry_maps(u64 val, unsigned long first_pfn,
+			     unsigned long offset, unsigned long pfn,
+			     u64 *bits)
+{
+	*bits = val & PTE_ATTRINDX_MASK;
+	return first_pfn + (offset >> PAGE_SHIFT) == pfn ? 0 : -EFAULT;
+}
+
+/*
  * init_mm is not exported: the walk starts from TTBR1_EL1, which holds
  * swapper_pg_dir (plus ASID and CnP) whenever the kernel runs, and is
  * believed only if it ends at the page the caller expects.
@@ -27,7 +39,6 @@ int dxgpmo_arch_kernel_cache_bits(unsigned long addr, unsigned long pfn,
 	u64 ttbr = read_sysreg(ttbr1_el1);
 	phys_addr_t base = (ttbr & GENMASK_ULL(47, 6)) |
 			   ((ttbr & GENMASK_ULL(5, 2)) << 46);
-	unsigned long found;
 	pgd_t *pgd;
 	p4d_t *p4d;
 	pud_t *pud;
@@ -43,28 +54,21 @@ int dxgpmo_arch_kernel_cache_bits(unsigned long addr, unsigned long pfn,
 	pud = pud_offset(p4d, addr);
 	if (pud_none(READ_ONCE(*pud)))
 		return -EFAULT;
-	if (pud_leaf(READ_ONCE(*pud))) {
-		*bits = pud_val(READ_ONCE(*pud)) & PTE_ATTRINDX_MASK;
-		found = pud_pfn(READ_ONCE(*pud)) +
-			((addr & ~PUD_MASK) >> PAGE_SHIFT);
-		goto check;
-	}
+	if (pud_leaf(READ_ONCE(*pud)))
+		return dxgpmo_entry_maps(pud_val(READ_ONCE(*pud)),
+					 pud_pfn(READ_ONCE(*pud)),
+					 addr & ~PUD_MASK, pfn, bits);
 	pmd = pmd_offset(pud, addr);
 	if (pmd_none(READ_ONCE(*pmd)))
 		return -EFAULT;
-	if (pmd_leaf(READ_ONCE(*pmd))) {
-		*bits = pmd_val(READ_ONCE(*pmd)) & PTE_ATTRINDX_MASK;
-		found = pmd_pfn(READ_ONCE(*pmd)) +
-			((addr & ~PMD_MASK) >> PAGE_SHIFT);
-		goto check;
-	}
+	if (pmd_leaf(READ_ONCE(*pmd)))
+		return dxgpmo_entry_maps(pmd_val(READ_ONCE(*pmd)),
+					 pmd_pfn(READ_ONCE(*pmd)),
+					 addr & ~PMD_MASK, pfn, bits);
 	pte = READ_ONCE(*pte_offset_kernel(pmd, addr));
 	if (!pte_present(pte))
 		return -EFAULT;
-	*bits = pte_val(pte) & PTE_ATTRINDX_MASK;
-	found = pte_pfn(pte);
-check:
-	return found == pfn ? 0 : -EFAULT;
+	return dxgpmo_entry_maps(pte_val(pte), pte_pfn(pte), 0, pfn, bits);
 }
 
 u32 dxgpmo_arch_memtype_of_bits(u64 bits)

@@ -155,39 +155,43 @@ static void dxgpmo_dmabuf_release(struct dma_buf *dmabuf)
 	dxgpmo_export_free(dmabuf->priv);
 }
 
-static int dxgpmo_dmabuf_begin_cpu(struct dma_buf *dmabuf,
-				   enum dma_data_direction dir)
+/*
+ * The pages change hands, to the CPU (begin) or back to the devices (end):
+ * the export's kernel view and every importer's mapping, in one step.
+ */
+static void dxgpmo_dmabuf_hand_over(struct dxgpmo_export *exp, bool to_cpu)
 {
-	struct dxgpmo_export *exp = dmabuf->priv;
+	size_t len = exp->backing->nr_pages << PAGE_SHIFT;
 	struct dxgpmo_attachment *a;
 
 	mutex_lock(&exp->lock);
-	if (exp->vmap_count)
-		invalidate_kernel_vmap_range(exp->vmap.vaddr,
-					     exp->backing->nr_pages << PAGE_SHIFT);
-	list_for_each_entry(a, &exp->attachments, node)
-		if (a->dma.mapped)
-			dma_sync_sgtable_for_cpu(a->dma.dev, &a->dma.sgt,
-						 a->dir);
+	if (exp->vmap_count && to_cpu)
+		invalidate_kernel_vmap_range(exp->vmap.vaddr, len);
+	else if (exp->vmap_count)
+		flush_kernel_vmap_range(exp->vmap.vaddr, len);
+	list_for_each_entry(a, &exp->attachments, node) {
+		if (!a->dma.mapped)
+			continue;
+		if (to_cpu)
+			dma_sync_sgtable_for_cpu(a->dma.dev, &a->dma.sgt, a->dir);
+		else
+			dma_sync_sgtable_for_device(a->dma.dev, &a->dma.sgt,
+						    a->dir);
+	}
 	mutex_unlock(&exp->lock);
+}
+
+static int dxgpmo_dmabuf_begin_cpu(struct dma_buf *dmabuf,
+				   enum dma_data_direction dir)
+{
+	dxgpmo_dmabuf_hand_over(dmabuf->priv, true);
 	return 0;
 }
 
 static int dxgpmo_dmabuf_end_cpu(struct dma_buf *dmabuf,
 				 enum dma_data_direction dir)
 {
-	struct dxgpmo_export *exp = dmabuf->priv;
-	struct dxgpmo_attachment *a;
-
-	mutex_lock(&exp->lock);
-	if (exp->vmap_count)
-		flush_kernel_vmap_range(exp->vmap.vaddr,
-					exp->backing->nr_pages << PAGE_SHIFT);
-	list_for_each_entry(a, &exp->attachments, node)
-		if (a->dma.mapped)
-			dma_sync_sgtable_for_device(a->dma.dev, &a->dma.sgt,
-						    a->dir);
-	mutex_unlock(&exp->lock);
+	dxgpmo_dmabuf_hand_over(dmabuf->priv, false);
 	return 0;
 }
 

@@ -188,6 +188,16 @@ static void dxgpmo_test_pool(struct dxgpmo_test_cmd *cmd)
 	cmd->pool_shrunk_pages = stats.shrunk_pages;
 }
 
+/* The ops that read something of an object or time it, by op. */
+static int (*const dxgpmo_test_readers[])(struct dxgpmo_file *file,
+					  struct dxgpmo_test_cmd *cmd) = {
+	[DXGPMO_TEST_OP_MEMTYPE] = dxgpmo_test_memtype,
+	[DXGPMO_TEST_OP_BENCH_ADL] = dxgpmo_bench_adl,
+	[DXGPMO_TEST_OP_CHUNKS] = dxgpmo_bench_chunks,
+	[DXGPMO_TEST_OP_BENCH_ZERO] = dxgpmo_bench_zero,
+	[DXGPMO_TEST_OP_IOVA] = dxgpmo_test_iova,
+};
+
 int dxgpmo_cmd_test(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_test_cmd *cmd = ucmd->cmd;
@@ -204,25 +214,17 @@ int dxgpmo_cmd_test(struct dxgpmo_ucmd *ucmd)
 		return -EINVAL;
 	switch (cmd->op) {
 	case DXGPMO_TEST_OP_MEMTYPE:
-		ret = dxgpmo_test_memtype(ucmd->file, cmd);
+	case DXGPMO_TEST_OP_BENCH_ADL:
+	case DXGPMO_TEST_OP_CHUNKS:
+	case DXGPMO_TEST_OP_BENCH_ZERO:
+	case DXGPMO_TEST_OP_IOVA:
+		ret = dxgpmo_test_readers[cmd->op](ucmd->file, cmd);
 		break;
 	case DXGPMO_TEST_OP_FAIL_NTH:
 		if (cmd->fail_nth > INT_MAX)
 			return -EINVAL;
 		cmd->fail_nth = dxgpmo_inject_arm(ucmd->file, cmd->fail_nth);
 		ret = 0;
-		break;
-	case DXGPMO_TEST_OP_BENCH_ADL:
-		ret = dxgpmo_bench_adl(ucmd->file, cmd);
-		break;
-	case DXGPMO_TEST_OP_CHUNKS:
-		ret = dxgpmo_bench_chunks(ucmd->file, cmd);
-		break;
-	case DXGPMO_TEST_OP_BENCH_ZERO:
-		ret = dxgpmo_bench_zero(ucmd->file, cmd);
-		break;
-	case DXGPMO_TEST_OP_IOVA:
-		ret = dxgpmo_test_iova(ucmd->file, cmd);
 		break;
 	case DXGPMO_TEST_OP_POOL:
 		dxgpmo_test_pool(cmd);

@@ -544,11 +544,11 @@ TEST_F_TIMEOUT(hotremove, remove_edu_with_live_objects, 180)
 	 * The segment view outlived the device: what was written before
 	 * reads back, and the pages (those two at least) went at munmap.
 	 */
-	EXPECT_EQ(1, r->seg_view_made);
-	EXPECT_EQ(0x5a, r->seg_after);
-	EXPECT_LE(2, r->seg_pages_freed) {
-		TH_LOG("%lld segment pages allocated by the writes, %lld freed at munmap",
-		       r->seg_pages_held, r->seg_pages_freed);
+	EXPECT_TRUE(r->seg_view_made && r->seg_after == 0x5a &&
+		    r->seg_pages_freed >= 2) {
+		TH_LOG("segment view made: %d, read 0x%x after the removal; %lld pages allocated by its writes, %lld freed at munmap",
+		       r->seg_view_made, r->seg_after, r->seg_pages_held,
+		       r->seg_pages_freed);
 	}
 	if (r->io_created) {
 		EXPECT_EQ(-ENODEV, r->io_map_ret);
