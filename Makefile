@@ -153,8 +153,8 @@ LINT_SOURCES = $(filter-out %.mod.c,$(wildcard module/*.c)) module/*.h \
 	$(wildcard samples/*/*.c)
 USER_LINT_SOURCES = $(wildcard userspace-tools/*.[ch] \
 	userspace-tools/examples/*.[ch] selftests/*.[ch])
-LINT_SCRIPTS = .ci/run scripts/*.sh scripts/guest/*.sh scripts/guest/init \
-	selftests/*.sh
+LINT_SCRIPTS = .ci/run scripts/*.sh scripts/lib/*.sh scripts/guest/*.sh \
+	scripts/guest/init selftests/*.sh
 
 # User space in the same style, less the checks that do not apply there
 # (nor to the kernel's own tools/ and selftests), one a line, and why:
@@ -197,8 +197,9 @@ space := $(empty) $(empty)
 # those two checks are off; user space is checked apart, less the checks
 # above.  kernel-doc prints nothing when the comments are well formed; any
 # line it prints fails the target.  shellcheck reads the .shellcheckrc of
-# each script's directory.  layering.sh fails on a call into main.c or an
-# adapter kind's file from below (ctags).
+# each script's directory, or of the nearest one above it (scripts/lib/).
+# layering.sh fails on a call into main.c or an adapter kind's file from
+# below (ctags).
 lint: $(CHECKPATCH) $(KERNEL_DOC)
 	perl $(CHECKPATCH) --strict --no-tree --ignore BIT_MACRO,AVOID_BUG -q \
 		-f $(LINT_SOURCES)
