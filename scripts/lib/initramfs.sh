@@ -4,11 +4,12 @@
 # of a kernel (vm_initramfs, vm-lib.sh): the job, the modules, the
 # programs of the kernel's architecture (user_dir), the kernel's own
 # modules after "--", and the environment file each job reads.  One place
-# for what a boot carries, next to the settings written into it (the
-# steady pairs' cycles, the fuzzer's budget, the documentation's
-# real-machine commands), so that adding a test program is one edit.
+# for what a boot carries, with what only a boot uses (the steady pairs'
+# cycles, the documentation's real-machine commands), so that adding a
+# test program is one edit.
 # check.sh sets top, build, the kernel lists, tests_split, the fuzzer's
-# and the matrix's settings before it calls these.
+# and the matrix's settings, and defines user_dir and phase, before it
+# calls these.
 # shellcheck disable=SC2154
 
 # The literal block that follows the documentation line matching INTRO,

@@ -7,8 +7,8 @@
 # repeated before the last line, and that line.  One place, so that what
 # make check counts as passed or failed is read and changed in one file,
 # and host-check.sh can test the digest without a VM.
-# check.sh sets top, build, tests_boots, kver and the k_* baseline before
-# it calls these.
+# check.sh sets top, build, tests_boots, kver and the k_* baseline, and
+# sources vm-lib.sh, before it calls these.
 # shellcheck disable=SC2154
 
 # failure_digest LOG: each failed selftest or check of a boot, after the
