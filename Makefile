@@ -154,8 +154,8 @@ LINT_SOURCES = $(filter-out %.mod.c,$(wildcard module/*.c)) module/*.h \
 	$(wildcard samples/*/*.c)
 USER_LINT_SOURCES = $(wildcard userspace-tools/*.[ch] \
 	userspace-tools/examples/*.[ch] selftests/*.[ch])
-LINT_SCRIPTS = .ci/run scripts/*.sh scripts/guest/*.sh scripts/guest/init \
-	scripts/layering-tests/run.sh selftests/*.sh
+LINT_SCRIPTS = .ci/run scripts/*.sh scripts/lib/*.sh scripts/guest/*.sh \
+	scripts/guest/init scripts/layering-tests/run.sh selftests/*.sh
 
 # User space in the same style, less the checks that do not apply there
 # (nor to the kernel's own tools/ and selftests), one a line, and why:
@@ -198,7 +198,8 @@ space := $(empty) $(empty)
 # those two checks are off; user space is checked apart, less the checks
 # above.  kernel-doc prints nothing when the comments are well formed; any
 # line it prints fails the target.  shellcheck reads the .shellcheckrc of
-# each script's directory.  layering.sh holds module/ to the two tables of
+# each script's directory, or of the nearest one above it (scripts/lib/).
+# layering.sh holds module/ to the two tables of
 # Documentation/driver-api/dxgpmo.rst, "Layers" (which file uses which, from
 # ctags and the #include lines): a layer for every file, no use of a layer
 # above but the calls that go back up it lists, none of main.c, client.c

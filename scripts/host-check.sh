@@ -45,11 +45,11 @@ agent=
 [ "$ok" -eq 0 ] || cat "$tmp/agent.err"
 result "$ok" screen_agent_deep_directory
 
-# The failure digest of a boot's log (vm-lib.sh): a test program that
+# The failure digest of a boot's log (lib/results.sh): a test program that
 # crashed is named although it printed no "not ok", and a failed test is
 # shown with its own assertion, not the crashed program's last words.
-# shellcheck source=vm-lib.sh
-. "$top/scripts/vm-lib.sh"
+# shellcheck source=lib/results.sh
+. "$top/scripts/lib/results.sh"
 printf '%s\r\n' 'TAP version 13' '#  RUN           a.one ...' \
 	'#            OK  a.one' 'ok 1 a.one' '# Totals: pass:1 fail:0' \
 	'dxgpmo-vm: ./a exit 0 (0.1 s)' '# last words of b' \

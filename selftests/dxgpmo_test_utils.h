@@ -491,9 +491,9 @@ static inline void close_second_file(struct __test_metadata *_metadata,
 /*
  * Kernel log lines a test provokes on purpose (IOMMU faults, the ADL-leak
  * WARN or BUG) are bracketed by "dxgpmo-expect: begin/end" lines written to
- * /dev/kmsg; scripts/check.sh ignores what lies between them and fails on
- * such lines anywhere else.  A test waits until the line it expects is in
- * the log before it writes the end marker.
+ * /dev/kmsg; make check (scripts/lib/results.sh) ignores what lies between
+ * them and fails on such lines anywhere else.  A test waits until the line
+ * it expects is in the log before it writes the end marker.
  */
 static inline void kmsg_write(const char *fmt, ...)
 {
@@ -816,10 +816,10 @@ static inline int fail_nth_disarm(struct fail_nth *f, int fd)
 
 /*
  * The first kernel log record read from fd (a kmsg_open_new() reader) that
- * scripts/check.sh would count as a bad line (its BAD_LOG: an IOMMU fault
- * of VT-d, AMD-Vi or virtio-iommu among them), or that reports
- * busy inodes at unmount or a DMA-API complaint; its message is copied to
- * out.  Reads everything available.  Returns 1 when one was found.
+ * make check would count as a bad line (BAD_LOG in scripts/lib/results.sh:
+ * an IOMMU fault of VT-d, AMD-Vi or virtio-iommu among them), or that
+ * reports busy inodes at unmount or a DMA-API complaint; its message is
+ * copied to out.  Reads everything available.  Returns 1 when one was found.
  */
 static inline int kmsg_find_bad(int fd, char *out, size_t len)
 {

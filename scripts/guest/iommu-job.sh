@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The IOMMU matrix boot (scripts/check.sh, DXGPMO_IOMMU_MODES): the tests
-# that reach the IOMMU through the module (ADLs, the edu engines' DMA, the
-# device cut off after FREE_ADL, dirty tracking of DMA writes, dma-buf
-# attachments, the generic PCI driver's ADLs) and a short fuzzer run, on a
-# guest whose IOMMU is the one vm-boot.sh's DXGPMO_VM_IOMMU chose.
+# The IOMMU matrix boot (scripts/lib/iommu-matrix.sh, DXGPMO_IOMMU_MODES):
+# the tests that reach the IOMMU through the module (ADLs, the edu
+# engines' DMA, the device cut off after FREE_ADL, dirty tracking of DMA
+# writes, dma-buf attachments, the generic PCI driver's ADLs) and a short
+# fuzzer run, on a guest whose IOMMU is the one vm-boot.sh's
+# DXGPMO_VM_IOMMU chose.
 # iommu.env says which (DXGPMO_IOMMU_MODE, which the tests read) and the
 # fuzzer's operation count.
 # shellcheck source=job-lib.sh

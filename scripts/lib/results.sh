@@ -1,0 +1,278 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+# Sourced by make check (check.sh) and by host-check.sh: what a result is.
+# The selftests' TAP and "# Totals:" lines, the "NAME: PASS|FAIL|SKIP"
+# lines of the host checks and the guests, the kernel log lines that fail
+# a boot, the counters they add to, the digest of what failed that is
+# repeated before the last line, and that line.  One place, so that what
+# make check counts as passed or failed is read and changed in one file,
+# and host-check.sh can test the digest without a VM.
+# check.sh sets top, build, tests_boots, kver and the k_* baseline, and
+# sources vm-lib.sh, before it calls these.
+# shellcheck disable=SC2154
+
+# failure_digest LOG: each failed selftest or check of a boot, after the
+# harness lines its test printed (the failed assertion, the test's own
+# account), at most 6 of them; and each test program that ended other
+# than as a kselftest does (0 passed, 1 failed, 4 skipped): a crash leaves
+# no "not ok" line to count.
+failure_digest() {
+	awk '{ sub(/\r$/, "") }
+	     /^dxgpmo-vm: / { n = 0 }
+	     /^(#  RUN |TAP version|ok )/ && !/# XPASS/ { n = 0; next }
+	     /^dxgpmo-vm: .* exit [0-9]+ \(/ {
+		status = $0
+		sub(/.* exit /, "", status)
+		sub(/ .*/, "", status)
+		if (status != 0 && status != 1 && status != 4)
+			print $0 ": ended without a result"
+		next
+	     }
+	     /^# / && !/^#  *(OK|FAIL) / { keep[n++ % 6] = $0; next }
+	     /^not ok |^ok .*# XPASS/ {
+		for (i = (n > 6 ? n - 6 : 0); i < n; i++) print "  " keep[i % 6]
+		print; n = 0; next
+	     }
+	     /^dxgpmo-check: FAIL/ { print }' "$1"
+}
+
+# unfinished_program LOG: for a guest that did not finish, what the test
+# program it was running had reported when it was stopped: "PASS FAIL
+# SKIP" from its "ok" and "not ok" lines (it printed no totals), then the
+# test it was in, if one had started and not reported.  Nothing when the
+# last program had finished.
+unfinished_program() {
+	awk '{ sub(/\r$/, "") }
+	     /^dxgpmo-vm: (job start|.* exit [0-9]+ \()/ {
+		p = f = s = 0; running = ""; open = 1; next
+	     }
+	     /^# Totals:/ { open = 0; next }
+	     /^#  RUN / { running = $3; next }
+	     /^not ok [0-9]+ / { f++; running = ""; next }
+	     /^ok [0-9]+ .*# SKIP/ { s++; running = ""; next }
+	     /^ok [0-9]+ / { p++; running = ""; next }
+	     END { if (open) print p, f, s, running }' "$1"
+}
+
+# results_init: the counters at zero and an empty failure list.
+results_init() {
+	passed=0 failed=0 skipped=0
+	# Every failure, with the lines that explain it, repeated at the
+	# end: CI shows only the last lines of a run.
+	failures=$build/failures.txt
+	: > "$failures"
+}
+
+# count_failure MESSAGE: one failure no log line counts, said now and in
+# the list at the end.
+count_failure() {
+	echo "$1" | tee -a "$failures"
+	failed=$((failed + 1))
+}
+
+# count_lines NAME: the "NAME: PASS|FAIL|SKIP" lines of build/NAME.log,
+# shown, counted, and the failures listed at the end.
+count_lines() {
+	cat "$build/$1.log"
+	passed=$((passed + $(grep -c "^$1: PASS" "$build/$1.log" || true)))
+	failed=$((failed + $(grep -c "^$1: FAIL" "$build/$1.log" || true)))
+	skipped=$((skipped + $(grep -c "^$1: SKIP" "$build/$1.log" || true)))
+	grep "^$1: FAIL" "$build/$1.log" >> "$failures" || true
+}
+
+# Kernel log lines that mean something went wrong, wherever they come from.
+# An IOMMU fault: VT-d's DMAR line, AMD-Vi's IO_PAGE_FAULT or virtio-iommu's
+# fault on x86, an SMMUv3 event on arm64.
+BAD_LOG='(BUG:|BUG at|WARNING:|Oops|DMAR:.*[Ff]ault|IO_PAGE_FAULT|virtio_iommu.*fault from EP|arm-smmu-v3.*event|KASAN|general protection|Call Trace:)'
+
+# Drop what tests bracketed with "dxgpmo-expect: begin/end" (provoked on
+# purpose, and checked by the test itself).
+unexpected_log() {
+	awk '/dxgpmo-expect: begin/ { skip = 1 }
+	     !skip { print }
+	     /dxgpmo-expect: end/ { skip = 0 }' "$1"
+}
+
+# default_platform KVER: the IOMMU KVER boots with unless the matrix
+# chooses another: emulated VT-d in strict mode, arm64's SMMUv3.
+default_platform() {
+	if [ "$(kernel_arch "$1")" = arm64 ]; then
+		echo smmuv3
+	else
+		echo vtd-strict
+	fi
+}
+
+# boot_count KVER NAME LABEL [screen]: the results of the boot_run of
+# KVER's NAME, said as LABEL (KVER[platform]/boot), added to the counters.
+boot_count() {
+	kver=$1 name=$2 label=$3 screen=${4:-}
+	out=$build/$kver
+	log=$out/$name.log
+	qemu_status=$(cat "$out/$name.status" 2>/dev/null || echo none)
+
+	if [ "$qemu_status" = none ]; then
+		cat "$out/$name.initramfs.log"
+		count_failure "$label: its initramfs could not be made"
+		return
+	fi
+
+	b_pass=0 b_fail=0 b_skip=0
+	# shellcheck disable=SC2013
+	for totals in $(sed -n 's/.*# Totals: pass:\([0-9]*\) fail:\([0-9]*\) xfail:\([0-9]*\) xpass:\([0-9]*\) skip:\([0-9]*\) error:\([0-9]*\).*/\1:\2:\3:\4:\5:\6/p' "$log"); do
+		IFS=: read -r p f xf xp s e <<TOT
+$totals
+TOT
+		b_pass=$((b_pass + p + xf))
+		b_fail=$((b_fail + f + xp + e))
+		b_skip=$((b_skip + s))
+	done
+	b_pass=$((b_pass + $(grep -c '^dxgpmo-check: PASS' "$log" || true)))
+	b_fail=$((b_fail + $(grep -c '^dxgpmo-check: FAIL' "$log" || true)))
+	# A guest stopped by its timeout: the results of the program it was
+	# running count too, one by one (it printed no totals), and the test
+	# it was in is named.
+	u_running=
+	if ! grep -q '^dxgpmo-vm: job exit' "$log"; then
+		read -r u_pass u_fail u_skip u_running <<UNFINISHED
+$(unfinished_program "$log")
+UNFINISHED
+		b_pass=$((b_pass + ${u_pass:-0}))
+		b_fail=$((b_fail + ${u_fail:-0}))
+		b_skip=$((b_skip + ${u_skip:-0}))
+	fi
+	# The host's own verdicts on what the VM's display showed.
+	agent_log=$out/$name.screen/agent.log
+	if [ -n "$screen" ] && [ -f "$agent_log" ]; then
+		b_pass=$((b_pass + $(grep -c '^dxgpmo-screen: PASS' "$agent_log" || true)))
+		b_fail=$((b_fail + $(grep -c '^dxgpmo-screen: FAIL' "$agent_log" || true)))
+		grep '^dxgpmo-screen: FAIL' "$agent_log" | tee -a "$failures" || true
+	fi
+
+	problems=
+	if [ "$qemu_status" -ne 0 ]; then
+		problems="$problems qemu-status-$qemu_status"
+		tail -n 3 "${log%.log}.qemu.log" 2>/dev/null |
+			sed "s|^|$label: qemu: |" >> "$failures"
+	fi
+	grep -q '^dxgpmo-vm: job exit' "$log" ||
+		problems="$problems guest-did-not-finish${u_running:+-in-$u_running}"
+	# Every boot runs kselftests but the packages' smoke boot.
+	[ "$name" = deb-smoke ] || grep -q '# Totals:' "$log" ||
+		problems="$problems no-selftest-totals"
+	bad_lines=$(unexpected_log "$log" | grep -E "$BAD_LOG" || true)
+	if [ -n "$bad_lines" ]; then
+		problems="$problems kernel-log"
+		echo "$bad_lines" | head -n 20
+		echo "$bad_lines" | head -n 5 | sed "s|^|$label: |" >> "$failures"
+	fi
+	grep -E '^(not ok|dxgpmo-check: FAIL)' "$log" || true
+	failure_digest "$log" > "$out/$name.failures"
+	if grep -q ': ended without a result$' "$out/$name.failures"; then
+		problems="$problems test-program-crashed"
+	fi
+	sed "s|^|$label: |" "$out/$name.failures" >> "$failures"
+	[ -z "$problems" ] || echo "$label:$problems" >> "$failures"
+	for p in $problems; do
+		b_fail=$((b_fail + 1))
+	done
+	grep -E '^ok .*# SKIP' "$log" | sed 's/^/  skipped: /' || true
+
+	# Its time beside the limit it had (vm-boot.sh's timeout).
+	b_time=
+	if read -r b_seconds b_limit < "$out/$name.seconds" 2>/dev/null; then
+		b_time=" in $b_seconds s of $b_limit s"
+		[ $((b_seconds * 2)) -le "$b_limit" ] ||
+			b_time="$b_time (over half its limit)"
+	fi
+	echo "$label: $b_pass passed, $b_fail failed, $b_skip skipped$b_time${problems:+ (}${problems# }${problems:+)} [log: ${log#"$top"/}]"
+	passed=$((passed + b_pass))
+	failed=$((failed + b_fail))
+	skipped=$((skipped + b_skip))
+}
+
+# kunit_count KVER LABEL: the KUnit cases of KVER's tests boot, said as
+# LABEL (KVER[platform]/kunit), added to the counters: when its test build
+# has the suites (build_module leaves OUT/kunit; a kernel with KUnit, make
+# check-debug's), the job's "dxgpmo-kunit: PASS|FAIL|SKIP suite.case"
+# lines, one suite a file of module/kunit/, every one of which must have
+# reported.
+kunit_count() {
+	log=$build/$1/tests.log
+	k_pass=$(grep -c '^dxgpmo-kunit: PASS ' "$log" || true)
+	k_fail=$(grep -c '^dxgpmo-kunit: FAIL ' "$log" || true)
+	k_skip=$(grep -c '^dxgpmo-kunit: SKIP ' "$log" || true)
+	grep -E '^dxgpmo-kunit(-ktap)?: (FAIL|SKIP|.*EXPECTATION|.*ASSERTION)' \
+		"$log" | head -n 40 || true
+	grep '^dxgpmo-kunit: FAIL' "$log" | sed "s|^|$2: |" >> "$failures" ||
+		true
+	k_suites=$(sed -n 's/^dxgpmo-kunit: [A-Z]* \([A-Za-z0-9_]*\).*/\1/p' \
+		"$log" | sort -u | wc -l)
+	k_files=$(find "$top/module/kunit" -name '*_kunit.c' | wc -l)
+	k_problem=
+	if [ "$k_suites" -ne "$k_files" ]; then
+		k_problem=" ($k_suites of $k_files suites reported)"
+		echo "$2:$k_problem" >> "$failures"
+		k_fail=$((k_fail + 1))
+	fi
+	echo "$2: $k_pass passed, $k_fail failed, $k_skip skipped$k_problem"
+	passed=$((passed + k_pass))
+	failed=$((failed + k_fail))
+	skipped=$((skipped + k_skip))
+}
+
+# kernel_results KVER: the counting of its build and its three boots.
+# False when the module did not build (no boots to count).
+kernel_results() {
+	out=$build/$1
+	if ! vm_wait "$out/build.status"; then
+		cat "$out/build.log"
+		count_failure "$1: module build failed or warned"
+		return 1
+	fi
+	if [ -e "$out/sparse-not-run" ]; then
+		echo "$1/sparse: skipped: the kernel's make dropped C=1: $(cat "$out/sparse-not-run")"
+		skipped=$((skipped + 1))
+	fi
+	# The default build (the bug boot's); its boot cannot be made without.
+	if [ "$(cat "$out/default/build.status" 2>/dev/null)" != ok ]; then
+		cat "$out/default/build.log" 2>/dev/null || true
+		count_failure "$1: default module build failed or warned"
+	fi
+	screen=
+	[ "$(kernel_arch "$1")" = arm64 ] || screen=screen
+	for name in $tests_boots bug fuzz; do
+		boot_count "$1" "$name" "$1[$(default_platform "$1")]/$name" \
+			"$([ "$name" = tests ] && echo "$screen")"
+		[ "$name" != tests ] || [ ! -e "$out/kunit" ] ||
+			kunit_count "$1" "$1[$(default_platform "$1")]/kunit"
+	done
+}
+
+# One line per kernel: what its build and its boots added, and the time
+# (k_seconds, else since k_start).
+kernel_summary() {
+	echo "$kver: $((passed - k_passed)) passed, $((failed - k_failed)) failed, $((skipped - k_skipped)) skipped in ${k_seconds:-$(($(date +%s) - k_start))} s"
+}
+
+# results_report: what failed, then the last line; false when anything
+# failed or nothing passed, the status of make check.
+results_report() {
+	if [ -s "$failures" ]; then
+		echo "what failed (details in the logs named above):"
+		# The host's lines first: a kernel's can be many.
+		{
+			grep -E '^(lint|host|libdxgk|dkms|deb):' "$failures" || true
+			grep -vE '^(lint|host|libdxgk|dkms|deb):' "$failures" || true
+		} | head -n 60
+		lines=$(wc -l < "$failures")
+		[ "$lines" -le 60 ] ||
+			echo "($((lines - 60)) more lines in ${failures#"$top"/})"
+	fi
+	if [ "$skipped" -gt 0 ]; then
+		echo "$passed passed, $failed failed, $skipped skipped"
+	else
+		echo "$passed passed, $failed failed"
+	fi
+	[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+}
