@@ -170,57 +170,8 @@ awk -F '\t' '($3 == "variable" || $3 == "local") &&
 # file<TAB>identifier of every word of each file's code, comments and
 # string and character literals left out; ".name" for a member after "->"
 # or ".".
-awk -v list="$tmp/files" '
-	BEGIN {
-		q = sprintf("%c", 39)
-		opener = "/\\*|//|\"|" q
-		dq = "^([^\"\\\\]|\\\\.)*\""
-		sq = "^([^" q "\\\\]|\\\\.)*" q
-		while ((getline f < list) > 0) {
-			incomment = 0
-			while ((getline line < f) > 0)
-				words(f, strip(line))
-			close(f)
-		}
-	}
-	function strip(line,    out, tok) {
-		out = ""
-		while (line != "") {
-			if (incomment) {
-				if (!(i = index(line, "*/")))
-					return out
-				line = substr(line, i + 2)
-				incomment = 0
-				continue
-			}
-			if (!match(line, opener))
-				return out line
-			out = out substr(line, 1, RSTART - 1) " "
-			tok = substr(line, RSTART, RLENGTH)
-			line = substr(line, RSTART + RLENGTH)
-			if (tok == "//")
-				return out
-			if (tok == "/*")
-				incomment = 1
-			else if (match(line, tok == q ? sq : dq))
-				line = substr(line, RLENGTH + 1)
-			else
-				line = ""
-		}
-		return out
-	}
-	function words(f, code,    w) {
-		while (match(code, /[A-Za-z0-9_]+/)) {
-			w = substr(code, RSTART, RLENGTH)
-			if (substr(code, 1, RSTART - 1) ~ /(->|\.)[ \t]*$/)
-				w = "." w
-			code = substr(code, RSTART + RLENGTH)
-			if (w !~ /^[0-9]/ && !((f, w) in seen)) {
-				seen[f, w] = 1
-				print f "\t" w
-			}
-		}
-	}' > "$tmp/words"
+awk -v list="$tmp/files" -f "$top/scripts/lib/layering-words.awk" \
+	> "$tmp/words"
 
 # file<TAB>what it uses<TAB>its name or "header": every use of another
 # file's definition or header, as its .c when a header has one.  A name
@@ -251,123 +202,11 @@ awk -F '\t' '
 	"$tmp/words" |
 	sort -u > "$tmp/uses"
 
-# The rows of the list-table titled $1 of the document, one a line, cells
-# apart by tabs, a cell's lines joined; first "columns" and the header
-# row.  A cell starts with "- " at the column of its row's first "- ".
-list_table() {
-	awk -v title="$1" '
-		function flush(   i, row) {
-			if (!ncells)
-				return
-			row = cell[1]
-			for (i = 2; i <= ncells; i++)
-				row = row "\t" cell[i]
-			print (nrows++ < headers ? "columns" : "row") "\t" row
-			ncells = 0
-		}
-		function trim(s) {
-			gsub(/^[ \t]+|[ \t]+$/, "", s)
-			return s
-		}
-		/^\.\. list-table::/ {
-			flush()
-			intable = trim(substr($0, 16)) == title
-			headers = nrows = ncells = 0
-			found += intable
-			next
-		}
-		!intable { next }
-		/^[^ \t]/ { flush(); intable = 0; next }
-		/^[ \t]*$/ { next }
-		ncells == 0 && nrows == 0 && /^[ \t]+:header-rows:/ {
-			headers = trim(substr($0, index($0, ":header-rows:") + 13))
-			next
-		}
-		match($0, /^[ \t]*\* +-( |$)/) {
-			flush()
-			dash = RLENGTH - ($0 ~ /^[ \t]*\* +- / ? 1 : 0)
-			cell[ncells = 1] = trim(substr($0, RLENGTH + 1))
-			next
-		}
-		match($0, /^[ \t]*-( |$)/) && ncells &&
-		    index($0, "-") == dash {
-			cell[++ncells] = trim(substr($0, RLENGTH + 1))
-			next
-		}
-		ncells { cell[ncells] = trim(cell[ncells] " " trim($0)) }
-		END {
-			flush()
-			if (!found)
-				print "missing"
-		}' "$table"
-}
-
-: > "$tmp/fail"
-layers_title='Layers of module/, top to bottom'
-upcalls_title='Calls that go back up'
-for title in "$layers_title" "$upcalls_title"; do
-	list_table "$title" > "$tmp/table"
-	if grep -q '^missing$' "$tmp/table"; then
-		echo "layering: $table_name has no list-table \"$title\"" \
-			>> "$tmp/fail"
-		continue
-	fi
-	case $title in
-	"$layers_title")
-		want='layer	files	what they hold'
-		out=$tmp/layers
-		;;
-	*)
-		want='from	to	why'
-		out=$tmp/upcalls
-		;;
-	esac
-	got=$(sed -n 's/^columns	//p' "$tmp/table")
-	if [ "$got" != "$want" ]; then
-		echo "layering: $table_name: \"$title\" has columns" \
-			"\"$(echo "$got" | sed 's/	/ | /g')\", not" \
-			"\"$(echo "$want" | sed 's/	/ | /g')\" (and :header-rows: 1)" \
-			>> "$tmp/fail"
-		continue
-	fi
-	sed -n 's/^row	//p' "$tmp/table" > "$out"
-done
-[ -f "$tmp/layers" ] || : > "$tmp/layers"
-[ -f "$tmp/upcalls" ] || : > "$tmp/upcalls"
-
-# layer<TAB>file or glob, and from<TAB>to<TAB>why, from the rows.
-awk -F '\t' -v table="$table_name" -v layerof="$tmp/layer-of" \
-	-v rows="$tmp/upcall-rows" '
-	function literals(s, out,    n) {
-		n = 0
-		while (match(s, /``[^`]+``/)) {
-			out[++n] = substr(s, RSTART + 2, RLENGTH - 4)
-			s = substr(s, RSTART + RLENGTH)
-		}
-		return n
-	}
-	FILENAME == ARGV[1] {
-		if ($1 !~ /^[0-9]+$/) {
-			print "layering: " table ": layer \"" $1 "\" is not a number" \
-				> "/dev/stderr"
-			next
-		}
-		n = literals($2, file)
-		for (i = 1; i <= n; i++)
-			print $1 "\t" file[i] > layerof
-		next
-	}
-	{
-		if (literals($1, a) != 1 || literals($2, b) != 1) {
-			print "layering: " table ": a call back up names one file" \
-				" from and one to, not \"" $1 "\" -> \"" $2 "\"" \
-				> "/dev/stderr"
-			next
-		}
-		print a[1] "\t" b[1] "\t" $3 > rows
-	}' "$tmp/layers" "$tmp/upcalls" 2>> "$tmp/fail"
-: >> "$tmp/layer-of"
-: >> "$tmp/upcall-rows"
+# The two tables, as layer<TAB>file or glob ($tmp/layer-of) and
+# from<TAB>to<TAB>why ($tmp/upcall-rows); their faults in $tmp/fail.
+# shellcheck source=lib/layering-table.sh
+. "$top/scripts/lib/layering-table.sh"
+read_layer_tables
 
 # R1 to R5 over the uses, each use's names on one line.
 awk -F '\t' -v table="$table_name" -v quiet="$quiet" \
