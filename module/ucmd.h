@@ -17,16 +17,23 @@
 struct dxgpmo_file;
 struct file;
 
-/*
- * One call of a command (internal.h): its parameter block, copied in, and
- * where it goes back to: the ioctl's user buffer, or for a kernel client
- * (client.c) the caller's own block.  kbuffer is set by client.c alone,
- * never from anything user space passes; with it, the addresses of the
- * arrays a command reads or fills are kernel addresses.
+/**
+ * struct dxgpmo_ucmd - one call of a command (internal.h)
+ * @file: the driver instance the call is made on
+ * @filp: its open file; NULL for a kernel client
+ * @ubuffer: the ioctl's parameter block in user memory
+ * @kbuffer: a kernel client's own parameter block (client.c); set by
+ *	client.c alone, never from anything user space passes.  With it, the
+ *	addresses of the arrays a command reads or fills are kernel addresses.
+ * @user_size: the size the caller was built with (the block's size field)
+ * @cmd: the parameter block, copied in, which the command answers in
+ *
+ * Where a call's block goes back to is the front end's business; the
+ * command only calls dxgpmo_ucmd_respond() and the copy helpers.
  */
 struct dxgpmo_ucmd {
 	struct dxgpmo_file *file;
-	struct file *filp;		/* NULL for a kernel client */
+	struct file *filp;
 	void __user *ubuffer;
 	void *kbuffer;
 	u32 user_size;
