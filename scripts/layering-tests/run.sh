@@ -1,13 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# scripts/layering.sh -q on each small tree here (CASE/module, its tables
-# in CASE/layers.rst).  "good" must pass, silent.  Every other case breaks
-# one rule and must fail with the lines its CASE/expect describes, one
-# extended regular expression a line: each must match a line of the
-# failure and each line of the failure one of them, so that a case that
-# fails for another reason, or for one more, fails the run too.  Each
-# case is "good" with one rule broken: diff -r good CASE shows which.
+# scripts/layering.sh -q on small trees (module/, its tables in
+# layers.rst).  "good" is one, and must pass, silent.  Every other case is
+# "good" with one rule broken, CASE/change.diff (git apply -p2; made with
+# git diff --no-index good CASE), and must fail with the lines its
+# CASE/expect describes, one extended regular expression a line: each must
+# match a line of the failure and each line of the failure one of them,
+# so that a case that fails for another reason, or for one more, fails
+# the run too.
 #
 # scripts/layering-tests/run.sh [-q] [CASE...]  (-q: the failures only;
 # CASE: a directory here, every one by default)
@@ -34,10 +35,18 @@ passed=0
 failed=0
 for name; do
 	c=$here/$name
+	rm -rf "$tmp/tree"
+	cp -R "$here/good" "$tmp/tree"
 	rc=0
-	# From the case's directory, so that the messages name layers.rst
+	if [ "$name" != good ] &&
+	   ! (cd "$tmp/tree" && git apply -p2 "$c/change.diff"); then
+		failed=$((failed + 1))
+		echo "FAIL $name: its change.diff does not apply to good"
+		continue
+	fi
+	# From the tree's directory, so that the messages name layers.rst
 	# alone, as the patterns do.
-	(cd "$c" && "$layering" -q -t layers.rst module) \
+	(cd "$tmp/tree" && "$layering" -q -t layers.rst module) \
 		> "$tmp/out" 2> "$tmp/err" || rc=$?
 	if [ "$name" = good ]; then
 		if [ "$rc" -eq 0 ] && [ ! -s "$tmp/err" ]; then

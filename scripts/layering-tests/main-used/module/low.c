@@ -1,9 +1,0 @@
-// SPDX-License-Identifier: GPL-2.0
-#include "core.h"
-#include "low.h"
-
-void low_release(struct low_dev *dev)
-{
-	core_put(0);
-	dev->refs += main_verbose;
-}

@@ -1,7 +1,0 @@
-// SPDX-License-Identifier: GPL-2.0
-#include "low.h"
-
-void low_release(struct low_dev *dev)
-{
-	dev->refs--;
-}
