@@ -707,6 +707,55 @@ TEST_F(map, unmap_after_munmap)
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
 }
 
+/*
+ * A MAP that cannot answer (its block is read-only: copied in, never
+ * back) leaves no map and no kernel view behind, and the PMO goes: the
+ * map's abort undid it, a user view's too (detached, so the object is
+ * free; the range stays the process's until it unmaps it).
+ */
+TEST_F(map, unanswerable_map_leaves_nothing)
+{
+	static const struct {
+		uint32_t access_mode, flags;
+	} kinds[] = {
+		{ DXGPMO_ACCESS_USER, 0 },
+		{ DXGPMO_ACCESS_KERNEL, 0 },
+		{ DXGPMO_ACCESS_KERNEL, DXGPMO_MAP_IN_PROCESS },
+	};
+	long long kmap_pages = debugfs_counter("kmap_pages");
+	struct dxgpmo_create_pmo c;
+	struct dxgpmo_stats st;
+	struct dxgpmo_map *m;
+	unsigned int i;
+	void *block;
+
+	block = mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, block);
+	m = block;
+	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
+		ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_MDL,
+				    DXGPMO_CACHE_CACHED, 2 * PAGE, 0, &c));
+		ASSERT_EQ(0, mprotect(block, PAGE, PROT_READ | PROT_WRITE));
+		memset(m, 0, sizeof(*m));
+		m->size = sizeof(*m);
+		m->pmo_id = c.pmo_id;
+		m->access_mode = kinds[i].access_mode;
+		m->flags = kinds[i].flags;
+		m->length = 2 * PAGE;
+		ASSERT_EQ(0, mprotect(block, PAGE, PROT_READ));
+		EXPECT_EQ(-1, ioctl(self->fd, DXGPMO_IOC_MAP, m));
+		EXPECT_EQ(EFAULT, errno);
+		ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &st));
+		EXPECT_EQ(0, st.file.maps) {
+			TH_LOG("kind %u: a map the caller never learnt of", i);
+		}
+		EXPECT_EQ(kmap_pages, debugfs_counter("kmap_pages"));
+		EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+	}
+	munmap(block, PAGE);
+}
+
 /* fork: the child sees the inherited view but cannot UNMAP it. */
 TEST_F(map, fork_with_live_mapping)
 {

@@ -828,7 +828,8 @@ struct dxgpmo_export_dmabuf {
  *	(cumulative)
  * @leaked_adls: ADLs freed at file close instead of by FREE_ADL (cumulative)
  * @segment_pages: pages backing the adapters' segments (allocated on first
- *	touch, shared by all files, freed when the adapter goes); global only
+ *	touch, shared by all files, freed when the adapter and the last view
+ *	of its segment are gone); global only
  * @__reserved: zero; room for more counters without changing the size
  */
 struct dxgpmo_counters {
