@@ -9,7 +9,6 @@
  */
 #include <linux/bitmap.h>
 #include <linux/bug.h>
-#include <linux/lockdep.h>
 #include <linux/minmax.h>
 #include <asm/page.h>
 
