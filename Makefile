@@ -150,7 +150,7 @@ $(KERNEL_DOC):
 		--wildcards '*/scripts/kernel-doc'
 
 LINT_SOURCES = $(filter-out %.mod.c,$(wildcard module/*.c)) module/*.h \
-	$(wildcard module/kunit/*.c) uapi/dxgpmo.h include/linux/dxgpmo.h \
+	$(wildcard module/kunit/*.c) uapi/dxgpmo.h include/linux/*.h \
 	$(wildcard samples/*/*.c)
 USER_LINT_SOURCES = $(wildcard userspace-tools/*.[ch] \
 	userspace-tools/examples/*.[ch] selftests/*.[ch])

@@ -2,49 +2,22 @@
 /*
  * The QEMU edu device (1234:11e8) as a dxgpmo adapter, and its DMA engine.
  *
- * edu has one 4 KiB buffer at device address 0x40000 and an engine that
- * copies between that buffer and a RAM (bus) address, through the IOMMU.
- * There is no CPU access to the buffer, so a device write of user bytes to
- * memory is two transfers: a staging buffer of ours (DMA-mapped for the
+ * The device, its registers and one engine run are <linux/qemu_edu.h>.
+ * There is no CPU access to edu's buffer, so a device write of user bytes
+ * to memory is two runs: a staging buffer of ours (DMA-mapped for the
  * device) into the edu buffer, then the edu buffer to the target address;
- * a device read is the same in reverse.  QEMU aborts the whole VM when a
- * transfer does not end strictly before 0x41000, so a transfer is at most
- * EDU_CHUNK bytes starting at 0x40000.  A transfer completes about 100 ms of
- * virtual time after the command; it is polled with a timeout.
+ * a device read is the same in reverse, EDU_CHUNK bytes at a time.
  */
 #include <linux/delay.h>
 #include <linux/dma-mapping.h>
 #include <linux/io.h>
-#include <linux/iopoll.h>
 #include <linux/pci.h>
+#include <linux/qemu_edu.h>
 #include <linux/slab.h>
 
 #include "adapter.h"
 #include "dxgpmo.h"
 #include "edu.h"
-
-#define PCI_VENDOR_ID_QEMU_EDU	0x1234
-#define PCI_DEVICE_ID_QEMU_EDU	0x11e8
-
-/* edu masks every RAM address it is given to 28 bits (QEMU's default). */
-#define EDU_DMA_BITS		28
-
-#define EDU_REG_ID		0x00
-#define EDU_REG_DMA_SRC		0x80
-#define EDU_REG_DMA_DST		0x88
-#define EDU_REG_DMA_COUNT	0x90
-#define EDU_REG_DMA_CMD		0x98
-#define   EDU_DMA_START		0x1
-#define   EDU_DMA_TO_RAM	0x2
-
-#define EDU_BUFFER_ADDR		0x40000
-/* Half the buffer: ends well before 0x41000 (see above). */
-#define EDU_CHUNK		2048
-/*
- * A run takes ~100 ms of virtual time; one still busy after this long is
- * taken as hung (a loaded host delays QEMU's timer, not by seconds).
- */
-#define EDU_TIMEOUT_US		(10 * USEC_PER_SEC)
 
 /* The adapter's priv. */
 struct dxgpmo_edu {
@@ -63,20 +36,6 @@ struct dxgpmo_edu {
 
 static DEFINE_MUTEX(dxgpmo_edu_lock);
 static unsigned int dxgpmo_nr_edu;
-
-static int dxgpmo_edu_run(struct dxgpmo_edu *edu, u64 src, u64 dst, u32 len,
-			  bool to_ram)
-{
-	u32 cmd;
-
-	writeq(src, edu->regs + EDU_REG_DMA_SRC);
-	writeq(dst, edu->regs + EDU_REG_DMA_DST);
-	writeq(len, edu->regs + EDU_REG_DMA_COUNT);
-	writeq(EDU_DMA_START | (to_ram ? EDU_DMA_TO_RAM : 0),
-	       edu->regs + EDU_REG_DMA_CMD);
-	return readl_poll_timeout(edu->regs + EDU_REG_DMA_CMD, cmd,
-				  !(cmd & EDU_DMA_START), 1000, EDU_TIMEOUT_US);
-}
 
 /*
  * Move len bytes between buf (kernel memory) and device_address with the
@@ -100,22 +59,12 @@ static int dxgpmo_edu_transfer(struct dxgpmo_adapter *adapter, bool to_memory,
 		u32 n = min_t(size_t, len - done, EDU_CHUNK);
 		u64 addr = device_address + done;
 
-		if (to_memory) {
+		if (to_memory)
 			memcpy(edu->staging, buf + done, n);
-			ret = dxgpmo_edu_run(edu, edu->staging_dma,
-					     EDU_BUFFER_ADDR, n, false);
-			if (!ret)
-				ret = dxgpmo_edu_run(edu, EDU_BUFFER_ADDR, addr,
-						     n, true);
-		} else {
-			ret = dxgpmo_edu_run(edu, addr, EDU_BUFFER_ADDR, n,
-					     false);
-			if (!ret)
-				ret = dxgpmo_edu_run(edu, EDU_BUFFER_ADDR,
-						     edu->staging_dma, n, true);
-			if (!ret)
-				memcpy(buf + done, edu->staging, n);
-		}
+		ret = qemu_edu_dma_bounce(edu->regs, edu->staging_dma, addr, n,
+					  to_memory);
+		if (!ret && !to_memory)
+			memcpy(buf + done, edu->staging, n);
 		if (ret == -ETIMEDOUT) {
 			/*
 			 * The engine may still finish this run later, into

@@ -25,24 +25,13 @@
 #include <linux/dma-buf.h>
 #include <linux/dma-mapping.h>
 #include <linux/io.h>
-#include <linux/iopoll.h>
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
 
-#include <linux/dxgpmo.h>
+#include <linux/qemu_edu.h>
 
-#define EDU_DMA_BITS		28
-#define EDU_REG_DMA_SRC		0x80
-#define EDU_REG_DMA_DST		0x88
-#define EDU_REG_DMA_COUNT	0x90
-#define EDU_REG_DMA_CMD		0x98
-#define   EDU_DMA_START		0x1
-#define   EDU_DMA_TO_RAM	0x2
-#define EDU_BUFFER_ADDR		0x40000
-/* edu's buffer is 4 KiB; QEMU stops the VM on a run that reaches its end. */
-#define EDU_CHUNK		2048
-#define EDU_TIMEOUT_US		(10 * USEC_PER_SEC)
+#include <linux/dxgpmo.h>
 
 #define SAMPLE_PAGES		16
 #define SAMPLE_RESULTS_SIZE	4096
@@ -71,20 +60,6 @@ struct sample_edu {
 
 static struct dentry *sample_debugfs;
 
-static int sample_edu_run(struct sample_edu *edu, u64 src, u64 dst, u32 len,
-			  bool to_ram)
-{
-	u64 cmd;
-
-	writeq(src, edu->regs + EDU_REG_DMA_SRC);
-	writeq(dst, edu->regs + EDU_REG_DMA_DST);
-	writeq(len, edu->regs + EDU_REG_DMA_COUNT);
-	writeq(EDU_DMA_START | (to_ram ? EDU_DMA_TO_RAM : 0),
-	       edu->regs + EDU_REG_DMA_CMD);
-	return readq_poll_timeout(edu->regs + EDU_REG_DMA_CMD, cmd,
-				  !(cmd & EDU_DMA_START), 1000, EDU_TIMEOUT_US);
-}
-
 /* buf to device address addr (to_memory) or back, through edu's buffer. */
 static int sample_edu_copy(struct sample_edu *edu, bool to_memory, u64 addr,
 			   void *buf, size_t len)
@@ -94,21 +69,12 @@ static int sample_edu_copy(struct sample_edu *edu, bool to_memory, u64 addr,
 	if (len > EDU_CHUNK)
 		return -EINVAL;
 	mutex_lock(&edu->engine_lock);
-	if (to_memory) {
+	if (to_memory)
 		memcpy(edu->staging, buf, len);
-		ret = sample_edu_run(edu, edu->staging_dma, EDU_BUFFER_ADDR,
-				     len, false);
-		if (!ret)
-			ret = sample_edu_run(edu, EDU_BUFFER_ADDR, addr, len,
-					     true);
-	} else {
-		ret = sample_edu_run(edu, addr, EDU_BUFFER_ADDR, len, false);
-		if (!ret)
-			ret = sample_edu_run(edu, EDU_BUFFER_ADDR,
-					     edu->staging_dma, len, true);
-		if (!ret)
-			memcpy(buf, edu->staging, len);
-	}
+	ret = qemu_edu_dma_bounce(edu->regs, edu->staging_dma, addr, len,
+				  to_memory);
+	if (!ret && !to_memory)
+		memcpy(buf, edu->staging, len);
 	mutex_unlock(&edu->engine_lock);
 	return ret;
 }
