@@ -24,32 +24,35 @@
 
 #include "quota.h"
 
-static unsigned int dxgpmo_max_pinned_mb = 2048;
-module_param_named(max_pinned_mb, dxgpmo_max_pinned_mb, uint, 0644);
+/*
+ * The caps, as the administrator sets them: pages in MiB, bases in
+ * numbers.  The ADL cap is three quarters of edu's 256 MiB DMA window
+ * (EDU_DMA_BITS): one user cannot take all of it, yet can map a 64 MiB
+ * object whole and twice more in overlapping parts, as drivers do.  Every
+ * device write and every collection walks all bases of a segment: their
+ * number is what one user can make everyone else pay for.
+ */
+static unsigned int dxgpmo_quota_caps[DXGPMO_NR_QUOTAS] = {
+	[DXGPMO_QUOTA_PINNED_PAGES] = 2048,
+	[DXGPMO_QUOTA_ADL_PAGES] = 192,
+	[DXGPMO_QUOTA_KMAP_PAGES] = 256,
+	[DXGPMO_QUOTA_BASES] = 256,
+};
+
+module_param_named(max_pinned_mb, dxgpmo_quota_caps[DXGPMO_QUOTA_PINNED_PAGES],
+		   uint, 0644);
+module_param_named(max_adl_mb, dxgpmo_quota_caps[DXGPMO_QUOTA_ADL_PAGES],
+		   uint, 0644);
+module_param_named(max_kmap_mb, dxgpmo_quota_caps[DXGPMO_QUOTA_KMAP_PAGES],
+		   uint, 0644);
+module_param_named(max_bases, dxgpmo_quota_caps[DXGPMO_QUOTA_BASES],
+		   uint, 0644);
 MODULE_PARM_DESC(max_pinned_mb,
 		 "Most MiB of object memory one user may hold until it is freed, default 2048");
-
-/*
- * Three quarters of edu's 256 MiB DMA window (EDU_DMA_BITS): one user
- * cannot take all of it, yet can map a 64 MiB object whole and twice more
- * in overlapping parts, as drivers do.
- */
-static unsigned int dxgpmo_max_adl_mb = 192;
-module_param_named(max_adl_mb, dxgpmo_max_adl_mb, uint, 0644);
 MODULE_PARM_DESC(max_adl_mb,
 		 "Most MiB one user may have mapped in live ADLs, default 192");
-
-static unsigned int dxgpmo_max_kmap_mb = 256;
-module_param_named(max_kmap_mb, dxgpmo_max_kmap_mb, uint, 0644);
 MODULE_PARM_DESC(max_kmap_mb,
 		 "Most MiB of kernel views (kernel-mode maps, dma-buf vmaps) of one user's objects, default 256");
-
-/*
- * Every device write and every collection walks all bases of a segment:
- * their number is what one user can make everyone else pay for.
- */
-static unsigned int dxgpmo_max_bases = 256;
-module_param_named(max_bases, dxgpmo_max_bases, uint, 0644);
 MODULE_PARM_DESC(max_bases,
 		 "Most memory bases one user may have, default 256");
 
@@ -139,18 +142,9 @@ void dxgpmo_quota_put(struct dxgpmo_quota *quota)
 
 static s64 dxgpmo_quota_max(enum dxgpmo_quota_kind kind)
 {
-	switch (kind) {
-	case DXGPMO_QUOTA_PINNED_PAGES:
-		return (s64)READ_ONCE(dxgpmo_max_pinned_mb) << (20 - PAGE_SHIFT);
-	case DXGPMO_QUOTA_ADL_PAGES:
-		return (s64)READ_ONCE(dxgpmo_max_adl_mb) << (20 - PAGE_SHIFT);
-	case DXGPMO_QUOTA_KMAP_PAGES:
-		return (s64)READ_ONCE(dxgpmo_max_kmap_mb) << (20 - PAGE_SHIFT);
-	case DXGPMO_QUOTA_BASES:
-		return READ_ONCE(dxgpmo_max_bases);
-	default:
-		return 0;
-	}
+	s64 cap = READ_ONCE(dxgpmo_quota_caps[kind]);
+
+	return kind == DXGPMO_QUOTA_BASES ? cap : cap << (20 - PAGE_SHIFT);
 }
 
 /*
