@@ -5,12 +5,13 @@
  *
  * A client is a struct dxgpmo_file without a struct file, and an adapter
  * of its own for the device its driver drives.  Every call runs the
- * command the ioctl of the same name runs (internal.h), with the caller's
- * parameter block in place of the copy of the user's: the rules, the
- * rounding and the errors are the ioctls', and so are the locks.  What a
- * kernel client may do that an opener of /dev/dxgpmo may not is decided
- * in privilege.c (any window and physical address, as kernel code; no
- * IO_SPACE), what it is charged in quota.c (caps of its own).
+ * command the ioctl of the same name runs, through the ioctl table's
+ * kernel door (ioctl.c), with the caller's parameter block in place of
+ * the copy of the user's: the rules, the rounding and the errors are the
+ * ioctls', and so are the locks.  What a kernel client may do that an
+ * opener of /dev/dxgpmo may not is decided in privilege.c (any window and
+ * physical address, as kernel code; no IO_SPACE), what it is charged in
+ * quota.c (caps of its own).
  */
 
 /**
@@ -43,9 +44,8 @@
 #include "dmabuf.h"
 #include "dxgpmo.h"
 #include "fs.h"
-#include "internal.h"
+#include "ioctl.h"
 #include "object.h"
-#include "ucmd.h"
 
 struct dxgpmo_client {
 	struct dxgpmo_file *file;
@@ -330,53 +330,6 @@ u32 dxgpmo_client_adapter_id(struct dxgpmo_client *client)
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_adapter_id, DXGPMO_NS);
 
-/*
- * Run one command with the caller's parameter block: a copy goes in, as
- * the ioctl's copy of the user's does, with the caller's array (or NULL)
- * in the field at ptr_offset of a command that has one, and the answer
- * comes back into the caller's block when the command answers, as the
- * ioctl's does (on success, and with the size an array needs).  That
- * field is 0 in the caller's block, always: a kernel address is only ever
- * one this function put there, and a retry with a larger array passes the
- * same block again.
- */
-static int dxgpmo_client_cmd_array(struct dxgpmo_client *client,
-				   int (*cmd)(struct dxgpmo_ucmd *ucmd),
-				   void *args, u32 size, size_t ptr_offset,
-				   const void *array)
-{
-	u64 *caller_ptr = ptr_offset ? args + ptr_offset : NULL;
-	struct dxgpmo_ucmd ucmd = {
-		.file = client->file,
-		.kbuffer = args,
-		.user_size = size,
-	};
-	int ret;
-
-	might_sleep();
-	if (caller_ptr && *caller_ptr)
-		return -EINVAL;
-	ucmd.cmd = kmemdup(args, size, GFP_KERNEL);
-	if (!ucmd.cmd)
-		return -ENOMEM;
-	*(u32 *)ucmd.cmd = size;	/* each block's size field */
-	if (caller_ptr)
-		*(u64 *)(ucmd.cmd + ptr_offset) = (uintptr_t)array;
-	ret = cmd(&ucmd);
-	/* A command that answers an error (-ENOSPC with the size) too. */
-	if (caller_ptr)
-		*caller_ptr = 0;
-	kfree(ucmd.cmd);
-	return ret;
-}
-
-static int dxgpmo_client_cmd(struct dxgpmo_client *client,
-			     int (*cmd)(struct dxgpmo_ucmd *ucmd),
-			     void *args, u32 size)
-{
-	return dxgpmo_client_cmd_array(client, cmd, args, size, 0, NULL);
-}
-
 /**
  * dxgpmo_client_create_pmo() - DxgkCbCreatePhysicalMemoryObject
  * @client: the client
@@ -393,8 +346,8 @@ static int dxgpmo_client_cmd(struct dxgpmo_client *client,
 int dxgpmo_client_create_pmo(struct dxgpmo_client *client,
 			     struct dxgpmo_create_pmo *args)
 {
-	return dxgpmo_client_cmd(client, dxgpmo_cmd_create_pmo, args,
-				 sizeof(*args));
+	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_CREATE_PMO, args,
+				   NULL);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_create_pmo, DXGPMO_NS);
 
@@ -418,8 +371,8 @@ int dxgpmo_client_destroy_pmo(struct dxgpmo_client *client, u32 pmo_id,
 		.amo_id = amo_id,
 	};
 
-	return dxgpmo_client_cmd(client, dxgpmo_cmd_destroy_pmo, &args,
-				 sizeof(args));
+	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_DESTROY_PMO, &args,
+				   NULL);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_destroy_pmo, DXGPMO_NS);
 
@@ -441,8 +394,8 @@ int dxgpmo_client_open_pmo(struct dxgpmo_client *client, u32 pmo_id,
 	};
 	int ret;
 
-	ret = dxgpmo_client_cmd(client, dxgpmo_cmd_open_pmo, &args,
-				sizeof(args));
+	ret = dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_OPEN_PMO, &args,
+				  NULL);
 	if (!ret)
 		*amo_id = args.amo_id;
 	return ret;
@@ -460,8 +413,8 @@ int dxgpmo_client_close_pmo(struct dxgpmo_client *client, u32 amo_id)
 {
 	struct dxgpmo_close_pmo args = { .amo_id = amo_id };
 
-	return dxgpmo_client_cmd(client, dxgpmo_cmd_close_pmo, &args,
-				 sizeof(args));
+	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_CLOSE_PMO, &args,
+				   NULL);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_close_pmo, DXGPMO_NS);
 
@@ -479,9 +432,8 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_close_pmo, DXGPMO_NS);
 int dxgpmo_client_allocate_adl(struct dxgpmo_client *client,
 			       struct dxgpmo_allocate_adl *args, u64 *pages)
 {
-	return dxgpmo_client_cmd_array(client, dxgpmo_cmd_allocate_adl, args,
-				       sizeof(*args),
-				       offsetof(typeof(*args), pages), pages);
+	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_ALLOCATE_ADL,
+				   args, pages);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_allocate_adl, DXGPMO_NS);
 
@@ -498,8 +450,8 @@ int dxgpmo_client_free_adl(struct dxgpmo_client *client, u32 adl_id)
 {
 	struct dxgpmo_free_adl args = { .adl_id = adl_id };
 
-	return dxgpmo_client_cmd(client, dxgpmo_cmd_free_adl, &args,
-				 sizeof(args));
+	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_FREE_ADL, &args,
+				   NULL);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_free_adl, DXGPMO_NS);
 
@@ -520,7 +472,7 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_free_adl, DXGPMO_NS);
  */
 int dxgpmo_client_map(struct dxgpmo_client *client, struct dxgpmo_map *args)
 {
-	return dxgpmo_client_cmd(client, dxgpmo_cmd_map, args, sizeof(*args));
+	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_MAP, args, NULL);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_map, DXGPMO_NS);
 
@@ -542,8 +494,7 @@ int dxgpmo_client_unmap(struct dxgpmo_client *client, u32 pmo_id, u64 address,
 		.length = length,
 	};
 
-	return dxgpmo_client_cmd(client, dxgpmo_cmd_unmap, &args,
-				 sizeof(args));
+	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_UNMAP, &args, NULL);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_unmap, DXGPMO_NS);
 
@@ -559,9 +510,8 @@ int dxgpmo_client_create_memory_basis(struct dxgpmo_client *client,
 				      struct dxgpmo_create_memory_basis *args,
 				      const struct dxgpmo_memory_range *ranges)
 {
-	return dxgpmo_client_cmd_array(client, dxgpmo_cmd_create_memory_basis,
-				       args, sizeof(*args),
-				       offsetof(typeof(*args), ranges), ranges);
+	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_CREATE_MEMORY_BASIS,
+				   args, ranges);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_create_memory_basis, DXGPMO_NS);
 
@@ -577,19 +527,18 @@ int dxgpmo_client_destroy_memory_basis(struct dxgpmo_client *client,
 {
 	struct dxgpmo_destroy_memory_basis args = { .basis_id = basis_id };
 
-	return dxgpmo_client_cmd(client, dxgpmo_cmd_destroy_memory_basis,
-				 &args, sizeof(args));
+	return dxgpmo_ioctl_kernel(client->file,
+				   DXGPMO_IOC_DESTROY_MEMORY_BASIS, &args, NULL);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_destroy_memory_basis, DXGPMO_NS);
 
 /* START and STOP_DIRTY_TRACKING take the same block. */
 static int dxgpmo_client_tracking_cmd(struct dxgpmo_client *client,
-				      int (*cmd)(struct dxgpmo_ucmd *ucmd),
-				      u32 basis_id)
+				      unsigned int ioctl_num, u32 basis_id)
 {
 	struct dxgpmo_dirty_tracking args = { .basis_id = basis_id };
 
-	return dxgpmo_client_cmd(client, cmd, &args, sizeof(args));
+	return dxgpmo_ioctl_kernel(client->file, ioctl_num, &args, NULL);
 }
 
 /**
@@ -603,7 +552,7 @@ int dxgpmo_client_start_dirty_tracking(struct dxgpmo_client *client,
 				       u32 basis_id)
 {
 	return dxgpmo_client_tracking_cmd(client,
-					  dxgpmo_cmd_start_dirty_tracking,
+					  DXGPMO_IOC_START_DIRTY_TRACKING,
 					  basis_id);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_start_dirty_tracking, DXGPMO_NS);
@@ -619,7 +568,7 @@ int dxgpmo_client_stop_dirty_tracking(struct dxgpmo_client *client,
 				      u32 basis_id)
 {
 	return dxgpmo_client_tracking_cmd(client,
-					  dxgpmo_cmd_stop_dirty_tracking,
+					  DXGPMO_IOC_STOP_DIRTY_TRACKING,
 					  basis_id);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_stop_dirty_tracking, DXGPMO_NS);
@@ -641,9 +590,8 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_stop_dirty_tracking, DXGPMO_NS);
 int dxgpmo_client_query_dirty_bits(struct dxgpmo_client *client,
 				   struct dxgpmo_query_dirty_bits *args, void *bits)
 {
-	return dxgpmo_client_cmd_array(client, dxgpmo_cmd_query_dirty_bits, args,
-				       sizeof(*args),
-				       offsetof(typeof(*args), buffer), bits);
+	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_QUERY_DIRTY_BITS,
+				   args, bits);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_query_dirty_bits, DXGPMO_NS);
 

@@ -6,6 +6,9 @@
  * (the iommufd scheme).  A struct shorter than the first version of the
  * command is -EINVAL, unknown non-zero tail bytes are -E2BIG.  Handlers check
  * flags and reserved fields themselves.
+ *
+ * The same table is the kernel clients' door (client.c): a command runs
+ * with a kernel caller's block as it runs with a copy of a user's.
  */
 #include <linux/fs.h>
 #include <linux/nospec.h>
@@ -43,6 +46,8 @@ struct dxgpmo_ioctl_op {
 	unsigned int size;
 	unsigned int min_size;
 	unsigned int ioctl_num;
+	/* The field a kernel caller's array goes in; 0: it passes none. */
+	unsigned int array_offset;
 	int (*execute)(struct dxgpmo_ucmd *ucmd);
 };
 
@@ -50,15 +55,20 @@ struct dxgpmo_ioctl_op {
  * min_size is fixed when a command first ships (offsetofend of its last
  * field then) and must never grow, or old callers would break.
  */
-#define IOCTL_OP(_name, _fn, _struct, _last)                               \
+#define __IOCTL_OP(_name, _fn, _struct, _last, _array_offset)             \
 	[DXGPMO_CMD_##_name] = {                                           \
 		.size = sizeof(_struct) +                                  \
 			BUILD_BUG_ON_ZERO(sizeof(union dxgpmo_ucmd_buffer) < \
 					  sizeof(_struct)),                \
 		.min_size = offsetofend(_struct, _last),                   \
 		.ioctl_num = DXGPMO_IOC_##_name,                           \
+		.array_offset = _array_offset,                             \
 		.execute = _fn,                                            \
 	}
+#define IOCTL_OP(_name, _fn, _struct, _last)                               \
+	__IOCTL_OP(_name, _fn, _struct, _last, 0)
+#define IOCTL_OP_ARRAY(_name, _fn, _struct, _last, _array)                 \
+	__IOCTL_OP(_name, _fn, _struct, _last, offsetof(_struct, _array))
 
 static const struct dxgpmo_ioctl_op dxgpmo_ioctl_ops[] = {
 	IOCTL_OP(QUERY_ADAPTERS, dxgpmo_cmd_query_adapters,
@@ -71,8 +81,8 @@ static const struct dxgpmo_ioctl_op dxgpmo_ioctl_ops[] = {
 		 struct dxgpmo_open_pmo, __reserved),
 	IOCTL_OP(CLOSE_PMO, dxgpmo_cmd_close_pmo,
 		 struct dxgpmo_close_pmo, __reserved),
-	IOCTL_OP(ALLOCATE_ADL, dxgpmo_cmd_allocate_adl,
-		 struct dxgpmo_allocate_adl, base_page),
+	IOCTL_OP_ARRAY(ALLOCATE_ADL, dxgpmo_cmd_allocate_adl,
+		       struct dxgpmo_allocate_adl, base_page, pages),
 	IOCTL_OP(FREE_ADL, dxgpmo_cmd_free_adl, struct dxgpmo_free_adl,
 		 __reserved),
 	IOCTL_OP(MAP, dxgpmo_cmd_map, struct dxgpmo_map, __reserved),
@@ -80,16 +90,16 @@ static const struct dxgpmo_ioctl_op dxgpmo_ioctl_ops[] = {
 	IOCTL_OP(KMAP_RW, dxgpmo_cmd_kmap_rw, struct dxgpmo_kmap_rw, buffer),
 	IOCTL_OP(ADAPTER_DMA, dxgpmo_cmd_adapter_dma,
 		 struct dxgpmo_adapter_dma, buffer),
-	IOCTL_OP(CREATE_MEMORY_BASIS, dxgpmo_cmd_create_memory_basis,
-		 struct dxgpmo_create_memory_basis, ranges),
+	IOCTL_OP_ARRAY(CREATE_MEMORY_BASIS, dxgpmo_cmd_create_memory_basis,
+		       struct dxgpmo_create_memory_basis, ranges, ranges),
 	IOCTL_OP(DESTROY_MEMORY_BASIS, dxgpmo_cmd_destroy_memory_basis,
 		 struct dxgpmo_destroy_memory_basis, __reserved),
 	IOCTL_OP(START_DIRTY_TRACKING, dxgpmo_cmd_start_dirty_tracking,
 		 struct dxgpmo_dirty_tracking, __reserved),
 	IOCTL_OP(STOP_DIRTY_TRACKING, dxgpmo_cmd_stop_dirty_tracking,
 		 struct dxgpmo_dirty_tracking, __reserved),
-	IOCTL_OP(QUERY_DIRTY_BITS, dxgpmo_cmd_query_dirty_bits,
-		 struct dxgpmo_query_dirty_bits, buffer_size),
+	IOCTL_OP_ARRAY(QUERY_DIRTY_BITS, dxgpmo_cmd_query_dirty_bits,
+		       struct dxgpmo_query_dirty_bits, buffer_size, buffer),
 	IOCTL_OP(EXPORT_DMABUF, dxgpmo_cmd_export_dmabuf,
 		 struct dxgpmo_export_dmabuf, __reserved),
 	IOCTL_OP(STATS, dxgpmo_cmd_stats,
@@ -136,4 +146,49 @@ long dxgpmo_fops_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 	if (ret)
 		return ret;
 	return op->execute(&ucmd);
+}
+
+/*
+ * Run one command with a kernel caller's parameter block: a copy goes in,
+ * as the ioctl's copy of the user's does, with the caller's array (or
+ * NULL) in the command's array field, and the answer comes back into the
+ * caller's block when the command answers, as the ioctl's does (on
+ * success, and with the size an array needs).  That field is 0 in the
+ * caller's block, always: a kernel address is only ever one this function
+ * put there, and a retry with a larger array passes the same block again.
+ */
+int dxgpmo_ioctl_kernel(struct dxgpmo_file *file, unsigned int ioctl_num,
+			void *args, const void *array)
+{
+	unsigned int nr = _IOC_NR(ioctl_num);
+	const struct dxgpmo_ioctl_op *op;
+	union dxgpmo_ucmd_buffer buf;
+	struct dxgpmo_ucmd ucmd = {
+		.file = file,
+		.kbuffer = args,
+		.cmd = &buf,
+	};
+	u64 *caller_ptr;
+	int ret;
+
+	might_sleep();
+	if (WARN_ON_ONCE(nr >= ARRAY_SIZE(dxgpmo_ioctl_ops)))
+		return -ENOTTY;
+	op = &dxgpmo_ioctl_ops[nr];
+	if (WARN_ON_ONCE(op->ioctl_num != ioctl_num || !op->execute ||
+			 (array && !op->array_offset)))
+		return -ENOTTY;
+	caller_ptr = op->array_offset ? args + op->array_offset : NULL;
+	if (caller_ptr && *caller_ptr)
+		return -EINVAL;
+	ucmd.user_size = op->size;
+	memcpy(&buf, args, op->size);
+	*(u32 *)ucmd.cmd = op->size;	/* each block's size field */
+	if (caller_ptr)
+		*(u64 *)(ucmd.cmd + op->array_offset) = (uintptr_t)array;
+	ret = op->execute(&ucmd);
+	/* A command that answers an error (-ENOSPC with the size) too. */
+	if (caller_ptr)
+		*caller_ptr = 0;
+	return ret;
 }

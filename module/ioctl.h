@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The ioctl table: /dev/dxgpmo's unlocked_ioctl. */
+/* The ioctl table: /dev/dxgpmo's unlocked_ioctl, and kernel clients' door. */
 #ifndef _DXGPMO_IOCTL_H
 #define _DXGPMO_IOCTL_H
 
+struct dxgpmo_file;
 struct file;
 
 long dxgpmo_fops_ioctl(struct file *filp, unsigned int cmd, unsigned long arg);
+int dxgpmo_ioctl_kernel(struct dxgpmo_file *file, unsigned int ioctl_num,
+			void *args, const void *array);
 
 #endif /* _DXGPMO_IOCTL_H */
