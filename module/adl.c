@@ -190,6 +190,7 @@ struct dxgpmo_adl *dxgpmo_adl_create(struct dxgpmo_file *file,
 {
 	struct dxgpmo_adapter *adapter = amo->adapter;
 	struct dxgpmo_backing *backing = amo->pmo->backing;
+	unsigned long nr_pages = cmd->length >> PAGE_SHIFT;
 	struct dxgpmo_adl *adl;
 	int ret;
 
@@ -199,39 +200,39 @@ struct dxgpmo_adl *dxgpmo_adl_create(struct dxgpmo_file *file,
 	adl->file = file;
 	adl->dma.dev = adapter->dev;
 	adl->dma.first = cmd->offset >> PAGE_SHIFT;
-	adl->dma.nr_pages = cmd->length >> PAGE_SHIFT;
-
 	/*
 	 * An adapter's DMA address space (edu: 256 MiB) is everyone's: one
 	 * user may not take it all.  Its share comes back when the mapping
-	 * goes, at FREE_ADL or when the adapter is removed.
+	 * goes, at FREE_ADL or when the adapter is removed.  nr_pages says
+	 * what is charged until the ADL is mapped.
 	 */
 	ret = dxgpmo_account_quota_charge(file->account, DXGPMO_QUOTA_ADL_PAGES,
-					  adl->dma.nr_pages);
+					  nr_pages);
 	if (ret)
 		goto err_abort;
+	adl->dma.nr_pages = nr_pages;
+
 	/* Mapped and listed in one step against the adapter's removal. */
 	ret = -ENODEV;
 	if (!dxgpmo_adapter_begin_access(adapter))
-		goto err_uncharge;
+		goto err_abort;
 	ret = dxgpmo_adl_map(file, adl, adapter, backing, logical);
 	if (ret) {
 		dxgpmo_adapter_end_access(adapter);
-		goto err_uncharge;
+		goto err_abort;
 	}
 	dxgpmo_object_hold(&amo->obj);
 	adl->amo = amo;
-	dxgpmo_count(file, DXGPMO_CNT_DMA_MAPPED_PAGES, adl->dma.nr_pages);
+	dxgpmo_count(file, DXGPMO_CNT_DMA_MAPPED_PAGES, nr_pages);
 	mutex_lock(&adapter->adls_lock);
 	list_add_tail(&adl->adapter_node, &adapter->adls);
 	mutex_unlock(&adapter->adls_lock);
 	dxgpmo_adapter_end_access(adapter);
 	return adl;
 
-err_uncharge:
+err_abort:
 	dxgpmo_account_quota_uncharge(file->account, DXGPMO_QUOTA_ADL_PAGES,
 				      adl->dma.nr_pages);
-err_abort:
 	dxgpmo_object_abort(file, &adl->obj);
 	return ERR_PTR(ret);
 }

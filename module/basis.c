@@ -75,17 +75,24 @@ VISIBLE_IF_KUNIT int dxgpmo_basis_check_ranges(struct dxgpmo_basis *basis,
 	return 0;
 }
 
-/* Tracking stops first; the handle is gone. */
+/*
+ * Tracking stops first; the handle is gone.  A basis aborted half made
+ * holds what its create did so far: the adapter always, then the charge,
+ * then the log on the segment.
+ */
 static void dxgpmo_basis_destroy(struct dxgpmo_file *file,
 				 struct dxgpmo_object *obj)
 {
 	struct dxgpmo_basis *basis = container_of(obj, struct dxgpmo_basis, obj);
 
-	if (!basis->adapter)
-		return;
-	dxgpmo_account_quota_uncharge(file->account, DXGPMO_QUOTA_BASES, 1);
-	dxgpmo_dirty_detach(&basis->adapter->segment->dirty, &basis->log);
-	bitmap_free(basis->log.bitmap);
+	if (basis->log.bitmap) {
+		dxgpmo_dirty_detach(&basis->adapter->segment->dirty,
+				    &basis->log);
+		bitmap_free(basis->log.bitmap);
+	}
+	if (basis->charged)
+		dxgpmo_account_quota_uncharge(file->account,
+					      DXGPMO_QUOTA_BASES, 1);
 	dxgpmo_adapter_put(basis->adapter);
 }
 
@@ -139,20 +146,20 @@ int dxgpmo_cmd_create_memory_basis(struct dxgpmo_ucmd *ucmd)
 	adapter = dxgpmo_adapter_get(ucmd->file, cmd->adapter_id);
 	if (IS_ERR(adapter))
 		return PTR_ERR(adapter);
-	ret = -EINVAL;
-	if (cmd->segment_id != 1)
-		goto err_adapter;
-
 	obj = __dxgpmo_object_alloc(file, struct_size(basis, ranges,
 						      cmd->range_count),
 				    DXGPMO_OBJ_BASIS, &dxgpmo_basis_ops);
 	if (IS_ERR(obj)) {
-		ret = PTR_ERR(obj);
-		goto err_adapter;
+		dxgpmo_adapter_put(adapter);
+		return PTR_ERR(obj);
 	}
 	basis = container_of(obj, struct dxgpmo_basis, obj);
+	basis->adapter = adapter;
 	basis->log.nr_ranges = cmd->range_count;
 	basis->log.ranges = basis->ranges;
+	ret = -EINVAL;
+	if (cmd->segment_id != 1)
+		goto err_abort;
 	ret = dxgpmo_basis_read_ranges(ucmd, basis, cmd);
 	if (ret)
 		goto err_abort;
@@ -163,25 +170,20 @@ int dxgpmo_cmd_create_memory_basis(struct dxgpmo_ucmd *ucmd)
 	ret = dxgpmo_account_quota_charge(file->account, DXGPMO_QUOTA_BASES, 1);
 	if (ret)
 		goto err_abort;
+	basis->charged = true;
 	ret = -ENOMEM;
 	if (dxgpmo_should_fail(file))
-		goto err_uncharge;
+		goto err_abort;
 	basis->log.bitmap = bitmap_zalloc(basis->log.nr_bits, GFP_KERNEL_ACCOUNT);
 	if (!basis->log.bitmap)
-		goto err_uncharge;
-	/* From here the destroy undoes it all, the charge too. */
-	basis->adapter = adapter;
+		goto err_abort;
 	dxgpmo_dirty_attach(&adapter->segment->dirty, &basis->log);
 
 	cmd->basis_id = basis->obj.id;
 	return dxgpmo_ucmd_respond_finalize(ucmd, sizeof(*cmd), &basis->obj);
 
-err_uncharge:
-	dxgpmo_account_quota_uncharge(file->account, DXGPMO_QUOTA_BASES, 1);
 err_abort:
-	dxgpmo_object_abort(file, &basis->obj);
-err_adapter:
-	dxgpmo_adapter_put(adapter);
+	dxgpmo_object_abort_and_destroy(file, &basis->obj);
 	return ret;
 }
 

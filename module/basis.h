@@ -22,6 +22,7 @@ struct dxgpmo_basis {
 	struct dxgpmo_object obj;
 	struct dxgpmo_adapter *adapter;	/* referenced */
 	struct dxgpmo_dirty_log log;	/* on the segment's dirty set */
+	bool charged;			/* to the user's max_bases */
 	struct dxgpmo_dirty_range ranges[];
 };
 
