@@ -32,79 +32,79 @@
 
 /* In the order usage and the man page list them. */
 static const struct command commands[] = {
-	{ "adapters", NULL, NULL, 0, 0, DXGPMO_IOC_QUERY_ADAPTERS, false,
+	{ "adapters", NULL, NULL, DXGPMO_IOC_QUERY_ADAPTERS, false,
 	  "List adapters (edu devices, devices bound to dxgpmo-pci, virtual\n"
 	  "adapters) with their PCI address, vendor:device and IOMMU group.",
 	  cmd_adapters },
-	{ "create", create_opts, "SIZE", 1, 1, DXGPMO_IOC_CREATE_PMO, false,
+	{ "create", create_opts, "SIZE", DXGPMO_IOC_CREATE_PMO, false,
 	  "Create a physical memory object (DxgkCbCreatePhysicalMemoryObject).\n"
 	  "Result: the pmo id; with --adapter also NAME_amo.", cmd_create },
-	{ "open", NULL, "PMO ADAPTER", 2, 2, DXGPMO_IOC_OPEN_PMO, false,
+	{ "open", NULL, "PMO ADAPTER", DXGPMO_IOC_OPEN_PMO, false,
 	  "Open a PMO on an adapter (DxgkCbOpenPhysicalMemoryObject). Result: the amo id.",
 	  cmd_open },
-	{ "close", NULL, "AMO", 1, 1, DXGPMO_IOC_CLOSE_PMO, false,
+	{ "close", NULL, "AMO", DXGPMO_IOC_CLOSE_PMO, false,
 	  "Close an adapter memory object (DxgkCbClosePhysicalMemoryObject).",
 	  cmd_close },
-	{ "destroy", NULL, "PMO [AMO]", 1, 2, DXGPMO_IOC_DESTROY_PMO, false,
+	{ "destroy", NULL, "PMO [AMO]", DXGPMO_IOC_DESTROY_PMO, false,
 	  "Destroy a PMO, closing AMO with it (DxgkCbDestroyPhysicalMemoryObject).",
 	  cmd_destroy },
-	{ "adl", adl_opts, "AMO LENGTH", 2, 2, DXGPMO_IOC_ALLOCATE_ADL, false,
+	{ "adl", adl_opts, "AMO LENGTH", DXGPMO_IOC_ALLOCATE_ADL, false,
 	  "Allocate an ADL (DxgkCbAllocateAdl): map a page range of the AMO's object\n"
 	  "for its adapter.  Result: the adl id; also NAME_addr (device address of\n"
 	  "the first page) and NAME_pages.", cmd_adl },
-	{ "free-adl", NULL, "ADL", 1, 1, DXGPMO_IOC_FREE_ADL, false,
+	{ "free-adl", NULL, "ADL", DXGPMO_IOC_FREE_ADL, false,
 	  "Free an ADL (DxgkCbFreeAdl).", cmd_free_adl },
-	{ "dma", dma_opts, "ADAPTER DEVICE_ADDRESS write TEXT | read LENGTH", 4, 4,
+	{ "dma", dma_opts, "ADAPTER DEVICE_ADDRESS write TEXT | read LENGTH",
 	  DXGPMO_IOC_ADAPTER_DMA, false,
 	  "Let the adapter's DMA engine write TEXT to, or read LENGTH bytes from,\n"
 	  "a device address inside one of this file's ADLs (--raw: anywhere, to\n"
 	  "provoke IOMMU faults).", cmd_dma },
-	{ "map", map_opts, "PMO OFFSET LENGTH", 3, 3, DXGPMO_IOC_MAP, false,
+	{ "map", map_opts, "PMO OFFSET LENGTH", DXGPMO_IOC_MAP, false,
 	  "Map a region of a PMO for the CPU (DxgkCbMapPhysicalMemory): a user\n"
 	  "view in this process, or a kernel view (--kernel).  Result: the map id;\n"
 	  "NAME_offset is where the wanted data lies in the view.", cmd_map },
-	{ "unmap", NULL, "MAP", 1, 1, DXGPMO_IOC_UNMAP, false,
+	{ "unmap", NULL, "MAP", DXGPMO_IOC_UNMAP, false,
 	  "Unmap a view made by map (DxgkCbUnmapPhysicalMemory).", cmd_unmap },
-	{ "view-write", NULL, "MAP OFFSET TEXT", 3, 3, DXGPMO_IOC_KMAP_RW, false,
+	{ "view-write", NULL, "MAP OFFSET TEXT", DXGPMO_IOC_KMAP_RW, false,
 	  "Write TEXT into a view (user views directly, kernel views via KMAP_RW).",
 	  cmd_view_write },
-	{ "view-read", view_read_opts, "MAP OFFSET LENGTH", 3, 3,
+	{ "view-read", view_read_opts, "MAP OFFSET LENGTH",
 	  DXGPMO_IOC_KMAP_RW, false, "Read bytes from a view.", cmd_view_read },
-	{ "basis", NULL, "ADAPTER OFFSET:LENGTH...", 2, -1,
+	{ "basis", NULL, "ADAPTER OFFSET:LENGTH...",
 	  DXGPMO_IOC_CREATE_MEMORY_BASIS, false,
 	  "Create a memory basis on segment 1 (DxgkDdiCreateMemoryBasis).",
 	  cmd_basis },
-	{ "destroy-basis", NULL, "BASIS", 1, 1, DXGPMO_IOC_DESTROY_MEMORY_BASIS,
+	{ "destroy-basis", NULL, "BASIS", DXGPMO_IOC_DESTROY_MEMORY_BASIS,
 	  false, "Destroy a memory basis (DxgkDdiDestroyMemoryBasis).",
 	  cmd_destroy_basis },
-	{ "start", NULL, "BASIS", 1, 1, DXGPMO_IOC_START_DIRTY_TRACKING, false,
+	{ "start", NULL, "BASIS", DXGPMO_IOC_START_DIRTY_TRACKING, false,
 	  "DxgkDdiStartDirtyTracking.", cmd_start },
-	{ "stop", NULL, "BASIS", 1, 1, DXGPMO_IOC_STOP_DIRTY_TRACKING, false,
+	{ "stop", NULL, "BASIS", DXGPMO_IOC_STOP_DIRTY_TRACKING, false,
 	  "DxgkDdiStopDirtyTracking.", cmd_stop },
-	{ "query", query_opts, "BASIS PAGES [INDEX OFFSET LENGTH]", 2, 5,
+	{ "query", query_opts, "BASIS PAGES [INDEX OFFSET LENGTH]",
 	  DXGPMO_IOC_QUERY_DIRTY_BITS, false,
 	  "DxgkDdiQueryDirtyBitData: print PAGES bits of the basis (or of the\n"
 	  "subrange), page 0 first.", cmd_query },
-	{ "segment-write", NULL, "ADAPTER OFFSET TEXT", 3, 3, 0, false,
+	{ "segment-write", NULL, "ADAPTER OFFSET TEXT", 0, false,
 	  "Write TEXT into the adapter's segment through a CPU mapping.",
 	  cmd_segment_write },
-	{ "stats", NULL, NULL, 0, 0, DXGPMO_IOC_STATS, false,
+	{ "stats", NULL, NULL, DXGPMO_IOC_STATS, false,
 	  "Show the module's object and page counters.", cmd_stats },
-	{ "export", export_opts, "PMO [-- COMMAND [ARG...]]", 1, -1,
+	{ "export", export_opts, "PMO [-- COMMAND [ARG...]]",
 	  DXGPMO_IOC_EXPORT_DMABUF, false,
 	  "Export a PMO as a dma-buf.  With COMMAND: run it with the dma-buf as\n"
 	  "its fd 3 (or --fd N; DXGPMO_DMABUF_FD says which), close it here, and\n"
 	  "fail when COMMAND does.  Without: keep it open for the rest of the\n"
 	  "session (the pages live as long as it does).  Result: the fd.",
 	  cmd_export },
-	{ "close-dmabuf", NULL, "FD", 1, 1, 0, false,
+	{ "close-dmabuf", NULL, "FD", 0, false,
 	  "Close a dma-buf that export kept.", cmd_close_dmabuf },
-	{ "bind", bind_opts, "PCI_ADDRESS", 1, 1, 0, true,
+	{ "bind", bind_opts, "PCI_ADDRESS", 0, true,
 	  "Make a PCI device an adapter without a DMA engine: bind it to the\n"
 	  "generic driver dxgpmo-pci through driver_override (needs root).  A\n"
 	  "device another driver holds is taken only with --force.  Result: the\n"
 	  "adapter id.", cmd_bind },
-	{ "unbind", NULL, "PCI_ADDRESS", 1, 1, 0, true,
+	{ "unbind", NULL, "PCI_ADDRESS", 0, true,
 	  "Unbind a device from dxgpmo-pci (revoking its ADLs), clear its\n"
 	  "driver_override and let its own driver, if any, take it back.",
 	  cmd_unbind },
@@ -276,6 +276,42 @@ static void print_man(void)
 }
 
 /*
+ * How many operands a synopsis takes, from its words: WORD takes one,
+ * WORD... one or more, [...] may be left out, "--" is getopt's and takes
+ * none, and the words after a '|' stand in the places of those before it
+ * ("write TEXT | read LENGTH"), so they add none.  *max -1: any number.
+ */
+static void operand_range(const char *s, int *min, int *max)
+{
+	int depth = 0, alt = -1;	/* alt: the depth of the last '|' */
+	size_t len;
+
+	*min = *max = 0;
+	while (s && *s) {
+		len = strcspn(s, " []|");
+		if (!len) {
+			if (*s == '[')
+				depth++;
+			else if (*s == ']' && depth-- == alt)
+				alt = -1;
+			else if (*s == '|')
+				alt = depth;
+			s++;
+			continue;
+		}
+		s += len;
+		if (alt >= 0 || (len == 2 && !strncmp(s - 2, "--", 2)))
+			continue;
+		if (len > 3 && !strncmp(s - 3, "...", 3))
+			*max = -1;
+		else if (*max >= 0)
+			(*max)++;
+		if (!depth)
+			(*min)++;
+	}
+}
+
+/*
  * getopt_long over the command's option table: options anywhere among
  * the operands, "--" ends them.  1 when --help was printed, 2 on a usage
  * error, else 0 with ctx->opt, ctx->argc and ctx->argv filled.
@@ -286,7 +322,7 @@ static int parse_options(struct cmd_ctx *ctx, int argc, char **argv)
 	struct option longopts[MAX_OPTS + 2];
 	char shorts[2 * MAX_OPTS + 3] = ":h";
 	unsigned int n = 0, s = 2, i;
-	int c;
+	int c, min, max;
 
 	for (; opts && opts[n].name; n++) {
 		longopts[n] = (struct option){ opts[n].name,
@@ -323,9 +359,8 @@ static int parse_options(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	ctx->argc = argc - optind;
 	ctx->argv = argv + optind;
-	if (ctx->argc < ctx->cmd->min_operands ||
-	    (ctx->cmd->max_operands >= 0 &&
-	     ctx->argc > ctx->cmd->max_operands)) {
+	operand_range(ctx->cmd->operands, &min, &max);
+	if (ctx->argc < min || (max >= 0 && ctx->argc > max)) {
 		if (!ctx->cmd->operands)
 			return usage_error(ctx, "no arguments expected");
 		return usage_error(ctx, "expected %s", ctx->cmd->operands);

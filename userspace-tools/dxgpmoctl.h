@@ -33,8 +33,8 @@ struct cmd_ctx;
 struct command {
 	const char *name;
 	const struct cmd_option *opts;
-	const char *operands;	/* as the synopsis shows them */
-	int min_operands, max_operands;	/* max -1: any number */
+	/* as the synopsis shows them, which also says how many it takes */
+	const char *operands;
 	unsigned long ioctl;	/* whose errno meanings apply; 0: none */
 	bool sysfs_only;	/* needs no /dev/dxgpmo */
 	const char *help;
