@@ -221,7 +221,7 @@ lint: $(CHECKPATCH) $(KERNEL_DOC)
 		if [ -n "$$out" ]; then echo "$$out"; \
 		echo "kernel-doc: warnings (above)" >&2; exit 1; fi
 
-# The man page is generated from dxgpmoctl's own command table;
+# The man page is generated from dxgpmoctl's own command tables;
 # dxgpmo-bench's (userspace-tools/dxgpmo-bench.8) is written by hand.
 man: userspace-tools/dxgpmoctl.8
 userspace-tools/dxgpmoctl.8: userspace-tools/dxgpmoctl

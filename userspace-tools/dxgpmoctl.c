@@ -11,11 +11,13 @@
  * form come from the same calls; options, usage and the man page come from
  * the same tables.
  *
- * This file is the dispatcher, as ip/ip.c is iproute2's: the command
- * table, usage and man page, option parsing and batch mode.  Each family
- * of commands has a dxgpmoctl_<family>.c of its own, so that one family
- * reads without the others; dxgpmoctl_util.c holds the parsing, output
- * and error records they all use, and dxgpmoctl.h declares what is shared.
+ * This file is the dispatcher, as ip/ip.c is iproute2's: the list of
+ * command families, usage and man page, option parsing and batch mode.
+ * Each family of commands has a dxgpmoctl_<family>.c of its own, with the
+ * table of its commands (their options, synopses and help), so that one
+ * family reads without the others; dxgpmoctl_util.c holds the parsing,
+ * output and error records they all use, and dxgpmoctl.h declares what is
+ * shared.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -30,85 +32,16 @@
 
 #define MAX_ARGS	65	/* 64 words and the NULL */
 
-/* In the order usage and the man page list them. */
-static const struct command commands[] = {
-	{ "adapters", NULL, NULL, 0, 0, DXGPMO_IOC_QUERY_ADAPTERS, false,
-	  "List adapters (edu devices, devices bound to dxgpmo-pci, virtual\n"
-	  "adapters) with their PCI address, vendor:device and IOMMU group.",
-	  cmd_adapters },
-	{ "create", create_opts, "SIZE", 1, 1, DXGPMO_IOC_CREATE_PMO, false,
-	  "Create a physical memory object (DxgkCbCreatePhysicalMemoryObject).\n"
-	  "Result: the pmo id; with --adapter also NAME_amo.", cmd_create },
-	{ "open", NULL, "PMO ADAPTER", 2, 2, DXGPMO_IOC_OPEN_PMO, false,
-	  "Open a PMO on an adapter (DxgkCbOpenPhysicalMemoryObject). Result: the amo id.",
-	  cmd_open },
-	{ "close", NULL, "AMO", 1, 1, DXGPMO_IOC_CLOSE_PMO, false,
-	  "Close an adapter memory object (DxgkCbClosePhysicalMemoryObject).",
-	  cmd_close },
-	{ "destroy", NULL, "PMO [AMO]", 1, 2, DXGPMO_IOC_DESTROY_PMO, false,
-	  "Destroy a PMO, closing AMO with it (DxgkCbDestroyPhysicalMemoryObject).",
-	  cmd_destroy },
-	{ "adl", adl_opts, "AMO LENGTH", 2, 2, DXGPMO_IOC_ALLOCATE_ADL, false,
-	  "Allocate an ADL (DxgkCbAllocateAdl): map a page range of the AMO's object\n"
-	  "for its adapter.  Result: the adl id; also NAME_addr (device address of\n"
-	  "the first page) and NAME_pages.", cmd_adl },
-	{ "free-adl", NULL, "ADL", 1, 1, DXGPMO_IOC_FREE_ADL, false,
-	  "Free an ADL (DxgkCbFreeAdl).", cmd_free_adl },
-	{ "dma", dma_opts, "ADAPTER DEVICE_ADDRESS write TEXT | read LENGTH", 4, 4,
-	  DXGPMO_IOC_ADAPTER_DMA, false,
-	  "Let the adapter's DMA engine write TEXT to, or read LENGTH bytes from,\n"
-	  "a device address inside one of this file's ADLs (--raw: anywhere, to\n"
-	  "provoke IOMMU faults).", cmd_dma },
-	{ "map", map_opts, "PMO OFFSET LENGTH", 3, 3, DXGPMO_IOC_MAP, false,
-	  "Map a region of a PMO for the CPU (DxgkCbMapPhysicalMemory): a user\n"
-	  "view in this process, or a kernel view (--kernel).  Result: the map id;\n"
-	  "NAME_offset is where the wanted data lies in the view.", cmd_map },
-	{ "unmap", NULL, "MAP", 1, 1, DXGPMO_IOC_UNMAP, false,
-	  "Unmap a view made by map (DxgkCbUnmapPhysicalMemory).", cmd_unmap },
-	{ "view-write", NULL, "MAP OFFSET TEXT", 3, 3, DXGPMO_IOC_KMAP_RW, false,
-	  "Write TEXT into a view (user views directly, kernel views via KMAP_RW).",
-	  cmd_view_write },
-	{ "view-read", view_read_opts, "MAP OFFSET LENGTH", 3, 3,
-	  DXGPMO_IOC_KMAP_RW, false, "Read bytes from a view.", cmd_view_read },
-	{ "basis", NULL, "ADAPTER OFFSET:LENGTH...", 2, -1,
-	  DXGPMO_IOC_CREATE_MEMORY_BASIS, false,
-	  "Create a memory basis on segment 1 (DxgkDdiCreateMemoryBasis).",
-	  cmd_basis },
-	{ "destroy-basis", NULL, "BASIS", 1, 1, DXGPMO_IOC_DESTROY_MEMORY_BASIS,
-	  false, "Destroy a memory basis (DxgkDdiDestroyMemoryBasis).",
-	  cmd_destroy_basis },
-	{ "start", NULL, "BASIS", 1, 1, DXGPMO_IOC_START_DIRTY_TRACKING, false,
-	  "DxgkDdiStartDirtyTracking.", cmd_start },
-	{ "stop", NULL, "BASIS", 1, 1, DXGPMO_IOC_STOP_DIRTY_TRACKING, false,
-	  "DxgkDdiStopDirtyTracking.", cmd_stop },
-	{ "query", query_opts, "BASIS PAGES [INDEX OFFSET LENGTH]", 2, 5,
-	  DXGPMO_IOC_QUERY_DIRTY_BITS, false,
-	  "DxgkDdiQueryDirtyBitData: print PAGES bits of the basis (or of the\n"
-	  "subrange), page 0 first.", cmd_query },
-	{ "segment-write", NULL, "ADAPTER OFFSET TEXT", 3, 3, 0, false,
-	  "Write TEXT into the adapter's segment through a CPU mapping.",
-	  cmd_segment_write },
-	{ "stats", NULL, NULL, 0, 0, DXGPMO_IOC_STATS, false,
-	  "Show the module's object and page counters.", cmd_stats },
-	{ "export", export_opts, "PMO [-- COMMAND [ARG...]]", 1, -1,
-	  DXGPMO_IOC_EXPORT_DMABUF, false,
-	  "Export a PMO as a dma-buf.  With COMMAND: run it with the dma-buf as\n"
-	  "its fd 3 (or --fd N; DXGPMO_DMABUF_FD says which), close it here, and\n"
-	  "fail when COMMAND does.  Without: keep it open for the rest of the\n"
-	  "session (the pages live as long as it does).  Result: the fd.",
-	  cmd_export },
-	{ "close-dmabuf", NULL, "FD", 1, 1, 0, false,
-	  "Close a dma-buf that export kept.", cmd_close_dmabuf },
-	{ "bind", bind_opts, "PCI_ADDRESS", 1, 1, 0, true,
-	  "Make a PCI device an adapter without a DMA engine: bind it to the\n"
-	  "generic driver dxgpmo-pci through driver_override (needs root).  A\n"
-	  "device another driver holds is taken only with --force.  Result: the\n"
-	  "adapter id.", cmd_bind },
-	{ "unbind", NULL, "PCI_ADDRESS", 1, 1, 0, true,
-	  "Unbind a device from dxgpmo-pci (revoking its ADLs), clear its\n"
-	  "driver_override and let its own driver, if any, take it back.",
-	  cmd_unbind },
+/* The families, in the order usage and the man page list them. */
+static const struct command *const families[] = {
+	adapter_commands, object_commands, adl_commands, map_commands,
+	dirty_commands, dmabuf_commands,
 };
+
+/* Each command of each family; f counts the families. */
+#define for_each_command(c, f)					\
+	for ((f) = 0; (f) < ARRAY_SIZE(families); (f)++)	\
+		for ((c) = families[f]; (c)->name; (c)++)
 
 static const struct cmd_option global_opts[] = {
 	{ "json", 'j', NULL,
@@ -123,11 +56,12 @@ static const struct cmd_option global_opts[] = {
 
 static const struct command *find_command(const char *name)
 {
-	unsigned int i;
+	const struct command *c;
+	unsigned int f;
 
-	for (i = 0; i < ARRAY_SIZE(commands); i++)
-		if (!strcmp(commands[i].name, name))
-			return &commands[i];
+	for_each_command(c, f)
+		if (!strcmp(c->name, name))
+			return c;
 	return NULL;
 }
 
@@ -163,7 +97,8 @@ static void print_option_list(FILE *out, const struct cmd_option *o)
 
 static void print_usage(FILE *out)
 {
-	unsigned int i;
+	const struct command *c;
+	unsigned int f;
 
 	fprintf(out,
 		"usage: dxgpmoctl [OPTIONS] COMMAND [ARGS...]\n"
@@ -176,8 +111,8 @@ static void print_usage(FILE *out)
 		"'echo TEXT' prints TEXT; '#' starts a comment; \"...\" and '...'\n"
 		"quote.  Numbers take K, M and G suffixes and add up with '+'.\n"
 		"\nCommands:\n");
-	for (i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(out, "  %s\n", synopsis(&commands[i]));
+	for_each_command(c, f)
+		fprintf(out, "  %s\n", synopsis(c));
 	fprintf(out, "\n'dxgpmoctl COMMAND --help' describes one command.\n");
 }
 
@@ -224,10 +159,26 @@ static void man_options(const struct cmd_option *o)
 	}
 }
 
+/* A command's entry in the man page: what command_help() prints. */
+static void man_command(const struct command *c)
+{
+	printf(".TP\n.B ");
+	man_puts(synopsis(c));
+	printf("\n");
+	man_puts(c->help);
+	putchar('\n');
+	if (!c->opts)
+		return;
+	printf(".RS\n");
+	man_options(c->opts);
+	printf(".RE\n");
+}
+
 /* The man page, generated from the tables --help prints (one source). */
 static void print_man(void)
 {
-	unsigned int i;
+	const struct command *c;
+	unsigned int f;
 
 	printf(".TH DXGPMOCTL 8 \"\" \"dxgpmo\" \"System Administration\"\n"
 	       ".SH NAME\ndxgpmoctl \\- drive the dxgpmo physical memory object module\n"
@@ -257,22 +208,48 @@ static void print_man(void)
 	       "Options come before the command; \\-json and \\-batch work too.\n");
 	man_options(global_opts);
 	printf(".SH COMMANDS\n");
-	for (i = 0; i < ARRAY_SIZE(commands); i++) {
-		printf(".TP\n.B ");
-		man_puts(synopsis(&commands[i]));
-		printf("\n");
-		man_puts(commands[i].help);
-		putchar('\n');
-		if (commands[i].opts) {
-			printf(".RS\n");
-			man_options(commands[i].opts);
-			printf(".RE\n");
-		}
-	}
+	for_each_command(c, f)
+		man_command(c);
 	printf(".SH ENVIRONMENT\n.TP\n.B DXGPMO_DMABUF_FD\n"
 	       "set for the COMMAND of export: the fd of the dma-buf.\n"
 	       ".SH FILES\n/dev/dxgpmo\n.SH SEE ALSO\n"
 	       "Documentation/index.rst in the dxgpmo sources; uapi/dxgpmo.h.\n");
+}
+
+/*
+ * How many operands a synopsis takes, from its words: WORD takes one,
+ * WORD... one or more, [...] may be left out, "--" is getopt's and takes
+ * none, and the words after a '|' stand in the places of those before it
+ * ("write TEXT | read LENGTH"), so they add none.  *max -1: any number.
+ */
+static void operand_range(const char *s, int *min, int *max)
+{
+	int depth = 0, alt = -1;	/* alt: the depth of the last '|' */
+	size_t len;
+
+	*min = *max = 0;
+	while (s && *s) {
+		len = strcspn(s, " []|");
+		if (!len) {
+			if (*s == '[')
+				depth++;
+			else if (*s == ']' && depth-- == alt)
+				alt = -1;
+			else if (*s == '|')
+				alt = depth;
+			s++;
+			continue;
+		}
+		s += len;
+		if (alt >= 0 || (len == 2 && !strncmp(s - 2, "--", 2)))
+			continue;
+		if (len > 3 && !strncmp(s - 3, "...", 3))
+			*max = -1;
+		else if (*max >= 0)
+			(*max)++;
+		if (!depth)
+			(*min)++;
+	}
 }
 
 /*
@@ -286,7 +263,7 @@ static int parse_options(struct cmd_ctx *ctx, int argc, char **argv)
 	struct option longopts[MAX_OPTS + 2];
 	char shorts[2 * MAX_OPTS + 3] = ":h";
 	unsigned int n = 0, s = 2, i;
-	int c;
+	int c, min, max;
 
 	for (; opts && opts[n].name; n++) {
 		longopts[n] = (struct option){ opts[n].name,
@@ -323,9 +300,8 @@ static int parse_options(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	ctx->argc = argc - optind;
 	ctx->argv = argv + optind;
-	if (ctx->argc < ctx->cmd->min_operands ||
-	    (ctx->cmd->max_operands >= 0 &&
-	     ctx->argc > ctx->cmd->max_operands)) {
+	operand_range(ctx->cmd->operands, &min, &max);
+	if (ctx->argc < min || (max >= 0 && ctx->argc > max)) {
 		if (!ctx->cmd->operands)
 			return usage_error(ctx, "no arguments expected");
 		return usage_error(ctx, "expected %s", ctx->cmd->operands);
@@ -497,6 +473,7 @@ int main(int argc, char **argv)
 {
 	struct option longopts[ARRAY_SIZE(global_opts)] = { };
 	const char *batch = NULL, *name;
+	const struct command *cmd;
 	char shorts[16] = "+:";
 	unsigned int i, s = 2;
 	int c;
@@ -535,8 +512,8 @@ int main(int argc, char **argv)
 		else if (!strcmp(name, "man"))
 			print_man();
 		else if (!strcmp(name, "commands"))
-			for (i = 0; i < ARRAY_SIZE(commands); i++)
-				printf("%s\n", commands[i].name);
+			for_each_command(cmd, i)
+				printf("%s\n", cmd->name);
 		else
 			return usage_error(&(struct cmd_ctx){ .name = "dxgpmoctl" },
 					   "%s '%s'", c == ':' ?

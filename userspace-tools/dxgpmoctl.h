@@ -3,7 +3,7 @@
  * What dxgpmoctl's files share, and nothing else: the command table's
  * types and the context a command runs in (dxgpmoctl.c, the dispatcher,
  * fills it), the argument parsing and output layer (dxgpmoctl_util.c),
- * and the commands of each family that the dispatcher's table names.
+ * and each family's table of commands, which the dispatcher lists.
  */
 #ifndef DXGPMOCTL_H
 #define DXGPMOCTL_H
@@ -33,8 +33,8 @@ struct cmd_ctx;
 struct command {
 	const char *name;
 	const struct cmd_option *opts;
-	const char *operands;	/* as the synopsis shows them */
-	int min_operands, max_operands;	/* max -1: any number */
+	/* as the synopsis shows them, which also says how many it takes */
+	const char *operands;
 	unsigned long ioctl;	/* whose errno meanings apply; 0: none */
 	bool sysfs_only;	/* needs no /dev/dxgpmo */
 	const char *help;
@@ -93,39 +93,16 @@ void print_bytes_read(const uint8_t *buf, size_t len);
 int check_expect(struct cmd_ctx *ctx, const uint8_t *buf, size_t len);
 
 /*
- * The commands of each family, named by the dispatcher's table; each
- * returns the exit status.
+ * Each family's commands, with their options, synopses and help, in the
+ * order a session runs them and up to an empty entry; the dispatcher
+ * lists the families.
  */
-
-/* dxgpmoctl_object.c */
-extern const struct cmd_option create_opts[];
-int cmd_create(struct cmd_ctx *ctx), cmd_open(struct cmd_ctx *ctx),
-	cmd_close(struct cmd_ctx *ctx), cmd_destroy(struct cmd_ctx *ctx),
-	cmd_stats(struct cmd_ctx *ctx);
-
-/* dxgpmoctl_adl.c */
-extern const struct cmd_option adl_opts[], dma_opts[];
-int cmd_adl(struct cmd_ctx *ctx), cmd_free_adl(struct cmd_ctx *ctx),
-	cmd_dma(struct cmd_ctx *ctx);
-
-/* dxgpmoctl_map.c */
-extern const struct cmd_option map_opts[], view_read_opts[];
-int cmd_map(struct cmd_ctx *ctx), cmd_unmap(struct cmd_ctx *ctx),
-	cmd_view_write(struct cmd_ctx *ctx), cmd_view_read(struct cmd_ctx *ctx);
-
-/* dxgpmoctl_dirty.c */
-extern const struct cmd_option query_opts[];
-int cmd_basis(struct cmd_ctx *ctx), cmd_destroy_basis(struct cmd_ctx *ctx),
-	cmd_start(struct cmd_ctx *ctx), cmd_stop(struct cmd_ctx *ctx),
-	cmd_query(struct cmd_ctx *ctx), cmd_segment_write(struct cmd_ctx *ctx);
-
-/* dxgpmoctl_dmabuf.c */
-extern const struct cmd_option export_opts[];
-int cmd_export(struct cmd_ctx *ctx), cmd_close_dmabuf(struct cmd_ctx *ctx);
-
-/* dxgpmoctl_adapter.c */
-extern const struct cmd_option bind_opts[];
-int cmd_adapters(struct cmd_ctx *ctx), cmd_bind(struct cmd_ctx *ctx),
-	cmd_unbind(struct cmd_ctx *ctx);
+extern const struct command
+	adapter_commands[],	/* dxgpmoctl_adapter.c */
+	object_commands[],	/* dxgpmoctl_object.c */
+	adl_commands[],		/* dxgpmoctl_adl.c */
+	map_commands[],		/* dxgpmoctl_map.c */
+	dirty_commands[],	/* dxgpmoctl_dirty.c */
+	dmabuf_commands[];	/* dxgpmoctl_dmabuf.c */
 
 #endif

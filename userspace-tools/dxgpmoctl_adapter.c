@@ -10,7 +10,7 @@
 
 #include "dxgpmoctl.h"
 
-const struct cmd_option bind_opts[] = {
+static const struct cmd_option bind_opts[] = {
 	{ "force", 0, NULL, "take the device from the driver that holds it" },
 	{ }
 };
@@ -49,7 +49,7 @@ static void print_adapter(const struct dxgpmo_adapter_info *a)
 	close_json_object();
 }
 
-int cmd_adapters(struct cmd_ctx *ctx)
+static int cmd_adapters(struct cmd_ctx *ctx)
 {
 	struct dxgpmo_adapter_info info[DXGPMO_MAX_ADAPTERS];
 	uint32_t total, i;
@@ -82,7 +82,7 @@ static uint32_t adapter_of_pci(const char *pci)
 	return info.adapter_id;
 }
 
-int cmd_bind(struct cmd_ctx *ctx)
+static int cmd_bind(struct cmd_ctx *ctx)
 {
 	char previous[64] = "", msg[256];
 	const char *pci = ctx->argv[0];
@@ -111,7 +111,7 @@ int cmd_bind(struct cmd_ctx *ctx)
 	return 0;
 }
 
-int cmd_unbind(struct cmd_ctx *ctx)
+static int cmd_unbind(struct cmd_ctx *ctx)
 {
 	char now[64] = "", msg[256];
 	int ret;
@@ -129,3 +129,20 @@ int cmd_unbind(struct cmd_ctx *ctx)
 	close_json_object();
 	return 0;
 }
+
+const struct command adapter_commands[] = {
+	{ "adapters", NULL, NULL, DXGPMO_IOC_QUERY_ADAPTERS, false,
+	  "List adapters (edu devices, devices bound to dxgpmo-pci, virtual\n"
+	  "adapters) with their PCI address, vendor:device and IOMMU group.",
+	  cmd_adapters },
+	{ "bind", bind_opts, "PCI_ADDRESS", 0, true,
+	  "Make a PCI device an adapter without a DMA engine: bind it to the\n"
+	  "generic driver dxgpmo-pci through driver_override (needs root).  A\n"
+	  "device another driver holds is taken only with --force.  Result: the\n"
+	  "adapter id.", cmd_bind },
+	{ "unbind", NULL, "PCI_ADDRESS", 0, true,
+	  "Unbind a device from dxgpmo-pci (revoking its ADLs), clear its\n"
+	  "driver_override and let its own driver, if any, take it back.",
+	  cmd_unbind },
+	{ }
+};

@@ -11,20 +11,20 @@
 
 #include "dxgpmoctl.h"
 
-const struct cmd_option adl_opts[] = {
+static const struct cmd_option adl_opts[] = {
 	{ "offset", 'o', "N", "first byte of the range (page aligned)" },
 	{ "require-contiguous", 0, NULL, "fail unless the device sees one range" },
 	{ "prefer-contiguous", 0, NULL, "one device range when it can" },
 	{ }
 };
 
-const struct cmd_option dma_opts[] = {
+static const struct cmd_option dma_opts[] = {
 	{ "raw", 0, NULL, "any device address (needs CAP_SYS_RAWIO)" },
 	{ "expect", 0, "TEXT", "fail unless the bytes read are TEXT" },
 	{ }
 };
 
-int cmd_adl(struct cmd_ctx *ctx)
+static int cmd_adl(struct cmd_ctx *ctx)
 {
 	struct dxgpmo_allocate_adl a = { 0 };
 	const char *offset = opt(ctx, "offset");
@@ -86,13 +86,13 @@ int cmd_adl(struct cmd_ctx *ctx)
 	return 0;
 }
 
-int cmd_free_adl(struct cmd_ctx *ctx)
+static int cmd_free_adl(struct cmd_ctx *ctx)
 {
 	return one_id(ctx, dxgpmo_free_adl, "freed", "freed adl %u\n");
 }
 
 /* dma [--raw] [--expect TEXT] ADAPTER ADDR write TEXT | read LENGTH */
-int cmd_dma(struct cmd_ctx *ctx)
+static int cmd_dma(struct cmd_ctx *ctx)
 {
 	uint32_t adapter, flags = opt(ctx, "raw") ? DXGPMO_DMA_RAW : 0;
 	char **argv = ctx->argv;
@@ -140,3 +140,18 @@ int cmd_dma(struct cmd_ctx *ctx)
 	free(buf);
 	return ret;
 }
+
+const struct command adl_commands[] = {
+	{ "adl", adl_opts, "AMO LENGTH", DXGPMO_IOC_ALLOCATE_ADL, false,
+	  "Allocate an ADL (DxgkCbAllocateAdl): map a page range of the AMO's object\n"
+	  "for its adapter.  Result: the adl id; also NAME_addr (device address of\n"
+	  "the first page) and NAME_pages.", cmd_adl },
+	{ "dma", dma_opts, "ADAPTER DEVICE_ADDRESS write TEXT | read LENGTH",
+	  DXGPMO_IOC_ADAPTER_DMA, false,
+	  "Let the adapter's DMA engine write TEXT to, or read LENGTH bytes from,\n"
+	  "a device address inside one of this file's ADLs (--raw: anywhere, to\n"
+	  "provoke IOMMU faults).", cmd_dma },
+	{ "free-adl", NULL, "ADL", DXGPMO_IOC_FREE_ADL, false,
+	  "Free an ADL (DxgkCbFreeAdl).", cmd_free_adl },
+	{ }
+};

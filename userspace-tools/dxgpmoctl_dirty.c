@@ -12,13 +12,13 @@
 
 #include "dxgpmoctl.h"
 
-const struct cmd_option query_opts[] = {
+static const struct cmd_option query_opts[] = {
 	{ "clear", 0, NULL, "clear the bits read, atomically" },
 	{ }
 };
 
 /* basis ADAPTER OFFSET:LENGTH... */
-int cmd_basis(struct cmd_ctx *ctx)
+static int cmd_basis(struct cmd_ctx *ctx)
 {
 	struct dxgpmo_memory_range r[64];
 	uint32_t adapter, id, n = 0;
@@ -61,7 +61,7 @@ int cmd_basis(struct cmd_ctx *ctx)
 	return 0;
 }
 
-int cmd_destroy_basis(struct cmd_ctx *ctx)
+static int cmd_destroy_basis(struct cmd_ctx *ctx)
 {
 	return one_id(ctx, dxgpmo_destroy_memory_basis, "destroyed_basis",
 		      "destroyed basis %u\n");
@@ -86,18 +86,18 @@ static int dirty_tracking(struct cmd_ctx *ctx, bool start)
 	return 0;
 }
 
-int cmd_start(struct cmd_ctx *ctx)
+static int cmd_start(struct cmd_ctx *ctx)
 {
 	return dirty_tracking(ctx, true);
 }
 
-int cmd_stop(struct cmd_ctx *ctx)
+static int cmd_stop(struct cmd_ctx *ctx)
 {
 	return dirty_tracking(ctx, false);
 }
 
 /* query [--clear] BASIS PAGES [INDEX OFFSET LENGTH] */
-int cmd_query(struct cmd_ctx *ctx)
+static int cmd_query(struct cmd_ctx *ctx)
 {
 	uint64_t pages, index = 0, off = 0, len = 0, i;
 	uint32_t id, flags = 0;
@@ -164,7 +164,7 @@ static int adapter_by_id(uint32_t id, struct dxgpmo_adapter_info *out)
 }
 
 /* segment-write ADAPTER OFFSET TEXT: a CPU write through mmap(2). */
-int cmd_segment_write(struct cmd_ctx *ctx)
+static int cmd_segment_write(struct cmd_ctx *ctx)
 {
 	struct dxgpmo_adapter_info info;
 	const char *text = ctx->argv[2];
@@ -199,3 +199,25 @@ int cmd_segment_write(struct cmd_ctx *ctx)
 	close_json_object();
 	return 0;
 }
+
+const struct command dirty_commands[] = {
+	{ "basis", NULL, "ADAPTER OFFSET:LENGTH...",
+	  DXGPMO_IOC_CREATE_MEMORY_BASIS, false,
+	  "Create a memory basis on segment 1 (DxgkDdiCreateMemoryBasis).",
+	  cmd_basis },
+	{ "start", NULL, "BASIS", DXGPMO_IOC_START_DIRTY_TRACKING, false,
+	  "DxgkDdiStartDirtyTracking.", cmd_start },
+	{ "segment-write", NULL, "ADAPTER OFFSET TEXT", 0, false,
+	  "Write TEXT into the adapter's segment through a CPU mapping.",
+	  cmd_segment_write },
+	{ "query", query_opts, "BASIS PAGES [INDEX OFFSET LENGTH]",
+	  DXGPMO_IOC_QUERY_DIRTY_BITS, false,
+	  "DxgkDdiQueryDirtyBitData: print PAGES bits of the basis (or of the\n"
+	  "subrange), page 0 first.", cmd_query },
+	{ "stop", NULL, "BASIS", DXGPMO_IOC_STOP_DIRTY_TRACKING, false,
+	  "DxgkDdiStopDirtyTracking.", cmd_stop },
+	{ "destroy-basis", NULL, "BASIS", DXGPMO_IOC_DESTROY_MEMORY_BASIS,
+	  false, "Destroy a memory basis (DxgkDdiDestroyMemoryBasis).",
+	  cmd_destroy_basis },
+	{ }
+};

@@ -16,7 +16,7 @@
 
 #define MAX_DMABUFS	64
 
-const struct cmd_option export_opts[] = {
+static const struct cmd_option export_opts[] = {
 	{ "read-only", 'r', NULL, "a read-only dma-buf (default: read-write)" },
 	{ "fd", 0, "N", "the COMMAND's fd number for it (default 3)" },
 	{ }
@@ -64,7 +64,7 @@ static int run_with_dmabuf(struct cmd_ctx *ctx, int dmabuf, int target,
 }
 
 /* export [--read-only] [--fd N] PMO [-- COMMAND [ARG...]] */
-int cmd_export(struct cmd_ctx *ctx)
+static int cmd_export(struct cmd_ctx *ctx)
 {
 	bool read_only = opt(ctx, "read-only");
 	const char *fd_arg = opt(ctx, "fd");
@@ -107,7 +107,7 @@ int cmd_export(struct cmd_ctx *ctx)
 	return status ? 1 : 0;
 }
 
-int cmd_close_dmabuf(struct cmd_ctx *ctx)
+static int cmd_close_dmabuf(struct cmd_ctx *ctx)
 {
 	unsigned int i;
 	uint32_t fd;
@@ -126,3 +126,16 @@ int cmd_close_dmabuf(struct cmd_ctx *ctx)
 	close_json_object();
 	return 0;
 }
+
+const struct command dmabuf_commands[] = {
+	{ "export", export_opts, "PMO [-- COMMAND [ARG...]]",
+	  DXGPMO_IOC_EXPORT_DMABUF, false,
+	  "Export a PMO as a dma-buf.  With COMMAND: run it with the dma-buf as\n"
+	  "its fd 3 (or --fd N; DXGPMO_DMABUF_FD says which), close it here, and\n"
+	  "fail when COMMAND does.  Without: keep it open for the rest of the\n"
+	  "session (the pages live as long as it does).  Result: the fd.",
+	  cmd_export },
+	{ "close-dmabuf", NULL, "FD", 0, false,
+	  "Close a dma-buf that export kept.", cmd_close_dmabuf },
+	{ }
+};

@@ -11,12 +11,12 @@
 
 #include "dxgpmoctl.h"
 
-const struct cmd_option map_opts[] = {
+static const struct cmd_option map_opts[] = {
 	{ "kernel", 'k', NULL, "a kernel view instead of a user view" },
 	{ }
 };
 
-const struct cmd_option view_read_opts[] = {
+static const struct cmd_option view_read_opts[] = {
 	{ "expect", 0, "TEXT", "fail unless the bytes read are TEXT" },
 	{ }
 };
@@ -40,7 +40,7 @@ static struct view *find_view(uint32_t map_id)
 	return NULL;
 }
 
-int cmd_map(struct cmd_ctx *ctx)
+static int cmd_map(struct cmd_ctx *ctx)
 {
 	struct dxgpmo_map m = { .access_mode = DXGPMO_ACCESS_USER };
 	bool user;
@@ -73,7 +73,7 @@ int cmd_map(struct cmd_ctx *ctx)
 	return 0;
 }
 
-int cmd_unmap(struct cmd_ctx *ctx)
+static int cmd_unmap(struct cmd_ctx *ctx)
 {
 	uint32_t map_id;
 	struct view *v;
@@ -164,12 +164,27 @@ static int view_access(struct cmd_ctx *ctx, bool write)
 	return ret;
 }
 
-int cmd_view_write(struct cmd_ctx *ctx)
+static int cmd_view_write(struct cmd_ctx *ctx)
 {
 	return view_access(ctx, true);
 }
 
-int cmd_view_read(struct cmd_ctx *ctx)
+static int cmd_view_read(struct cmd_ctx *ctx)
 {
 	return view_access(ctx, false);
 }
+
+const struct command map_commands[] = {
+	{ "map", map_opts, "PMO OFFSET LENGTH", DXGPMO_IOC_MAP, false,
+	  "Map a region of a PMO for the CPU (DxgkCbMapPhysicalMemory): a user\n"
+	  "view in this process, or a kernel view (--kernel).  Result: the map id;\n"
+	  "NAME_offset is where the wanted data lies in the view.", cmd_map },
+	{ "view-write", NULL, "MAP OFFSET TEXT", DXGPMO_IOC_KMAP_RW, false,
+	  "Write TEXT into a view (user views directly, kernel views via KMAP_RW).",
+	  cmd_view_write },
+	{ "view-read", view_read_opts, "MAP OFFSET LENGTH",
+	  DXGPMO_IOC_KMAP_RW, false, "Read bytes from a view.", cmd_view_read },
+	{ "unmap", NULL, "MAP", DXGPMO_IOC_UNMAP, false,
+	  "Unmap a view made by map (DxgkCbUnmapPhysicalMemory).", cmd_unmap },
+	{ }
+};

@@ -10,7 +10,7 @@
 
 #include "dxgpmoctl.h"
 
-const struct cmd_option create_opts[] = {
+static const struct cmd_option create_opts[] = {
 	{ "type", 't', "TYPE", "mdl (default), contiguous, section or io_space" },
 	{ "cache", 'c', "CACHE", "uc, cached (default) or wc" },
 	{ "adapter", 'a', "ADAPTER", "open it on this adapter (id or name) too" },
@@ -24,7 +24,7 @@ const struct cmd_option create_opts[] = {
 	{ }
 };
 
-int cmd_create(struct cmd_ctx *ctx)
+static int cmd_create(struct cmd_ctx *ctx)
 {
 	struct dxgpmo_create_pmo c = { .cache_type = DXGPMO_CACHE_CACHED };
 	const char *type = opt(ctx, "type"), *cache = opt(ctx, "cache");
@@ -88,7 +88,7 @@ int cmd_create(struct cmd_ctx *ctx)
 	return 0;
 }
 
-int cmd_open(struct cmd_ctx *ctx)
+static int cmd_open(struct cmd_ctx *ctx)
 {
 	uint32_t pmo, adapter, amo;
 	int ret;
@@ -108,12 +108,12 @@ int cmd_open(struct cmd_ctx *ctx)
 	return 0;
 }
 
-int cmd_close(struct cmd_ctx *ctx)
+static int cmd_close(struct cmd_ctx *ctx)
 {
 	return one_id(ctx, dxgpmo_close_pmo, "closed", "closed amo %u\n");
 }
 
-int cmd_destroy(struct cmd_ctx *ctx)
+static int cmd_destroy(struct cmd_ctx *ctx)
 {
 	uint32_t pmo, amo = 0;
 	int ret;
@@ -133,7 +133,7 @@ int cmd_destroy(struct cmd_ctx *ctx)
 	return 0;
 }
 
-int cmd_stats(struct cmd_ctx *ctx)
+static int cmd_stats(struct cmd_ctx *ctx)
 {
 #define COUNTER(name) { #name, offsetof(struct dxgpmo_counters, name) }
 	static const struct {
@@ -169,3 +169,21 @@ int cmd_stats(struct cmd_ctx *ctx)
 	close_json_object();
 	return 0;
 }
+
+const struct command object_commands[] = {
+	{ "create", create_opts, "SIZE", DXGPMO_IOC_CREATE_PMO, false,
+	  "Create a physical memory object (DxgkCbCreatePhysicalMemoryObject).\n"
+	  "Result: the pmo id; with --adapter also NAME_amo.", cmd_create },
+	{ "open", NULL, "PMO ADAPTER", DXGPMO_IOC_OPEN_PMO, false,
+	  "Open a PMO on an adapter (DxgkCbOpenPhysicalMemoryObject). Result: the amo id.",
+	  cmd_open },
+	{ "close", NULL, "AMO", DXGPMO_IOC_CLOSE_PMO, false,
+	  "Close an adapter memory object (DxgkCbClosePhysicalMemoryObject).",
+	  cmd_close },
+	{ "destroy", NULL, "PMO [AMO]", DXGPMO_IOC_DESTROY_PMO, false,
+	  "Destroy a PMO, closing AMO with it (DxgkCbDestroyPhysicalMemoryObject).",
+	  cmd_destroy },
+	{ "stats", NULL, NULL, DXGPMO_IOC_STATS, false,
+	  "Show the module's object and page counters.", cmd_stats },
+	{ }
+};
