@@ -129,6 +129,10 @@ static int unpriv_io_space(int fd, int inherited, void *arg)
 	CHECK(dxgpmo_create_pmo(fd, &c) == -EPERM);
 	c.io_base = io->bar + PAGE;
 	CHECK(dxgpmo_create_pmo(fd, &c) == -EPERM);
+	/* decided first: an unknown adapter is not learnt either */
+	c.adapter_id = 0xfffe;
+	CHECK(dxgpmo_create_pmo(fd, &c) == -EPERM);
+	c.adapter_id = 0;
 	/* and on a file root opened */
 	c.io_base = io->bar + PAGE;
 	CHECK(dxgpmo_create_pmo(inherited, &c) == -EPERM);
