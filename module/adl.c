@@ -203,8 +203,9 @@ struct dxgpmo_adl *dxgpmo_adl_create(struct dxgpmo_file *file,
 	/*
 	 * An adapter's DMA address space (edu: 256 MiB) is everyone's: one
 	 * user may not take it all.  Its share comes back when the mapping
-	 * goes, at FREE_ADL or when the adapter is removed.  nr_pages says
-	 * what is charged until the ADL is mapped.
+	 * goes, at FREE_ADL or when the adapter is removed.  nr_pages stays
+	 * 0 until the charge is taken, so that the one label gives back
+	 * exactly what was charged.
 	 */
 	ret = dxgpmo_account_quota_charge(file->account, DXGPMO_QUOTA_ADL_PAGES,
 					  nr_pages);

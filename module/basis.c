@@ -137,7 +137,8 @@ int dxgpmo_cmd_create_memory_basis(struct dxgpmo_ucmd *ucmd)
 	struct dxgpmo_basis *basis;
 	int ret;
 
-	if (cmd->flags || cmd->basis_id)
+	/* Each adapter has one segment, which tracking covers. */
+	if (cmd->flags || cmd->basis_id || cmd->segment_id != 1)
 		return -EINVAL;
 	if (!cmd->range_count)
 		return -EINVAL;
@@ -157,9 +158,6 @@ int dxgpmo_cmd_create_memory_basis(struct dxgpmo_ucmd *ucmd)
 	basis->adapter = adapter;
 	basis->log.nr_ranges = cmd->range_count;
 	basis->log.ranges = basis->ranges;
-	ret = -EINVAL;
-	if (cmd->segment_id != 1)
-		goto err_abort;
 	ret = dxgpmo_basis_read_ranges(ucmd, basis, cmd);
 	if (ret)
 		goto err_abort;

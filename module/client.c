@@ -4,14 +4,14 @@
  * (include/linux/dxgpmo.h), the second front end next to the ioctls.
  *
  * A client is a struct dxgpmo_file without a struct file, and an adapter
- * of its own for the device its driver drives.  Every call runs the
- * command the ioctl of the same name runs, through the ioctl table's
- * kernel door (ioctl.c), with the caller's parameter block in place of
- * the copy of the user's: the rules, the rounding and the errors are the
- * ioctls', and so are the locks.  What a kernel client may do that an
- * opener of /dev/dxgpmo may not is decided in privilege.c (any window and
- * physical address, as kernel code; no IO_SPACE), what it is charged in
- * quota.c (caps of its own).
+ * of its own for the device its driver drives.  Each call named after a
+ * command runs the command the ioctl of the same name runs, through the
+ * ioctl table's kernel door (ioctl.c), with the caller's parameter block
+ * in place of the copy of the user's: the rules, the rounding and the
+ * errors are the ioctls', and so are the locks.  What a kernel client may
+ * do that an opener of /dev/dxgpmo may not is decided in privilege.c (any
+ * window and physical address, as kernel code; no IO_SPACE), what it is
+ * charged in quota.c (caps of its own).
  */
 
 /**
@@ -347,7 +347,7 @@ int dxgpmo_client_create_pmo(struct dxgpmo_client *client,
 			     struct dxgpmo_create_pmo *args)
 {
 	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_CREATE_PMO, args,
-				   NULL);
+				   sizeof(*args), NULL);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_create_pmo, DXGPMO_NS);
 
@@ -372,7 +372,7 @@ int dxgpmo_client_destroy_pmo(struct dxgpmo_client *client, u32 pmo_id,
 	};
 
 	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_DESTROY_PMO, &args,
-				   NULL);
+				   sizeof(args), NULL);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_destroy_pmo, DXGPMO_NS);
 
@@ -395,7 +395,7 @@ int dxgpmo_client_open_pmo(struct dxgpmo_client *client, u32 pmo_id,
 	int ret;
 
 	ret = dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_OPEN_PMO, &args,
-				  NULL);
+				  sizeof(args), NULL);
 	if (!ret)
 		*amo_id = args.amo_id;
 	return ret;
@@ -414,7 +414,7 @@ int dxgpmo_client_close_pmo(struct dxgpmo_client *client, u32 amo_id)
 	struct dxgpmo_close_pmo args = { .amo_id = amo_id };
 
 	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_CLOSE_PMO, &args,
-				   NULL);
+				   sizeof(args), NULL);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_close_pmo, DXGPMO_NS);
 
@@ -432,8 +432,8 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_close_pmo, DXGPMO_NS);
 int dxgpmo_client_allocate_adl(struct dxgpmo_client *client,
 			       struct dxgpmo_allocate_adl *args, u64 *pages)
 {
-	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_ALLOCATE_ADL,
-				   args, pages);
+	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_ALLOCATE_ADL, args,
+				   sizeof(*args), pages);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_allocate_adl, DXGPMO_NS);
 
@@ -451,7 +451,7 @@ int dxgpmo_client_free_adl(struct dxgpmo_client *client, u32 adl_id)
 	struct dxgpmo_free_adl args = { .adl_id = adl_id };
 
 	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_FREE_ADL, &args,
-				   NULL);
+				   sizeof(args), NULL);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_free_adl, DXGPMO_NS);
 
@@ -472,7 +472,8 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_free_adl, DXGPMO_NS);
  */
 int dxgpmo_client_map(struct dxgpmo_client *client, struct dxgpmo_map *args)
 {
-	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_MAP, args, NULL);
+	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_MAP, args,
+				   sizeof(*args), NULL);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_map, DXGPMO_NS);
 
@@ -494,7 +495,8 @@ int dxgpmo_client_unmap(struct dxgpmo_client *client, u32 pmo_id, u64 address,
 		.length = length,
 	};
 
-	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_UNMAP, &args, NULL);
+	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_UNMAP, &args,
+				   sizeof(args), NULL);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_unmap, DXGPMO_NS);
 
@@ -511,7 +513,7 @@ int dxgpmo_client_create_memory_basis(struct dxgpmo_client *client,
 				      const struct dxgpmo_memory_range *ranges)
 {
 	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_CREATE_MEMORY_BASIS,
-				   args, ranges);
+				   args, sizeof(*args), ranges);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_create_memory_basis, DXGPMO_NS);
 
@@ -528,7 +530,8 @@ int dxgpmo_client_destroy_memory_basis(struct dxgpmo_client *client,
 	struct dxgpmo_destroy_memory_basis args = { .basis_id = basis_id };
 
 	return dxgpmo_ioctl_kernel(client->file,
-				   DXGPMO_IOC_DESTROY_MEMORY_BASIS, &args, NULL);
+				   DXGPMO_IOC_DESTROY_MEMORY_BASIS, &args,
+				   sizeof(args), NULL);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_destroy_memory_basis, DXGPMO_NS);
 
@@ -538,7 +541,8 @@ static int dxgpmo_client_tracking_cmd(struct dxgpmo_client *client,
 {
 	struct dxgpmo_dirty_tracking args = { .basis_id = basis_id };
 
-	return dxgpmo_ioctl_kernel(client->file, ioctl_num, &args, NULL);
+	return dxgpmo_ioctl_kernel(client->file, ioctl_num, &args, sizeof(args),
+				   NULL);
 }
 
 /**
@@ -591,7 +595,7 @@ int dxgpmo_client_query_dirty_bits(struct dxgpmo_client *client,
 				   struct dxgpmo_query_dirty_bits *args, void *bits)
 {
 	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_QUERY_DIRTY_BITS,
-				   args, bits);
+				   args, sizeof(*args), bits);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_query_dirty_bits, DXGPMO_NS);
 

@@ -6,9 +6,8 @@
  * There is no CPU access to edu's buffer, so a device write of user bytes
  * to memory is two runs: a staging buffer of ours (DMA-mapped for the
  * device) into the edu buffer, then the edu buffer to the target address;
- * a device read is the same in reverse, EDU_CHUNK bytes at a time.
+ * a device read is the same in reverse, QEMU_EDU_CHUNK bytes at a time.
  */
-#include <linux/delay.h>
 #include <linux/dma-mapping.h>
 #include <linux/io.h>
 #include <linux/pci.h>
@@ -56,7 +55,7 @@ static int dxgpmo_edu_transfer(struct dxgpmo_adapter *adapter, bool to_memory,
 		goto out;
 	}
 	while (done < len) {
-		u32 n = min_t(size_t, len - done, EDU_CHUNK);
+		u32 n = min_t(size_t, len - done, QEMU_EDU_CHUNK);
 		u64 addr = device_address + done;
 
 		if (to_memory)
@@ -148,7 +147,7 @@ static int dxgpmo_edu_probe(struct pci_dev *pdev,
 	ret = pcim_enable_device(pdev);
 	if (ret)
 		return ret;
-	ret = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(EDU_DMA_BITS));
+	ret = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(QEMU_EDU_DMA_BITS));
 	if (ret)
 		return ret;
 	/* Let one ADL become one DMA segment; the return type differs. */
@@ -165,13 +164,13 @@ static int dxgpmo_edu_probe(struct pci_dev *pdev,
 	mutex_init(&edu->engine_lock);
 	edu->regs = pcim_iomap_table(pdev)[0];
 	edu->reg_page = regs;
-	edu->staging = dmam_alloc_coherent(&pdev->dev, EDU_CHUNK,
+	edu->staging = dmam_alloc_coherent(&pdev->dev, QEMU_EDU_CHUNK,
 					   &edu->staging_dma, GFP_KERNEL);
 	if (!edu->staging) {
 		kfree(edu);
 		return -ENOMEM;
 	}
-	if ((readl(edu->regs + EDU_REG_ID) & 0xff) != 0xed) {
+	if ((readl(edu->regs + QEMU_EDU_REG_ID) & 0xff) != 0xed) {
 		kfree(edu);
 		return -ENODEV;
 	}

@@ -2,11 +2,12 @@
 /*
  * The commands: one function an operation of the contract, which takes its
  * parameter block in kernel memory (struct dxgpmo_ucmd) and answers in it.
- * Both front ends call them: ioctl.c's table for user space, client.c for
- * kernel drivers.  Each lives in the file of its object and has no header
- * of its own; every other function a file shares is in that file's header
- * (X.c: X.h; scripts/headers.sh).  Which file holds what, layer by layer:
- * Documentation/driver-api/dxgpmo.rst, "Layers".
+ * Both front ends reach them through ioctl.c's table: its ioctl for user
+ * space, its kernel door for client.c's kernel drivers.  Each lives in the
+ * file of its object and has no header of its own; every other function a
+ * file shares is in that file's header (X.c: X.h; scripts/headers.sh).
+ * Which file holds what, layer by layer: Documentation/driver-api/dxgpmo.rst,
+ * "Layers".
  */
 #ifndef _DXGPMO_INTERNAL_H
 #define _DXGPMO_INTERNAL_H

@@ -19,6 +19,7 @@
 #include "dxgpmo_test.h"
 #include "internal.h"
 #include "ioctl.h"
+#include "object.h"
 #include "ucmd.h"
 
 union dxgpmo_ucmd_buffer {
@@ -158,7 +159,7 @@ long dxgpmo_fops_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
  * put there, and a retry with a larger array passes the same block again.
  */
 int dxgpmo_ioctl_kernel(struct dxgpmo_file *file, unsigned int ioctl_num,
-			void *args, const void *array)
+			void *args, size_t size, const void *array)
 {
 	unsigned int nr = _IOC_NR(ioctl_num);
 	const struct dxgpmo_ioctl_op *op;
@@ -175,8 +176,10 @@ int dxgpmo_ioctl_kernel(struct dxgpmo_file *file, unsigned int ioctl_num,
 	if (WARN_ON_ONCE(nr >= ARRAY_SIZE(dxgpmo_ioctl_ops)))
 		return -ENOTTY;
 	op = &dxgpmo_ioctl_ops[nr];
+	/* The table says the size: a block of another type would overrun. */
 	if (WARN_ON_ONCE(op->ioctl_num != ioctl_num || !op->execute ||
-			 (array && !op->array_offset)))
+			 size != op->size || (array && !op->array_offset) ||
+			 !file->kernel_client))
 		return -ENOTTY;
 	caller_ptr = op->array_offset ? args + op->array_offset : NULL;
 	if (caller_ptr && *caller_ptr)

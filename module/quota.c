@@ -27,7 +27,7 @@
 /*
  * The caps, as the administrator sets them: pages in MiB, bases in
  * numbers.  The ADL cap is three quarters of edu's 256 MiB DMA window
- * (EDU_DMA_BITS): one user cannot take all of it, yet can map a 64 MiB
+ * (QEMU_EDU_DMA_BITS): one user cannot take all of it, yet can map a 64 MiB
  * object whole and twice more in overlapping parts, as drivers do.  Every
  * device write and every collection walks all bases of a segment: their
  * number is what one user can make everyone else pay for.
@@ -37,6 +37,14 @@ static unsigned int dxgpmo_quota_caps[DXGPMO_NR_QUOTAS] = {
 	[DXGPMO_QUOTA_ADL_PAGES] = 192,
 	[DXGPMO_QUOTA_KMAP_PAGES] = 256,
 	[DXGPMO_QUOTA_BASES] = 256,
+};
+
+/* From a cap's unit to what is charged: MiB to pages, or as it is. */
+static const u8 dxgpmo_quota_cap_shift[DXGPMO_NR_QUOTAS] = {
+	[DXGPMO_QUOTA_PINNED_PAGES] = 20 - PAGE_SHIFT,
+	[DXGPMO_QUOTA_ADL_PAGES] = 20 - PAGE_SHIFT,
+	[DXGPMO_QUOTA_KMAP_PAGES] = 20 - PAGE_SHIFT,
+	[DXGPMO_QUOTA_BASES] = 0,
 };
 
 module_param_named(max_pinned_mb, dxgpmo_quota_caps[DXGPMO_QUOTA_PINNED_PAGES],
@@ -142,9 +150,8 @@ void dxgpmo_quota_put(struct dxgpmo_quota *quota)
 
 static s64 dxgpmo_quota_max(enum dxgpmo_quota_kind kind)
 {
-	s64 cap = READ_ONCE(dxgpmo_quota_caps[kind]);
-
-	return kind == DXGPMO_QUOTA_BASES ? cap : cap << (20 - PAGE_SHIFT);
+	return (s64)READ_ONCE(dxgpmo_quota_caps[kind]) <<
+	       dxgpmo_quota_cap_shift[kind];
 }
 
 /*

@@ -22,9 +22,10 @@ struct file;
  * @file: the driver instance the call is made on
  * @filp: its open file; NULL for a kernel client
  * @ubuffer: the ioctl's parameter block in user memory
- * @kbuffer: a kernel client's own parameter block (client.c); set by
- *	client.c alone, never from anything user space passes.  With it, the
- *	addresses of the arrays a command reads or fills are kernel addresses.
+ * @kbuffer: a kernel client's own parameter block; set only by the ioctl
+ *	table's kernel door (dxgpmo_ioctl_kernel()), for a kernel client's
+ *	file, never from anything user space passes.  With it, the addresses
+ *	of the arrays a command reads or fills are kernel addresses.
  * @user_size: the size the caller was built with (the block's size field)
  * @cmd: the parameter block, copied in, which the command answers in
  *
@@ -58,6 +59,9 @@ static inline int dxgpmo_ucmd_copy_to(struct dxgpmo_ucmd *ucmd, u64 dst,
 				      const void *src, size_t len)
 {
 	if (ucmd->kbuffer) {
+		/* A kernel caller's missing array fails as a user's would. */
+		if (!dst && len)
+			return -EFAULT;
 		memcpy((void *)(uintptr_t)dst, src, len);
 		return 0;
 	}
@@ -68,6 +72,8 @@ static inline int dxgpmo_ucmd_copy_from(struct dxgpmo_ucmd *ucmd, void *dst,
 					u64 src, size_t len)
 {
 	if (ucmd->kbuffer) {
+		if (!src && len)
+			return -EFAULT;
 		memcpy(dst, (const void *)(uintptr_t)src, len);
 		return 0;
 	}

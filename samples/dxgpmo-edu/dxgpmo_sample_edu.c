@@ -66,7 +66,7 @@ static int sample_edu_copy(struct sample_edu *edu, bool to_memory, u64 addr,
 {
 	int ret;
 
-	if (len > EDU_CHUNK)
+	if (len > QEMU_EDU_CHUNK)
 		return -EINVAL;
 	mutex_lock(&edu->engine_lock);
 	if (to_memory)
@@ -87,10 +87,10 @@ static int sample_edu_transfer(struct dxgpmo_client *client, bool to_memory,
 	size_t done;
 	int ret = 0;
 
-	for (done = 0; done < len && !ret; done += EDU_CHUNK)
+	for (done = 0; done < len && !ret; done += QEMU_EDU_CHUNK)
 		ret = sample_edu_copy(edu, to_memory, device_address + done,
 				      buf + done,
-				      min_t(size_t, len - done, EDU_CHUNK));
+				      min_t(size_t, len - done, QEMU_EDU_CHUNK));
 	return ret;
 }
 
@@ -143,13 +143,13 @@ static void sample_sequence(struct sample_edu *edu)
 	u64 *pages;
 	int ret;
 
-	pattern = kmalloc(EDU_CHUNK, GFP_KERNEL);
-	readback = kmalloc(EDU_CHUNK, GFP_KERNEL);
+	pattern = kmalloc(QEMU_EDU_CHUNK, GFP_KERNEL);
+	readback = kmalloc(QEMU_EDU_CHUNK, GFP_KERNEL);
 	pages = kcalloc(SAMPLE_PAGES, sizeof(*pages), GFP_KERNEL);
 	if (!sample_report(edu, "allocate", pattern && readback && pages,
 			   "no memory"))
 		goto out_free;
-	memset(pattern, 0x5a, EDU_CHUNK);
+	memset(pattern, 0x5a, QEMU_EDU_CHUNK);
 
 	ret = dxgpmo_client_create_pmo(client, &create);
 	if (!sample_report(edu, "create_pmo_with_amo",
@@ -176,7 +176,7 @@ static void sample_sequence(struct sample_edu *edu)
 
 	/* The engine writes page 0 at the ADL's address for it. */
 	ret = sample_edu_copy(edu, true, pages[0] << PAGE_SHIFT, pattern,
-			      EDU_CHUNK);
+			      QEMU_EDU_CHUNK);
 	sample_report(edu, "engine_writes_adl_page", !ret, "%d", ret);
 
 	map.pmo_id = create.pmo_id;
@@ -189,14 +189,14 @@ static void sample_sequence(struct sample_edu *edu)
 		goto out_free_adl;
 	view = dxgpmo_map_pointer(&map) - map.offset;
 	sample_report(edu, "cpu_sees_engine_write",
-		      !memcmp(view, pattern, EDU_CHUNK), "%*ph", 8, view);
+		      !memcmp(view, pattern, QEMU_EDU_CHUNK), "%*ph", 8, view);
 
 	/* The CPU writes page 1; the engine reads it at the ADL's address. */
-	memset(view + PAGE_SIZE, 0xa5, EDU_CHUNK);
+	memset(view + PAGE_SIZE, 0xa5, QEMU_EDU_CHUNK);
 	ret = sample_edu_copy(edu, false, pages[1] << PAGE_SHIFT, readback,
-			      EDU_CHUNK);
+			      QEMU_EDU_CHUNK);
 	sample_report(edu, "engine_sees_cpu_write",
-		      !ret && !memchr_inv(readback, 0xa5, EDU_CHUNK),
+		      !ret && !memchr_inv(readback, 0xa5, QEMU_EDU_CHUNK),
 		      "%d %*ph", ret, 8, readback);
 
 	ret = dxgpmo_client_unmap(client, create.pmo_id, map.address,
@@ -400,14 +400,14 @@ static int sample_edu_probe(struct pci_dev *pdev,
 	if (ret)
 		return ret;
 	ret = dma_set_mask_and_coherent(&pdev->dev,
-					DMA_BIT_MASK(EDU_DMA_BITS));
+					DMA_BIT_MASK(QEMU_EDU_DMA_BITS));
 	if (ret)
 		return ret;
 	edu->regs = pcim_iomap(pdev, 0, 0);
 	if (!edu->regs)
 		return -ENOMEM;
 	pci_set_master(pdev);
-	edu->staging = dmam_alloc_coherent(&pdev->dev, EDU_CHUNK,
+	edu->staging = dmam_alloc_coherent(&pdev->dev, QEMU_EDU_CHUNK,
 					   &edu->staging_dma, GFP_KERNEL);
 	if (!edu->staging)
 		return -ENOMEM;
