@@ -156,8 +156,14 @@ static void sample_sequence(struct sample_edu *edu)
 			   !ret && create.pmo_id && create.amo_id, "%d", ret))
 		goto out_free;
 
-	/* Too small an array: the size it needs, and the same block again. */
+	/* A missing array fails as a user's bad pointer does. */
 	adl.amo_id = create.amo_id;
+	adl.pages_capacity = SAMPLE_PAGES;
+	ret = dxgpmo_client_allocate_adl(client, &adl, NULL);
+	sample_report(edu, "adl_missing_array", ret == -EFAULT && !adl.adl_id,
+		      "%d, adl %u", ret, adl.adl_id);
+
+	/* Too small an array: the size it needs, and the same block again. */
 	adl.pages_capacity = 2;
 	ret = dxgpmo_client_allocate_adl(client, &adl, pages);
 	sample_report(edu, "adl_array_too_small", ret == -ENOSPC &&
