@@ -152,7 +152,7 @@ $(KERNEL_DOC):
 LINT_SOURCES = $(filter-out %.mod.c,$(wildcard module/*.c)) module/*.h \
 	$(wildcard module/kunit/*.c) uapi/dxgpmo.h include/linux/*.h \
 	$(wildcard samples/*/*.c)
-USER_LINT_SOURCES = $(wildcard userspace-tools/*.[ch] \
+USER_LINT_SOURCES = uapi/dxgk_types.h $(wildcard userspace-tools/*.[ch] \
 	userspace-tools/examples/*.[ch] selftests/*.[ch])
 LINT_SCRIPTS = .ci/run scripts/*.sh scripts/lib/*.sh scripts/guest/*.sh \
 	scripts/guest/init scripts/layering-tests/run.sh selftests/*.sh
@@ -167,7 +167,9 @@ USER_LINT_IGNORE += VOLATILE
 USER_LINT_IGNORE += BIT_MACRO
 # no compiler_attributes.h: __printf() is made of __attribute__ here
 USER_LINT_IGNORE += PREFER_DEFINED_ATTRIBUTE_MACRO
-# libdxgk.h has the WDK's typedefs (HANDLE, DXGKARGCB_*), as Windows does
+# dxgk_types.h has the WDK's typedefs (HANDLE, DXGKARGCB_*), as Windows
+# does; checkpatch learns the argument blocks' names from it
+# (--typedefsfile), but not the enums', which prefix their values' names
 USER_LINT_IGNORE += NEW_TYPEDEFS
 # names are spelt as the WDK, libdrm and C do (DxgkCbFreeAdl, PRIu64)
 USER_LINT_IGNORE += CAMELCASE
@@ -209,7 +211,10 @@ space := $(empty) $(empty)
 lint: $(CHECKPATCH) $(KERNEL_DOC)
 	perl $(CHECKPATCH) --strict --no-tree --ignore BIT_MACRO,AVOID_BUG -q \
 		-f $(LINT_SOURCES)
+	sed -n 's/^} \(DXGKARG[A-Z_]*\);$$/\1/p' uapi/dxgk_types.h | \
+		grep -v 'FLAGS$$' > $(BUILD)/dxgk-typedefs
 	perl $(CHECKPATCH) --strict --no-tree -q \
+		--typedefsfile $(BUILD)/dxgk-typedefs \
 		--ignore $(subst $(space),$(comma),$(strip $(USER_LINT_IGNORE))) \
 		-f $(USER_LINT_SOURCES)
 	shellcheck -x $(LINT_SCRIPTS)
@@ -336,7 +341,7 @@ OBJCOPY ?= $(shell $(firstword $(CC)) -print-prog-name=objcopy)
 
 $(LIBDXGK_OBJS): userspace-tools/libdxgk_%.o: userspace-tools/libdxgk_%.c \
 		userspace-tools/libdxgk_internal.h userspace-tools/libdxgk.h \
-		uapi/dxgpmo.h
+		uapi/dxgk_types.h uapi/dxgpmo.h
 	$(CC) $(LIBDXGK_CFLAGS) -c -o $@ $<
 userspace-tools/libdxgk.a: $(LIBDXGK_OBJS)
 	$(CC) -nostdlib -r -o userspace-tools/libdxgk_all.o $^
@@ -349,7 +354,7 @@ userspace-tools/libdxgk.so: $(LIBDXGK_OBJS) userspace-tools/libdxgk.map
 userspace-tools/examples/%: userspace-tools/examples/%.c \
 		userspace-tools/examples/example_checks.h \
 		userspace-tools/libdxgk.h userspace-tools/libdxgk.a
-	$(CC) $(CFLAGS) -Wall -Wextra -Werror -Iuserspace-tools -o $@ $< \
+	$(CC) $(CFLAGS) -Wall -Wextra -Werror -Iuapi -Iuserspace-tools -o $@ $< \
 		userspace-tools/libdxgk.a
 
 # kselftests of the library on the module, linked with libdxgk.a only.
@@ -357,7 +362,7 @@ selftests: selftests/libdxgk_test
 selftests/libdxgk_test: selftests/libdxgk_test.c selftests/machine.h \
 		selftests/steady.h userspace-tools/libdxgk.h \
 		userspace-tools/libdxgk.a $(KSELFTEST_DIR)/kselftest_harness.h
-	$(CC) -O2 -g -Wall -Iuserspace-tools -I$(KSELFTEST_DIR) \
+	$(CC) -O2 -g -Wall -Iuapi -Iuserspace-tools -I$(KSELFTEST_DIR) \
 		-o $@ $< userspace-tools/libdxgk.a -lpthread
 
 # The header alone as C11 and C++17, the libraries' dependencies, and the
@@ -373,6 +378,8 @@ install-libdxgk: $(LIBDXGK) userspace-tools/libdxgk.pc.in
 	install -D -m 0644 userspace-tools/libdxgk.h \
 		$(DESTDIR)$(INCLUDEDIR)/dxgpmo/libdxgk.h
 	install -D -m 0644 uapi/dxgpmo.h $(DESTDIR)$(INCLUDEDIR)/dxgpmo/dxgpmo.h
+	install -D -m 0644 uapi/dxgk_types.h \
+		$(DESTDIR)$(INCLUDEDIR)/dxgpmo/dxgk_types.h
 	install -D -m 0644 userspace-tools/libdxgk.a $(DESTDIR)$(LIBDIR)/libdxgk.a
 	install -D -m 0644 userspace-tools/libdxgk.so \
 		$(DESTDIR)$(LIBDIR)/libdxgk.so.0
@@ -388,7 +395,8 @@ uninstall-libdxgk:
 		$(DESTDIR)$(LIBDIR)/libdxgk.so.0 \
 		$(DESTDIR)$(LIBDIR)/pkgconfig/libdxgk.pc \
 		$(DESTDIR)$(INCLUDEDIR)/dxgpmo/libdxgk.h \
-		$(DESTDIR)$(INCLUDEDIR)/dxgpmo/dxgpmo.h
+		$(DESTDIR)$(INCLUDEDIR)/dxgpmo/dxgpmo.h \
+		$(DESTDIR)$(INCLUDEDIR)/dxgpmo/dxgk_types.h
 
 clean: clean-libdxgk
 clean-libdxgk:

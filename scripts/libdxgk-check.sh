@@ -34,11 +34,14 @@ rc=$?
 cat "$tmp/make.log"
 result $rc build
 
-# Only the header's own directory is on the include path: anything it
-# needs beyond the C library would fail to be found.
+# Only the headers' directory as the package installs it (libdxgk.h and
+# dxgk_types.h side by side) is on the include path: anything they need
+# beyond the C library would fail to be found.
+mkdir "$tmp/inc"
+cp userspace-tools/libdxgk.h uapi/dxgk_types.h "$tmp/inc/"
 echo '#include "libdxgk.h"' > "$tmp/h.c"
 cp "$tmp/h.c" "$tmp/h.cc"
-flags="-Wall -Wextra -Werror -pedantic -Iuserspace-tools -fsyntax-only"
+flags="-Wall -Wextra -Werror -pedantic -I$tmp/inc -fsyntax-only"
 # shellcheck disable=SC2086
 $CC -std=c11 $flags "$tmp/h.c"
 result $? header_c11
@@ -48,7 +51,7 @@ result $? header_cxx17
 
 # What it pulls in: the C library's headers, not the kernel's or libdrm's.
 # shellcheck disable=SC1003,SC2020
-$CC -std=c11 -Iuserspace-tools -M "$tmp/h.c" | tr ' \\' '\n\n' |
+$CC -std=c11 -I"$tmp/inc" -M "$tmp/h.c" | tr ' \\' '\n\n' |
 	grep -E '(/linux/|/asm/|/asm-generic/|/drm/|/libdrm/|dxgpmo\.h)' \
 	> "$tmp/deps"
 if [ -s "$tmp/deps" ]; then
@@ -80,7 +83,7 @@ int main()
 	return Status == STATUS_INVALID_HANDLE ? 0 : 1;
 }
 SRC
-$CXX -std=c++17 -Wall -Wextra -Werror -pedantic -Iuserspace-tools -o "$tmp/use" \
+$CXX -std=c++17 -Wall -Wextra -Werror -pedantic -I"$tmp/inc" -o "$tmp/use" \
 	"$tmp/use.cc" userspace-tools/libdxgk.a && "$tmp/use"
 result $? cxx17_program_links_and_runs
 
