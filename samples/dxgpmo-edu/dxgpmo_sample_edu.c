@@ -156,14 +156,8 @@ static void sample_sequence(struct sample_edu *edu)
 			   !ret && create.pmo_id && create.amo_id, "%d", ret))
 		goto out_free;
 
-	/* A missing array fails as a user's bad pointer does. */
-	adl.amo_id = create.amo_id;
-	adl.pages_capacity = SAMPLE_PAGES;
-	ret = dxgpmo_client_allocate_adl(client, &adl, NULL);
-	sample_report(edu, "adl_missing_array", ret == -EFAULT && !adl.adl_id,
-		      "%d, adl %u", ret, adl.adl_id);
-
 	/* Too small an array: the size it needs, and the same block again. */
+	adl.amo_id = create.amo_id;
 	adl.pages_capacity = 2;
 	ret = dxgpmo_client_allocate_adl(client, &adl, pages);
 	sample_report(edu, "adl_array_too_small", ret == -ENOSPC &&
@@ -249,6 +243,11 @@ static void sample_dirty_pass(struct sample_edu *edu)
 	u8 data[64];
 	int ret, i;
 	bool only_page_3 = true;
+
+	/* A missing array of ranges fails as a user's bad pointer does. */
+	ret = dxgpmo_client_create_memory_basis(client, &basis, NULL);
+	sample_report(edu, "basis_missing_ranges", ret == -EFAULT && !basis.basis_id,
+		      "%d, basis %u", ret, basis.basis_id);
 
 	ret = dxgpmo_client_create_memory_basis(client, &basis, &range);
 	if (!sample_report(edu, "create_memory_basis", !ret, "%d", ret))
