@@ -15,6 +15,7 @@
 #define _DXGK_TYPES_H
 
 #ifdef __KERNEL__
+#include <linux/stddef.h>
 #include <linux/types.h>
 #else
 #include <stddef.h>
@@ -26,6 +27,17 @@
  * code expects (Flags.Contiguous): standard C11, an extension in C++ that
  * GCC and Clang accept silently when told so.
  */
+/*
+ * The WDK's x64 layout, which arm64 Linux shares, checked wherever this
+ * header compiles: in the kernel and in user space, C and C++ alike.  A
+ * 32-bit build fails here, as it should: handles and pointers are 64-bit.
+ */
+#ifdef __cplusplus
+#define DXGK_X64_LAYOUT(expr) static_assert(expr, #expr)
+#else
+#define DXGK_X64_LAYOUT(expr) _Static_assert(expr, #expr)
+#endif
+
 #ifndef DXGK_ANONYMOUS
 #if defined(__cplusplus) && defined(__GNUC__)
 #define DXGK_ANONYMOUS __extension__
@@ -275,21 +287,38 @@ typedef struct _DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT {
 	HANDLE hPhysicalMemoryObject;	/* out */
 	HANDLE hAdapterMemoryObject;	/* out: NULL without hAdapter */
 } DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT;
+DXGK_X64_LAYOUT(sizeof(DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT) == 80);
+DXGK_X64_LAYOUT(offsetof(DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT, Type) == 24);
+DXGK_X64_LAYOUT(offsetof(DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT,
+			 CacheType) == 28);
+DXGK_X64_LAYOUT(offsetof(DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT,
+			 ContiguousMemory.BoundaryAddressMultiple) == 48);
+DXGK_X64_LAYOUT(offsetof(DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT,
+			 Mdl.Flags) == 56);
+DXGK_X64_LAYOUT(offsetof(DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT,
+			 Section.PageProtection) == 48);
+DXGK_X64_LAYOUT(offsetof(DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT,
+			 hPhysicalMemoryObject) == 64);
+DXGK_X64_LAYOUT(offsetof(DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT,
+			 hAdapterMemoryObject) == 72);
 
 typedef struct _DXGKARGCB_DESTROY_PHYSICAL_MEMORY_OBJECT {
 	HANDLE hPhysicalMemoryObject;
 	HANDLE hAdapterMemoryObject;	/* optional: closed as well */
 } DXGKARGCB_DESTROY_PHYSICAL_MEMORY_OBJECT;
+DXGK_X64_LAYOUT(sizeof(DXGKARGCB_DESTROY_PHYSICAL_MEMORY_OBJECT) == 16);
 
 typedef struct _DXGKARGCB_OPEN_PHYSICAL_MEMORY_OBJECT {
 	HANDLE hPhysicalMemoryObject;	/* in */
 	HANDLE hAdapter;		/* in */
 	HANDLE hAdapterMemoryObject;	/* out */
 } DXGKARGCB_OPEN_PHYSICAL_MEMORY_OBJECT;
+DXGK_X64_LAYOUT(sizeof(DXGKARGCB_OPEN_PHYSICAL_MEMORY_OBJECT) == 24);
 
 typedef struct _DXGKARGCB_CLOSE_PHYSICAL_MEMORY_OBJECT {
 	HANDLE hAdapterMemoryObject;
 } DXGKARGCB_CLOSE_PHYSICAL_MEMORY_OBJECT;
+DXGK_X64_LAYOUT(sizeof(DXGKARGCB_CLOSE_PHYSICAL_MEMORY_OBJECT) == 8);
 
 typedef struct _DXGKARGCB_MAP_PHYSICAL_MEMORY {
 	HANDLE hPhysicalMemoryObject;	/* in */
@@ -298,12 +327,16 @@ typedef struct _DXGKARGCB_MAP_PHYSICAL_MEMORY {
 	SIZE_T Size;	/* in: bytes wanted; out: bytes mapped */
 	PVOID pMappedAddress;		/* out: base of the view */
 } DXGKARGCB_MAP_PHYSICAL_MEMORY;
+DXGK_X64_LAYOUT(sizeof(DXGKARGCB_MAP_PHYSICAL_MEMORY) == 40);
+DXGK_X64_LAYOUT(offsetof(DXGKARGCB_MAP_PHYSICAL_MEMORY, Offset) == 16);
+DXGK_X64_LAYOUT(offsetof(DXGKARGCB_MAP_PHYSICAL_MEMORY, pMappedAddress) == 32);
 
 typedef struct _DXGKARGCB_UNMAP_PHYSICAL_MEMORY {
 	HANDLE hPhysicalMemoryObject;
 	PVOID pBaseAddress;	/* pMappedAddress as MAP returned it */
 	SIZE_T Size;		/* Size as MAP returned it */
 } DXGKARGCB_UNMAP_PHYSICAL_MEMORY;
+DXGK_X64_LAYOUT(sizeof(DXGKARGCB_UNMAP_PHYSICAL_MEMORY) == 24);
 
 /* As Windows has it: a struct wrapping the union. */
 typedef struct _DXGK_ADL_FLAGS {
@@ -315,6 +348,7 @@ typedef struct _DXGK_ADL_FLAGS {
 		UINT Value;
 	};
 } DXGK_ADL_FLAGS;
+DXGK_X64_LAYOUT(sizeof(DXGK_ADL_FLAGS) == 4);
 
 typedef struct _DXGK_ADL {
 	UINT PageCount;
@@ -325,6 +359,9 @@ typedef struct _DXGK_ADL {
 		const DXGK_PAGE_NUMBER *Pages;		/* else: PageCount */
 	};
 } DXGK_ADL;
+DXGK_X64_LAYOUT(sizeof(DXGK_ADL) == 16);
+DXGK_X64_LAYOUT(offsetof(DXGK_ADL, BasePageNumber) == 8);
+DXGK_X64_LAYOUT(offsetof(DXGK_ADL, Pages) == 8);
 
 typedef union _DXGK_ALLOCATEADL_FLAGS {
 	DXGK_ANONYMOUS struct {
@@ -334,6 +371,7 @@ typedef union _DXGK_ALLOCATEADL_FLAGS {
 	};
 	UINT Value;
 } DXGK_ALLOCATEADL_FLAGS;
+DXGK_X64_LAYOUT(sizeof(DXGK_ALLOCATEADL_FLAGS) == 4);
 
 typedef struct _DXGKARGCB_ALLOCATE_ADL {
 	HANDLE hAdapterMemoryObject;	/* in */
@@ -342,16 +380,21 @@ typedef struct _DXGKARGCB_ALLOCATE_ADL {
 	DXGK_ALLOCATEADL_FLAGS Flags;	/* in */
 	DXGK_ADL *pAdl;			/* out: owned by the library */
 } DXGKARGCB_ALLOCATE_ADL;
+DXGK_X64_LAYOUT(sizeof(DXGKARGCB_ALLOCATE_ADL) == 40);
+DXGK_X64_LAYOUT(offsetof(DXGKARGCB_ALLOCATE_ADL, Flags) == 24);
+DXGK_X64_LAYOUT(offsetof(DXGKARGCB_ALLOCATE_ADL, pAdl) == 32);
 
 typedef struct _DXGKARGCB_FREE_ADL {
 	HANDLE hAdapterMemoryObject;	/* the one the ADL was made from */
 	DXGK_ADL *pAdl;
 } DXGKARGCB_FREE_ADL;
+DXGK_X64_LAYOUT(sizeof(DXGKARGCB_FREE_ADL) == 16);
 
 typedef struct _DXGK_MEMORYRANGE {
 	UINT64 SegmentOffset;
 	UINT64 SizeInBytes;
 } DXGK_MEMORYRANGE;
+DXGK_X64_LAYOUT(sizeof(DXGK_MEMORYRANGE) == 16);
 
 /* Variable size: RangeCount entries follow, as on Windows. */
 typedef struct _DXGKARG_CREATEMEMORYBASIS {
@@ -359,6 +402,8 @@ typedef struct _DXGKARG_CREATEMEMORYBASIS {
 	UINT64 RangeCount;
 	DXGK_MEMORYRANGE Ranges[1];
 } DXGKARG_CREATEMEMORYBASIS;
+DXGK_X64_LAYOUT(sizeof(DXGKARG_CREATEMEMORYBASIS) == 32);
+DXGK_X64_LAYOUT(offsetof(DXGKARG_CREATEMEMORYBASIS, Ranges) == 16);
 
 typedef enum _DXGKARG_QUERYDIRTYBITDATAFLAGS {
 	DXGKARG_QUERYDIRTYBITDATAFLAGS_CLEARDATA = 1
@@ -373,6 +418,8 @@ typedef struct _DXGKARG_QUERYDIRTYBITDATA {
 	SIZE_T BufferSize;
 	UINT Flags;		/* DXGKARG_QUERYDIRTYBITDATAFLAGS */
 } DXGKARG_QUERYDIRTYBITDATA;
+DXGK_X64_LAYOUT(sizeof(DXGKARG_QUERYDIRTYBITDATA) == 56);
+DXGK_X64_LAYOUT(offsetof(DXGKARG_QUERYDIRTYBITDATA, Flags) == 48);
 
 typedef struct _DXGK_DIRTY_BIT_TRACKING_SEGMENT_CAPS {
 	UINT PageSize;

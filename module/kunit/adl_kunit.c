@@ -17,8 +17,9 @@
 #include "../backing.h"
 #include "../backing_chunks.h"
 #include "dxgpmo.h"
+#include "kunit.h"
 
-static void dxgpmo_address_runs_test(struct kunit *test)
+void dxgpmo_address_runs_test(struct kunit *test)
 {
 	static const u64 one_run[] = { 5, 6, 7, 8 };
 	static const u64 gaps[] = { 5, 6, 8, 9, 11 };
@@ -48,7 +49,7 @@ static void dxgpmo_adl_cmd(struct dxgpmo_allocate_adl *cmd, u64 offset,
 	cmd->length = length;
 }
 
-static void dxgpmo_adl_check_test(struct kunit *test)
+void dxgpmo_adl_check_test(struct kunit *test)
 {
 	struct dxgpmo_allocate_adl cmd;
 
@@ -98,7 +99,7 @@ static void dxgpmo_adl_check_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dxgpmo_adl_check(&cmd), -EINVAL);
 }
 
-static void dxgpmo_chunk_of_test(struct kunit *test)
+void dxgpmo_chunk_of_test(struct kunit *test)
 {
 	static const unsigned int sizes[] = { 4, 1, 8, 3 };
 	struct dxgpmo_backing *backing;
@@ -154,7 +155,7 @@ static struct sg_table *dxgpmo_dma_table(struct kunit *test,
 	return sgt;
 }
 
-static void dxgpmo_adl_fill_test(struct kunit *test)
+void dxgpmo_adl_fill_test(struct kunit *test)
 {
 	static const u64 addr[] = { 0x10000, 0x50000, 0x90000 };
 	static const u32 len[] = { 2 * PAGE_SIZE, PAGE_SIZE + 1, PAGE_SIZE };
@@ -182,7 +183,7 @@ static void dxgpmo_adl_fill_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, logical[4], U64_MAX);
 }
 
-static void dxgpmo_adl_contiguity_test(struct kunit *test)
+void dxgpmo_adl_contiguity_test(struct kunit *test)
 {
 	static const u64 run[] = { 10, 11, 12 };
 	static const u64 split[] = { 10, 12 };
@@ -219,7 +220,7 @@ static void dxgpmo_adl_contiguity_test(struct kunit *test)
  * that lets the CPU read what the device wrote; a read-only object has
  * nothing to give back; a virtual adapter, no device, asks for nothing.
  */
-static void dxgpmo_adl_cache_maintenance_test(struct kunit *test)
+void dxgpmo_adl_cache_maintenance_test(struct kunit *test)
 {
 	struct dxgpmo_dma_sync steps[DXGPMO_DMA_SYNC_STEPS];
 	struct dxgpmo_dma_map m = { .dir = DMA_BIDIRECTIONAL };
@@ -245,20 +246,3 @@ static void dxgpmo_adl_cache_maintenance_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dxgpmo_dma_map_syncs(&m, false, steps), 0U);
 	KUNIT_EXPECT_EQ(test, dxgpmo_dma_map_syncs(&m, true, steps), 0U);
 }
-
-static struct kunit_case dxgpmo_adl_cases[] = {
-	KUNIT_CASE(dxgpmo_address_runs_test),
-	KUNIT_CASE(dxgpmo_adl_check_test),
-	KUNIT_CASE(dxgpmo_chunk_of_test),
-	KUNIT_CASE(dxgpmo_adl_fill_test),
-	KUNIT_CASE(dxgpmo_adl_contiguity_test),
-	KUNIT_CASE(dxgpmo_adl_cache_maintenance_test),
-	{}
-};
-
-static struct kunit_suite dxgpmo_adl_suite = {
-	.name = "dxgpmo_adl",
-	.test_cases = dxgpmo_adl_cases,
-};
-
-kunit_test_suites(&dxgpmo_adl_suite);

@@ -19,12 +19,13 @@
 #include "dxgpmo.h"
 #include "../pmo.h"
 #include "../privilege.h"
+#include "kunit.h"
 
 /* The largest length CREATE_PMO takes: its pages end at 2^64. */
 #define LARGEST		(U64_MAX - PAGE_SIZE + 1)
 #define LARGEST_PAGES	(LARGEST >> PAGE_SHIFT)
 
-static void dxgpmo_window_holds_test(struct kunit *test)
+void dxgpmo_window_holds_test(struct kunit *test)
 {
 	KUNIT_EXPECT_TRUE(test, dxgpmo_window_holds(0, PAGE_SIZE - 1, 1));
 	KUNIT_EXPECT_FALSE(test, dxgpmo_window_holds(0, PAGE_SIZE - 2, 1));
@@ -59,7 +60,7 @@ static int dxgpmo_request(struct dxgpmo_create_pmo *cmd,
 	return dxgpmo_create_request(cmd, req);
 }
 
-static void dxgpmo_create_length_test(struct kunit *test)
+void dxgpmo_create_length_test(struct kunit *test)
 {
 	struct dxgpmo_alloc_request req;
 	struct dxgpmo_create_pmo cmd;
@@ -88,7 +89,7 @@ static void dxgpmo_create_length_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dxgpmo_request(&cmd, &req), -EINVAL);
 }
 
-static void dxgpmo_create_window_test(struct kunit *test)
+void dxgpmo_create_window_test(struct kunit *test)
 {
 	struct dxgpmo_alloc_request req;
 	struct dxgpmo_create_pmo cmd;
@@ -138,7 +139,7 @@ static void dxgpmo_create_window_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dxgpmo_request(&cmd, &req), -EINVAL);
 }
 
-static void dxgpmo_create_boundary_test(struct kunit *test)
+void dxgpmo_create_boundary_test(struct kunit *test)
 {
 	struct dxgpmo_alloc_request req;
 	struct dxgpmo_create_pmo cmd;
@@ -174,7 +175,7 @@ static void dxgpmo_create_boundary_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dxgpmo_request(&cmd, &req), -EINVAL);
 }
 
-static void dxgpmo_window_reach_test(struct kunit *test)
+void dxgpmo_window_reach_test(struct kunit *test)
 {
 	struct dxgpmo_alloc_request req = {
 		.type = DXGPMO_PMO_TYPE_MDL,
@@ -223,7 +224,7 @@ static void dxgpmo_window_reach_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, req.high, U64_MAX);
 }
 
-static void dxgpmo_window_device_like_test(struct kunit *test)
+void dxgpmo_window_device_like_test(struct kunit *test)
 {
 	/* What devices ask for: no window, a DMA mask, a 2^n boundary. */
 	KUNIT_EXPECT_TRUE(test, dxgpmo_window_is_device_like(0, 0, 0));
@@ -250,7 +251,7 @@ static void dxgpmo_window_device_like_test(struct kunit *test)
 							      3 * PAGE_SIZE));
 }
 
-static void dxgpmo_phys_fits_test(struct kunit *test)
+void dxgpmo_phys_fits_test(struct kunit *test)
 {
 	struct dxgpmo_alloc_request req = {
 		.low = PAGE_SIZE,
@@ -282,21 +283,3 @@ static void dxgpmo_phys_fits_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, dxgpmo_phys_fits(U64_MAX - PAGE_SIZE + 1, 1,
 						 &req));
 }
-
-static struct kunit_case dxgpmo_alloc_window_cases[] = {
-	KUNIT_CASE(dxgpmo_window_holds_test),
-	KUNIT_CASE(dxgpmo_create_length_test),
-	KUNIT_CASE(dxgpmo_create_window_test),
-	KUNIT_CASE(dxgpmo_create_boundary_test),
-	KUNIT_CASE(dxgpmo_window_reach_test),
-	KUNIT_CASE(dxgpmo_window_device_like_test),
-	KUNIT_CASE(dxgpmo_phys_fits_test),
-	{}
-};
-
-static struct kunit_suite dxgpmo_alloc_window_suite = {
-	.name = "dxgpmo_alloc_window",
-	.test_cases = dxgpmo_alloc_window_cases,
-};
-
-kunit_test_suites(&dxgpmo_alloc_window_suite);

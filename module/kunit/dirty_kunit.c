@@ -16,6 +16,7 @@
 #include "../basis.h"
 #include "../dirty.h"
 #include "dxgpmo.h"
+#include "kunit.h"
 
 #define PS	((u64)PAGE_SIZE)
 
@@ -54,7 +55,7 @@ static void dxgpmo_expect_bits(struct kunit *test, const unsigned long *bitmap,
 	}
 }
 
-static void dxgpmo_range_mark_all_test(struct kunit *test)
+void dxgpmo_range_mark_all_test(struct kunit *test)
 {
 	/* 16 pages at 64 KiB, their bits from 60: bits 63 and 64 differ. */
 	const struct dxgpmo_dirty_range r = {
@@ -100,7 +101,7 @@ static void dxgpmo_range_mark_all_test(struct kunit *test)
 	dxgpmo_expect_bits(test, bitmap, 128, 61, 63);
 }
 
-static void dxgpmo_range_mark_dirty_test(struct kunit *test)
+void dxgpmo_range_mark_dirty_test(struct kunit *test)
 {
 	const struct dxgpmo_dirty_range r = {
 		.offset = 16 * PS, .length = 16 * PS, .first_bit = 60,
@@ -140,7 +141,7 @@ static void dxgpmo_range_mark_dirty_test(struct kunit *test)
 	dxgpmo_expect_bits(test, bitmap, 128, 60, 62);
 }
 
-static void dxgpmo_basis_check_ranges_test(struct kunit *test)
+void dxgpmo_basis_check_ranges_test(struct kunit *test)
 {
 	struct dxgpmo_basis *basis = dxgpmo_test_basis(test, 3);
 	const u64 size = 1024 * PS;
@@ -194,7 +195,7 @@ static void dxgpmo_basis_check_ranges_test(struct kunit *test)
 			-EINVAL);
 }
 
-static void dxgpmo_range_bytes_test(struct kunit *test)
+void dxgpmo_range_bytes_test(struct kunit *test)
 {
 	/* 64 pages at 1 MiB, their bits from 64. */
 	const struct dxgpmo_dirty_range r = {
@@ -227,7 +228,7 @@ static void dxgpmo_range_bytes_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, length, 4 * PS);
 }
 
-static void dxgpmo_query_span_test(struct kunit *test)
+void dxgpmo_query_span_test(struct kunit *test)
 {
 	struct dxgpmo_basis *basis = dxgpmo_test_basis(test, 2);
 	struct dxgpmo_query_dirty_bits cmd;
@@ -278,7 +279,7 @@ static void dxgpmo_query_span_test(struct kunit *test)
 	}
 }
 
-static void dxgpmo_bits_bytes_test(struct kunit *test)
+void dxgpmo_bits_bytes_test(struct kunit *test)
 {
 	unsigned long *bitmap = dxgpmo_test_bitmap(test, 192);
 	static const unsigned long set[] = { 60, 62, 63, 64, 127, 128, 130 };
@@ -320,20 +321,3 @@ static void dxgpmo_bits_bytes_test(struct kunit *test)
 	dxgpmo_bits_from_bytes(bitmap, 60, 0, out);
 	KUNIT_EXPECT_EQ(test, bitmap_weight(bitmap, 192), 0U);
 }
-
-static struct kunit_case dxgpmo_dirty_cases[] = {
-	KUNIT_CASE(dxgpmo_range_mark_all_test),
-	KUNIT_CASE(dxgpmo_range_mark_dirty_test),
-	KUNIT_CASE(dxgpmo_basis_check_ranges_test),
-	KUNIT_CASE(dxgpmo_range_bytes_test),
-	KUNIT_CASE(dxgpmo_query_span_test),
-	KUNIT_CASE(dxgpmo_bits_bytes_test),
-	{}
-};
-
-static struct kunit_suite dxgpmo_dirty_suite = {
-	.name = "dxgpmo_dirty",
-	.test_cases = dxgpmo_dirty_cases,
-};
-
-kunit_test_suites(&dxgpmo_dirty_suite);

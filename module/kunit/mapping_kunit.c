@@ -10,6 +10,7 @@
 #include <linux/mm.h>
 
 #include "../mapping.h"
+#include "kunit.h"
 
 /* The largest object CREATE_PMO makes: its pages end at 2^64. */
 #define LARGEST		(U64_MAX - PAGE_SIZE + 1)
@@ -26,7 +27,7 @@ static void dxgpmo_expect_view(struct kunit *test, u64 offset, u64 length,
 			    "offset %#llx length %#llx", offset, length);
 }
 
-static void dxgpmo_map_view_partial_test(struct kunit *test)
+void dxgpmo_map_view_partial_test(struct kunit *test)
 {
 	const u64 ps = PAGE_SIZE;
 
@@ -39,7 +40,7 @@ static void dxgpmo_map_view_partial_test(struct kunit *test)
 	dxgpmo_expect_view(test, 3 * ps + 1, ps - 1, 3 * ps, ps);
 }
 
-static void dxgpmo_map_view_whole_pages_test(struct kunit *test)
+void dxgpmo_map_view_whole_pages_test(struct kunit *test)
 {
 	const u64 ps = PAGE_SIZE;
 
@@ -51,7 +52,7 @@ static void dxgpmo_map_view_whole_pages_test(struct kunit *test)
 }
 
 /* The largest object's last bytes: rounding up reaches 2^64 - PAGE_SIZE. */
-static void dxgpmo_map_view_top_test(struct kunit *test)
+void dxgpmo_map_view_top_test(struct kunit *test)
 {
 	const u64 ps = PAGE_SIZE;
 
@@ -66,7 +67,7 @@ static void dxgpmo_map_view_top_test(struct kunit *test)
  * Whatever is asked for inside an object, the view covers it, starts on
  * a page within one page of it, and ends within one page past it.
  */
-static void dxgpmo_map_view_covers_test(struct kunit *test)
+void dxgpmo_map_view_covers_test(struct kunit *test)
 {
 	static const u64 offsets[] = { 0, 1, PAGE_SIZE - 1, PAGE_SIZE,
 				       PAGE_SIZE + 1, 63 * PAGE_SIZE + 17 };
@@ -96,18 +97,3 @@ static void dxgpmo_map_view_covers_test(struct kunit *test)
 		}
 	}
 }
-
-static struct kunit_case dxgpmo_map_cases[] = {
-	KUNIT_CASE(dxgpmo_map_view_partial_test),
-	KUNIT_CASE(dxgpmo_map_view_whole_pages_test),
-	KUNIT_CASE(dxgpmo_map_view_top_test),
-	KUNIT_CASE(dxgpmo_map_view_covers_test),
-	{}
-};
-
-static struct kunit_suite dxgpmo_map_suite = {
-	.name = "dxgpmo_map",
-	.test_cases = dxgpmo_map_cases,
-};
-
-kunit_test_suites(&dxgpmo_map_suite);
