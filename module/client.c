@@ -354,8 +354,8 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_create_pmo, DXGPMO_NS);
 /**
  * dxgpmo_client_destroy_pmo() - DxgkCbDestroyPhysicalMemoryObject
  * @client: the client
- * @pmo_id: the PMO
- * @amo_id: its AMO, closed in the same call, or 0
+ * @args: DESTROY_PMO's block: the PMO, and its AMO, closed in the same
+ *	call, or 0
  *
  * A PMO whose AMO still has ADLs is the driver leaking locked pages:
  * -EBUSY and a warning with adl_leak=warn (the default), panic() with
@@ -363,58 +363,42 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_create_pmo, DXGPMO_NS);
  *
  * Return: 0, or DESTROY_PMO's errors (-EBUSY while a map or an ADL holds it).
  */
-int dxgpmo_client_destroy_pmo(struct dxgpmo_client *client, u32 pmo_id,
-			      u32 amo_id)
+int dxgpmo_client_destroy_pmo(struct dxgpmo_client *client,
+			      struct dxgpmo_destroy_pmo *args)
 {
-	struct dxgpmo_destroy_pmo args = {
-		.pmo_id = pmo_id,
-		.amo_id = amo_id,
-	};
-
-	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_DESTROY_PMO, &args,
-				   sizeof(args), NULL);
+	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_DESTROY_PMO, args,
+				   sizeof(*args), NULL);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_destroy_pmo, DXGPMO_NS);
 
 /**
  * dxgpmo_client_open_pmo() - DxgkCbOpenPhysicalMemoryObject
  * @client: the client
- * @pmo_id: the PMO
- * @adapter_id: the adapter, usually dxgpmo_client_adapter_id()
- * @amo_id: the new AMO
+ * @args: OPEN_PMO's block: the PMO and the adapter (usually
+ *	dxgpmo_client_adapter_id()); amo_id is the new AMO
  *
  * Return: 0, or OPEN_PMO's errors (-EBUSY: the PMO has an AMO).
  */
-int dxgpmo_client_open_pmo(struct dxgpmo_client *client, u32 pmo_id,
-			   u32 adapter_id, u32 *amo_id)
+int dxgpmo_client_open_pmo(struct dxgpmo_client *client,
+			   struct dxgpmo_open_pmo *args)
 {
-	struct dxgpmo_open_pmo args = {
-		.pmo_id = pmo_id,
-		.adapter_id = adapter_id,
-	};
-	int ret;
-
-	ret = dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_OPEN_PMO, &args,
-				  sizeof(args), NULL);
-	if (!ret)
-		*amo_id = args.amo_id;
-	return ret;
+	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_OPEN_PMO, args,
+				   sizeof(*args), NULL);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_open_pmo, DXGPMO_NS);
 
 /**
  * dxgpmo_client_close_pmo() - DxgkCbClosePhysicalMemoryObject
  * @client: the client
- * @amo_id: the AMO
+ * @args: CLOSE_PMO's block: the AMO
  *
  * Return: 0, or CLOSE_PMO's errors (-EBUSY while it has ADLs).
  */
-int dxgpmo_client_close_pmo(struct dxgpmo_client *client, u32 amo_id)
+int dxgpmo_client_close_pmo(struct dxgpmo_client *client,
+			    struct dxgpmo_close_pmo *args)
 {
-	struct dxgpmo_close_pmo args = { .amo_id = amo_id };
-
-	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_CLOSE_PMO, &args,
-				   sizeof(args), NULL);
+	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_CLOSE_PMO, args,
+				   sizeof(*args), NULL);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_close_pmo, DXGPMO_NS);
 
@@ -440,18 +424,17 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_allocate_adl, DXGPMO_NS);
 /**
  * dxgpmo_client_free_adl() - DxgkCbFreeAdl
  * @client: the client
- * @adl_id: the ADL
+ * @args: FREE_ADL's block: the ADL
  *
  * The device is cut off before this returns, lazy IOMMU or not.
  *
  * Return: 0, or FREE_ADL's errors.
  */
-int dxgpmo_client_free_adl(struct dxgpmo_client *client, u32 adl_id)
+int dxgpmo_client_free_adl(struct dxgpmo_client *client,
+			   struct dxgpmo_free_adl *args)
 {
-	struct dxgpmo_free_adl args = { .adl_id = adl_id };
-
-	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_FREE_ADL, &args,
-				   sizeof(args), NULL);
+	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_FREE_ADL, args,
+				   sizeof(*args), NULL);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_free_adl, DXGPMO_NS);
 
@@ -480,23 +463,15 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_map, DXGPMO_NS);
 /**
  * dxgpmo_client_unmap() - DxgkCbUnmapPhysicalMemory
  * @client: the client
- * @pmo_id: the PMO
- * @address: the view, as dxgpmo_client_map() returned it in address
- * @length: its length, as returned
+ * @args: UNMAP's block: the PMO, and the view's address and length as
+ *	dxgpmo_client_map() returned them
  *
  * Return: 0, or UNMAP's errors.
  */
-int dxgpmo_client_unmap(struct dxgpmo_client *client, u32 pmo_id, u64 address,
-			u64 length)
+int dxgpmo_client_unmap(struct dxgpmo_client *client, struct dxgpmo_unmap *args)
 {
-	struct dxgpmo_unmap args = {
-		.pmo_id = pmo_id,
-		.address = address,
-		.length = length,
-	};
-
-	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_UNMAP, &args,
-				   sizeof(args), NULL);
+	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_UNMAP, args,
+				   sizeof(*args), NULL);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_unmap, DXGPMO_NS);
 
@@ -520,60 +495,45 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_create_memory_basis, DXGPMO_NS);
 /**
  * dxgpmo_client_destroy_memory_basis() - DxgkDdiDestroyMemoryBasis
  * @client: the client
- * @basis_id: the basis
+ * @args: DESTROY_MEMORY_BASIS's block: the basis
  *
  * Return: 0, or DESTROY_MEMORY_BASIS's errors.
  */
 int dxgpmo_client_destroy_memory_basis(struct dxgpmo_client *client,
-				       u32 basis_id)
+				       struct dxgpmo_destroy_memory_basis *args)
 {
-	struct dxgpmo_destroy_memory_basis args = { .basis_id = basis_id };
-
-	return dxgpmo_ioctl_kernel(client->file,
-				   DXGPMO_IOC_DESTROY_MEMORY_BASIS, &args,
-				   sizeof(args), NULL);
+	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_DESTROY_MEMORY_BASIS, args,
+				   sizeof(*args), NULL);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_destroy_memory_basis, DXGPMO_NS);
-
-/* START and STOP_DIRTY_TRACKING take the same block. */
-static int dxgpmo_client_tracking_cmd(struct dxgpmo_client *client,
-				      unsigned int ioctl_num, u32 basis_id)
-{
-	struct dxgpmo_dirty_tracking args = { .basis_id = basis_id };
-
-	return dxgpmo_ioctl_kernel(client->file, ioctl_num, &args, sizeof(args),
-				   NULL);
-}
 
 /**
  * dxgpmo_client_start_dirty_tracking() - DxgkDdiStartDirtyTracking
  * @client: the client
- * @basis_id: the basis
+ * @args: START_DIRTY_TRACKING's block: the basis
  *
  * Return: 0, or START_DIRTY_TRACKING's errors.
  */
 int dxgpmo_client_start_dirty_tracking(struct dxgpmo_client *client,
-				       u32 basis_id)
+				       struct dxgpmo_dirty_tracking *args)
 {
-	return dxgpmo_client_tracking_cmd(client,
-					  DXGPMO_IOC_START_DIRTY_TRACKING,
-					  basis_id);
+	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_START_DIRTY_TRACKING, args,
+				   sizeof(*args), NULL);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_start_dirty_tracking, DXGPMO_NS);
 
 /**
  * dxgpmo_client_stop_dirty_tracking() - DxgkDdiStopDirtyTracking
  * @client: the client
- * @basis_id: the basis
+ * @args: STOP_DIRTY_TRACKING's block: the basis
  *
  * Return: 0, or STOP_DIRTY_TRACKING's errors.
  */
 int dxgpmo_client_stop_dirty_tracking(struct dxgpmo_client *client,
-				      u32 basis_id)
+				      struct dxgpmo_dirty_tracking *args)
 {
-	return dxgpmo_client_tracking_cmd(client,
-					  DXGPMO_IOC_STOP_DIRTY_TRACKING,
-					  basis_id);
+	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_STOP_DIRTY_TRACKING, args,
+				   sizeof(*args), NULL);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_stop_dirty_tracking, DXGPMO_NS);
 

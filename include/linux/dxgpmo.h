@@ -10,7 +10,8 @@
  * client is closed, or when the driver lets go of the device (devres, after
  * remove()), or when the module that opened it unloads.  Each call
  * takes the parameter block of the ioctl of the same name (uapi dxgpmo.h),
- * with the same rules and errors; the kernel-doc of each function, in
+ * as each Windows callback takes its DXGKARGCB_* block, with the same
+ * rules and errors; the kernel-doc of each function, in
  * module/client.c, says what differs.  Build against the module's sources
  * (-I<dxgpmo>/include, KBUILD_EXTRA_SYMBOLS=<dxgpmo>/Module.symvers)
  * and import the namespace: DXGPMO_IMPORT_NS().
@@ -58,19 +59,20 @@ u32 dxgpmo_client_adapter_id(struct dxgpmo_client *client);
 
 int dxgpmo_client_create_pmo(struct dxgpmo_client *client,
 			     struct dxgpmo_create_pmo *args);
-int dxgpmo_client_destroy_pmo(struct dxgpmo_client *client, u32 pmo_id,
-			      u32 amo_id);
-int dxgpmo_client_open_pmo(struct dxgpmo_client *client, u32 pmo_id,
-			   u32 adapter_id, u32 *amo_id);
-int dxgpmo_client_close_pmo(struct dxgpmo_client *client, u32 amo_id);
+int dxgpmo_client_destroy_pmo(struct dxgpmo_client *client,
+			      struct dxgpmo_destroy_pmo *args);
+int dxgpmo_client_open_pmo(struct dxgpmo_client *client,
+			   struct dxgpmo_open_pmo *args);
+int dxgpmo_client_close_pmo(struct dxgpmo_client *client,
+			    struct dxgpmo_close_pmo *args);
 
 int dxgpmo_client_allocate_adl(struct dxgpmo_client *client,
 			       struct dxgpmo_allocate_adl *args, u64 *pages);
-int dxgpmo_client_free_adl(struct dxgpmo_client *client, u32 adl_id);
+int dxgpmo_client_free_adl(struct dxgpmo_client *client,
+			   struct dxgpmo_free_adl *args);
 
 int dxgpmo_client_map(struct dxgpmo_client *client, struct dxgpmo_map *args);
-int dxgpmo_client_unmap(struct dxgpmo_client *client, u32 pmo_id, u64 address,
-			u64 length);
+int dxgpmo_client_unmap(struct dxgpmo_client *client, struct dxgpmo_unmap *args);
 
 /* The byte args->offset asked for, in the view dxgpmo_client_map() made. */
 static inline void *dxgpmo_map_pointer(const struct dxgpmo_map *args)
@@ -82,11 +84,11 @@ int dxgpmo_client_create_memory_basis(struct dxgpmo_client *client,
 				      struct dxgpmo_create_memory_basis *args,
 				      const struct dxgpmo_memory_range *ranges);
 int dxgpmo_client_destroy_memory_basis(struct dxgpmo_client *client,
-				       u32 basis_id);
+				       struct dxgpmo_destroy_memory_basis *args);
 int dxgpmo_client_start_dirty_tracking(struct dxgpmo_client *client,
-				       u32 basis_id);
+				       struct dxgpmo_dirty_tracking *args);
 int dxgpmo_client_stop_dirty_tracking(struct dxgpmo_client *client,
-				      u32 basis_id);
+				      struct dxgpmo_dirty_tracking *args);
 int dxgpmo_client_query_dirty_bits(struct dxgpmo_client *client,
 				   struct dxgpmo_query_dirty_bits *args, void *bits);
 int dxgpmo_client_segment_transfer(struct dxgpmo_client *client, bool to_memory,

@@ -139,6 +139,9 @@ static void sample_sequence(struct sample_edu *edu)
 		.offset = 100,
 		.length = SAMPLE_PAGES * PAGE_SIZE - 200,
 	};
+	struct dxgpmo_destroy_pmo destroy = {};
+	struct dxgpmo_free_adl free_adl = {};
+	struct dxgpmo_unmap unmap = {};
 	u8 *pattern, *readback, *view;
 	u64 *pages;
 	int ret;
@@ -199,23 +202,30 @@ static void sample_sequence(struct sample_edu *edu)
 		      !ret && !memchr_inv(readback, 0xa5, QEMU_EDU_CHUNK),
 		      "%d %*ph", ret, 8, readback);
 
-	ret = dxgpmo_client_unmap(client, create.pmo_id, map.address,
-				  map.length);
+	unmap.pmo_id = create.pmo_id;
+	unmap.address = map.address;
+	unmap.length = map.length;
+	ret = dxgpmo_client_unmap(client, &unmap);
 	sample_report(edu, "unmap", !ret, "%d", ret);
 
 	/* The driver's fault: destroying what an ADL still maps. */
-	ret = dxgpmo_client_destroy_pmo(client, create.pmo_id, create.amo_id);
+	destroy.pmo_id = create.pmo_id;
+	destroy.amo_id = create.amo_id;
+	ret = dxgpmo_client_destroy_pmo(client, &destroy);
 	sample_report(edu, "destroy_with_live_adl_refused", ret == -EBUSY,
 		      "%d", ret);
 
 out_free_adl:
-	ret = dxgpmo_client_free_adl(client, adl.adl_id);
+	free_adl.adl_id = adl.adl_id;
+	ret = dxgpmo_client_free_adl(client, &free_adl);
 	sample_report(edu, "free_adl", !ret, "%d", ret);
-	ret = dxgpmo_client_free_adl(client, adl.adl_id);
+	ret = dxgpmo_client_free_adl(client, &free_adl);
 	sample_report(edu, "double_free_adl_refused", ret == -ENOENT, "%d",
 		      ret);
 out_destroy:
-	ret = dxgpmo_client_destroy_pmo(client, create.pmo_id, create.amo_id);
+	destroy.pmo_id = create.pmo_id;
+	destroy.amo_id = create.amo_id;
+	ret = dxgpmo_client_destroy_pmo(client, &destroy);
 	sample_report(edu, "destroy_pmo_and_amo", !ret, "%d", ret);
 out_free:
 	kfree(pages);
@@ -239,6 +249,8 @@ static void sample_dirty_pass(struct sample_edu *edu)
 	struct dxgpmo_query_dirty_bits query = {
 		.flags = DXGPMO_DIRTY_CLEAR_DATA,
 	};
+	struct dxgpmo_destroy_memory_basis destroy = {};
+	struct dxgpmo_dirty_tracking tracking = {};
 	u8 bits[SZ_1M / PAGE_SIZE / BITS_PER_BYTE];
 	u8 data[64];
 	int ret, i;
@@ -252,7 +264,8 @@ static void sample_dirty_pass(struct sample_edu *edu)
 	ret = dxgpmo_client_create_memory_basis(client, &basis, &range);
 	if (!sample_report(edu, "create_memory_basis", !ret, "%d", ret))
 		return;
-	ret = dxgpmo_client_start_dirty_tracking(client, basis.basis_id);
+	tracking.basis_id = basis.basis_id;
+	ret = dxgpmo_client_start_dirty_tracking(client, &tracking);
 	if (!sample_report(edu, "start_dirty_tracking", !ret, "%d", ret))
 		goto out_destroy;
 	memset(data, 0x3c, sizeof(data));
@@ -269,10 +282,11 @@ static void sample_dirty_pass(struct sample_edu *edu)
 			only_page_3 = false;
 	sample_report(edu, "dirty_bit_of_written_page", !ret && only_page_3,
 		      "%d %*ph", ret, 4, bits);
-	ret = dxgpmo_client_stop_dirty_tracking(client, basis.basis_id);
+	ret = dxgpmo_client_stop_dirty_tracking(client, &tracking);
 	sample_report(edu, "stop_dirty_tracking", !ret, "%d", ret);
 out_destroy:
-	ret = dxgpmo_client_destroy_memory_basis(client, basis.basis_id);
+	destroy.basis_id = basis.basis_id;
+	ret = dxgpmo_client_destroy_memory_basis(client, &destroy);
 	sample_report(edu, "destroy_memory_basis", !ret, "%d", ret);
 }
 
@@ -287,6 +301,7 @@ static void sample_io_space(struct sample_edu *edu)
 		.cache_type = DXGPMO_CACHE_NON_CACHED,
 		.length = PAGE_SIZE,
 	};
+	struct dxgpmo_destroy_pmo destroy = {};
 	struct pci_dev *other = NULL;
 	int ret;
 
@@ -300,8 +315,10 @@ static void sample_io_space(struct sample_edu *edu)
 	pci_dev_put(other);
 	ret = dxgpmo_client_create_pmo(edu->client, &create);
 	sample_report(edu, "io_space_refused", ret == -EOPNOTSUPP, "%d", ret);
-	if (!ret)
-		dxgpmo_client_destroy_pmo(edu->client, create.pmo_id, 0);
+	if (!ret) {
+		destroy.pmo_id = create.pmo_id;
+		dxgpmo_client_destroy_pmo(edu->client, &destroy);
+	}
 }
 
 /* The faults the API refuses, and a dma-buf of a PMO. */
@@ -317,6 +334,7 @@ static void sample_refusals(struct sample_edu *edu)
 		.access_mode = DXGPMO_ACCESS_USER,
 		.length = PAGE_SIZE,
 	};
+	struct dxgpmo_destroy_pmo destroy = {};
 	struct dma_buf *dmabuf;
 	int ret;
 
@@ -331,12 +349,13 @@ static void sample_refusals(struct sample_edu *edu)
 	sample_report(edu, "export_dmabuf",
 		      !IS_ERR(dmabuf) && dmabuf->size == 3 * PAGE_SIZE, "%d",
 		      PTR_ERR_OR_ZERO(dmabuf));
-	ret = dxgpmo_client_destroy_pmo(client, create.pmo_id, 0);
+	destroy.pmo_id = create.pmo_id;
+	ret = dxgpmo_client_destroy_pmo(client, &destroy);
 	sample_report(edu, "destroy_exported_pmo", !ret, "%d", ret);
 	/* The pages live as long as the dma-buf. */
 	if (!IS_ERR(dmabuf))
 		dma_buf_put(dmabuf);
-	ret = dxgpmo_client_destroy_pmo(client, create.pmo_id, 0);
+	ret = dxgpmo_client_destroy_pmo(client, &destroy);
 	sample_report(edu, "double_destroy_refused", ret == -ENOENT, "%d",
 		      ret);
 }
