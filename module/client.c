@@ -375,7 +375,7 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_destroy_pmo, DXGPMO_NS);
  * dxgpmo_client_open_pmo() - DxgkCbOpenPhysicalMemoryObject
  * @client: the client
  * @args: OPEN_PMO's block: the PMO and the adapter (usually
- *	dxgpmo_client_adapter_id()); amo_id is the new AMO
+ *	dxgpmo_client_adapter_id()); amo_id, 0 on entry, is the new AMO
  *
  * Return: 0, or OPEN_PMO's errors (-EBUSY: the PMO has an AMO).
  */
@@ -502,8 +502,8 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_create_memory_basis, DXGPMO_NS);
 int dxgpmo_client_destroy_memory_basis(struct dxgpmo_client *client,
 				       struct dxgpmo_destroy_memory_basis *args)
 {
-	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_DESTROY_MEMORY_BASIS, args,
-				   sizeof(*args), NULL);
+	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_DESTROY_MEMORY_BASIS,
+				   args, sizeof(*args), NULL);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_destroy_memory_basis, DXGPMO_NS);
 
@@ -517,8 +517,8 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_destroy_memory_basis, DXGPMO_NS);
 int dxgpmo_client_start_dirty_tracking(struct dxgpmo_client *client,
 				       struct dxgpmo_dirty_tracking *args)
 {
-	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_START_DIRTY_TRACKING, args,
-				   sizeof(*args), NULL);
+	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_START_DIRTY_TRACKING,
+				   args, sizeof(*args), NULL);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_start_dirty_tracking, DXGPMO_NS);
 
@@ -532,8 +532,8 @@ EXPORT_SYMBOL_NS_GPL(dxgpmo_client_start_dirty_tracking, DXGPMO_NS);
 int dxgpmo_client_stop_dirty_tracking(struct dxgpmo_client *client,
 				      struct dxgpmo_dirty_tracking *args)
 {
-	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_STOP_DIRTY_TRACKING, args,
-				   sizeof(*args), NULL);
+	return dxgpmo_ioctl_kernel(client->file, DXGPMO_IOC_STOP_DIRTY_TRACKING,
+				   args, sizeof(*args), NULL);
 }
 EXPORT_SYMBOL_NS_GPL(dxgpmo_client_stop_dirty_tracking, DXGPMO_NS);
 

@@ -13,7 +13,10 @@
 #   client.c     exports the in-kernel API, which the project's public
 #                header include/linux/dxgpmo.h declares, and has client.h
 #                for the rest;
-#   main.c       defines nothing non-static: nothing calls into it.
+#   main.c       defines nothing non-static: nothing calls into it;
+#   kunit/       each case a *_kunit.c defines is declared in kunit/kunit.h
+#                and registered in kunit/suite.c's one table (a case
+#                left out would build and never run), and nothing else.
 # Universal-ctags lists prototypes and definitions, preprocessor branches
 # included, so test-build-only declarations are checked too.
 #
@@ -131,6 +134,27 @@ for c in *.c; do
 		fi
 	done
 done
+
+# KUnit: the cases defined, declared and registered are the same set.
+if [ -d kunit ]; then
+	sed -n 's/^void \(dxgpmo_[a-z0-9_]*_test\)(struct kunit \*test)$/\1/p' \
+		kunit/*_kunit.c | sort > "$tmp/k.defined"
+	sed -n 's/^void \(dxgpmo_[a-z0-9_]*_test\)(struct kunit \*test);$/\1/p' \
+		kunit/kunit.h | sort > "$tmp/k.declared"
+	sed -n 's/^\tKUNIT_CASE(\(dxgpmo_[a-z0-9_]*\)),$/\1/p' \
+		kunit/suite.c | sort > "$tmp/k.registered"
+	if [ ! -s "$tmp/k.defined" ]; then
+		echo "headers: no KUnit case found in kunit/*_kunit.c"
+		echo fail >> "$tmp/failed"
+	fi
+	for list in declared registered; do
+		if ! cmp -s "$tmp/k.defined" "$tmp/k.$list"; then
+			echo "headers: KUnit cases defined (<) and $list (>) differ:"
+			diff "$tmp/k.defined" "$tmp/k.$list" | grep '^[<>]'
+			echo fail >> "$tmp/failed"
+		fi
+	done
+fi
 
 [ ! -e "$tmp/failed" ] || fail=1
 exit $fail

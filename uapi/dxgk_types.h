@@ -4,9 +4,9 @@
  * physical memory object callbacks, DXGK_ADL, the memory-basis and
  * dirty-bit DDIs' arguments, the cache and object types, and the NTSTATUS
  * values with the errno each stands for.  Written once for both worlds:
- * libdxgk.h includes it in user space (with <stdint.h>), <linux/dxgkrnl.h>
- * in the kernel (with <linux/types.h>), so that a driver's memory code
- * compiles the same against either.  The fields, types and enum values are
+ * libdxgk.h includes it in user space (with <stdint.h>), kernel code with
+ * <linux/types.h>, so that a driver's memory code compiles the same in
+ * either.  The fields, types and enum values are
  * those Microsoft's DDI reference documents, with the x64 layout, which
  * arm64 shares: Linux's LP64 differs from Windows' LLP64 only in long,
  * which none of these uses.
@@ -29,14 +29,15 @@
  */
 /*
  * The WDK's x64 layout, which arm64 Linux shares, checked wherever this
- * header compiles: in the kernel and in user space, C and C++ alike.  A
- * 32-bit build fails here, as it should: handles and pointers are 64-bit.
+ * header compiles: in the kernel and in user space, C11 and C++11 on.
  */
 #ifdef __cplusplus
 #define DXGK_X64_LAYOUT(expr) static_assert(expr, #expr)
 #else
 #define DXGK_X64_LAYOUT(expr) _Static_assert(expr, #expr)
 #endif
+/* Handles and pointers are 64-bit: a 32-bit build fails, first here. */
+DXGK_X64_LAYOUT(sizeof(void *) == 8);
 
 #ifndef DXGK_ANONYMOUS
 #if defined(__cplusplus) && defined(__GNUC__)
@@ -177,8 +178,8 @@ typedef struct _OBJECT_ATTRIBUTES *POBJECT_ATTRIBUTES;
 #endif
 
 /*
- * errno <-> NTSTATUS, one row an errno, for libdxgk and the kernel's
- * interface alike: X(errno, status) for each row, in the order of
+ * errno <-> NTSTATUS, one row an errno, for libdxgk and kernel code
+ * alike: X(errno, status) for each row, in the order of
  * Documentation/porting.rst's table.  Every other errno is
  * STATUS_UNSUCCESSFUL; a status not in the table is EIO.  Where it is
  * expanded, <errno.h> (<linux/errno.h>) gives the errnos.
@@ -424,5 +425,7 @@ DXGK_X64_LAYOUT(offsetof(DXGKARG_QUERYDIRTYBITDATA, Flags) == 48);
 typedef struct _DXGK_DIRTY_BIT_TRACKING_SEGMENT_CAPS {
 	UINT PageSize;
 } DXGK_DIRTY_BIT_TRACKING_SEGMENT_CAPS;
+
+#undef DXGK_X64_LAYOUT
 
 #endif /* _DXGK_TYPES_H */

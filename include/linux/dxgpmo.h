@@ -72,7 +72,8 @@ int dxgpmo_client_free_adl(struct dxgpmo_client *client,
 			   struct dxgpmo_free_adl *args);
 
 int dxgpmo_client_map(struct dxgpmo_client *client, struct dxgpmo_map *args);
-int dxgpmo_client_unmap(struct dxgpmo_client *client, struct dxgpmo_unmap *args);
+int dxgpmo_client_unmap(struct dxgpmo_client *client,
+			struct dxgpmo_unmap *args);
 
 /* The byte args->offset asked for, in the view dxgpmo_client_map() made. */
 static inline void *dxgpmo_map_pointer(const struct dxgpmo_map *args)

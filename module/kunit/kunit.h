@@ -39,9 +39,4 @@ void dxgpmo_range_bytes_test(struct kunit *test);
 void dxgpmo_query_span_test(struct kunit *test);
 void dxgpmo_bits_bytes_test(struct kunit *test);
 
-/* ntstatus_kunit.c */
-void dxgpmo_ntstatus_rows_test(struct kunit *test);
-void dxgpmo_ntstatus_values_test(struct kunit *test);
-void dxgpmo_ntstatus_unknown_test(struct kunit *test);
-
 #endif /* _DXGPMO_KUNIT_H */

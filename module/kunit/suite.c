@@ -38,10 +38,6 @@ static struct kunit_case dxgpmo_module_cases[] = {
 	KUNIT_CASE(dxgpmo_range_bytes_test),
 	KUNIT_CASE(dxgpmo_query_span_test),
 	KUNIT_CASE(dxgpmo_bits_bytes_test),
-	/* ntstatus_kunit.c: NTSTATUS for an errno and back */
-	KUNIT_CASE(dxgpmo_ntstatus_rows_test),
-	KUNIT_CASE(dxgpmo_ntstatus_values_test),
-	KUNIT_CASE(dxgpmo_ntstatus_unknown_test),
 	{}
 };
 
