@@ -109,6 +109,21 @@ static const struct dxgpmo_ioctl_op dxgpmo_ioctl_ops[] = {
 	IOCTL_OP(TEST, dxgpmo_cmd_test, struct dxgpmo_test_cmd, fail_nth),
 };
 
+/* The table's entry of ioctl number cmd, or NULL: either door asks it. */
+static const struct dxgpmo_ioctl_op *dxgpmo_ioctl_op(unsigned int cmd)
+{
+	unsigned int nr = _IOC_NR(cmd);
+	const struct dxgpmo_ioctl_op *op;
+
+	if (_IOC_TYPE(cmd) != DXGPMO_TYPE || nr >= ARRAY_SIZE(dxgpmo_ioctl_ops))
+		return NULL;
+	op = &dxgpmo_ioctl_ops[array_index_nospec(nr,
+						  ARRAY_SIZE(dxgpmo_ioctl_ops))];
+	if (!op->execute || op->ioctl_num != cmd)
+		return NULL;
+	return op;
+}
+
 long dxgpmo_fops_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 {
 	const struct dxgpmo_ioctl_op *op;
@@ -119,14 +134,10 @@ long dxgpmo_fops_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 		.ubuffer = (void __user *)arg,
 		.cmd = &buf,
 	};
-	unsigned int nr = _IOC_NR(cmd);
 	int ret;
 
-	if (_IOC_TYPE(cmd) != DXGPMO_TYPE || nr >= ARRAY_SIZE(dxgpmo_ioctl_ops))
-		return -ENOTTY;
-	op = &dxgpmo_ioctl_ops[array_index_nospec(nr,
-						  ARRAY_SIZE(dxgpmo_ioctl_ops))];
-	if (!op->execute || op->ioctl_num != cmd)
+	op = dxgpmo_ioctl_op(cmd);
+	if (!op)
 		return -ENOTTY;
 
 	ret = get_user(ucmd.user_size, (u32 __user *)ucmd.ubuffer);
@@ -161,8 +172,7 @@ long dxgpmo_fops_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 int dxgpmo_ioctl_kernel(struct dxgpmo_file *file, unsigned int ioctl_num,
 			void *args, size_t size, const void *array)
 {
-	unsigned int nr = _IOC_NR(ioctl_num);
-	const struct dxgpmo_ioctl_op *op;
+	const struct dxgpmo_ioctl_op *op = dxgpmo_ioctl_op(ioctl_num);
 	union dxgpmo_ucmd_buffer buf;
 	struct dxgpmo_ucmd ucmd = {
 		.file = file,
@@ -173,13 +183,9 @@ int dxgpmo_ioctl_kernel(struct dxgpmo_file *file, unsigned int ioctl_num,
 	int ret;
 
 	might_sleep();
-	if (WARN_ON_ONCE(nr >= ARRAY_SIZE(dxgpmo_ioctl_ops)))
-		return -ENOTTY;
-	op = &dxgpmo_ioctl_ops[nr];
 	/* The table says the size: a block of another type would overrun. */
-	if (WARN_ON_ONCE(op->ioctl_num != ioctl_num || !op->execute ||
-			 size != op->size || (array && !op->array_offset) ||
-			 !file->kernel_client))
+	if (WARN_ON_ONCE(!op || size != op->size ||
+			 (array && !op->array_offset) || !file->kernel_client))
 		return -ENOTTY;
 	caller_ptr = op->array_offset ? args + op->array_offset : NULL;
 	if (caller_ptr && *caller_ptr)
