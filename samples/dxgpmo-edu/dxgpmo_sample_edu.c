@@ -89,8 +89,8 @@ static int sample_edu_transfer(struct dxgpmo_client *client, bool to_memory,
 
 	for (done = 0; done < len && !ret; done += QEMU_EDU_CHUNK)
 		ret = sample_edu_copy(edu, to_memory, device_address + done,
-				      buf + done,
-				      min_t(size_t, len - done, QEMU_EDU_CHUNK));
+				      buf + done, min_t(size_t, len - done,
+							QEMU_EDU_CHUNK));
 	return ret;
 }
 
@@ -158,6 +158,8 @@ static void sample_sequence(struct sample_edu *edu)
 	if (!sample_report(edu, "create_pmo_with_amo",
 			   !ret && create.pmo_id && create.amo_id, "%d", ret))
 		goto out_free;
+	destroy.pmo_id = create.pmo_id;
+	destroy.amo_id = create.amo_id;
 
 	/* Too small an array: the size it needs, and the same block again. */
 	adl.amo_id = create.amo_id;
@@ -209,8 +211,6 @@ static void sample_sequence(struct sample_edu *edu)
 	sample_report(edu, "unmap", !ret, "%d", ret);
 
 	/* The driver's fault: destroying what an ADL still maps. */
-	destroy.pmo_id = create.pmo_id;
-	destroy.amo_id = create.amo_id;
 	ret = dxgpmo_client_destroy_pmo(client, &destroy);
 	sample_report(edu, "destroy_with_live_adl_refused", ret == -EBUSY,
 		      "%d", ret);
@@ -223,8 +223,6 @@ out_free_adl:
 	sample_report(edu, "double_free_adl_refused", ret == -ENOENT, "%d",
 		      ret);
 out_destroy:
-	destroy.pmo_id = create.pmo_id;
-	destroy.amo_id = create.amo_id;
 	ret = dxgpmo_client_destroy_pmo(client, &destroy);
 	sample_report(edu, "destroy_pmo_and_amo", !ret, "%d", ret);
 out_free:
@@ -258,8 +256,9 @@ static void sample_dirty_pass(struct sample_edu *edu)
 
 	/* A missing array of ranges fails as a user's bad pointer does. */
 	ret = dxgpmo_client_create_memory_basis(client, &basis, NULL);
-	sample_report(edu, "basis_missing_ranges", ret == -EFAULT && !basis.basis_id,
-		      "%d, basis %u", ret, basis.basis_id);
+	sample_report(edu, "basis_missing_ranges",
+		      ret == -EFAULT && !basis.basis_id, "%d, basis %u", ret,
+		      basis.basis_id);
 
 	ret = dxgpmo_client_create_memory_basis(client, &basis, &range);
 	if (!sample_report(edu, "create_memory_basis", !ret, "%d", ret))
