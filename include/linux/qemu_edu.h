@@ -3,12 +3,12 @@
  * QEMU's edu device (PCI 1234:11e8): the registers and the DMA run that
  * dxgpmo's edu adapter kind and the sample kernel client both program.
  *
- * edu has one 4 KiB buffer at device address QEMU_EDU_BUFFER_ADDR and an engine
- * that copies between that buffer and a RAM (bus) address, through the
- * IOMMU.  QEMU stops the whole VM when a run does not end strictly before
- * the end of the buffer, so a run is at most QEMU_EDU_CHUNK bytes starting at
- * QEMU_EDU_BUFFER_ADDR.  A run completes about 100 ms of virtual time after the
- * command.
+ * edu has one 4 KiB buffer at device address QEMU_EDU_BUFFER_ADDR and
+ * an engine that copies between that buffer and a RAM (bus) address,
+ * through the IOMMU.  QEMU stops the whole VM when a run does not end
+ * strictly before the end of the buffer, so a run is at most
+ * QEMU_EDU_CHUNK bytes starting at QEMU_EDU_BUFFER_ADDR.  A run completes
+ * about 100 ms of virtual time after the command.
  */
 #ifndef _LINUX_QEMU_EDU_H
 #define _LINUX_QEMU_EDU_H
@@ -44,8 +44,7 @@
 /*
  * Copy len bytes from src to dst, one of them QEMU_EDU_BUFFER_ADDR, the
  * other a RAM address (to_ram says which way), and wait for the engine to
- * finish.
- * The caller serialises runs: edu has one engine.
+ * finish.  The caller serialises runs: edu has one engine.
  *
  * Context: process context; sleeps up to QEMU_EDU_TIMEOUT_US.
  */
@@ -60,12 +59,14 @@ static inline int qemu_edu_dma_run(void __iomem *regs, u64 src, u64 dst,
 	writeq(QEMU_EDU_DMA_START | (to_ram ? QEMU_EDU_DMA_TO_RAM : 0),
 	       regs + QEMU_EDU_REG_DMA_CMD);
 	return readl_poll_timeout(regs + QEMU_EDU_REG_DMA_CMD, cmd,
-				  !(cmd & QEMU_EDU_DMA_START), 1000, QEMU_EDU_TIMEOUT_US);
+				  !(cmd & QEMU_EDU_DMA_START), 1000,
+				  QEMU_EDU_TIMEOUT_US);
 }
 
 /*
- * RAM to RAM through edu's buffer, two runs: len bytes (at most QEMU_EDU_CHUNK)
- * from staging to addr when to_ram, else from addr to staging.  There is
+ * RAM to RAM through edu's buffer, two runs: len bytes (at most
+ * QEMU_EDU_CHUNK) from staging to addr when to_ram, else from addr to
+ * staging.  There is
  * no CPU access to the buffer, so a driver moves bytes of its own to or
  * from a device address through a staging buffer it has mapped for the
  * device.
@@ -77,12 +78,12 @@ static inline int qemu_edu_dma_bounce(void __iomem *regs, u64 staging,
 {
 	int ret;
 
-	ret = qemu_edu_dma_run(regs, to_ram ? staging : addr, QEMU_EDU_BUFFER_ADDR,
-			       len, false);
+	ret = qemu_edu_dma_run(regs, to_ram ? staging : addr,
+			       QEMU_EDU_BUFFER_ADDR, len, false);
 	if (ret)
 		return ret;
-	return qemu_edu_dma_run(regs, QEMU_EDU_BUFFER_ADDR, to_ram ? addr : staging,
-				len, true);
+	return qemu_edu_dma_run(regs, QEMU_EDU_BUFFER_ADDR,
+				to_ram ? addr : staging, len, true);
 }
 
 #endif /* _LINUX_QEMU_EDU_H */
