@@ -6,10 +6,10 @@
  * values with the errno each stands for.  Written once for both worlds:
  * libdxgk.h includes it in user space (with <stdint.h>), kernel code with
  * <linux/types.h>, so that a driver's memory code compiles the same in
- * either.  The fields, types and enum values are
- * those Microsoft's DDI reference documents, with the x64 layout, which
- * arm64 shares: Linux's LP64 differs from Windows' LLP64 only in long,
- * which none of these uses.
+ * either.  The fields, types and enum values are those Microsoft's DDI
+ * reference documents, with the x64 layout, which arm64 shares: Linux's
+ * LP64 differs from Windows' LLP64 only in long, which none of these
+ * uses.
  */
 #ifndef _DXGK_TYPES_H
 #define _DXGK_TYPES_H
@@ -23,11 +23,6 @@
 #endif
 
 /*
- * The flag unions name their bits without a struct member name, as Windows
- * code expects (Flags.Contiguous): standard C11, an extension in C++ that
- * GCC and Clang accept silently when told so.
- */
-/*
  * The WDK's x64 layout, which arm64 Linux shares, checked wherever this
  * header compiles: in the kernel and in user space, C11 and C++11 on.
  */
@@ -39,6 +34,11 @@
 /* Handles and pointers are 64-bit: a 32-bit build fails, first here. */
 DXGK_X64_LAYOUT(sizeof(void *) == 8);
 
+/*
+ * The flag unions name their bits without a struct member name, as Windows
+ * code expects (Flags.Contiguous): standard C11, an extension in C++ that
+ * GCC and Clang accept silently when told so.
+ */
 #ifndef DXGK_ANONYMOUS
 #if defined(__cplusplus) && defined(__GNUC__)
 #define DXGK_ANONYMOUS __extension__
