@@ -89,13 +89,24 @@ void dxgpmo_adapter_put(struct dxgpmo_adapter *adapter)
  */
 struct dxgpmo_adapter *dxgpmo_adapter_get(struct dxgpmo_file *file, u32 id)
 {
+	return dxgpmo_adapter_get_any_owner(file, id, false);
+}
+
+/*
+ * With any_owner, also a kernel driver's adapter, which only the file of
+ * its client otherwise sees (the caller decided that file may).
+ */
+struct dxgpmo_adapter *dxgpmo_adapter_get_any_owner(struct dxgpmo_file *file,
+						    u32 id, bool any_owner)
+{
 	struct dxgpmo_adapter *adapter;
 
 	if (!id)
 		return ERR_PTR(-ENOENT);
 	xa_lock(&dxgpmo_adapters);
 	adapter = xa_load(&dxgpmo_adapters, id);
-	if (!adapter || (adapter->owner && adapter->owner != file) ||
+	if (!adapter ||
+	    (adapter->owner && adapter->owner != file && !any_owner) ||
 	    !kref_get_unless_zero(&adapter->kref))
 		adapter = ERR_PTR(-ENOENT);
 	xa_unlock(&dxgpmo_adapters);
@@ -232,7 +243,7 @@ dxgpmo_adapter_register(struct device *dev,
 	int ret;
 
 	if (WARN_ON(!(ops->caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE) !=
-		    !ops->transfer))
+		    !ops->transfer || !ops->basis_ddi))
 		return ERR_PTR(-EINVAL);
 	adapter = kzalloc(sizeof(*adapter), GFP_KERNEL);
 	if (!adapter)

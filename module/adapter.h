@@ -16,7 +16,9 @@
 struct device;
 struct dxgpmo_adapter;
 struct dxgpmo_adapter_info;
+struct dxgpmo_dirty_range;
 struct dxgpmo_file;
+struct dxgpmo_query_dirty_bits;
 struct dxgpmo_segment;
 
 /*
@@ -24,6 +26,47 @@ struct dxgpmo_segment;
  * adapter's "local memory"), far above any DMA mask of system memory.
  */
 #define DXGPMO_SEGMENT_DEVICE_BASE	(1ULL << 48)
+
+/**
+ * struct dxgpmo_basis_ddi - who answers an adapter's memory bases
+ * @segment_caps: the dirty page size of segment @segment_id, and its size
+ *	in *@segment_size; 0 for a segment that does not exist or is not
+ *	tracked (DXGKQAITYPE_DIRTYBITTRACKINGSEGMENTCAPS)
+ * @create: DxgkDdiCreateMemoryBasis: the tracker's handle for @nr_ranges
+ *	@ranges of the segment, or an ERR_PTR().  The ranges are checked
+ *	as Dxgkrnl promises them (whole dirty pages of the segment,
+ *	disjoint), their first_bit numbered in basis order.
+ * @destroy: DxgkDdiDestroyMemoryBasis; no failure is the caller's to
+ *	handle (Windows treats one as catastrophic)
+ * @start: DxgkDdiStartDirtyTracking: the bits of the basis read 0 after it
+ * @stop: DxgkDdiStopDirtyTracking, of a basis started more often than
+ *	stopped
+ * @query: DxgkDdiQueryDirtyBitData into @bits (@nbytes, zeroed), for the
+ *	span @cmd names (subrange_*, checked against the ranges) and with
+ *	its %DXGPMO_DIRTY_CLEAR_DATA; only while the basis is started
+ * @restore: optional: set again the bits @bits says a clearing @query took,
+ *	which never reached the caller
+ *
+ * Called in process context, and for a kernel driver's adapter only while
+ * the device is there (dxgpmo_adapter_begin_access()).  The module's own
+ * tracking of the segments it emulates (segment_basis.c) is one
+ * implementation, a kernel driver's DDIs (client.c) the other.
+ */
+struct dxgpmo_basis_ddi {
+	u64 (*segment_caps)(struct dxgpmo_adapter *adapter, u32 segment_id,
+			    u64 *segment_size);
+	void *(*create)(struct dxgpmo_adapter *adapter, u32 segment_id,
+			const struct dxgpmo_dirty_range *ranges, u32 nr_ranges);
+	void (*destroy)(struct dxgpmo_adapter *adapter, void *basis);
+	int (*start)(struct dxgpmo_adapter *adapter, void *basis);
+	int (*stop)(struct dxgpmo_adapter *adapter, void *basis);
+	int (*query)(struct dxgpmo_adapter *adapter, void *basis,
+		     const struct dxgpmo_query_dirty_bits *cmd, u8 *bits,
+		     size_t nbytes);
+	void (*restore)(struct dxgpmo_adapter *adapter, void *basis,
+			const struct dxgpmo_query_dirty_bits *cmd,
+			const u8 *bits);
+};
 
 /**
  * struct dxgpmo_adapter_ops - what one kind of adapter does its own way
@@ -48,6 +91,9 @@ struct dxgpmo_segment;
  *	the device and revokes their access.
  * @release: free the kind's data (&dxgpmo_adapter.priv) when the adapter's
  *	last reference goes, which may be long after the device did
+ * @basis_ddi: the adapter's memory bases and dirty bits; the module's
+ *	tracking of its segment, &dxgpmo_segment_basis_ddi, for every kind
+ *	but a kernel driver's that brings its own
  *
  * One table a kind, filled in the kind's file (edu.c, generic_pci.c,
  * virtual.c); members the kind has no use for are NULL.  The core tells
@@ -64,6 +110,7 @@ struct dxgpmo_adapter_ops {
 			 bool *registers, bool *prefetchable);
 	void (*revoke)(struct dxgpmo_adapter *adapter);
 	void (*release)(struct dxgpmo_adapter *adapter);
+	const struct dxgpmo_basis_ddi *basis_ddi;
 };
 
 struct dxgpmo_adapter {
@@ -114,6 +161,8 @@ int dxgpmo_adapter_transfer(struct dxgpmo_adapter *adapter, bool to_memory,
 			    u64 device_address, void *buf, size_t len);
 void dxgpmo_adapter_flush_lazy_unmaps(struct dxgpmo_adapter *adapter);
 struct dxgpmo_adapter *dxgpmo_adapter_get(struct dxgpmo_file *file, u32 id);
+struct dxgpmo_adapter *dxgpmo_adapter_get_any_owner(struct dxgpmo_file *file,
+						    u32 id, bool any_owner);
 void dxgpmo_adapter_put(struct dxgpmo_adapter *adapter);
 struct dxgpmo_adapter *dxgpmo_adapter_get_by_bar(u64 start, u64 len,
 						 bool *registers,

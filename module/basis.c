@@ -1,28 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Memory bases and dirty-bit tracking: DxgkDdiCreateMemoryBasis,
- * DxgkDdiDestroyMemoryBasis, DxgkDdiStart/StopDirtyTracking and
- * DxgkDdiQueryDirtyBitData on the adapters' segments (segment.c).
+ * Memory bases and dirty-bit tracking, Dxgkrnl's side: the commands that
+ * call DxgkDdiCreateMemoryBasis, DxgkDdiDestroyMemoryBasis,
+ * DxgkDdiStart/StopDirtyTracking and DxgkDdiQueryDirtyBitData on an
+ * adapter, through whichever tracker answers for it
+ * (&dxgpmo_adapter_ops.basis_ddi: the module's own for the segments it
+ * emulates, segment_basis.c, or a kernel driver's).
  *
- * A basis is a list of disjoint ranges of one segment with one bit per
- * tracking page, the ranges' bits concatenated in basis order: a dirty log
- * (dirty.c) the basis owns and hands down to its segment.  Tracking is per
- * basis, not per file: every write to a segment page, from any file's
- * mapping or from the adapter's engine, sets the bit in every tracked log
- * that covers it, so overlapping bases each see their writes.  STARTs are
- * counted; the first one re-arms the pages and clears the bits.
- *
- * CPU writes reach the bits when someone collects them (a query, a START,
- * dxgpmo_segment_collect()): the PTEs that map the range are cleaned and
- * what they said is recorded in every tracked log, under the segment's
- * collect_lock, so that a query of
- * one basis never sees a page already cleaned by another file's query
- * before that query has set its bits.  Device writes set the bits directly.
- * Faults take no lock at all, but where 2 MiB dirty pages are tracked by
- * write faults (segment_granule.c).
+ * What Dxgkrnl promises a driver is checked here, once for every
+ * tracker: the ranges are whole dirty pages of the segment, disjoint; a
+ * STOP matches a START; a query names a span inside a started basis, in
+ * whole dirty pages, and brings a buffer with a bit for each.  A basis is
+ * the file's object; the tracker's handle lives in it.
  */
-#include <linux/bitmap.h>
-#include <linux/log2.h>
+#include <linux/atomic.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -36,24 +27,26 @@
 #include "inject.h"
 #include "internal.h"
 #include "object.h"
+#include "privilege.h"
 #include "quota.h"
-#include "segment.h"
 #include "ucmd.h"
 
 #define DXGPMO_BASIS_MAX_RANGES	4096
 
 /*
  * The ranges are whole dirty pages of ps bytes inside the segment's size,
- * disjoint; each gets its first bit, in basis order.
+ * disjoint; each gets its first bit, in basis order, and *nr_bits is
+ * their total.
  */
-VISIBLE_IF_KUNIT int dxgpmo_basis_check_ranges(struct dxgpmo_basis *basis,
-					       u64 size, u64 ps)
+VISIBLE_IF_KUNIT int
+dxgpmo_basis_check_ranges(struct dxgpmo_dirty_range *ranges, u32 nr_ranges,
+			  u64 size, u64 ps, unsigned long *nr_bits)
 {
 	unsigned long bits = 0;
 	u32 i, j;
 
-	for (i = 0; i < basis->log.nr_ranges; i++) {
-		struct dxgpmo_dirty_range *r = &basis->ranges[i];
+	for (i = 0; i < nr_ranges; i++) {
+		struct dxgpmo_dirty_range *r = &ranges[i];
 
 		if (!r->length || !IS_ALIGNED(r->offset, ps) ||
 		    !IS_ALIGNED(r->length, ps))
@@ -62,7 +55,7 @@ VISIBLE_IF_KUNIT int dxgpmo_basis_check_ranges(struct dxgpmo_basis *basis,
 		    r->offset + r->length > size)
 			return -ERANGE;
 		for (j = 0; j < i; j++) {
-			const struct dxgpmo_dirty_range *o = &basis->ranges[j];
+			const struct dxgpmo_dirty_range *o = &ranges[j];
 
 			if (r->offset < o->offset + o->length &&
 			    o->offset < r->offset + r->length)
@@ -71,29 +64,27 @@ VISIBLE_IF_KUNIT int dxgpmo_basis_check_ranges(struct dxgpmo_basis *basis,
 		r->first_bit = bits;
 		bits += r->length / ps;
 	}
-	basis->log.nr_bits = bits;
+	*nr_bits = bits;
 	return 0;
 }
 
 /*
- * Tracking stops first; the handle is gone.  A basis aborted half made
- * holds what its create did so far: the adapter always, then the charge,
- * then the log on the segment.
+ * The tracker lets its basis go first; the handle is gone.  A basis
+ * aborted half made holds what its create did so far: the adapter always,
+ * then the charge, then the tracker's basis.
  */
 static void dxgpmo_basis_destroy(struct dxgpmo_file *file,
 				 struct dxgpmo_object *obj)
 {
 	struct dxgpmo_basis *basis = container_of(obj, struct dxgpmo_basis, obj);
+	struct dxgpmo_adapter *adapter = basis->adapter;
 
-	if (basis->log.bitmap) {
-		dxgpmo_dirty_detach(&basis->adapter->segment->dirty,
-				    &basis->log);
-		bitmap_free(basis->log.bitmap);
-	}
+	if (basis->tracker)
+		adapter->ops->basis_ddi->destroy(adapter, basis->tracker);
 	if (basis->charged)
 		dxgpmo_account_quota_uncharge(file->account,
 					      DXGPMO_QUOTA_BASES, 1);
-	dxgpmo_adapter_put(basis->adapter);
+	dxgpmo_adapter_put(adapter);
 }
 
 static const struct dxgpmo_object_ops dxgpmo_basis_ops = {
@@ -132,21 +123,25 @@ int dxgpmo_cmd_create_memory_basis(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_create_memory_basis *cmd = ucmd->cmd;
 	struct dxgpmo_file *file = ucmd->file;
+	const struct dxgpmo_basis_ddi *ddi;
 	struct dxgpmo_adapter *adapter;
 	struct dxgpmo_object *obj;
 	struct dxgpmo_basis *basis;
+	u64 segment_size = 0;
+	void *tracker;
 	int ret;
 
-	/* Each adapter has one segment, which tracking covers. */
-	if (cmd->flags || cmd->basis_id || cmd->segment_id != 1)
+	if (cmd->flags || cmd->basis_id)
 		return -EINVAL;
 	if (!cmd->range_count)
 		return -EINVAL;
 	if (cmd->range_count > DXGPMO_BASIS_MAX_RANGES)
 		return -E2BIG;
-	adapter = dxgpmo_adapter_get(ucmd->file, cmd->adapter_id);
+	adapter = dxgpmo_adapter_get_any_owner(file, cmd->adapter_id,
+					       dxgpmo_may_track_any_adapter(file));
 	if (IS_ERR(adapter))
 		return PTR_ERR(adapter);
+	ddi = adapter->ops->basis_ddi;
 	obj = __dxgpmo_object_alloc(file, struct_size(basis, ranges,
 						      cmd->range_count),
 				    DXGPMO_OBJ_BASIS, &dxgpmo_basis_ops);
@@ -156,13 +151,20 @@ int dxgpmo_cmd_create_memory_basis(struct dxgpmo_ucmd *ucmd)
 	}
 	basis = container_of(obj, struct dxgpmo_basis, obj);
 	basis->adapter = adapter;
-	basis->log.nr_ranges = cmd->range_count;
-	basis->log.ranges = basis->ranges;
+	mutex_init(&basis->tracking_lock);
+	basis->nr_ranges = cmd->range_count;
+	/* A segment the adapter does not track is no segment to it. */
+	ret = -EINVAL;
+	basis->page_size = ddi->segment_caps(adapter, cmd->segment_id,
+					     &segment_size);
+	if (!basis->page_size)
+		goto err_abort;
 	ret = dxgpmo_basis_read_ranges(ucmd, basis, cmd);
 	if (ret)
 		goto err_abort;
-	ret = dxgpmo_basis_check_ranges(basis, adapter->segment->size,
-					dxgpmo_dirty_page_size);
+	ret = dxgpmo_basis_check_ranges(basis->ranges, basis->nr_ranges,
+					segment_size, basis->page_size,
+					&basis->nr_bits);
 	if (ret)
 		goto err_abort;
 	ret = dxgpmo_account_quota_charge(file->account, DXGPMO_QUOTA_BASES, 1);
@@ -172,10 +174,13 @@ int dxgpmo_cmd_create_memory_basis(struct dxgpmo_ucmd *ucmd)
 	ret = -ENOMEM;
 	if (dxgpmo_should_fail(file))
 		goto err_abort;
-	basis->log.bitmap = bitmap_zalloc(basis->log.nr_bits, GFP_KERNEL_ACCOUNT);
-	if (!basis->log.bitmap)
+	tracker = ddi->create(adapter, cmd->segment_id, basis->ranges,
+			      basis->nr_ranges);
+	if (IS_ERR(tracker)) {
+		ret = PTR_ERR(tracker);
 		goto err_abort;
-	dxgpmo_dirty_attach(&adapter->segment->dirty, &basis->log);
+	}
+	basis->tracker = tracker;
 
 	cmd->basis_id = basis->obj.id;
 	return dxgpmo_ucmd_respond_finalize(ucmd, sizeof(*cmd), &basis->obj);
@@ -199,52 +204,6 @@ int dxgpmo_cmd_destroy_memory_basis(struct dxgpmo_ucmd *ucmd)
 				     DXGPMO_OBJ_BASIS);
 }
 
-/*
- * The segment bytes [*offset, *offset + *length) behind those of the bits
- * [first, first + count) of a basis that are range r's; false if none is.
- */
-VISIBLE_IF_KUNIT bool dxgpmo_range_bytes(const struct dxgpmo_dirty_range *r,
-					 unsigned long first,
-					 unsigned long count, u64 ps,
-					 u64 *offset, u64 *length)
-{
-	unsigned long end = first + count;
-	unsigned long from = max(first, r->first_bit);
-	unsigned long to = min_t(unsigned long, end,
-				 r->first_bit + r->length / ps);
-
-	if (from >= to)
-		return false;
-	*offset = r->offset + (from - r->first_bit) * ps;
-	*length = (to - from) * ps;
-	return true;
-}
-
-/*
- * Bring the CPU writes to the segment pages behind bits [first, first +
- * count) into the bitmaps (segment.c), one collection per range spanned.
- */
-static int dxgpmo_basis_collect(struct dxgpmo_basis *basis,
-				unsigned long first, unsigned long count)
-{
-	u64 offset, length;
-	u32 i;
-	int ret;
-
-	for (i = 0; i < basis->log.nr_ranges; i++) {
-		if (!dxgpmo_range_bytes(&basis->ranges[i], first, count,
-					dxgpmo_dirty_page_size, &offset,
-					&length))
-			continue;
-		ret = dxgpmo_segment_collect(basis->adapter->segment, offset,
-					     length);
-		if (ret)
-			return ret;
-		cond_resched();
-	}
-	return 0;
-}
-
 /* The basis a START or STOP names, a call's reference taken. */
 static struct dxgpmo_basis *dxgpmo_basis_of_tracking(struct dxgpmo_ucmd *ucmd)
 {
@@ -255,38 +214,28 @@ static struct dxgpmo_basis *dxgpmo_basis_of_tracking(struct dxgpmo_ucmd *ucmd)
 	return dxgpmo_basis_get(ucmd->file, cmd->basis_id);
 }
 
+/*
+ * STARTs and STOPs are counted here, for the promises above; the tracker
+ * counts its own, for what it must keep tracking.  Concurrent STARTs and
+ * STOPs of one basis are serialised here, so that its count and the
+ * tracker's agree.
+ */
 int dxgpmo_cmd_start_dirty_tracking(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_basis *basis = dxgpmo_basis_of_tracking(ucmd);
-	struct dxgpmo_segment *segment;
-	bool first;
-	int ret = 0;
+	struct dxgpmo_adapter *adapter;
+	int ret;
 
 	if (IS_ERR(basis))
 		return PTR_ERR(basis);
-	segment = basis->adapter->segment;
-	mutex_lock(&segment->collect_lock);
-	mutex_lock(&segment->dirty.lock);
-	first = !basis->log.track_count;
-	mutex_unlock(&segment->dirty.lock);
-	/*
-	 * Clean every PTE so the next write is seen, then drop what writes
-	 * before this START left in the bits: right after START they read 0.
-	 * The count goes up only once that worked (a STOP meanwhile finds
-	 * nothing to end).
-	 */
-	if (first)
-		ret = dxgpmo_basis_collect(basis, 0, basis->log.nr_bits);
-	mutex_lock(&segment->dirty.lock);
-	if (!ret && basis->log.track_count == UINT_MAX)
-		ret = -EOVERFLOW;
-	if (!ret) {
-		if (!basis->log.track_count)
-			bitmap_zero(basis->log.bitmap, basis->log.nr_bits);
-		basis->log.track_count++;
-	}
-	mutex_unlock(&segment->dirty.lock);
-	mutex_unlock(&segment->collect_lock);
+	adapter = basis->adapter;
+	mutex_lock(&basis->tracking_lock);
+	ret = -EOVERFLOW;
+	if (basis->started != UINT_MAX)
+		ret = adapter->ops->basis_ddi->start(adapter, basis->tracker);
+	if (!ret)
+		WRITE_ONCE(basis->started, basis->started + 1);
+	mutex_unlock(&basis->tracking_lock);
 	dxgpmo_object_put(&basis->obj);
 	return ret;
 }
@@ -294,30 +243,30 @@ int dxgpmo_cmd_start_dirty_tracking(struct dxgpmo_ucmd *ucmd)
 int dxgpmo_cmd_stop_dirty_tracking(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_basis *basis = dxgpmo_basis_of_tracking(ucmd);
-	struct dxgpmo_segment *segment;
-	int ret = 0;
+	struct dxgpmo_adapter *adapter;
+	int ret = -EINVAL;
 
 	if (IS_ERR(basis))
 		return PTR_ERR(basis);
-	segment = basis->adapter->segment;
-	mutex_lock(&segment->dirty.lock);
-	if (basis->log.track_count)
-		basis->log.track_count--;
-	else
-		ret = -EINVAL;
-	mutex_unlock(&segment->dirty.lock);
+	adapter = basis->adapter;
+	mutex_lock(&basis->tracking_lock);
+	if (basis->started)
+		ret = adapter->ops->basis_ddi->stop(adapter, basis->tracker);
+	if (!ret)
+		WRITE_ONCE(basis->started, basis->started - 1);
+	mutex_unlock(&basis->tracking_lock);
 	dxgpmo_object_put(&basis->obj);
 	return ret;
 }
 
 /*
- * The bits [first, first + count) asked for, of dirty pages of ps bytes;
- * the whole basis if no subrange.
+ * The number of bits a query asks for, in dirty pages of ps: the whole
+ * basis without a subrange, else a span inside one range.
  */
 VISIBLE_IF_KUNIT int
 dxgpmo_query_span(const struct dxgpmo_basis *basis,
 		  const struct dxgpmo_query_dirty_bits *cmd, u64 ps,
-		  unsigned long *first, unsigned long *count)
+		  unsigned long *count)
 {
 	const struct dxgpmo_dirty_range *r;
 
@@ -325,11 +274,10 @@ dxgpmo_query_span(const struct dxgpmo_basis *basis,
 		/* The whole basis; the other subrange fields must be 0. */
 		if (cmd->subrange_index || cmd->subrange_offset)
 			return -EINVAL;
-		*first = 0;
-		*count = basis->log.nr_bits;
+		*count = basis->nr_bits;
 		return 0;
 	}
-	if (cmd->subrange_index >= basis->log.nr_ranges)
+	if (cmd->subrange_index >= basis->nr_ranges)
 		return -EINVAL;
 	r = &basis->ranges[cmd->subrange_index];
 	if (!IS_ALIGNED(cmd->subrange_offset, ps) ||
@@ -337,58 +285,16 @@ dxgpmo_query_span(const struct dxgpmo_basis *basis,
 	    cmd->subrange_offset >= r->length ||
 	    cmd->subrange_length > r->length - cmd->subrange_offset)
 		return -EINVAL;
-	*first = r->first_bit + cmd->subrange_offset / ps;
 	*count = cmd->subrange_length / ps;
 	return 0;
-}
-
-/*
- * Bits [first, first + count) of bitmap as the reply has them, bit 0 of
- * out[0] first, into out, which the caller zeroed.
- */
-VISIBLE_IF_KUNIT void dxgpmo_bits_to_bytes(const unsigned long *bitmap,
-					   unsigned long first,
-					   unsigned long count, u8 *out)
-{
-	unsigned long i = first;
-
-	/* The set bits only: a 1 GiB basis is 262,144 bits. */
-	for_each_set_bit_from(i, bitmap, first + count)
-		out[(i - first) / BITS_PER_BYTE] |=
-			BIT((i - first) % BITS_PER_BYTE);
-}
-
-/* The set bits of bytes, as dxgpmo_bits_to_bytes() made them, set again. */
-VISIBLE_IF_KUNIT void dxgpmo_bits_from_bytes(unsigned long *bitmap,
-					     unsigned long first,
-					     unsigned long count,
-					     const u8 *bytes)
-{
-	unsigned long i;
-
-	for (i = 0; i < count; i++)
-		if (bytes[i / BITS_PER_BYTE] & BIT(i % BITS_PER_BYTE))
-			set_bit(first + i, bitmap);
-}
-
-static void dxgpmo_basis_restore_bits(struct dxgpmo_basis *basis,
-				      unsigned long first, unsigned long count,
-				      const u8 *bits)
-{
-	struct dxgpmo_segment *segment = basis->adapter->segment;
-
-	mutex_lock(&segment->dirty.lock);
-	dxgpmo_bits_from_bytes(basis->log.bitmap, first, count, bits);
-	mutex_unlock(&segment->dirty.lock);
 }
 
 int dxgpmo_cmd_query_dirty_bits(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_query_dirty_bits *cmd = ucmd->cmd;
 	struct dxgpmo_file *file = ucmd->file;
-	bool clear = cmd->flags & DXGPMO_DIRTY_CLEAR_DATA;
-	unsigned long first, count, nbytes;
-	struct dxgpmo_segment *segment;
+	const struct dxgpmo_basis_ddi *ddi;
+	unsigned long count, nbytes;
 	struct dxgpmo_basis *basis;
 	u8 *out = NULL;
 	int ret;
@@ -398,12 +304,11 @@ int dxgpmo_cmd_query_dirty_bits(struct dxgpmo_ucmd *ucmd)
 	basis = dxgpmo_basis_get(file, cmd->basis_id);
 	if (IS_ERR(basis))
 		return PTR_ERR(basis);
-	segment = basis->adapter->segment;
+	ddi = basis->adapter->ops->basis_ddi;
 	ret = -EINVAL;
-	if (!READ_ONCE(basis->log.track_count))
+	if (!READ_ONCE(basis->started))
 		goto out_put;
-	ret = dxgpmo_query_span(basis, cmd, dxgpmo_dirty_page_size, &first,
-				&count);
+	ret = dxgpmo_query_span(basis, cmd, basis->page_size, &count);
 	if (ret)
 		goto out_put;
 	nbytes = DIV_ROUND_UP(count, BITS_PER_BYTE);
@@ -420,22 +325,13 @@ int dxgpmo_cmd_query_dirty_bits(struct dxgpmo_ucmd *ucmd)
 	out = kvzalloc(nbytes, GFP_KERNEL_ACCOUNT);
 	if (!out)
 		goto out_put;
-
-	mutex_lock(&segment->collect_lock);
-	ret = dxgpmo_basis_collect(basis, first, count);
-	if (!ret) {
-		mutex_lock(&segment->dirty.lock);
-		dxgpmo_bits_to_bytes(basis->log.bitmap, first, count, out);
-		if (clear)
-			bitmap_clear(basis->log.bitmap, first, count);
-		mutex_unlock(&segment->dirty.lock);
-	}
-	mutex_unlock(&segment->collect_lock);
+	ret = ddi->query(basis->adapter, basis->tracker, cmd, out, nbytes);
 	if (!ret) {
 		ret = dxgpmo_ucmd_copy_to(ucmd, cmd->buffer, out, nbytes);
 		/* The caller never saw them: they stay for the next query. */
-		if (ret && clear)
-			dxgpmo_basis_restore_bits(basis, first, count, out);
+		if (ret && (cmd->flags & DXGPMO_DIRTY_CLEAR_DATA) &&
+		    ddi->restore)
+			ddi->restore(basis->adapter, basis->tracker, cmd, out);
 	}
 out_put:
 	dxgpmo_object_put(&basis->obj);

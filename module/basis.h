@@ -4,7 +4,7 @@
 #define _DXGPMO_BASIS_H
 
 #include <linux/build_bug.h>
-#include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/stddef.h>
 #include <linux/types.h>
 
@@ -16,13 +16,20 @@ struct dxgpmo_query_dirty_bits;
 
 /*
  * A memory basis (DxgkDdiCreateMemoryBasis): its ranges of one adapter's
- * segment and the dirty log it hands down to that segment.
+ * segment, as checked and numbered here, and the handle of the tracker
+ * that answers for that adapter.
  */
 struct dxgpmo_basis {
 	struct dxgpmo_object obj;
 	struct dxgpmo_adapter *adapter;	/* referenced */
-	struct dxgpmo_dirty_log log;	/* on the segment's dirty set */
+	void *tracker;			/* the basis_ddi's; NULL until made */
+	u64 page_size;			/* the segment's dirty page */
+	unsigned long nr_bits;
+	/* STARTs not yet STOPped, under tracking_lock; read without it. */
+	struct mutex tracking_lock;
+	unsigned int started;
 	bool charged;			/* to the user's max_bases */
+	u32 nr_ranges;
 	struct dxgpmo_dirty_range ranges[];
 };
 
@@ -30,17 +37,12 @@ static_assert(offsetof(struct dxgpmo_basis, obj) == 0);
 
 /* For the KUnit suites (module/kunit/); static without KUnit. */
 #if IS_ENABLED(CONFIG_KUNIT)
-int dxgpmo_basis_check_ranges(struct dxgpmo_basis *basis, u64 size, u64 ps);
-bool dxgpmo_range_bytes(const struct dxgpmo_dirty_range *r,
-			unsigned long first, unsigned long count, u64 ps,
-			u64 *offset, u64 *length);
+int dxgpmo_basis_check_ranges(struct dxgpmo_dirty_range *ranges,
+			      u32 nr_ranges, u64 size, u64 ps,
+			      unsigned long *nr_bits);
 int dxgpmo_query_span(const struct dxgpmo_basis *basis,
 		      const struct dxgpmo_query_dirty_bits *cmd, u64 ps,
-		      unsigned long *first, unsigned long *count);
-void dxgpmo_bits_to_bytes(const unsigned long *bitmap, unsigned long first,
-			  unsigned long count, u8 *out);
-void dxgpmo_bits_from_bytes(unsigned long *bitmap, unsigned long first,
-			    unsigned long count, const u8 *bytes);
+		      unsigned long *count);
 #endif
 
 #endif /* _DXGPMO_BASIS_H */

@@ -41,16 +41,27 @@
 #include "adapter_dma.h"
 #include "client.h"
 #include "compat.h"
+#include "dirty.h"
 #include "dmabuf.h"
 #include "dxgpmo.h"
 #include "fs.h"
 #include "ioctl.h"
 #include "object.h"
+#include "segment_basis.h"
 
 struct dxgpmo_client {
 	struct dxgpmo_file *file;
 	struct dxgpmo_adapter *adapter;
+	/* The adapter's, filled from the driver's ops at open. */
+	struct dxgpmo_adapter_ops adapter_ops;
 	const struct dxgpmo_client_ops *ops;
+	/*
+	 * The bases the driver's own DDIs made (dxgpmo_client_basis), until
+	 * each is destroyed, or until the close hands them back to the
+	 * driver, after which no DDI is called.
+	 */
+	struct mutex bases_lock;
+	struct list_head bases;
 	void *priv;
 	struct module *owner;
 	struct list_head node;		/* dxgpmo_clients, while open */
@@ -103,19 +114,199 @@ static void dxgpmo_client_adapter_release(struct dxgpmo_adapter *adapter)
 	kfree(client);
 }
 
-static const struct dxgpmo_adapter_ops dxgpmo_client_adapter_ops = {
-	.name = "client",
-	.fill_info = dxgpmo_client_fill_info,
-	.release = dxgpmo_client_adapter_release,
+/* A basis of the driver's own DDIs: its handle, while it has it. */
+struct dxgpmo_client_basis {
+	struct list_head node;		/* on the client's bases */
+	void *driver_basis;		/* NULL: given back at the close */
 };
 
-static const struct dxgpmo_adapter_ops dxgpmo_client_engine_adapter_ops = {
-	.name = "client",
-	.caps = DXGPMO_ADAPTER_CAP_DMA_ENGINE,
-	.transfer = dxgpmo_client_transfer,
-	.fill_info = dxgpmo_client_fill_info,
-	.release = dxgpmo_client_adapter_release,
+static u64 dxgpmo_client_basis_caps(struct dxgpmo_adapter *adapter,
+				    u32 segment_id, u64 *segment_size)
+{
+	struct dxgpmo_client *client = adapter->priv;
+
+	return client->ops->dirty_page_size(client, segment_id, segment_size);
+}
+
+/*
+ * Each call into the driver holds the device's access: the close, which
+ * removes the adapter first, waits for the calls in flight, and none is
+ * made after it.
+ */
+static void *dxgpmo_client_basis_create(struct dxgpmo_adapter *adapter,
+					u32 segment_id,
+					const struct dxgpmo_dirty_range *ranges,
+					u32 nr_ranges)
+{
+	struct dxgpmo_client *client = adapter->priv;
+	struct dxgpmo_memory_range *driver_ranges;
+	struct dxgpmo_client_basis *cb;
+	void *driver_basis;
+	u32 i;
+
+	cb = kzalloc(sizeof(*cb), GFP_KERNEL_ACCOUNT);
+	driver_ranges = kvmalloc_array(nr_ranges, sizeof(*driver_ranges),
+				       GFP_KERNEL_ACCOUNT);
+	driver_basis = ERR_PTR(-ENOMEM);
+	if (!cb || !driver_ranges)
+		goto out_free;
+	for (i = 0; i < nr_ranges; i++) {
+		driver_ranges[i].segment_offset = ranges[i].offset;
+		driver_ranges[i].length = ranges[i].length;
+	}
+	driver_basis = ERR_PTR(-ENODEV);
+	if (!dxgpmo_adapter_begin_access(adapter))
+		goto out_free;
+	driver_basis = client->ops->create_memory_basis(client, segment_id,
+							driver_ranges,
+							nr_ranges);
+	if (!IS_ERR_OR_NULL(driver_basis)) {
+		cb->driver_basis = driver_basis;
+		mutex_lock(&client->bases_lock);
+		list_add(&cb->node, &client->bases);
+		mutex_unlock(&client->bases_lock);
+	}
+	dxgpmo_adapter_end_access(adapter);
+	if (!driver_basis)
+		driver_basis = ERR_PTR(-ENOMEM);
+	if (IS_ERR(driver_basis))
+		goto out_free;
+	kvfree(driver_ranges);
+	return cb;
+
+out_free:
+	kvfree(driver_ranges);
+	kfree(cb);
+	return driver_basis;
+}
+
+static void dxgpmo_client_basis_destroy(struct dxgpmo_adapter *adapter,
+					void *basis)
+{
+	struct dxgpmo_client *client = adapter->priv;
+	struct dxgpmo_client_basis *cb = basis;
+
+	/*
+	 * No access needed: the driver lets go of its own record, which the
+	 * close, still running while it is set, would do just the same.
+	 */
+	mutex_lock(&client->bases_lock);
+	if (cb->driver_basis) {
+		client->ops->destroy_memory_basis(client, cb->driver_basis);
+		list_del(&cb->node);
+	}
+	mutex_unlock(&client->bases_lock);
+	kfree(cb);
+}
+
+/* The driver's basis while the device is there, its access held. */
+static void *dxgpmo_client_basis_enter(struct dxgpmo_adapter *adapter,
+				       struct dxgpmo_client_basis *cb)
+{
+	if (!dxgpmo_adapter_begin_access(adapter))
+		return NULL;
+	/* Given back only after the removal, which waited for this call. */
+	if (cb->driver_basis)
+		return cb->driver_basis;
+	dxgpmo_adapter_end_access(adapter);
+	return NULL;
+}
+
+static int dxgpmo_client_basis_start(struct dxgpmo_adapter *adapter,
+				     void *basis)
+{
+	struct dxgpmo_client *client = adapter->priv;
+	void *driver_basis = dxgpmo_client_basis_enter(adapter, basis);
+	int ret;
+
+	if (!driver_basis)
+		return -ENODEV;
+	ret = client->ops->start_dirty_tracking(client, driver_basis);
+	dxgpmo_adapter_end_access(adapter);
+	return ret;
+}
+
+static int dxgpmo_client_basis_stop(struct dxgpmo_adapter *adapter,
+				    void *basis)
+{
+	struct dxgpmo_client *client = adapter->priv;
+	void *driver_basis = dxgpmo_client_basis_enter(adapter, basis);
+	int ret;
+
+	if (!driver_basis)
+		return -ENODEV;
+	ret = client->ops->stop_dirty_tracking(client, driver_basis);
+	dxgpmo_adapter_end_access(adapter);
+	return ret;
+}
+
+static int dxgpmo_client_basis_query(struct dxgpmo_adapter *adapter,
+				     void *basis,
+				     const struct dxgpmo_query_dirty_bits *cmd,
+				     u8 *bits, size_t nbytes)
+{
+	struct dxgpmo_client *client = adapter->priv;
+	void *driver_basis = dxgpmo_client_basis_enter(adapter, basis);
+	int ret;
+
+	if (!driver_basis)
+		return -ENODEV;
+	ret = client->ops->query_dirty_bits(client, driver_basis, cmd, bits,
+					    nbytes);
+	dxgpmo_adapter_end_access(adapter);
+	return ret;
+}
+
+static const struct dxgpmo_basis_ddi dxgpmo_client_basis_ddi = {
+	.segment_caps = dxgpmo_client_basis_caps,
+	.create = dxgpmo_client_basis_create,
+	.destroy = dxgpmo_client_basis_destroy,
+	.start = dxgpmo_client_basis_start,
+	.stop = dxgpmo_client_basis_stop,
+	.query = dxgpmo_client_basis_query,
 };
+
+/*
+ * After the removal no DDI is called any more: the bases the driver still
+ * has are destroyed by it now, while it is loaded, and their files'
+ * objects only free their records later.
+ */
+static void dxgpmo_client_give_back_bases(struct dxgpmo_client *client)
+{
+	struct dxgpmo_client_basis *cb, *next;
+
+	mutex_lock(&client->bases_lock);
+	list_for_each_entry_safe(cb, next, &client->bases, node) {
+		client->ops->destroy_memory_basis(client, cb->driver_basis);
+		cb->driver_basis = NULL;
+		list_del_init(&cb->node);
+	}
+	mutex_unlock(&client->bases_lock);
+}
+
+/* The driver's memory-basis DDIs are all there, or none is. */
+static bool dxgpmo_client_has_bases(const struct dxgpmo_client_ops *ops)
+{
+	return ops && ops->dirty_page_size && ops->create_memory_basis &&
+	       ops->destroy_memory_basis && ops->start_dirty_tracking &&
+	       ops->stop_dirty_tracking && ops->query_dirty_bits;
+}
+
+static void dxgpmo_client_fill_adapter_ops(struct dxgpmo_client *client)
+{
+	const struct dxgpmo_client_ops *ops = client->ops;
+	struct dxgpmo_adapter_ops *aops = &client->adapter_ops;
+
+	aops->name = "client";
+	aops->fill_info = dxgpmo_client_fill_info;
+	aops->release = dxgpmo_client_adapter_release;
+	if (ops && ops->transfer) {
+		aops->caps = DXGPMO_ADAPTER_CAP_DMA_ENGINE;
+		aops->transfer = dxgpmo_client_transfer;
+	}
+	aops->basis_ddi = dxgpmo_client_has_bases(ops) ?
+			  &dxgpmo_client_basis_ddi : &dxgpmo_segment_basis_ddi;
+}
 
 /*
  * The adapter goes first, as at a device's removal: no lookup finds it any
@@ -130,6 +321,7 @@ static void dxgpmo_client_release(struct dxgpmo_client *client)
 	struct dxgpmo_file *file = client->file;
 
 	dxgpmo_adapter_unregister(client->adapter);
+	dxgpmo_client_give_back_bases(client);
 	dxgpmo_file_destroy(file);
 }
 
@@ -223,9 +415,17 @@ struct dxgpmo_client *__dxgpmo_client_open(struct device *dev,
 	client = kzalloc(sizeof(*client), GFP_KERNEL);
 	if (!client)
 		return ERR_PTR(-ENOMEM);
+	if (ops && WARN_ON(ops->create_memory_basis &&
+			   !dxgpmo_client_has_bases(ops))) {
+		kfree(client);
+		return ERR_PTR(-EINVAL);
+	}
 	client->ops = ops;
 	client->priv = priv;
 	client->owner = owner;
+	mutex_init(&client->bases_lock);
+	INIT_LIST_HEAD(&client->bases);
+	dxgpmo_client_fill_adapter_ops(client);
 	client->index = ida_alloc(&dxgpmo_client_ida, GFP_KERNEL);
 	if (client->index < 0) {
 		ret = client->index;
@@ -237,9 +437,7 @@ struct dxgpmo_client *__dxgpmo_client_open(struct device *dev,
 		goto err_ida;
 	}
 	client->file->mapping = dxgpmo_shared_mapping;
-	adapter = dxgpmo_adapter_register(dev, ops && ops->transfer ?
-					  &dxgpmo_client_engine_adapter_ops :
-					  &dxgpmo_client_adapter_ops,
+	adapter = dxgpmo_adapter_register(dev, &client->adapter_ops,
 					  client->index, client, client->file);
 	if (IS_ERR(adapter)) {
 		ret = PTR_ERR(adapter);

@@ -17,6 +17,7 @@
 #include "adapter.h"
 #include "dxgpmo.h"
 #include "edu.h"
+#include "segment_basis.h"
 
 /* The adapter's priv. */
 struct dxgpmo_edu {
@@ -132,6 +133,7 @@ static const struct dxgpmo_adapter_ops dxgpmo_edu_ops = {
 	.find_bar = dxgpmo_edu_find_bar,
 	.revoke = dxgpmo_edu_revoke,
 	.release = dxgpmo_edu_release,
+	.basis_ddi = &dxgpmo_segment_basis_ddi,
 };
 
 static int dxgpmo_edu_probe(struct pci_dev *pdev,

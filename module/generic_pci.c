@@ -26,6 +26,7 @@
 #include "adapter.h"
 #include "compat.h"
 #include "generic_pci.h"
+#include "segment_basis.h"
 
 /* The DMA mask every newly bound device gets, in bits. */
 static unsigned int dxgpmo_pci_dma_bits = 64;
@@ -123,6 +124,7 @@ static const char *dxgpmo_pci_refusal(struct pci_dev *pdev)
 static const struct dxgpmo_adapter_ops dxgpmo_generic_pci_ops = {
 	.name = "pci",
 	.fill_info = dxgpmo_adapter_pci_info,
+	.basis_ddi = &dxgpmo_segment_basis_ddi,
 };
 
 static int dxgpmo_generic_pci_probe(struct pci_dev *pdev,

@@ -75,6 +75,19 @@ bool dxgpmo_may_use_raw_dma(struct dxgpmo_file *file)
 	return file->opener_sys_rawio && capable(CAP_SYS_RAWIO);
 }
 
+/*
+ * Memory bases on a kernel driver's adapter, which only its client sees
+ * otherwise: a live migration is the host administrator's, as Dxgkrnl's
+ * loop is the kernel's on Windows.  The driver's dirty bits say which of
+ * its memory is written, nothing more.
+ */
+bool dxgpmo_may_track_any_adapter(struct dxgpmo_file *file)
+{
+	if (file->kernel_client)
+		return false;
+	return file->opener_sys_admin && capable(CAP_SYS_ADMIN);
+}
+
 #ifdef DXGPMO_TEST
 bool dxgpmo_may_use_test_ioctl(struct dxgpmo_file *file)
 {

@@ -16,6 +16,7 @@ void dxgpmo_file_note_opener(struct dxgpmo_file *file);
 bool dxgpmo_may_see_physical(struct dxgpmo_file *file);
 int dxgpmo_may_use_io_space(struct dxgpmo_file *file);
 bool dxgpmo_may_use_raw_dma(struct dxgpmo_file *file);
+bool dxgpmo_may_track_any_adapter(struct dxgpmo_file *file);
 int dxgpmo_may_create(struct dxgpmo_file *file,
 		      struct dxgpmo_alloc_request *req);
 bool dxgpmo_adapter_addresses_visible(struct dxgpmo_adapter *adapter,

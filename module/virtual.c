@@ -14,6 +14,7 @@
 #include "adapter.h"
 #include "dxgpmo.h"
 #include "virtual.h"
+#include "segment_basis.h"
 
 static unsigned int dxgpmo_virtual_adapters = 1;
 module_param_named(virtual_adapters, dxgpmo_virtual_adapters, uint, 0444);
@@ -26,6 +27,7 @@ static struct platform_device **dxgpmo_virtual_pdevs;
 static const struct dxgpmo_adapter_ops dxgpmo_virtual_ops = {
 	.name = "virtual",
 	.caps = DXGPMO_ADAPTER_CAP_VIRTUAL,
+	.basis_ddi = &dxgpmo_segment_basis_ddi,
 };
 
 static int dxgpmo_virtual_add(unsigned int index)

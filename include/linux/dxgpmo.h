@@ -42,10 +42,46 @@ struct dxgpmo_client;
  *	@device_address with the device's own engine, and return when the
  *	device is done; dxgpmo_client_segment_transfer() calls it with the address
  *	of segment memory mapped for the device.  Optional.
+ * @dirty_page_size: the dirty-tracking page of the device's segment
+ *	@segment_id (a power of two, at least PAGE_SIZE), its size in
+ *	*@segment_size; 0 for a segment without tracking
+ *	(DXGKQAITYPE_DIRTYBITTRACKINGSEGMENTCAPS)
+ * @create_memory_basis: DxgkDdiCreateMemoryBasis: the driver's handle for
+ *	@count @ranges of segment @segment_id (whole dirty pages inside it,
+ *	disjoint, in no promised order), or NULL or an ERR_PTR()
+ * @destroy_memory_basis: DxgkDdiDestroyMemoryBasis
+ * @start_dirty_tracking: DxgkDdiStartDirtyTracking: the bits read 0 after
+ *	it; STARTs and STOPs of a basis are counted by the caller
+ * @stop_dirty_tracking: DxgkDdiStopDirtyTracking, of a started basis
+ * @query_dirty_bits: DxgkDdiQueryDirtyBitData: one bit per dirty page of
+ *	the span @query names (subrange_index, subrange_offset and
+ *	subrange_length, or the whole basis), bit 0 of byte 0 first, into
+ *	@bits (@size bytes, zeroed, enough for the span), read and cleared
+ *	in one step with %DXGPMO_DIRTY_CLEAR_DATA in @query->flags
+ *
+ * The memory-basis members are all set or all NULL.  Set, the adapter's
+ * memory bases are the driver's: the CREATE_MEMORY_BASIS and tracking
+ * ioctls (of a CAP_SYS_ADMIN opener, who may name a client's adapter for
+ * them) and the calls below reach them, checked first as Dxgkrnl checks
+ * them; NULL, dxgpmo tracks the segment it gives the client.  They are
+ * called in process context, never after dxgpmo_client_close() returned:
+ * the bases the driver still has then are destroyed during the close.
  */
 struct dxgpmo_client_ops {
 	int (*transfer)(struct dxgpmo_client *client, bool to_memory,
 			u64 device_address, void *buf, size_t len);
+	u64 (*dirty_page_size)(struct dxgpmo_client *client, u32 segment_id,
+			       u64 *segment_size);
+	void *(*create_memory_basis)(struct dxgpmo_client *client,
+				     u32 segment_id,
+				     const struct dxgpmo_memory_range *ranges,
+				     u32 count);
+	void (*destroy_memory_basis)(struct dxgpmo_client *client, void *basis);
+	int (*start_dirty_tracking)(struct dxgpmo_client *client, void *basis);
+	int (*stop_dirty_tracking)(struct dxgpmo_client *client, void *basis);
+	int (*query_dirty_bits)(struct dxgpmo_client *client, void *basis,
+				const struct dxgpmo_query_dirty_bits *query,
+				void *bits, size_t size);
 };
 
 struct dxgpmo_client *__dxgpmo_client_open(struct device *dev,
