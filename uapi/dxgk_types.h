@@ -426,6 +426,35 @@ typedef struct _DXGK_DIRTY_BIT_TRACKING_SEGMENT_CAPS {
 	UINT PageSize;
 } DXGK_DIRTY_BIT_TRACKING_SEGMENT_CAPS;
 
+/*
+ * The memory-basis DDIs a driver implements, with the Windows signatures:
+ * hAdapter is the driver's own context for the adapter (the
+ * MiniportDeviceContext of DxgkDdiAddDevice).  Create returns the driver's
+ * handle for the basis, NULL on failure.
+ */
+typedef HANDLE (*PDXGKDDI_CREATEMEMORYBASIS)(const HANDLE hAdapter,
+		const DXGKARG_CREATEMEMORYBASIS *pArgs);
+typedef NTSTATUS (*PDXGKDDI_DESTROYMEMORYBASIS)(const HANDLE hAdapter,
+		const HANDLE hMemoryBasis);
+typedef NTSTATUS (*PDXGKDDI_STARTDIRTYTRACKING)(const HANDLE hAdapter,
+		const HANDLE hMemoryBasis);
+typedef NTSTATUS (*PDXGKDDI_STOPDIRTYTRACKING)(const HANDLE hAdapter,
+		const HANDLE hMemoryBasis);
+typedef NTSTATUS (*PDXGKDDI_QUERYDIRTYBITDATA)(const HANDLE hAdapter,
+		DXGKARG_QUERYDIRTYBITDATA *pArgs);
+
+/*
+ * Not Windows: the memory-basis members of DRIVER_INITIALIZATION_DATA, in
+ * its order, for the Linux glue that registers them.
+ */
+typedef struct _DXGK_LINUX_MEMORY_BASIS_DDIS {
+	PDXGKDDI_CREATEMEMORYBASIS DxgkDdiCreateMemoryBasis;
+	PDXGKDDI_DESTROYMEMORYBASIS DxgkDdiDestroyMemoryBasis;
+	PDXGKDDI_STARTDIRTYTRACKING DxgkDdiStartDirtyTracking;
+	PDXGKDDI_STOPDIRTYTRACKING DxgkDdiStopDirtyTracking;
+	PDXGKDDI_QUERYDIRTYBITDATA DxgkDdiQueryDirtyBitData;
+} DXGK_LINUX_MEMORY_BASIS_DDIS;
+
 #undef DXGK_X64_LAYOUT
 
 #endif /* _DXGK_TYPES_H */

@@ -41,33 +41,8 @@ NTSTATUS DxgkCbCreatePhysicalMemoryObject(DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJEC
 		return dxgk_done(STATUS_INVALID_PARAMETER);
 	args->hPhysicalMemoryObject = NULL;
 	args->hAdapterMemoryObject = NULL;
-	switch (args->Type) {
-	case DXGK_PHYSICAL_MEMORY_TYPE_MDL:
-		/*
-		 * Mdl.Flags is not passed on: dxgpmo always allocates every
-		 * page, zeroed, which satisfies each MM_ALLOCATE_* flag.
-		 */
-		c.low_address = args->Mdl.LowAddress.QuadPart;
-		c.high_address = args->Mdl.HighAddress.QuadPart;
-		c.skip_bytes = args->Mdl.SkipBytes.QuadPart;
-		break;
-	case DXGK_PHYSICAL_MEMORY_TYPE_CONTIGUOUS_MEMORY:
-		c.low_address =
-			args->ContiguousMemory.LowestAcceptableAddress.QuadPart;
-		c.high_address =
-			args->ContiguousMemory.HighestAcceptableAddress.QuadPart;
-		c.boundary =
-			args->ContiguousMemory.BoundaryAddressMultiple.QuadPart;
-		break;
-	case DXGK_PHYSICAL_MEMORY_TYPE_SECTION:
-		c.page_protection = args->Section.PageProtection;
-		break;
-	case DXGK_PHYSICAL_MEMORY_TYPE_IO_SPACE:
-		c.io_base = args->IOSpace.BaseAddress.QuadPart;
-		break;
-	default:
+	if (dxgk_to_create_pmo(args, &c))
 		return dxgk_done(STATUS_INVALID_PARAMETER);
-	}
 	if (args->hAdapter) {
 		c.adapter_id = dxgk_handle_id(args->hAdapter, KIND_ADAPTER, &s);
 		if (!c.adapter_id)
@@ -77,10 +52,6 @@ NTSTATUS DxgkCbCreatePhysicalMemoryObject(DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJEC
 		if (!NT_SUCCESS(status))
 			return dxgk_done(status);
 	}
-	c.type = args->Type;
-	c.cache_type = args->CacheType;
-	c.length = args->Size;
-	c.context = args->Context;
 	err = xioctl(s->fd, DXGPMO_IOC_CREATE_PMO, &c);
 	if (!err) {
 		args->hPhysicalMemoryObject =
@@ -153,8 +124,8 @@ NTSTATUS DxgkCbAllocateAdl(DXGKARGCB_ALLOCATE_ADL *args)
 	struct dxgpmo_free_adl f = { .size = sizeof(f) };
 	struct _DXGK_LINUX_SESSION *s;
 	struct adl_box *box;
+	int err, flags;
 	size_t nr;
-	int err;
 
 	if (!args)
 		return dxgk_done(STATUS_INVALID_PARAMETER);
@@ -162,14 +133,12 @@ NTSTATUS DxgkCbAllocateAdl(DXGKARGCB_ALLOCATE_ADL *args)
 	a.amo_id = dxgk_handle_id(args->hAdapterMemoryObject, KIND_AMO, &s);
 	if (!a.amo_id)
 		return dxgk_done(STATUS_INVALID_HANDLE);
-	if (args->Flags.Reserved || !args->Size ||
+	flags = dxgk_to_adl_flags(args->Flags);
+	if (flags < 0 || !args->Size ||
 	    (args->Size | args->Offset) & (PAGE_SIZE - 1))
 		return dxgk_put_status(s, STATUS_INVALID_PARAMETER);
 	nr = args->Size >> PAGE_SHIFT;
-	if (args->Flags.RequireContiguous)
-		a.flags |= DXGPMO_ADL_REQUIRE_CONTIGUOUS;
-	if (args->Flags.PreferContiguous)
-		a.flags |= DXGPMO_ADL_PREFER_CONTIGUOUS;
+	a.flags = flags;
 	a.offset = args->Offset;
 	a.length = args->Size;
 	/*
@@ -212,16 +181,10 @@ NTSTATUS DxgkCbAllocateAdl(DXGKARGCB_ALLOCATE_ADL *args)
 		return err ? dxgk_put_done(s, err) :
 			     dxgk_put_status(s, STATUS_PRIVILEGE_NOT_HELD);
 	}
-	/*
-	 * The contiguous form only to a driver that asked for it: one that
-	 * set neither flag reads Pages[] (Windows documents that drivers may
-	 * not handle a contiguous ADL on every path), and the kernel fills
-	 * the array either way.
-	 */
 	memset(&box->adl, 0, sizeof(box->adl));
 	box->adl.PageCount = (UINT)a.page_count;
-	box->adl.Flags.Contiguous = (a.adl_flags & DXGPMO_ADL_CONTIGUOUS) &&
-		(args->Flags.RequireContiguous || args->Flags.PreferContiguous);
+	box->adl.Flags.Contiguous = dxgk_adl_is_contiguous(args->Flags,
+							   a.adl_flags);
 	if (box->adl.Flags.Contiguous)
 		box->adl.BasePageNumber = a.base_page;
 	else

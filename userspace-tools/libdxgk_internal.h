@@ -18,6 +18,7 @@
 
 #include "dxgpmo.h"
 #include "libdxgk.h"
+#include "dxgk_dxgpmo.h"
 
 #pragma GCC visibility push(hidden)
 

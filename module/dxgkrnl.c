@@ -1,0 +1,657 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Dxgkrnl's memory interface for a Windows display driver's code
+ * (include/linux/dxgkrnl.h): DXGKRNL_INTERFACE's physical memory object
+ * callbacks over the in-kernel API's commands, and the driver's
+ * memory-basis DDIs as the client ops that basis.c reaches.  A thin
+ * layer: each callback checks what the in-kernel API cannot (its
+ * handles), fills the command's block from the Windows one, and turns
+ * the errno into an NTSTATUS.
+ *
+ * Windows' callbacks carry no device: every handle here says which
+ * interface it belongs to, in its upper 32 bits (the interface's id) over
+ * the object's id in the client; DeviceHandle is the interface's id alone.
+ * A Create without hAdapter has no handle at all: it belongs to the
+ * interface the calling module started, if it started exactly one.
+ */
+#include <linux/device.h>
+#include <linux/dma-buf.h>
+#include <linux/err.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/rwsem.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/xarray.h>
+
+#include <linux/dxgkrnl.h>
+#include <linux/dxgpmo.h>
+
+#include "compat.h"
+#include "dxgk_dxgpmo.h"
+#include "dxgkrnl.h"
+
+struct dxgkrnl_iface {
+	u32 id;
+	struct dxgpmo_client *client;
+	struct module *owner;
+	HANDLE miniport_device_context;
+	DXGK_LINUX_MEMORY_BASIS_DDIS ddis;
+	unsigned int nr_segments;
+	DXGK_LINUX_SEGMENT segments[DXGKRNL_MAX_SEGMENTS];
+	/* The ADLs handed out (struct dxgkrnl_adl), freed at the stop. */
+	struct mutex adls_lock;
+	struct list_head adls;
+};
+
+/* A DXGK_ADL handed to the driver, with the pages it points to. */
+struct dxgkrnl_adl {
+	DXGK_ADL adl;
+	struct list_head node;
+	HANDLE amo;
+	u32 adl_id;
+	DXGK_PAGE_NUMBER pages[];
+};
+
+/*
+ * Interfaces by id.  A callback holds dxgkrnl_lock for reading from its
+ * lookup to its return; the stop takes it for writing to take its
+ * interface out, so that no callback is running on it once it closes the
+ * client.
+ */
+static DEFINE_XARRAY_ALLOC(dxgkrnl_ifaces);
+static DECLARE_RWSEM(dxgkrnl_lock);
+
+#define DXGKRNL_ID_SHIFT	32
+
+static_assert(sizeof(DXGK_PAGE_NUMBER) == sizeof(u64),
+	      "an ADL's pages are filled as the module's u64 page numbers");
+
+VISIBLE_IF_KUNIT NTSTATUS dxgkrnl_status(int err)
+{
+	switch (-err) {
+#define DXGKRNL_STATUS(errno, status) case errno: return status;
+	DXGK_STATUS_ERRNO_TABLE(DXGKRNL_STATUS)
+#undef DXGKRNL_STATUS
+	default:
+		return STATUS_UNSUCCESSFUL;
+	}
+}
+
+VISIBLE_IF_KUNIT HANDLE dxgkrnl_make_handle(u32 iface_id, u32 object_id)
+{
+	return (HANDLE)(uintptr_t)((u64)iface_id << DXGKRNL_ID_SHIFT |
+				   object_id);
+}
+
+/*
+ * The interface a handle names, the object's id in *object_id (0 for
+ * DeviceHandle); NULL for a handle no interface made.  The caller holds
+ * dxgkrnl_lock.
+ */
+VISIBLE_IF_KUNIT struct dxgkrnl_iface *dxgkrnl_iface_of(HANDLE handle,
+							u32 *object_id)
+{
+	u64 value = (uintptr_t)handle;
+
+	*object_id = lower_32_bits(value);
+	if (value >> DXGKRNL_ID_SHIFT > U32_MAX)
+		return NULL;
+	return xa_load(&dxgkrnl_ifaces, value >> DXGKRNL_ID_SHIFT);
+}
+
+/* An object's handle: its interface, and its id, which must not be 0. */
+static struct dxgkrnl_iface *dxgkrnl_object(HANDLE handle, u32 *object_id)
+{
+	struct dxgkrnl_iface *iface = dxgkrnl_iface_of(handle, object_id);
+
+	return *object_id ? iface : NULL;
+}
+
+/* The one interface the module at addr started, for a Create without one. */
+static struct dxgkrnl_iface *dxgkrnl_iface_of_caller(unsigned long addr)
+{
+	struct dxgkrnl_iface *iface, *found = NULL;
+	unsigned long id;
+
+	xa_for_each(&dxgkrnl_ifaces, id, iface) {
+		if (!within_module(addr, iface->owner))
+			continue;
+		if (found)
+			return NULL;
+		found = iface;
+	}
+	return found;
+}
+
+static noinline NTSTATUS
+DxgkCbCreatePhysicalMemoryObject(DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT *pArgs)
+{
+	unsigned long caller = (unsigned long)__builtin_return_address(0);
+	struct dxgpmo_create_pmo c = { .size = sizeof(c) };
+	struct dxgkrnl_iface *iface;
+	u32 object_id;
+	NTSTATUS status;
+
+	if (!pArgs)
+		return STATUS_INVALID_PARAMETER;
+	pArgs->hPhysicalMemoryObject = NULL;
+	pArgs->hAdapterMemoryObject = NULL;
+	if (dxgk_to_create_pmo(pArgs, &c))
+		return STATUS_INVALID_PARAMETER;
+	down_read(&dxgkrnl_lock);
+	status = STATUS_INVALID_HANDLE;
+	if (pArgs->hAdapter) {
+		iface = dxgkrnl_iface_of(pArgs->hAdapter, &object_id);
+		if (!iface || object_id)
+			goto out;
+		c.adapter_id = dxgpmo_client_adapter_id(iface->client);
+	} else {
+		iface = dxgkrnl_iface_of_caller(caller);
+		status = STATUS_INVALID_PARAMETER;
+		if (!iface)
+			goto out;
+	}
+	status = dxgkrnl_status(dxgpmo_client_create_pmo(iface->client, &c));
+	if (!NT_SUCCESS(status))
+		goto out;
+	pArgs->hPhysicalMemoryObject = dxgkrnl_make_handle(iface->id, c.pmo_id);
+	if (c.amo_id)
+		pArgs->hAdapterMemoryObject = dxgkrnl_make_handle(iface->id,
+								  c.amo_id);
+out:
+	up_read(&dxgkrnl_lock);
+	return status;
+}
+
+static NTSTATUS
+DxgkCbDestroyPhysicalMemoryObject(const DXGKARGCB_DESTROY_PHYSICAL_MEMORY_OBJECT *pArgs)
+{
+	struct dxgpmo_destroy_pmo d = { .size = sizeof(d) };
+	struct dxgkrnl_iface *iface;
+	NTSTATUS status = STATUS_INVALID_HANDLE;
+
+	if (!pArgs)
+		return STATUS_INVALID_PARAMETER;
+	down_read(&dxgkrnl_lock);
+	iface = dxgkrnl_object(pArgs->hPhysicalMemoryObject, &d.pmo_id);
+	if (!iface)
+		goto out;
+	if (pArgs->hAdapterMemoryObject &&
+	    dxgkrnl_object(pArgs->hAdapterMemoryObject, &d.amo_id) != iface)
+		goto out;
+	status = dxgkrnl_status(dxgpmo_client_destroy_pmo(iface->client, &d));
+out:
+	up_read(&dxgkrnl_lock);
+	return status;
+}
+
+static NTSTATUS
+DxgkCbOpenPhysicalMemoryObject(DXGKARGCB_OPEN_PHYSICAL_MEMORY_OBJECT *pArgs)
+{
+	struct dxgpmo_open_pmo o = { .size = sizeof(o) };
+	struct dxgkrnl_iface *iface;
+	NTSTATUS status = STATUS_INVALID_HANDLE;
+	u32 adapter_object;
+
+	if (!pArgs)
+		return STATUS_INVALID_PARAMETER;
+	pArgs->hAdapterMemoryObject = NULL;
+	down_read(&dxgkrnl_lock);
+	iface = dxgkrnl_object(pArgs->hPhysicalMemoryObject, &o.pmo_id);
+	if (!iface || dxgkrnl_iface_of(pArgs->hAdapter, &adapter_object) !=
+		      iface || adapter_object)
+		goto out;
+	o.adapter_id = dxgpmo_client_adapter_id(iface->client);
+	status = dxgkrnl_status(dxgpmo_client_open_pmo(iface->client, &o));
+	if (NT_SUCCESS(status))
+		pArgs->hAdapterMemoryObject = dxgkrnl_make_handle(iface->id,
+								  o.amo_id);
+out:
+	up_read(&dxgkrnl_lock);
+	return status;
+}
+
+static NTSTATUS
+DxgkCbClosePhysicalMemoryObject(const DXGKARGCB_CLOSE_PHYSICAL_MEMORY_OBJECT *pArgs)
+{
+	struct dxgpmo_close_pmo c = { .size = sizeof(c) };
+	struct dxgkrnl_iface *iface;
+	NTSTATUS status = STATUS_INVALID_HANDLE;
+
+	if (!pArgs)
+		return STATUS_INVALID_PARAMETER;
+	down_read(&dxgkrnl_lock);
+	iface = dxgkrnl_object(pArgs->hAdapterMemoryObject, &c.amo_id);
+	if (iface)
+		status = dxgkrnl_status(dxgpmo_client_close_pmo(iface->client,
+								 &c));
+	up_read(&dxgkrnl_lock);
+	return status;
+}
+
+static NTSTATUS DxgkCbAllocateAdl(DXGKARGCB_ALLOCATE_ADL *pArgs)
+{
+	struct dxgpmo_allocate_adl a = { .size = sizeof(a) };
+	struct dxgkrnl_iface *iface;
+	struct dxgkrnl_adl *box = NULL;
+	NTSTATUS status;
+	int flags;
+	u64 nr;
+
+	if (!pArgs)
+		return STATUS_INVALID_PARAMETER;
+	pArgs->pAdl = NULL;
+	flags = dxgk_to_adl_flags(pArgs->Flags);
+	if (flags < 0 || !pArgs->Size ||
+	    !PAGE_ALIGNED(pArgs->Size | pArgs->Offset))
+		return STATUS_INVALID_PARAMETER;
+	nr = pArgs->Size >> PAGE_SHIFT;
+	if (nr > U32_MAX)
+		return STATUS_INVALID_PARAMETER;
+	down_read(&dxgkrnl_lock);
+	status = STATUS_INVALID_HANDLE;
+	iface = dxgkrnl_object(pArgs->hAdapterMemoryObject, &a.amo_id);
+	if (!iface)
+		goto out;
+	status = STATUS_NO_MEMORY;
+	box = kvzalloc(struct_size(box, pages, nr), GFP_KERNEL);
+	if (!box)
+		goto out;
+	a.flags = flags;
+	a.offset = pArgs->Offset;
+	a.length = pArgs->Size;
+	a.pages_capacity = nr;
+	status = dxgkrnl_status(dxgpmo_client_allocate_adl(iface->client, &a,
+							   (u64 *)box->pages));
+	if (!NT_SUCCESS(status))
+		goto out;
+	box->adl.PageCount = a.page_count;
+	box->adl.Flags.Contiguous = dxgk_adl_is_contiguous(pArgs->Flags,
+							   a.adl_flags);
+	if (box->adl.Flags.Contiguous)
+		box->adl.BasePageNumber = a.base_page;
+	else
+		box->adl.Pages = box->pages;
+	box->amo = pArgs->hAdapterMemoryObject;
+	box->adl_id = a.adl_id;
+	mutex_lock(&iface->adls_lock);
+	list_add(&box->node, &iface->adls);
+	mutex_unlock(&iface->adls_lock);
+	pArgs->pAdl = &box->adl;
+	box = NULL;
+out:
+	up_read(&dxgkrnl_lock);
+	kvfree(box);
+	return status;
+}
+
+/* The ADL box of pAdl if the interface handed it out, off its list. */
+static struct dxgkrnl_adl *dxgkrnl_take_adl(struct dxgkrnl_iface *iface,
+					    const DXGK_ADL *adl, HANDLE amo)
+{
+	struct dxgkrnl_adl *box;
+
+	mutex_lock(&iface->adls_lock);
+	list_for_each_entry(box, &iface->adls, node) {
+		if (&box->adl != adl || box->amo != amo)
+			continue;
+		list_del(&box->node);
+		mutex_unlock(&iface->adls_lock);
+		return box;
+	}
+	mutex_unlock(&iface->adls_lock);
+	return NULL;
+}
+
+static NTSTATUS DxgkCbFreeAdl(const DXGKARGCB_FREE_ADL *pArgs)
+{
+	struct dxgpmo_free_adl f = { .size = sizeof(f) };
+	struct dxgkrnl_iface *iface;
+	struct dxgkrnl_adl *box;
+	NTSTATUS status = STATUS_INVALID_HANDLE;
+	u32 amo_id;
+
+	if (!pArgs || !pArgs->pAdl)
+		return STATUS_INVALID_PARAMETER;
+	down_read(&dxgkrnl_lock);
+	iface = dxgkrnl_object(pArgs->hAdapterMemoryObject, &amo_id);
+	if (!iface)
+		goto out;
+	box = dxgkrnl_take_adl(iface, pArgs->pAdl, pArgs->hAdapterMemoryObject);
+	status = STATUS_INVALID_PARAMETER;
+	if (!box)
+		goto out;
+	f.adl_id = box->adl_id;
+	status = dxgkrnl_status(dxgpmo_client_free_adl(iface->client, &f));
+	/* An ADL the module dropped (its object destroyed) is gone too. */
+	if (NT_SUCCESS(status) || status == STATUS_INVALID_HANDLE) {
+		kvfree(box);
+	} else {
+		mutex_lock(&iface->adls_lock);
+		list_add(&box->node, &iface->adls);
+		mutex_unlock(&iface->adls_lock);
+	}
+out:
+	up_read(&dxgkrnl_lock);
+	return status;
+}
+
+static NTSTATUS DxgkCbMapPhysicalMemory(DXGKARGCB_MAP_PHYSICAL_MEMORY *pArgs)
+{
+	struct dxgpmo_map m = { .size = sizeof(m) };
+	struct dxgkrnl_iface *iface;
+	NTSTATUS status = STATUS_INVALID_HANDLE;
+
+	if (!pArgs)
+		return STATUS_INVALID_PARAMETER;
+	pArgs->pMappedAddress = NULL;
+	if (pArgs->AccessMode != DXGK_ACCESS_MODE_KERNEL_MODE &&
+	    pArgs->AccessMode != DXGK_ACCESS_MODE_USER_MODE)
+		return STATUS_INVALID_PARAMETER;
+	down_read(&dxgkrnl_lock);
+	iface = dxgkrnl_object(pArgs->hPhysicalMemoryObject, &m.pmo_id);
+	if (!iface)
+		goto out;
+	m.access_mode = pArgs->AccessMode;
+	m.offset = pArgs->Offset;
+	m.length = pArgs->Size;
+	status = dxgkrnl_status(dxgpmo_client_map(iface->client, &m));
+	if (!NT_SUCCESS(status))
+		goto out;
+	pArgs->pMappedAddress = (PVOID)(uintptr_t)m.address;
+	pArgs->Offset = m.offset;
+	pArgs->Size = m.length;
+out:
+	up_read(&dxgkrnl_lock);
+	return status;
+}
+
+static NTSTATUS
+DxgkCbUnmapPhysicalMemory(const DXGKARGCB_UNMAP_PHYSICAL_MEMORY *pArgs)
+{
+	struct dxgpmo_unmap u = { .size = sizeof(u) };
+	struct dxgkrnl_iface *iface;
+	NTSTATUS status = STATUS_INVALID_HANDLE;
+
+	if (!pArgs)
+		return STATUS_INVALID_PARAMETER;
+	down_read(&dxgkrnl_lock);
+	iface = dxgkrnl_object(pArgs->hPhysicalMemoryObject, &u.pmo_id);
+	if (iface) {
+		u.address = (uintptr_t)pArgs->pBaseAddress;
+		u.length = pArgs->Size;
+		status = dxgkrnl_status(dxgpmo_client_unmap(iface->client,
+							    &u));
+	}
+	up_read(&dxgkrnl_lock);
+	return status;
+}
+
+/* The driver's memory-basis DDIs, as basis.c reaches them (client.c). */
+
+static struct dxgkrnl_iface *dxgkrnl_iface_of_client(struct dxgpmo_client *c)
+{
+	return dxgpmo_client_priv(c);
+}
+
+static u64 dxgkrnl_dirty_page_size(struct dxgpmo_client *client,
+				   u32 segment_id, u64 *segment_size)
+{
+	struct dxgkrnl_iface *iface = dxgkrnl_iface_of_client(client);
+	unsigned int i;
+
+	for (i = 0; i < iface->nr_segments; i++) {
+		const DXGK_LINUX_SEGMENT *seg = &iface->segments[i];
+
+		if (seg->SegmentId != segment_id)
+			continue;
+		*segment_size = seg->Size;
+		return seg->DirtyBitTrackingCaps.PageSize;
+	}
+	return 0;
+}
+
+static void *dxgkrnl_create_memory_basis(struct dxgpmo_client *client,
+					 u32 segment_id,
+					 const struct dxgpmo_memory_range *ranges,
+					 u32 count)
+{
+	struct dxgkrnl_iface *iface = dxgkrnl_iface_of_client(client);
+	DXGKARG_CREATEMEMORYBASIS *args;
+	HANDLE basis;
+	u32 i;
+
+	/* Ranges[1] is the first of count. */
+	args = kvzalloc(struct_size(args, Ranges, count - 1),
+			GFP_KERNEL_ACCOUNT);
+	if (!args)
+		return ERR_PTR(-ENOMEM);
+	args->SegmentId = segment_id;
+	args->RangeCount = count;
+	for (i = 0; i < count; i++) {
+		args->Ranges[i].SegmentOffset = ranges[i].segment_offset;
+		args->Ranges[i].SizeInBytes = ranges[i].length;
+	}
+	basis = iface->ddis.DxgkDdiCreateMemoryBasis(iface->miniport_device_context,
+						     args);
+	kvfree(args);
+	return basis ? basis : ERR_PTR(-ENOMEM);
+}
+
+/* Windows treats a failed destroy as catastrophic: a driver bug. */
+static void dxgkrnl_destroy_memory_basis(struct dxgpmo_client *client,
+					 void *basis)
+{
+	struct dxgkrnl_iface *iface = dxgkrnl_iface_of_client(client);
+	NTSTATUS status;
+
+	status = iface->ddis.DxgkDdiDestroyMemoryBasis(iface->miniport_device_context,
+						       basis);
+	WARN(!NT_SUCCESS(status),
+	     "dxgkrnl: DxgkDdiDestroyMemoryBasis of %s returned %#x\n",
+	     module_name(iface->owner), status);
+}
+
+/* What an errno the NTSTATUS stands for: EIO for any not in the table. */
+VISIBLE_IF_KUNIT int dxgkrnl_errno(NTSTATUS status)
+{
+	switch (status) {
+#define DXGKRNL_ERRNO(errno, status) case status: return -(errno);
+	DXGK_STATUS_ERRNO_TABLE(DXGKRNL_ERRNO)
+#undef DXGKRNL_ERRNO
+	default:
+		return NT_SUCCESS(status) ? 0 : -EIO;
+	}
+}
+
+static int dxgkrnl_start_dirty_tracking(struct dxgpmo_client *client,
+					void *basis)
+{
+	struct dxgkrnl_iface *iface = dxgkrnl_iface_of_client(client);
+
+	return dxgkrnl_errno(iface->ddis.DxgkDdiStartDirtyTracking(iface->miniport_device_context,
+								    basis));
+}
+
+static int dxgkrnl_stop_dirty_tracking(struct dxgpmo_client *client,
+				       void *basis)
+{
+	struct dxgkrnl_iface *iface = dxgkrnl_iface_of_client(client);
+
+	return dxgkrnl_errno(iface->ddis.DxgkDdiStopDirtyTracking(iface->miniport_device_context,
+								   basis));
+}
+
+static int dxgkrnl_query_dirty_bits(struct dxgpmo_client *client, void *basis,
+				    const struct dxgpmo_query_dirty_bits *query,
+				    void *bits, size_t size)
+{
+	struct dxgkrnl_iface *iface = dxgkrnl_iface_of_client(client);
+	DXGKARG_QUERYDIRTYBITDATA args = {
+		.MemoryBasis = basis,
+		.SubrangeIndex = query->subrange_index,
+		.SubrangeOffset = query->subrange_offset,
+		.SubrangeSize = query->subrange_length,
+		.Buffer = bits,
+		.BufferSize = size,
+		.Flags = query->flags & DXGPMO_DIRTY_CLEAR_DATA ?
+			 DXGKARG_QUERYDIRTYBITDATAFLAGS_CLEARDATA : 0,
+	};
+
+	return dxgkrnl_errno(iface->ddis.DxgkDdiQueryDirtyBitData(iface->miniport_device_context,
+								   &args));
+}
+
+static const struct dxgpmo_client_ops dxgkrnl_basis_client_ops = {
+	.dirty_page_size = dxgkrnl_dirty_page_size,
+	.create_memory_basis = dxgkrnl_create_memory_basis,
+	.destroy_memory_basis = dxgkrnl_destroy_memory_basis,
+	.start_dirty_tracking = dxgkrnl_start_dirty_tracking,
+	.stop_dirty_tracking = dxgkrnl_stop_dirty_tracking,
+	.query_dirty_bits = dxgkrnl_query_dirty_bits,
+};
+
+static bool dxgkrnl_start_info_valid(const struct dxgkrnl_start_info *info)
+{
+	const DXGK_LINUX_MEMORY_BASIS_DDIS *ddis = info->memory_basis_ddis;
+	unsigned int i;
+
+	if (!ddis)
+		return !info->nr_segments;
+	if (!ddis->DxgkDdiCreateMemoryBasis || !ddis->DxgkDdiDestroyMemoryBasis ||
+	    !ddis->DxgkDdiStartDirtyTracking || !ddis->DxgkDdiStopDirtyTracking ||
+	    !ddis->DxgkDdiQueryDirtyBitData ||
+	    info->nr_segments > DXGKRNL_MAX_SEGMENTS ||
+	    (info->nr_segments && !info->segments))
+		return false;
+	for (i = 0; i < info->nr_segments; i++) {
+		UINT ps = info->segments[i].DirtyBitTrackingCaps.PageSize;
+
+		/* Windows: a power of two of at least 4 KiB. */
+		if (ps && (!is_power_of_2(ps) || ps < PAGE_SIZE))
+			return false;
+	}
+	return true;
+}
+
+/**
+ * __dxgkrnl_start_device() - Dxgkrnl's interface for a driver's device
+ * @dev: the device, bound to the calling driver
+ * @info: the driver's context and memory-basis DDIs
+ * @iface: filled with the callbacks and DeviceHandle
+ * @owner: the calling module (dxgkrnl_start_device() passes THIS_MODULE)
+ *
+ * Opens the device's dxgpmo client (dxgpmo_client_open()); the driver's
+ * memory-basis DDIs, if any, answer for its adapter from now on.
+ *
+ * Context: process context; from probe() or later.
+ * Return: 0, -EINVAL for DDIs given in part or a bad segment, or the
+ * errors of dxgpmo_client_open().
+ */
+int __dxgkrnl_start_device(struct device *dev,
+			   const struct dxgkrnl_start_info *info,
+			   DXGKRNL_INTERFACE *iface, struct module *owner)
+{
+	struct dxgpmo_client *client;
+	struct dxgkrnl_iface *ifc;
+	int ret;
+
+	if (WARN_ON(!info || !iface || !dxgkrnl_start_info_valid(info)))
+		return -EINVAL;
+	ifc = kzalloc(sizeof(*ifc), GFP_KERNEL);
+	if (!ifc)
+		return -ENOMEM;
+	ifc->owner = owner;
+	ifc->miniport_device_context = info->miniport_device_context;
+	mutex_init(&ifc->adls_lock);
+	INIT_LIST_HEAD(&ifc->adls);
+	if (info->memory_basis_ddis) {
+		ifc->ddis = *info->memory_basis_ddis;
+		ifc->nr_segments = info->nr_segments;
+		memcpy(ifc->segments, info->segments,
+		       info->nr_segments * sizeof(*info->segments));
+	}
+	client = __dxgpmo_client_open(dev, info->memory_basis_ddis ?
+				      &dxgkrnl_basis_client_ops : NULL,
+				      ifc, owner);
+	if (IS_ERR(client)) {
+		ret = PTR_ERR(client);
+		goto err_free;
+	}
+	ifc->client = client;
+	down_write(&dxgkrnl_lock);
+	ret = xa_alloc(&dxgkrnl_ifaces, &ifc->id, ifc, XA_LIMIT(1, U16_MAX),
+		       GFP_KERNEL);
+	up_write(&dxgkrnl_lock);
+	if (ret)
+		goto err_close;
+
+	memset(iface, 0, sizeof(*iface));
+	iface->Size = sizeof(*iface);
+	iface->Version = DXGKRNL_LINUX_INTERFACE_VERSION;
+	iface->DeviceHandle = dxgkrnl_make_handle(ifc->id, 0);
+	iface->DxgkCbCreatePhysicalMemoryObject = DxgkCbCreatePhysicalMemoryObject;
+	iface->DxgkCbDestroyPhysicalMemoryObject = DxgkCbDestroyPhysicalMemoryObject;
+	iface->DxgkCbMapPhysicalMemory = DxgkCbMapPhysicalMemory;
+	iface->DxgkCbUnmapPhysicalMemory = DxgkCbUnmapPhysicalMemory;
+	iface->DxgkCbAllocateAdl = DxgkCbAllocateAdl;
+	iface->DxgkCbFreeAdl = DxgkCbFreeAdl;
+	iface->DxgkCbOpenPhysicalMemoryObject = DxgkCbOpenPhysicalMemoryObject;
+	iface->DxgkCbClosePhysicalMemoryObject = DxgkCbClosePhysicalMemoryObject;
+	return 0;
+
+err_close:
+	dxgpmo_client_close(client);
+err_free:
+	kfree(ifc);
+	return ret;
+}
+EXPORT_SYMBOL_NS_GPL(__dxgkrnl_start_device, DXGPMO_NS);
+
+/**
+ * dxgkrnl_stop_device() - the end of the interface
+ * @iface: as dxgkrnl_start_device() filled it
+ *
+ * Every handle of the interface is invalid from here on; what the driver
+ * still holds is destroyed (counted as leaked, as at a client's close),
+ * its memory bases after the driver's DxgkDdiDestroyMemoryBasis.
+ *
+ * Context: process context; no callback of the interface running.
+ */
+void dxgkrnl_stop_device(DXGKRNL_INTERFACE *iface)
+{
+	struct dxgkrnl_adl *box, *next;
+	struct dxgkrnl_iface *ifc;
+	u32 object_id;
+
+	down_write(&dxgkrnl_lock);
+	ifc = dxgkrnl_iface_of(iface->DeviceHandle, &object_id);
+	if (ifc)
+		xa_erase(&dxgkrnl_ifaces, ifc->id);
+	up_write(&dxgkrnl_lock);
+	if (WARN_ON(!ifc || object_id))
+		return;
+	dxgpmo_client_close(ifc->client);
+	list_for_each_entry_safe(box, next, &ifc->adls, node)
+		kvfree(box);
+	kfree(ifc);
+	memset(iface, 0, sizeof(*iface));
+}
+EXPORT_SYMBOL_NS_GPL(dxgkrnl_stop_device, DXGPMO_NS);
+
+/* The adapter id user space names the device's adapter by (DeviceHandle). */
+u32 dxgkrnl_adapter_id(const DXGKRNL_INTERFACE *iface)
+{
+	struct dxgkrnl_iface *ifc;
+	u32 object_id, id = 0;
+
+	down_read(&dxgkrnl_lock);
+	ifc = dxgkrnl_iface_of(iface->DeviceHandle, &object_id);
+	if (ifc && !object_id)
+		id = dxgpmo_client_adapter_id(ifc->client);
+	up_read(&dxgkrnl_lock);
+	return id;
+}
+EXPORT_SYMBOL_NS_GPL(dxgkrnl_adapter_id, DXGPMO_NS);
