@@ -96,9 +96,7 @@ VISIBLE_IF_KUNIT struct dxgkrnl_iface *dxgkrnl_iface_of(HANDLE handle,
 	u64 value = (uintptr_t)handle;
 
 	*object_id = lower_32_bits(value);
-	if (value >> DXGKRNL_ID_SHIFT > U32_MAX)
-		return NULL;
-	return xa_load(&dxgkrnl_ifaces, value >> DXGKRNL_ID_SHIFT);
+	return xa_load(&dxgkrnl_ifaces, upper_32_bits(value));
 }
 
 /* An object's handle: its interface, and its id, which must not be 0. */
@@ -513,6 +511,27 @@ static const struct dxgpmo_client_ops dxgkrnl_basis_client_ops = {
 	.query_dirty_bits = dxgkrnl_query_dirty_bits,
 };
 
+VISIBLE_IF_KUNIT void dxgkrnl_fill_interface(DXGKRNL_INTERFACE *iface,
+					     u32 iface_id)
+{
+	*iface = (DXGKRNL_INTERFACE){
+		.Size = sizeof(*iface),
+		.Version = DXGKRNL_LINUX_INTERFACE_VERSION,
+		.DeviceHandle = dxgkrnl_make_handle(iface_id, 0),
+		.DxgkCbCreatePhysicalMemoryObject =
+			DxgkCbCreatePhysicalMemoryObject,
+		.DxgkCbDestroyPhysicalMemoryObject =
+			DxgkCbDestroyPhysicalMemoryObject,
+		.DxgkCbMapPhysicalMemory = DxgkCbMapPhysicalMemory,
+		.DxgkCbUnmapPhysicalMemory = DxgkCbUnmapPhysicalMemory,
+		.DxgkCbAllocateAdl = DxgkCbAllocateAdl,
+		.DxgkCbFreeAdl = DxgkCbFreeAdl,
+		.DxgkCbOpenPhysicalMemoryObject = DxgkCbOpenPhysicalMemoryObject,
+		.DxgkCbClosePhysicalMemoryObject =
+			DxgkCbClosePhysicalMemoryObject,
+	};
+}
+
 static bool dxgkrnl_start_info_valid(const struct dxgkrnl_start_info *info)
 {
 	const DXGK_LINUX_MEMORY_BASIS_DDIS *ddis = info->memory_basis_ddis;
@@ -588,18 +607,7 @@ int __dxgkrnl_start_device(struct device *dev,
 	if (ret)
 		goto err_close;
 
-	memset(iface, 0, sizeof(*iface));
-	iface->Size = sizeof(*iface);
-	iface->Version = DXGKRNL_LINUX_INTERFACE_VERSION;
-	iface->DeviceHandle = dxgkrnl_make_handle(ifc->id, 0);
-	iface->DxgkCbCreatePhysicalMemoryObject = DxgkCbCreatePhysicalMemoryObject;
-	iface->DxgkCbDestroyPhysicalMemoryObject = DxgkCbDestroyPhysicalMemoryObject;
-	iface->DxgkCbMapPhysicalMemory = DxgkCbMapPhysicalMemory;
-	iface->DxgkCbUnmapPhysicalMemory = DxgkCbUnmapPhysicalMemory;
-	iface->DxgkCbAllocateAdl = DxgkCbAllocateAdl;
-	iface->DxgkCbFreeAdl = DxgkCbFreeAdl;
-	iface->DxgkCbOpenPhysicalMemoryObject = DxgkCbOpenPhysicalMemoryObject;
-	iface->DxgkCbClosePhysicalMemoryObject = DxgkCbClosePhysicalMemoryObject;
+	dxgkrnl_fill_interface(iface, ifc->id);
 	return 0;
 
 err_close:

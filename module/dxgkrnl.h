@@ -18,6 +18,7 @@ NTSTATUS dxgkrnl_status(int err);
 int dxgkrnl_errno(NTSTATUS status);
 HANDLE dxgkrnl_make_handle(u32 iface_id, u32 object_id);
 struct dxgkrnl_iface *dxgkrnl_iface_of(HANDLE handle, u32 *object_id);
+void dxgkrnl_fill_interface(DXGKRNL_INTERFACE *iface, u32 iface_id);
 #endif
 
 #endif /* _DXGPMO_DXGKRNL_H */

@@ -12,7 +12,8 @@
 #   compat.h     has no definitions in a .c (inline functions and macros);
 #   client.c     exports the in-kernel API, which the project's public
 #                header include/linux/dxgpmo.h declares, and has client.h
-#                for the rest;
+#                for the rest; dxgkrnl.c likewise its Windows-named
+#                interface, include/linux/dxgkrnl.h, and dxgkrnl.h;
 #   main.c       defines nothing non-static: nothing calls into it;
 #   kunit/       each case a *_kunit.c defines is declared in kunit/kunit.h
 #                and registered in kunit/suite.c's one table (a case
@@ -39,7 +40,8 @@ trap 'rm -rf "$tmp"' EXIT
 # of a static_assert(), which ctags takes for one) and every non-static
 # definition.
 public=../include/linux/dxgpmo.h
-for f in *.h *.c $public; do
+public_windows=../include/linux/dxgkrnl.h
+for f in *.h *.c $public $public_windows; do
 	case $f in *.mod.c) continue ;; esac
 	echo "$f"
 done > "$tmp/files"
@@ -48,7 +50,7 @@ done > "$tmp/files"
 ctags -f "$tmp/raw" --excmd=number --language-force=C --kinds-C=fvpx \
 	--fields=+Kf $(cat "$tmp/files")
 awk -F '\t' '!/\tfile:/ && ($4 == "function" || $4 == "variable" ||
-	$1 ~ /^_*dxgpmo_/) { print $1 "\t" $2 "\t" $4 }' "$tmp/raw" |
+	$1 ~ /^_*dxg(pmo|krnl)_/) { print $1 "\t" $2 "\t" $4 }' "$tmp/raw" |
 	sort -u > "$tmp/tags"
 # A ctags that parses nothing would pass everything.
 if ! grep -q '^dxgpmo_object_finalize	object.c	function$' "$tmp/tags"; then
@@ -124,6 +126,9 @@ for c in *.c; do
 		*:dxgpmo_cmd_*) want=internal.h ;;
 		client.c:__dxgpmo_client_open | client.c:dxgpmo_client_*)
 			want=$public ;;
+		dxgkrnl.c:__dxgkrnl_start_device | dxgkrnl.c:dxgkrnl_stop_device |\
+		dxgkrnl.c:dxgkrnl_adapter_id)
+			want=$public_windows ;;
 		*) want=$h ;;
 		esac
 		if ! awk -F '\t' -v n="$name" -v h="$want" '$1 == n && $2 == h &&

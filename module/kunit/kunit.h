@@ -39,4 +39,9 @@ void dxgpmo_range_bytes_test(struct kunit *test);
 void dxgpmo_query_span_test(struct kunit *test);
 void dxgpmo_bits_bytes_test(struct kunit *test);
 
+/* dxgkrnl_kunit.c */
+void dxgpmo_dxgkrnl_status_test(struct kunit *test);
+void dxgpmo_dxgkrnl_handle_test(struct kunit *test);
+void dxgpmo_dxgkrnl_args_test(struct kunit *test);
+
 #endif /* _DXGPMO_KUNIT_H */

@@ -38,6 +38,10 @@ static struct kunit_case dxgpmo_module_cases[] = {
 	KUNIT_CASE(dxgpmo_range_bytes_test),
 	KUNIT_CASE(dxgpmo_query_span_test),
 	KUNIT_CASE(dxgpmo_bits_bytes_test),
+	/* dxgkrnl_kunit.c: the Windows-named interface's own checks */
+	KUNIT_CASE(dxgpmo_dxgkrnl_status_test),
+	KUNIT_CASE(dxgpmo_dxgkrnl_handle_test),
+	KUNIT_CASE(dxgpmo_dxgkrnl_args_test),
 	{}
 };
 
