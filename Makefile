@@ -35,7 +35,7 @@ SELFTESTS := selftests/dxgpmo_test selftests/dxgpmo_adl_test \
 	selftests/dxgpmo_race_test selftests/dxgpmo_lifetime_test \
 	selftests/dxgpmo_security_test selftests/dxgpmo_pci_test \
 	selftests/dxgpmo_scanout_test selftests/dxgpmo_capture_test \
-	selftests/dxgpmo_pool_test
+	selftests/dxgpmo_pool_test selftests/dxgkrnl_sample_test
 LIB_SRCS := userspace-tools/libdxgpmo.c userspace-tools/libdxgpmo_pci.c
 LIB_HDRS := userspace-tools/libdxgpmo.h uapi/dxgpmo.h \
 	userspace-tools/dxgpmo_screen.h
@@ -149,9 +149,14 @@ $(KERNEL_DOC):
 	tar -xJf $(LINUX_SOURCE_TAR) -C $(BUILD)/kernel-doc --strip-components=2 \
 		--wildcards '*/scripts/kernel-doc'
 
-LINT_SOURCES = $(filter-out %.mod.c,$(wildcard module/*.c)) module/*.h \
-	$(wildcard module/kunit/*.c) uapi/dxgpmo.h include/linux/*.h \
-	$(wildcard samples/*/*.c)
+# Code in the WDK's names (DXGKRNL_INTERFACE, a KMD's memory code) is the
+# kernel's style but for the names: checked with the WDK's typedefs known.
+WINDOWS_LINT_SOURCES = include/linux/dxgkrnl.h module/dxgkrnl.c \
+	module/kunit/dxgkrnl_kunit.c $(wildcard samples/dxgkrnl-edu/*.[ch])
+LINT_SOURCES = $(filter-out %.mod.c $(WINDOWS_LINT_SOURCES), \
+	$(wildcard module/*.c) $(wildcard module/*.h) \
+	$(wildcard module/kunit/*.c) uapi/dxgpmo.h $(wildcard include/linux/*.h) \
+	$(wildcard samples/*/*.c))
 USER_LINT_SOURCES = uapi/dxgk_types.h $(wildcard userspace-tools/*.[ch] \
 	userspace-tools/examples/*.[ch] selftests/*.[ch])
 LINT_SCRIPTS = .ci/run scripts/*.sh scripts/lib/*.sh scripts/guest/*.sh \
@@ -211,16 +216,34 @@ space := $(empty) $(empty)
 lint: $(CHECKPATCH) $(KERNEL_DOC)
 	perl $(CHECKPATCH) --strict --no-tree --ignore BIT_MACRO,AVOID_BUG -q \
 		-f $(LINT_SOURCES)
-	sed -n 's/^} \(DXGKARG[A-Z_]*\);$$/\1/p' uapi/dxgk_types.h | \
-		grep -v 'FLAGS$$' > $(BUILD)/dxgk-typedefs
+	{ sed -n 's/^} \(DXGKARG[A-Z_]*\);$$/\1/p' uapi/dxgk_types.h | \
+		grep -v 'FLAGS$$'; \
+	  sed -n 's/^typedef [a-z][a-z0-9_ ]* \**\([A-Z][A-Z0-9_]*\);$$/\1/p' \
+		uapi/dxgk_types.h; } | \
+		awk '{ print length($$0) "\t" $$0 }' | sort -rn | cut -f2 \
+		> $(BUILD)/dxgk-typedefs
 	perl $(CHECKPATCH) --strict --no-tree -q \
 		--typedefsfile $(BUILD)/dxgk-typedefs \
 		--ignore $(subst $(space),$(comma),$(strip $(USER_LINT_IGNORE))) \
 		-f $(USER_LINT_SOURCES)
+	{ cat $(BUILD)/dxgk-typedefs; \
+	  sed -n 's/^} \([A-Z][A-Z0-9_]*\);$$/\1/p' $(WINDOWS_LINT_SOURCES); \
+	  sed -n 's/^typedef .* \**\([A-Z][A-Z0-9_]*\);$$/\1/p' \
+		uapi/dxgk_types.h $(WINDOWS_LINT_SOURCES); \
+	  sed -n 's/^typedef [A-Z_]* (\*\([A-Z][A-Z0-9_]*\))(.*/\1/p' \
+		uapi/dxgk_types.h $(WINDOWS_LINT_SOURCES); \
+	  echo KMD_BASIS; } | sort -u | \
+		awk '{ print length($$0) "\t" $$0 }' | sort -rn | cut -f2 \
+		> $(BUILD)/windows-typedefs
+	perl $(CHECKPATCH) --strict --no-tree -q \
+		--typedefsfile $(BUILD)/windows-typedefs \
+		--ignore BIT_MACRO,AVOID_BUG,CAMELCASE,NEW_TYPEDEFS \
+		-f $(WINDOWS_LINT_SOURCES)
 	shellcheck -x $(LINT_SCRIPTS)
 	scripts/layering-tests/run.sh -q
 	scripts/layering.sh -q
 	scripts/headers.sh
+	scripts/windows-names.sh --self-test
 	scripts/version.sh --check
 	@out=$$(perl $(KERNEL_DOC) -none -Wall $(LINT_SOURCES) 2>&1); \
 		if [ -n "$$out" ]; then echo "$$out"; \

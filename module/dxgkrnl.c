@@ -68,15 +68,40 @@ static DECLARE_RWSEM(dxgkrnl_lock);
 static_assert(sizeof(DXGK_PAGE_NUMBER) == sizeof(u64),
 	      "an ADL's pages are filled as the module's u64 page numbers");
 
+/* DXGK_STATUS_ERRNO_TABLE: the errno each NTSTATUS stands for. */
+struct dxgkrnl_status_row {
+	int err;
+	NTSTATUS status;
+};
+
+static const struct dxgkrnl_status_row dxgkrnl_statuses[] = {
+#define DXGKRNL_STATUS_ROW(errno, status) { errno, status },
+	DXGK_STATUS_ERRNO_TABLE(DXGKRNL_STATUS_ROW)
+#undef DXGKRNL_STATUS_ROW
+};
+
+/* STATUS_UNSUCCESSFUL for an errno the table does not have. */
 VISIBLE_IF_KUNIT NTSTATUS dxgkrnl_status(int err)
 {
-	switch (-err) {
-#define DXGKRNL_STATUS(errno, status) case errno: return status;
-	DXGK_STATUS_ERRNO_TABLE(DXGKRNL_STATUS)
-#undef DXGKRNL_STATUS
-	default:
-		return STATUS_UNSUCCESSFUL;
-	}
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(dxgkrnl_statuses); i++)
+		if (dxgkrnl_statuses[i].err == -err)
+			return dxgkrnl_statuses[i].status;
+	return STATUS_UNSUCCESSFUL;
+}
+
+/* 0 for any success, -EIO for an error the table does not have. */
+VISIBLE_IF_KUNIT int dxgkrnl_errno(NTSTATUS status)
+{
+	unsigned int i;
+
+	if (NT_SUCCESS(status))
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(dxgkrnl_statuses); i++)
+		if (dxgkrnl_statuses[i].status == status)
+			return -dxgkrnl_statuses[i].err;
+	return -EIO;
 }
 
 VISIBLE_IF_KUNIT HANDLE dxgkrnl_make_handle(u32 iface_id, u32 object_id)
@@ -224,7 +249,7 @@ DxgkCbClosePhysicalMemoryObject(const DXGKARGCB_CLOSE_PHYSICAL_MEMORY_OBJECT *pA
 	iface = dxgkrnl_object(pArgs->hAdapterMemoryObject, &c.amo_id);
 	if (iface)
 		status = dxgkrnl_status(dxgpmo_client_close_pmo(iface->client,
-								 &c));
+								&c));
 	up_read(&dxgkrnl_lock);
 	return status;
 }
@@ -450,18 +475,6 @@ static void dxgkrnl_destroy_memory_basis(struct dxgpmo_client *client,
 	WARN(!NT_SUCCESS(status),
 	     "dxgkrnl: DxgkDdiDestroyMemoryBasis of %s returned %#x\n",
 	     module_name(iface->owner), status);
-}
-
-/* What an errno the NTSTATUS stands for: EIO for any not in the table. */
-VISIBLE_IF_KUNIT int dxgkrnl_errno(NTSTATUS status)
-{
-	switch (status) {
-#define DXGKRNL_ERRNO(errno, status) case status: return -(errno);
-	DXGK_STATUS_ERRNO_TABLE(DXGKRNL_ERRNO)
-#undef DXGKRNL_ERRNO
-	default:
-		return NT_SUCCESS(status) ? 0 : -EIO;
-	}
 }
 
 static int dxgkrnl_start_dirty_tracking(struct dxgpmo_client *client,

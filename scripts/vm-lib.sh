@@ -26,7 +26,8 @@ vm_prepare() {
 # for KVER, or with "default" the module as make install and DKMS build it,
 # in a copy under OUT (so builds for different kernels never share object
 # files), with W=1 and sparse; leaves OUT/dxgpmo.ko (and
-# OUT/dxgpmo_sample_edu.ko); fails on any warning;
+# the samples' OUT/dxgpmo_sample_edu.ko and OUT/dxgkrnl_sample_edu.ko);
+# fails on any warning;
 # leaves OUT/sparse-not-run if the kernel's make did not run sparse.
 # The test build of a kernel with KUnit (CONFIG_KUNIT; make check-debug's,
 # none of Debian's) has the KUnit suites (DXGPMO_KUNIT=y, module/kunit/),
@@ -86,9 +87,10 @@ build_module() {
 	grep -o 'C=1 specified, but.*' "$3/kbuild.log" > "$3/sparse-not-run" ||
 		rm -f "$3/sparse-not-run"
 	cp "$bm_src/module/dxgpmo.ko" "$3/dxgpmo.ko"
-	rm -f "$3/dxgpmo_sample_edu.ko"
+	rm -f "$3/dxgpmo_sample_edu.ko" "$3/dxgkrnl_sample_edu.ko"
 	[ "${4:-}" = default ] ||
-		cp "$bm_src/samples/dxgpmo-edu/dxgpmo_sample_edu.ko" "$3/"
+		cp "$bm_src/samples/dxgpmo-edu/dxgpmo_sample_edu.ko" \
+			"$bm_src/samples/dxgkrnl-edu/dxgkrnl_sample_edu.ko" "$3/"
 }
 
 # build_userspace SRC OUT: for the arm64 kernels, the tools and selftests

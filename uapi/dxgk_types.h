@@ -85,6 +85,13 @@ typedef union _LARGE_INTEGER {
 } LARGE_INTEGER;
 typedef LARGE_INTEGER PHYSICAL_ADDRESS;
 
+#ifndef TRUE
+#define TRUE 1
+#endif
+#ifndef FALSE
+#define FALSE 0
+#endif
+
 /* Only carried through: dxgpmo sections have no name to look up. */
 typedef struct _OBJECT_ATTRIBUTES *POBJECT_ATTRIBUTES;
 #endif

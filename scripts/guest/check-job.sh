@@ -136,6 +136,8 @@ tests_first_half() {
 	# unloads with and without its client closed, and gives the device back;
 	# the counters and kmemleak below see what it left.
 	run_test sh ./dxgpmo_client_sample.sh
+	# The same device for the Windows-named sample KMD, then back again.
+	run_test sh ./dxgkrnl_sample.sh
 	check counters_zero_after_tests live_counters_zero
 	# debug kernel: nothing leaked since the module was loaded
 	kmemleak_check kmemleak_empty

@@ -96,6 +96,8 @@ initramfs_tests() {
 		"$user/userspace-tools/examples/dxgk-live-migration" \
 		"$user/selftests/libdxgk_test" \
 		"$out/dxgpmo_sample_edu.ko" "$user/selftests/dxgpmo_client_sample.sh" \
+		"$out/dxgkrnl_sample_edu.ko" "$user/selftests/dxgkrnl_sample.sh" \
+		"$user/selftests/dxgkrnl_sample_test" \
 		-- ${DXGPMO_KERNEL_BUILD:+--none} vgem $display vivid zram
 }
 # The bug boot loads the default build, the module as installed: no test

@@ -1,0 +1,76 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Dxgkrnl's interface in the kernel through the sample KMD
+# (samples/dxgkrnl-edu), whose memory code has Windows names only: the
+# second edu device is handed to it, its probe runs a WDDM driver's memory
+# sequence through DXGKRNL_INTERFACE and writes one line per step to
+# debugfs, each counted here; then dxgkrnl_sample_test plays Dxgkrnl's
+# live-migration loop against the driver's own memory-basis DDIs.  The
+# device goes back to dxgpmo's edu driver at the end, with no object and
+# no adapter left behind.
+# Prints "dxgpmo-check: PASS|FAIL name" lines for scripts/check.sh.
+# Needs dxgpmo loaded, debugfs, ./dxgkrnl_sample_edu.ko and
+# ./dxgkrnl_sample_test.
+
+sample=${DXGKRNL_SAMPLE_KO:-./dxgkrnl_sample_edu.ko}
+stats=/sys/kernel/debug/dxgpmo/stats
+
+result() {
+	if [ "$2" = 0 ]; then
+		echo "dxgpmo-check: PASS dxgkrnl_$1"
+	else
+		echo "dxgpmo-check: FAIL dxgkrnl_$1"
+	fi
+}
+
+live_counters() {
+	grep -vE '^(leaked_|segment_pages)' "$stats"
+}
+
+dev=
+n=0
+for d in /sys/bus/pci/devices/*; do
+	[ "$(cat "$d/vendor"):$(cat "$d/device")" = 0x1234:0x11e8 ] || continue
+	n=$((n + 1))
+	[ $n = 2 ] && dev=${d##*/}
+done
+[ -n "$dev" ]
+result second_edu_found $?
+[ -n "$dev" ] || exit 0
+sysdev=/sys/bus/pci/devices/$dev
+results=/sys/kernel/debug/dxgkrnl_sample_edu/$dev/results
+
+live_counters > /tmp/dxgkrnl-live-before
+if [ -e "$sysdev/driver" ]; then
+	echo "$dev" > "$sysdev/driver/unbind"
+fi
+echo dxgkrnl_sample_edu > "$sysdev/driver_override"
+insmod "$sample" &&
+readlink "$sysdev/driver" | grep -q '/dxgkrnl_sample_edu$'
+result sample_bound $?
+
+if [ -r "$results" ]; then
+	cat "$results"
+	sed -n 's/^\(PASS\|FAIL\) \([a-z_0-9]*\).*/\1 \2/p' "$results" |
+	while read -r verdict step; do
+		[ "$verdict" = PASS ]
+		result "sample_$step" $?
+	done
+	# The whole sequence, the refusals and the VRAM, all of them.
+	[ "$(grep -c '^PASS ' "$results")" -ge 19 ] && ! grep -q '^FAIL' "$results"
+	result sample_all_steps_passed $?
+else
+	result sample_results_present 1
+fi
+
+# The driver's own DDIs, reached from user space: its result lines are
+# the harness's; its exit status is one more.
+./dxgkrnl_sample_test
+result migration_test $?
+
+rmmod dxgkrnl_sample_edu
+result sample_unloaded $?
+echo > "$sysdev/driver_override"
+echo "$dev" > /sys/bus/pci/drivers_probe
+live_counters | diff /tmp/dxgkrnl-live-before - > /dev/null
+result nothing_left_after_unload $?
