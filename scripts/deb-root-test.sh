@@ -99,7 +99,7 @@ grep -q '	__dxgpmo_client_open	.*	EXPORT_SYMBOL_GPL	DXGPMO$' \
 result $? "$symvers: the in-kernel API, in namespace DXGPMO"
 
 # Each sample kernel client of the tree (deb-check.sh copied samples/*/ to
-# /dxgpmo/samples-src), built as a driver of its own is, against the
+# /dxgpmo/samples-src), built as a driver of its own would be, against the
 # installed package only: copied to /tmp in the root, where nothing of
 # the tree is, its Kbuild's lines that reach out of its directory
 # ($(src)/.., the tree's include/) replaced by the package's fragment;
