@@ -160,7 +160,8 @@ LINT_SOURCES = $(filter-out %.mod.c $(WINDOWS_LINT_SOURCES), \
 USER_LINT_SOURCES = uapi/dxgk_types.h $(wildcard userspace-tools/*.[ch] \
 	userspace-tools/examples/*.[ch] selftests/*.[ch])
 LINT_SCRIPTS = .ci/run scripts/*.sh scripts/lib/*.sh scripts/guest/*.sh \
-	scripts/guest/init scripts/layering-tests/run.sh selftests/*.sh
+	scripts/guest/init scripts/layering-tests/run.sh selftests/*.sh \
+	packaging/*.sh
 
 # User space in the same style, less the checks that do not apply there
 # (nor to the kernel's own tools/ and selftests), one a line, and why:

@@ -31,7 +31,8 @@
 # installed, used and purged in the trixie and bookworm build roots on
 # the host, next to the boots; then the newest amd64 kernel boots once
 # more with the module as the package's DKMS built it in the trixie root
-# and the packaged dxgpmoctl ("KVER[vtd-strict]/deb-smoke",
+# and the packaged dxgpmoctl, and loads the samples/ built against the
+# installed packages there ("KVER[vtd-strict]/deb-smoke",
 # scripts/guest/deb-smoke-job.sh).  Neither runs on make check-debug's
 # kernel or without an amd64 kernel.
 #

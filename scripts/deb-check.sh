@@ -5,15 +5,17 @@
 # deb's build and lintian (deb-build.sh), then, in the trixie build root
 # and in the bookworm one, each through an overlay that is thrown away,
 # apt-get install of the four packages with the root's kernel headers
-# there, what they install used, and apt-get purge, which must leave no
+# there, what they install used (samples/*/ built as out-of-tree kernel
+# clients against them among it), and apt-get purge, which must leave no
 # file behind (deb-root-test.sh).  One "deb: PASS|FAIL name" line each,
 # which make check counts.
 #
 # It also readies the DKMS-built-module smoke boot that make check runs
 # (scripts/guest/deb-smoke-job.sh): build/deb/smoke/ gets the module as
 # DKMS built it in the trixie root (its kernel is make check's newest) and
-# dxgpmoctl from the dxgpmo-tools package; build/deb/smoke.status says
-# ok or fail, for the boot to wait on.
+# dxgpmoctl from the dxgpmo-tools package, and in smoke/samples the
+# sample kernel clients built there against the installed packages;
+# build/deb/smoke.status says ok or fail, for the boot to wait on.
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,6 +34,18 @@ trap 'mkdir -p "$out"; echo "$smoke_status" > "$out/smoke.status"' EXIT
 	[ -f "$(echo "$out"/dxgpmo-dkms_*_all.deb)" ] || exit 1
 
 cp "$top/scripts/deb-root-test.sh" "$out/"
+# The sample kernel clients' sources (samples/*/, without what a build in
+# the tree left), which deb-root-test.sh builds against the installed
+# packages.
+rm -rf "$out/samples-src"
+mkdir -p "$out/samples-src"
+for dir in "$top"/samples/*/; do
+	(cd "$dir" && tar -c --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
+		--exclude='*.mod.c' --exclude='.*.cmd' --exclude=modules.order \
+		--exclude=Module.symvers .) |
+		{ mkdir -p "$out/samples-src/$(basename "$dir")" &&
+		  tar -x -C "$out/samples-src/$(basename "$dir")"; }
+done
 for name in trixie bookworm; do
 	root=$build_root
 	[ "$name" = trixie ] || root=$bookworm_root
@@ -56,9 +70,14 @@ for name in trixie bookworm; do
 	rm -rf "$state"
 done
 
-# The smoke boot's files, decompressed for busybox's insmod.
+# The smoke boot's files, decompressed for busybox's insmod; the sample
+# clients built against the packages in the trixie root, in smoke/samples.
 mkdir -p "$out/smoke"
-rm -rf "$out/smoke/tools"
+rm -rf "$out/smoke/tools" "$out/smoke/samples"
+mkdir -p "$out/smoke/samples"
+for ko in "$out"/trixie/samples/*.ko; do
+	[ ! -f "$ko" ] || cp "$ko" "$out/smoke/samples/"
+done
 for ko in "$out"/trixie/dxgpmo.ko*; do
 	break
 done

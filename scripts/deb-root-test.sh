@@ -79,10 +79,65 @@ result $? "the module is the default build, not the test build"
 [ -n "$ko" ] && modinfo -F vermagic "$ko" | grep -q "^$kver "
 result $? "the module's vermagic is $kver"
 # The in-kernel API's header, for drivers built against the installed
-# source (Documentation/driver-api/dxgpmo-kernel-api.rst).
+# package (below).
 grep -q '__dxgpmo_client_open' \
 	"/usr/src/dxgpmo-$mod_ver/include/linux/dxgpmo.h"
 result $? "/usr/src/dxgpmo-$mod_ver/include/linux/dxgpmo.h declares the in-kernel API"
+
+# What a kernel driver built outside the tree needs, from the installed
+# package alone (Documentation/driver-api/dxgpmo-kernel-api.rst): the
+# makefile fragment, the headers it points at, and the Module.symvers of
+# the module DKMS built for this kernel.
+mk=/usr/share/dxgpmo/dxgpmo.mk
+symvers=/var/lib/dkms/dxgpmo/$mod_ver/$kver/$(uname -m)/module/Module.symvers
+# shellcheck disable=SC2016
+grep -q "^DXGPMO_VERSION := $mod_ver\$" "$mk" &&
+	grep -q '^KBUILD_EXTRA_SYMBOLS += \$(DXGPMO_SYMVERS)$' "$mk"
+result $? "$mk: dxgpmo $mod_ver's include directory and Module.symvers"
+grep -q '	__dxgpmo_client_open	.*	EXPORT_SYMBOL_GPL	DXGPMO$' \
+	"$symvers" 2> /dev/null
+result $? "$symvers: the in-kernel API, in namespace DXGPMO"
+
+# Each sample kernel client of the tree (deb-check.sh copied samples/*/ to
+# /dxgpmo/samples-src), built as a driver of its own would be, against the
+# installed package only: copied to /tmp in the root, where nothing of
+# the tree is, its Kbuild's lines that reach out of its directory
+# ($(src)/.., the tree's include/) replaced by the package's fragment;
+# W=1, and any warning, modpost's "undefined!" among them, fails it.  The
+# modules are left in $out/samples for the smoke boot, which loads them
+# with the module DKMS built.
+rm -rf "$out/samples" /tmp/dxgpmo-samples
+mkdir -p "$out/samples" /tmp/dxgpmo-samples
+samples=0
+for sample_src in /dxgpmo/samples-src/*/; do
+	[ -f "$sample_src/Kbuild" ] || continue
+	sample=$(basename "$sample_src")
+	samples=$((samples + 1))
+	dir=/tmp/dxgpmo-samples/$sample
+	cp -R "$sample_src" "$dir"
+	# shellcheck disable=SC2016
+	grep -v '$(src)/\.\.' "$sample_src/Kbuild" > "$dir/Kbuild"
+	echo "include $mk" >> "$dir/Kbuild"
+	# shellcheck disable=SC2016
+	! grep -q '\.\./' "$dir/Kbuild" &&
+		run "sample-$sample.log" make -j"$(nproc)" \
+			-C "/usr/lib/modules/$kver/build" M="$dir" W=1 modules &&
+		! grep -iE 'warning:|error:|undefined' "$out/sample-$sample.log"
+	result $? "sample $sample built against the installed package (W=1, no warning)"
+	sample_ok=1
+	for ko in "$dir"/*.ko; do
+		[ -f "$ko" ] || { sample_ok=0; break; }
+		modinfo -F depends "$ko" | tr ',' '\n' | grep -qx dxgpmo &&
+			modinfo -F import_ns "$ko" | grep -qx DXGPMO &&
+			modinfo -F vermagic "$ko" | grep -q "^$kver " &&
+			cp "$ko" "$out/samples/" || sample_ok=0
+	done
+	[ "$sample_ok" = 1 ]
+	result $? "sample $sample: modinfo depends dxgpmo, import_ns DXGPMO, vermagic $kver"
+done
+[ "$samples" -gt 0 ]
+result $? "$samples sample kernel clients built against the package"
+rm -rf /tmp/dxgpmo-samples
 
 # The module as DKMS built it, from DKMS's own tree, for the smoke boot
 # (make check boots the trixie one).

@@ -6,7 +6,8 @@
 # roots) unless build/deb/smoke.status already says ok
 # (DXGPMO_DEB_REUSE=1), then boots the trixie root's kernel (the newest
 # test kernel, which make deps caches) with the module as dxgpmo-dkms's
-# DKMS built it there and the packaged dxgpmoctl
+# DKMS built it there, the packaged dxgpmoctl and the sample kernel
+# clients built against the packages there
 # (scripts/guest/deb-smoke-job.sh).  Prints the boot's results; fails
 # when one failed or the guest did not finish.  The guest log stays in
 # build/deb-smoke/deb-smoke.log.
@@ -14,6 +15,9 @@ set -eu
 
 # shellcheck source=vm-lib.sh
 . "$(dirname "$0")/vm-lib.sh"
+# (deb_smoke_samples)
+# shellcheck source=lib/deb-lane.sh
+. "$vm_scripts/lib/deb-lane.sh"
 vm_prepare
 
 kver=
@@ -31,9 +35,10 @@ out=$build/deb-smoke
 rm -rf "$out"
 mkdir -p "$out"
 echo "deb-smoke: booting $kver with the module DKMS built in the trixie root"
+# shellcheck disable=SC2046
 vm_job "$kver" "$out" deb-smoke "" "$top/scripts/guest/deb-smoke-job.sh" \
 	"$build/deb/smoke/dxgpmo.ko" "$build/deb/smoke/dxgpmoctl" \
-	"$build/deb/smoke/version" || true
+	"$build/deb/smoke/version" $(deb_smoke_samples) || true
 log=$out/deb-smoke.log
 grep '^dxgpmo-check: ' "$log" || true
 # (check.sh also fails a boot on these kernel-log lines)

@@ -3,7 +3,8 @@
 #
 # "dkms build" of this tree against every test kernel, in a private dkms and
 # source tree under the build directory, so the system's dkms state is not
-# touched.  Prints one "dkms: PASS|FAIL <kernel>" line per kernel.
+# touched.  Prints one "dkms: PASS|FAIL <kernel>" line per kernel: the
+# module built, and its Module.symvers kept in the dkms tree.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -46,9 +47,13 @@ status=0
 for kver in ${DXGPMO_KERNELS:-$(default_test_kernels "$primary_arch")}; do
 	# DKMS builds for the machine's own kernels, not cross
 	[ "$(kernel_arch "$kver")" = amd64 ] || continue
+	# The module, and its Module.symvers beside it for drivers built
+	# against it (dkms.conf's POST_BUILD where DKMS does not keep it).
 	if dkms_build "$kver" > "$work/build-$kver.log" 2>&1 &&
 	   [ -n "$(find "$work/tree" "$work/root-tree" -path "*/$kver/*" \
-		-name 'dxgpmo.ko*' 2>/dev/null)" ]; then
+		-name 'dxgpmo.ko*' 2>/dev/null)" ] &&
+	   [ -n "$(find "$work/tree" "$work/root-tree" \
+		-path "*/$kver/*/module/Module.symvers" 2>/dev/null)" ]; then
 		echo "dkms: PASS $kver"
 	else
 		tail -20 "$work/build-$kver.log"

@@ -12,9 +12,12 @@
  * takes the parameter block of the ioctl of the same name (uapi dxgpmo.h),
  * as each Windows callback takes its DXGKARGCB_* block, with the same
  * rules and errors; the kernel-doc of each function, in
- * module/client.c, says what differs.  Build against the module's sources
- * (-I<dxgpmo>/include, KBUILD_EXTRA_SYMBOLS=<dxgpmo>/Module.symvers)
- * and import the namespace: DXGPMO_IMPORT_NS().
+ * module/client.c, says what differs.  Build against the installed
+ * dxgpmo-dkms package, "include /usr/share/dxgpmo/dxgpmo.mk" in the
+ * driver's Kbuild (its headers, and the Module.symvers DKMS built for the
+ * kernel), or against the module's sources (-I<dxgpmo>/include,
+ * KBUILD_EXTRA_SYMBOLS=<dxgpmo>/Module.symvers), and import the
+ * namespace: DXGPMO_IMPORT_NS().
  *
  * Documentation/driver-api/dxgpmo-kernel-api.rst.
  */

@@ -5,8 +5,9 @@
 # package: loaded as a user's machine loads it, with no parameters, and
 # a short session: the adapters, an object created on edu0, an ADL the
 # edu engine writes through and reads back (behind the IOMMU), the ADL
-# freed and the object destroyed.  This boot has no kselftests: its
-# "dxgpmo-check:" lines are its results (scripts/check.sh).
+# freed and the object destroyed; then each sample kernel client built
+# against the installed packages, loaded and unloaded.  This boot has no
+# kselftests: its "dxgpmo-check:" lines are its results (scripts/check.sh).
 # shellcheck source=job-lib.sh
 . ./job-lib.sh
 load_module
@@ -30,5 +31,20 @@ free-adl $l
 destroy $p $p_amo
 SESSION
 check create_adl_dma_destroy ./dxgpmoctl -f /tmp/smoke.dxgpmo
+# The sample kernel clients as deb-root-test.sh built them, out of the
+# tree against the installed packages: each loads on this module (its
+# symbols resolved, the namespace imported), which counts it as a
+# holder, and unloads.
+samples=0
+for ko in ./*.ko; do
+	if [ "$ko" = ./dxgpmo.ko ] || [ ! -f "$ko" ]; then
+		continue
+	fi
+	samples=$((samples + 1))
+	name=$(basename "$ko" .ko | tr - _)
+	check "sample_${name}_loads" sh -c "insmod $ko &&
+		test -e /sys/module/dxgpmo/holders/$name && rmmod $name"
+done
+check samples_built_against_the_packages test "$samples" -gt 0
 check rmmod rmmod dxgpmo
 dump_dmesg

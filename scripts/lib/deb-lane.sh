@@ -37,10 +37,18 @@ deb_check_count() {
 		count_failure "deb: deb-check.sh said nothing"
 }
 
+# deb_smoke_samples: the sample kernel clients deb-check.sh built against
+# the installed packages in the trixie root, which the smoke boot loads.
+deb_smoke_samples() {
+	for dss_ko in "$build"/deb/smoke/samples/*.ko; do
+		[ ! -f "$dss_ko" ] || echo "$dss_ko"
+	done
+}
+
 # The smoke boot of the module as dxgpmo-dkms's DKMS built it: in the
 # trixie build root, for that root's kernel, the newest amd64 one, which
 # is the one make deps caches (cached_kernel); with the packaged
-# dxgpmoctl.  It waits for deb-check.sh to ready them (build/deb/smoke).
+# dxgpmoctl and the samples built against the packages.  It waits for deb-check.sh to ready them (build/deb/smoke).
 deb_smoke() {
 	smoke_kernel=
 	for kver in $amd64_kernels; do
@@ -50,10 +58,11 @@ deb_smoke() {
 	if [ -n "$smoke_kernel" ]; then
 		smoke_out=$build/$smoke_kernel
 		if vm_wait "$build/deb/smoke.status"; then
+			# shellcheck disable=SC2046
 			vm_initramfs "$smoke_kernel" "$smoke_out" deb-smoke \
 				"$top/scripts/guest/deb-smoke-job.sh" \
 				"$build/deb/smoke/dxgpmo.ko" "$build/deb/smoke/dxgpmoctl" \
-				"$build/deb/smoke/version" \
+				"$build/deb/smoke/version" $(deb_smoke_samples) \
 				> "$smoke_out/deb-smoke.initramfs.log" 2>&1 || true
 		else
 			echo "deb-check.sh made no DKMS-built module (build/deb.log)" \
