@@ -17,11 +17,15 @@
 #include <linux/device.h>
 #include <linux/dma-buf.h>
 #include <linux/err.h>
+#include <linux/file.h>
 #include <linux/mm.h>
+#include <linux/mman.h>
+#include <linux/overflow.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/rwsem.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
@@ -40,9 +44,23 @@ struct dxgkrnl_iface {
 	DXGK_LINUX_MEMORY_BASIS_DDIS ddis;
 	unsigned int nr_segments;
 	DXGK_LINUX_SEGMENT segments[DXGKRNL_MAX_SEGMENTS];
-	/* The ADLs handed out (struct dxgkrnl_adl), freed at the stop. */
+	/*
+	 * The ADLs handed out (struct dxgkrnl_adl) and the user-mode views
+	 * made (struct dxgkrnl_user_view), freed at the stop.
+	 */
 	struct mutex adls_lock;
 	struct list_head adls;
+	struct list_head user_views;
+};
+
+/* A user-mode map: a mapping of the object's dma-buf in a process. */
+struct dxgkrnl_user_view {
+	struct list_head node;
+	struct mm_struct *mm;		/* grabbed */
+	struct file *file;		/* the dma-buf's, referenced */
+	unsigned long address;
+	unsigned long length;
+	u32 pmo_id;
 };
 
 /* A DXGK_ADL handed to the driver, with the pages it points to. */
@@ -361,6 +379,66 @@ out:
 	return status;
 }
 
+/*
+ * User mode maps into the calling process, as on Windows: the object's
+ * dma-buf, mmap()ed there with the object's cache type, whole pages.  The
+ * view keeps the object's pages until it is unmapped, by
+ * DxgkCbUnmapPhysicalMemory from the same process or by the process.
+ */
+static NTSTATUS dxgkrnl_map_user(struct dxgkrnl_iface *iface, u32 pmo_id,
+				 DXGKARGCB_MAP_PHYSICAL_MEMORY *pArgs)
+{
+	u64 start = round_down(pArgs->Offset, PAGE_SIZE), end;
+	struct dxgkrnl_user_view *view;
+	unsigned long prot = PROT_READ | PROT_WRITE;
+	struct dma_buf *dmabuf;
+	unsigned long address;
+
+	/* A kernel thread has no process to map into. */
+	if (!current->mm || (current->flags & PF_KTHREAD))
+		return STATUS_INVALID_PARAMETER;
+	if (!pArgs->Size || check_add_overflow((u64)pArgs->Offset,
+					       (u64)pArgs->Size, &end) ||
+	    end > U64_MAX - PAGE_SIZE)
+		return STATUS_INVALID_PARAMETER;
+	end = PAGE_ALIGN(end);
+	view = kzalloc(sizeof(*view), GFP_KERNEL);
+	if (!view)
+		return STATUS_NO_MEMORY;
+	dmabuf = dxgpmo_client_export_dmabuf(iface->client, pmo_id, false);
+	/* A read-only SECTION maps read-only. */
+	if (PTR_ERR_OR_ZERO(dmabuf) == -EACCES) {
+		prot = PROT_READ;
+		dmabuf = dxgpmo_client_export_dmabuf(iface->client, pmo_id,
+						     true);
+	}
+	if (IS_ERR(dmabuf)) {
+		kfree(view);
+		return dxgkrnl_status(PTR_ERR(dmabuf));
+	}
+	address = vm_mmap(dmabuf->file, 0, end - start, prot, MAP_SHARED,
+			  start);
+	if (IS_ERR_VALUE(address)) {
+		dma_buf_put(dmabuf);
+		kfree(view);
+		return dxgkrnl_status((long)address);
+	}
+	/* The view's reference: what the unmap recognises its mapping by. */
+	view->file = dmabuf->file;
+	mmgrab(current->mm);
+	view->mm = current->mm;
+	view->address = address;
+	view->length = end - start;
+	view->pmo_id = pmo_id;
+	mutex_lock(&iface->adls_lock);
+	list_add(&view->node, &iface->user_views);
+	mutex_unlock(&iface->adls_lock);
+	pArgs->pMappedAddress = (PVOID)address;
+	pArgs->Offset -= start;
+	pArgs->Size = end - start;
+	return STATUS_SUCCESS;
+}
+
 static NTSTATUS DxgkCbMapPhysicalMemory(DXGKARGCB_MAP_PHYSICAL_MEMORY *pArgs)
 {
 	struct dxgpmo_map m = { .size = sizeof(m) };
@@ -377,7 +455,11 @@ static NTSTATUS DxgkCbMapPhysicalMemory(DXGKARGCB_MAP_PHYSICAL_MEMORY *pArgs)
 	iface = dxgkrnl_object(pArgs->hPhysicalMemoryObject, &m.pmo_id);
 	if (!iface)
 		goto out;
-	m.access_mode = pArgs->AccessMode;
+	if (pArgs->AccessMode == DXGK_ACCESS_MODE_USER_MODE) {
+		status = dxgkrnl_map_user(iface, m.pmo_id, pArgs);
+		goto out;
+	}
+	m.access_mode = DXGPMO_ACCESS_KERNEL;
 	m.offset = pArgs->Offset;
 	m.length = pArgs->Size;
 	status = dxgkrnl_status(dxgpmo_client_map(iface->client, &m));
@@ -391,10 +473,59 @@ out:
 	return status;
 }
 
+static void dxgkrnl_free_user_view(struct dxgkrnl_user_view *view)
+{
+	fput(view->file);
+	mmdrop(view->mm);
+	kfree(view);
+}
+
+/* The calling process's user-mode view at address, off the list. */
+static struct dxgkrnl_user_view *
+dxgkrnl_take_user_view(struct dxgkrnl_iface *iface, u32 pmo_id,
+		       unsigned long address)
+{
+	struct dxgkrnl_user_view *view;
+
+	mutex_lock(&iface->adls_lock);
+	list_for_each_entry(view, &iface->user_views, node) {
+		if (view->mm != current->mm || view->address != address ||
+		    view->pmo_id != pmo_id)
+			continue;
+		list_del(&view->node);
+		mutex_unlock(&iface->adls_lock);
+		return view;
+	}
+	mutex_unlock(&iface->adls_lock);
+	return NULL;
+}
+
+/*
+ * Unmapped if the mapping is still the view's: a process that unmapped it
+ * itself may have something else there now, which is not the driver's.
+ */
+static NTSTATUS dxgkrnl_unmap_user(struct dxgkrnl_user_view *view)
+{
+	struct vm_area_struct *vma;
+	bool ours;
+	int err = 0;
+
+	mmap_read_lock(view->mm);
+	vma = find_vma(view->mm, view->address);
+	ours = vma && vma->vm_start == view->address &&
+	       vma->vm_file == view->file;
+	mmap_read_unlock(view->mm);
+	if (ours)
+		err = vm_munmap(view->address, view->length);
+	dxgkrnl_free_user_view(view);
+	return dxgkrnl_status(err);
+}
+
 static NTSTATUS
 DxgkCbUnmapPhysicalMemory(const DXGKARGCB_UNMAP_PHYSICAL_MEMORY *pArgs)
 {
 	struct dxgpmo_unmap u = { .size = sizeof(u) };
+	struct dxgkrnl_user_view *view;
 	struct dxgkrnl_iface *iface;
 	NTSTATUS status = STATUS_INVALID_HANDLE;
 
@@ -402,12 +533,18 @@ DxgkCbUnmapPhysicalMemory(const DXGKARGCB_UNMAP_PHYSICAL_MEMORY *pArgs)
 		return STATUS_INVALID_PARAMETER;
 	down_read(&dxgkrnl_lock);
 	iface = dxgkrnl_object(pArgs->hPhysicalMemoryObject, &u.pmo_id);
-	if (iface) {
-		u.address = (uintptr_t)pArgs->pBaseAddress;
-		u.length = pArgs->Size;
-		status = dxgkrnl_status(dxgpmo_client_unmap(iface->client,
-							    &u));
+	if (!iface)
+		goto out;
+	view = dxgkrnl_take_user_view(iface, u.pmo_id,
+				      (uintptr_t)pArgs->pBaseAddress);
+	if (view) {
+		status = dxgkrnl_unmap_user(view);
+		goto out;
 	}
+	u.address = (uintptr_t)pArgs->pBaseAddress;
+	u.length = pArgs->Size;
+	status = dxgkrnl_status(dxgpmo_client_unmap(iface->client, &u));
+out:
 	up_read(&dxgkrnl_lock);
 	return status;
 }
@@ -599,6 +736,7 @@ int __dxgkrnl_start_device(struct device *dev,
 	ifc->miniport_device_context = info->miniport_device_context;
 	mutex_init(&ifc->adls_lock);
 	INIT_LIST_HEAD(&ifc->adls);
+	INIT_LIST_HEAD(&ifc->user_views);
 	if (info->memory_basis_ddis) {
 		ifc->ddis = *info->memory_basis_ddis;
 		ifc->nr_segments = info->nr_segments;
@@ -643,6 +781,7 @@ EXPORT_SYMBOL_NS_GPL(__dxgkrnl_start_device, DXGPMO_NS);
  */
 void dxgkrnl_stop_device(DXGKRNL_INTERFACE *iface)
 {
+	struct dxgkrnl_user_view *view, *next_view;
 	struct dxgkrnl_adl *box, *next;
 	struct dxgkrnl_iface *ifc;
 	u32 object_id;
@@ -657,6 +796,9 @@ void dxgkrnl_stop_device(DXGKRNL_INTERFACE *iface)
 	dxgpmo_client_close(ifc->client);
 	list_for_each_entry_safe(box, next, &ifc->adls, node)
 		kvfree(box);
+	/* A process's view stays until it unmaps it: its own to end. */
+	list_for_each_entry_safe(view, next_view, &ifc->user_views, node)
+		dxgkrnl_free_user_view(view);
 	kfree(ifc);
 	memset(iface, 0, sizeof(*iface));
 }

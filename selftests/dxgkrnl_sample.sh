@@ -57,7 +57,7 @@ if [ -r "$results" ]; then
 		result "sample_$step" $?
 	done
 	# The whole sequence, the refusals and the VRAM, all of them.
-	[ "$(grep -c '^PASS ' "$results")" -ge 19 ] && ! grep -q '^FAIL' "$results"
+	[ "$(grep -c '^PASS ' "$results")" -ge 21 ] && ! grep -q '^FAIL' "$results"
 	result sample_all_steps_passed $?
 else
 	result sample_results_present 1

@@ -126,6 +126,23 @@ static void RunContiguous(KMD_ADAPTER *Adapter)
 		Check(Adapter, "unmap", Status, TRUE);
 	}
 
+	/* User mode: a view in the calling process (here, the loader's). */
+	RtlZeroMemory(&Map, sizeof(Map));
+	Map.hPhysicalMemoryObject = Create.hPhysicalMemoryObject;
+	Map.AccessMode = DXGK_ACCESS_MODE_USER_MODE;
+	Map.Offset = KMD_PAGE_SIZE + 16;
+	Map.Size = 32;
+	Status = Dxgk->DxgkCbMapPhysicalMemory(&Map);
+	if (Check(Adapter, "map_user_mode", Status,
+		  Map.pMappedAddress && Map.Offset == 16 &&
+		  Map.Size == KMD_PAGE_SIZE)) {
+		Unmap.hPhysicalMemoryObject = Create.hPhysicalMemoryObject;
+		Unmap.pBaseAddress = Map.pMappedAddress;
+		Unmap.Size = Map.Size;
+		Status = Dxgk->DxgkCbUnmapPhysicalMemory(&Unmap);
+		Check(Adapter, "unmap_user_mode", Status, TRUE);
+	}
+
 	for (i = 0; i < 2; i++) {
 		DXGKARGCB_ALLOCATE_ADL *Made = i ? &Plain : &Prefer;
 
