@@ -327,19 +327,23 @@ DXGK_EXAMPLES := userspace-tools/examples/dxgk-mobile-gpu \
 libdxgk: $(LIBDXGK)
 tools: $(LIBDXGK) $(DXGK_EXAMPLES)
 
-# Sessions and handles, the DxgkCb* callbacks, the dirty-bit DDIs, the
+# Sessions and handles, the DxgkCb* callbacks, the dirty-bit calls, the
 # adapter calls and the status table; libdxgk_internal.h gives what they
 # share hidden visibility.  The .so exports libdxgk.h's calls only, by
 # that and by its version script (libdxgk.map, the ABI: each name at
-# version LIBDXGK_0); the .a is the five objects linked into one whose
+# the version of its node); the .a is the five objects linked into one whose
 # hidden names are made local, so that a program linked with it keeps
 # every dxgk_* name for itself.
 LIBDXGK_OBJS := $(addprefix userspace-tools/libdxgk_,session.o callbacks.o \
 	dirty.o adapter.o status.o)
+# The .so's alone: the DDIs' names of libdxgk 0.1, as non-default symbol
+# versions for the programs linked with it (libdxgk_compat.c); never in the
+# .a, where a driver's own DDIs of those names would collide with them.
+LIBDXGK_SO_OBJS := $(LIBDXGK_OBJS) userspace-tools/libdxgk_compat.o
 # The objcopy of the compiler's binutils (a cross compiler's for arm64).
 OBJCOPY ?= $(shell $(firstword $(CC)) -print-prog-name=objcopy)
 
-$(LIBDXGK_OBJS): userspace-tools/libdxgk_%.o: userspace-tools/libdxgk_%.c \
+$(LIBDXGK_SO_OBJS): userspace-tools/libdxgk_%.o: userspace-tools/libdxgk_%.c \
 		userspace-tools/libdxgk_internal.h userspace-tools/libdxgk.h \
 		uapi/dxgk_types.h uapi/dxgpmo.h
 	$(CC) $(LIBDXGK_CFLAGS) -c -o $@ $<
@@ -347,10 +351,10 @@ userspace-tools/libdxgk.a: $(LIBDXGK_OBJS)
 	$(CC) -nostdlib -r -o userspace-tools/libdxgk_all.o $^
 	$(OBJCOPY) --localize-hidden userspace-tools/libdxgk_all.o
 	rm -f $@ && ar rcs $@ userspace-tools/libdxgk_all.o
-userspace-tools/libdxgk.so: $(LIBDXGK_OBJS) userspace-tools/libdxgk.map
+userspace-tools/libdxgk.so: $(LIBDXGK_SO_OBJS) userspace-tools/libdxgk.map
 	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,libdxgk.so.0 \
 		-Wl,--version-script=userspace-tools/libdxgk.map \
-		-Wl,--no-undefined -o $@ $(LIBDXGK_OBJS)
+		-Wl,--no-undefined -o $@ $(LIBDXGK_SO_OBJS)
 userspace-tools/examples/%: userspace-tools/examples/%.c \
 		userspace-tools/examples/example_checks.h \
 		userspace-tools/libdxgk.h userspace-tools/libdxgk.a
@@ -400,6 +404,6 @@ uninstall-libdxgk:
 
 clean: clean-libdxgk
 clean-libdxgk:
-	rm -f $(LIBDXGK_OBJS) $(LIBDXGK) $(DXGK_EXAMPLES) \
+	rm -f $(LIBDXGK_SO_OBJS) $(LIBDXGK) $(DXGK_EXAMPLES) \
 		userspace-tools/libdxgk_all.o \
 		selftests/libdxgk_test

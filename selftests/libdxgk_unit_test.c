@@ -185,8 +185,8 @@ static void bad_handles(void)
 	EXPECT(DxgkCbAllocateAdl(&a) == STATUS_INVALID_HANDLE);
 	EXPECT(!a.pAdl);
 	EXPECT(DxgkCbAllocateAdl(NULL) == STATUS_INVALID_PARAMETER);
-	EXPECT(DxgkDdiStartDirtyTracking(NULL, NULL) == STATUS_INVALID_HANDLE);
-	EXPECT(!DxgkDdiCreateMemoryBasis(NULL, NULL));
+	EXPECT(DxgkLinuxStartDirtyTracking(NULL, NULL) == STATUS_INVALID_HANDLE);
+	EXPECT(!DxgkLinuxCreateMemoryBasis(NULL, NULL));
 	EXPECT(DxgkLinuxGetLastStatus() == STATUS_INVALID_HANDLE);
 	report(ok, "bad_handles");
 }

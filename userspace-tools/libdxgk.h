@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
  * libdxgk - the Windows display-driver memory calls (DxgkCb* physical
- * memory object callbacks, DxgkDdi* memory-basis and dirty-bit DDIs) by
- * their Windows names, carried out by dxgpmo (/dev/dxgpmo).
+ * memory object callbacks by their Windows names, the memory-basis and
+ * dirty-bit DDIs as Dxgkrnl's DxgkLinux* calls), carried out by dxgpmo
+ * (/dev/dxgpmo).
  *
  * The structures (dxgk_types.h, shared with the kernel's <linux/dxgkrnl.h>)
  * carry the fields, types and enum values that Microsoft's DDI reference
@@ -58,18 +59,62 @@ NTSTATUS DxgkCbMapPhysicalMemory(DXGKARGCB_MAP_PHYSICAL_MEMORY *pArgs);
 NTSTATUS DxgkCbUnmapPhysicalMemory(const DXGKARGCB_UNMAP_PHYSICAL_MEMORY *pArgs);
 
 /*
- * The DDIs a driver implements and Dxgkrnl calls for dirty-bit tracking;
- * here dxgpmo implements them and the program plays Dxgkrnl.  Create
- * returns the basis handle, or NULL with the reason in
- * DxgkLinuxGetLastStatus(), as Windows gives it no status to return.
+ * Memory bases and dirty-bit tracking, as Dxgkrnl calls them: on Windows
+ * DxgkDdiCreateMemoryBasis and the four others are DDIs a driver
+ * implements and Dxgkrnl calls; here dxgpmo implements them and the
+ * program plays Dxgkrnl, so the library's calls carry a Dxgkrnl-side name
+ * and never a driver's: a driver's own DxgkDdi* functions link next to
+ * libdxgk.a and libdxgk.so, and stay the driver's.  Each takes the
+ * arguments of the DDI of the same suffix.  Create returns the basis
+ * handle, or NULL with the reason in DxgkLinuxGetLastStatus(), as Windows
+ * gives it no status to return.
  */
-HANDLE DxgkDdiCreateMemoryBasis(HANDLE hAdapter,
-				const DXGKARG_CREATEMEMORYBASIS *pArgs);
-NTSTATUS DxgkDdiDestroyMemoryBasis(HANDLE hAdapter, HANDLE hMemoryBasis);
-NTSTATUS DxgkDdiStartDirtyTracking(HANDLE hAdapter, HANDLE hMemoryBasis);
-NTSTATUS DxgkDdiStopDirtyTracking(HANDLE hAdapter, HANDLE hMemoryBasis);
-NTSTATUS DxgkDdiQueryDirtyBitData(HANDLE hAdapter,
-				  DXGKARG_QUERYDIRTYBITDATA *pArgs);
+HANDLE DxgkLinuxCreateMemoryBasis(HANDLE hAdapter,
+				  const DXGKARG_CREATEMEMORYBASIS *pArgs);
+NTSTATUS DxgkLinuxDestroyMemoryBasis(HANDLE hAdapter, HANDLE hMemoryBasis);
+NTSTATUS DxgkLinuxStartDirtyTracking(HANDLE hAdapter, HANDLE hMemoryBasis);
+NTSTATUS DxgkLinuxStopDirtyTracking(HANDLE hAdapter, HANDLE hMemoryBasis);
+NTSTATUS DxgkLinuxQueryDirtyBitData(HANDLE hAdapter,
+				    DXGKARG_QUERYDIRTYBITDATA *pArgs);
+
+/*
+ * The DDIs' old names, for a program written against libdxgk 0.1 that
+ * defines no DDI of its own: #define LIBDXGK_DDI_NAMES before this header
+ * and they are the calls above, as inline functions of the program (no
+ * macro, no symbol of the library).  A driver's port never defines it.
+ */
+#ifdef LIBDXGK_DDI_NAMES
+static inline HANDLE
+DxgkDdiCreateMemoryBasis(HANDLE hAdapter,
+			 const DXGKARG_CREATEMEMORYBASIS *pArgs)
+{
+	return DxgkLinuxCreateMemoryBasis(hAdapter, pArgs);
+}
+
+static inline NTSTATUS DxgkDdiDestroyMemoryBasis(HANDLE hAdapter,
+						 HANDLE hMemoryBasis)
+{
+	return DxgkLinuxDestroyMemoryBasis(hAdapter, hMemoryBasis);
+}
+
+static inline NTSTATUS DxgkDdiStartDirtyTracking(HANDLE hAdapter,
+						 HANDLE hMemoryBasis)
+{
+	return DxgkLinuxStartDirtyTracking(hAdapter, hMemoryBasis);
+}
+
+static inline NTSTATUS DxgkDdiStopDirtyTracking(HANDLE hAdapter,
+						HANDLE hMemoryBasis)
+{
+	return DxgkLinuxStopDirtyTracking(hAdapter, hMemoryBasis);
+}
+
+static inline NTSTATUS DxgkDdiQueryDirtyBitData(HANDLE hAdapter,
+						DXGKARG_QUERYDIRTYBITDATA *pArgs)
+{
+	return DxgkLinuxQueryDirtyBitData(hAdapter, pArgs);
+}
+#endif /* LIBDXGK_DDI_NAMES */
 
 /*
  * Not Windows: what the emulation adds.  Windows hands a driver its
