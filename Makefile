@@ -328,14 +328,14 @@ libdxgk: $(LIBDXGK)
 tools: $(LIBDXGK) $(DXGK_EXAMPLES)
 
 # Sessions and handles, the DxgkCb* callbacks, the dirty-bit calls, the
-# adapter calls and the status table; libdxgk_internal.h gives what they
+# live-migration harness, the adapter calls and the status table; libdxgk_internal.h gives what they
 # share hidden visibility.  The .so exports libdxgk.h's calls only, by
 # that and by its version script (libdxgk.map, the ABI: each name at
-# the version of its node); the .a is the five objects linked into one whose
+# the version of its node); the .a is the six objects linked into one whose
 # hidden names are made local, so that a program linked with it keeps
 # every dxgk_* name for itself.
 LIBDXGK_OBJS := $(addprefix userspace-tools/libdxgk_,session.o callbacks.o \
-	dirty.o adapter.o status.o)
+	dirty.o migration.o adapter.o status.o)
 # The .so's alone: the DDIs' names of libdxgk 0.1, as non-default symbol
 # versions for the programs linked with it (libdxgk_compat.c); never in the
 # .a, where a driver's own DDIs of those names would collide with them.

@@ -117,6 +117,84 @@ static inline NTSTATUS DxgkDdiQueryDirtyBitData(HANDLE hAdapter,
 #endif /* LIBDXGK_DDI_NAMES */
 
 /*
+ * Dxgkrnl's live-migration loop, played against a driver's own
+ * memory-basis DDIs (Documentation/porting.rst, "Testing a driver's
+ * dirty-bit DDIs").  The driver's DDIs, as its DRIVER_INITIALIZATION_DATA
+ * hands them to Dxgkrnl, with the signatures of the calls above.
+ */
+typedef HANDLE DXGK_LINUX_DDI_CREATEMEMORYBASIS(HANDLE hAdapter,
+						 const DXGKARG_CREATEMEMORYBASIS *pArgs);
+typedef NTSTATUS DXGK_LINUX_DDI_DESTROYMEMORYBASIS(HANDLE hAdapter,
+						   HANDLE hMemoryBasis);
+typedef NTSTATUS DXGK_LINUX_DDI_STARTDIRTYTRACKING(HANDLE hAdapter,
+						   HANDLE hMemoryBasis);
+typedef NTSTATUS DXGK_LINUX_DDI_STOPDIRTYTRACKING(HANDLE hAdapter,
+						  HANDLE hMemoryBasis);
+typedef NTSTATUS DXGK_LINUX_DDI_QUERYDIRTYBITDATA(HANDLE hAdapter,
+						  DXGKARG_QUERYDIRTYBITDATA *pArgs);
+
+typedef struct _DXGK_LINUX_MEMORY_BASIS_DDIS {
+	DXGK_LINUX_DDI_CREATEMEMORYBASIS *DxgkDdiCreateMemoryBasis;
+	DXGK_LINUX_DDI_DESTROYMEMORYBASIS *DxgkDdiDestroyMemoryBasis;
+	DXGK_LINUX_DDI_STARTDIRTYTRACKING *DxgkDdiStartDirtyTracking;
+	DXGK_LINUX_DDI_STOPDIRTYTRACKING *DxgkDdiStopDirtyTracking;
+	DXGK_LINUX_DDI_QUERYDIRTYBITDATA *DxgkDdiQueryDirtyBitData;
+} DXGK_LINUX_MEMORY_BASIS_DDIS;
+
+/*
+ * The driver's dirty-tracking hardware, emulated by the driver: told of
+ * every write the workload makes into the segment, before the next query.
+ */
+typedef void DXGK_LINUX_MIGRATION_WRITE(PVOID Context, UINT SegmentId,
+					UINT64 SegmentOffset, SIZE_T Size);
+
+#define DXGK_LINUX_MIGRATION_MAX_PASSES	32
+
+typedef struct _DXGK_LINUX_MIGRATION {
+	const char *AdapterName;	/* NULL: the first virtual one */
+	const DXGKARG_CREATEMEMORYBASIS *pBasis;	/* the ranges migrated */
+	DXGK_DIRTY_BIT_TRACKING_SEGMENT_CAPS SegmentCaps; /* the driver's */
+	DXGK_LINUX_MIGRATION_WRITE *pfnNotifyWrite;
+	PVOID Context;			/* pfnNotifyWrite's */
+	UINT FirstPassWrites;		/* halved each brownout pass */
+	UINT BlackoutWrites;		/* the last, after the brownout */
+	UINT MaxPasses;			/* brownout passes, at most; 0: 16 */
+	UINT Seed;			/* the workload's offsets and bytes */
+} DXGK_LINUX_MIGRATION;
+
+typedef struct _DXGK_LINUX_MIGRATION_RESULT {
+	UINT Passes;			/* brownout passes run */
+	BOOLEAN Converged;		/* the last one found no dirty page */
+	UINT64 PagesCopied[DXGK_LINUX_MIGRATION_MAX_PASSES];
+	UINT64 BlackoutPagesCopied;
+	UINT64 Writes;			/* the workload's, all told */
+	UINT64 MissedPages;	/* written, not reported: the driver's bug */
+	UINT64 ExtraPages;	/* reported, not written: copied for nothing */
+	UINT64 MismatchedBytes;	/* destination != segment after blackout */
+} DXGK_LINUX_MIGRATION_RESULT;
+
+/*
+ * Opens the emulated segment (segment pBasis->SegmentId of the module's
+ * adapter AdapterName, through DxgkLinuxMapSegment) and makes the same
+ * basis with the driver's DDIs (on hDriverAdapter) and with the module's
+ * own tracking; starts both, copies the ranges once, then runs brownout
+ * passes: the workload writes the segment by the CPU, telling the
+ * driver's hardware of each write, both are queried with CLEARDATA, the
+ * driver's bits are compared with the module's, and the pages the driver
+ * names are copied; until a pass finds none or MaxPasses.  Blackout: the
+ * last writes, a last query and copy, and the copy compared with the
+ * segment byte for byte.  Both bases are stopped and destroyed.
+ * STATUS_SUCCESS: the driver reported every page written and the copy
+ * equals the segment; STATUS_UNSUCCESSFUL: the loop ran but they did not
+ * (pResult says how); another status: a call failed, the driver's or the
+ * module's, with pResult as far as it got.
+ */
+NTSTATUS DxgkLinuxRunLiveMigration(const DXGK_LINUX_MEMORY_BASIS_DDIS *pDdis,
+				   HANDLE hDriverAdapter,
+				   const DXGK_LINUX_MIGRATION *pParams,
+				   DXGK_LINUX_MIGRATION_RESULT *pResult);
+
+/*
  * Not Windows: what the emulation adds.  Windows hands a driver its
  * adapter, its segment's CPU aperture and its engines; here they are
  * asked for by name.
