@@ -361,11 +361,14 @@ userspace-tools/examples/%: userspace-tools/examples/%.c \
 	$(CC) $(CFLAGS) -Wall -Wextra -Werror -Iuapi -Iuserspace-tools -o $@ $< \
 		userspace-tools/libdxgk.a
 
-# kselftests of the library on the module, linked with libdxgk.a only.
-selftests: selftests/libdxgk_test
-selftests/libdxgk_test: selftests/libdxgk_test.c selftests/machine.h \
-		selftests/steady.h userspace-tools/libdxgk.h \
-		userspace-tools/libdxgk.a $(KSELFTEST_DIR)/kselftest_harness.h
+# kselftests of the library on the module, linked with libdxgk.a only:
+# its calls, and its live-migration harness against toy drivers' DDIs.
+LIBDXGK_SELFTESTS := selftests/libdxgk_test selftests/libdxgk_migration_test
+selftests: $(LIBDXGK_SELFTESTS)
+$(LIBDXGK_SELFTESTS): selftests/libdxgk_%: selftests/libdxgk_%.c \
+		selftests/machine.h selftests/steady.h \
+		userspace-tools/libdxgk.h userspace-tools/libdxgk.a \
+		$(KSELFTEST_DIR)/kselftest_harness.h
 	$(CC) -O2 -g -Wall -Iuapi -Iuserspace-tools -I$(KSELFTEST_DIR) \
 		-o $@ $< userspace-tools/libdxgk.a -lpthread
 
@@ -406,4 +409,4 @@ clean: clean-libdxgk
 clean-libdxgk:
 	rm -f $(LIBDXGK_SO_OBJS) $(LIBDXGK) $(DXGK_EXAMPLES) \
 		userspace-tools/libdxgk_all.o \
-		selftests/libdxgk_test
+		$(LIBDXGK_SELFTESTS)
