@@ -328,12 +328,13 @@ libdxgk: $(LIBDXGK)
 tools: $(LIBDXGK) $(DXGK_EXAMPLES)
 
 # Sessions and handles, the DxgkCb* callbacks, the dirty-bit calls, the
-# live-migration harness, the adapter calls and the status table; libdxgk_internal.h gives what they
-# share hidden visibility.  The .so exports libdxgk.h's calls only, by
-# that and by its version script (libdxgk.map, the ABI: each name at
-# the version of its node); the .a is the six objects linked into one whose
-# hidden names are made local, so that a program linked with it keeps
-# every dxgk_* name for itself.
+# live-migration harness, the adapter calls and the status table;
+# libdxgk_internal.h gives what they share hidden visibility.  The .so
+# exports libdxgk.h's calls only (and libdxgk 0.1's names of the dirty-bit
+# calls, below), by that and by its version script (libdxgk.map, the ABI:
+# each name at the version of its node); the .a is the six objects linked
+# into one whose hidden names are made local, so that a program linked
+# with it keeps every dxgk_* name for itself.
 LIBDXGK_OBJS := $(addprefix userspace-tools/libdxgk_,session.o callbacks.o \
 	dirty.o migration.o adapter.o status.o)
 # The .so's alone: the DDIs' names of libdxgk 0.1, as non-default symbol

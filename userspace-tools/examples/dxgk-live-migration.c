@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Dxgkrnl's side of a live migration, written with the Windows names: a
+ * Dxgkrnl's side of a live migration, written with the Windows structures
+ * and Dxgkrnl's DxgkLinux* dirty-bit calls (a driver's DxgkDdi* are its
+ * own: Documentation/porting.rst, "The memory-basis calls' names"): a
  * VF's framebuffer reserve in the adapter's local segment is one memory
  * basis; tracking starts, the whole reserve is copied once, then every
  * brownout pass reads and clears the dirty bits (CLEARDATA) and copies
