@@ -153,7 +153,8 @@ typedef void DXGK_LINUX_MIGRATION_WRITE(PVOID Context, UINT SegmentId,
 typedef struct _DXGK_LINUX_MIGRATION {
 	const char *AdapterName;	/* NULL: the first virtual one */
 	const DXGKARG_CREATEMEMORYBASIS *pBasis;	/* the ranges migrated */
-	DXGK_DIRTY_BIT_TRACKING_SEGMENT_CAPS SegmentCaps; /* the driver's */
+	/* the driver's tracking page; 0: the module's, which it must equal */
+	DXGK_DIRTY_BIT_TRACKING_SEGMENT_CAPS SegmentCaps;
 	DXGK_LINUX_MIGRATION_WRITE *pfnNotifyWrite;
 	PVOID Context;			/* pfnNotifyWrite's */
 	UINT FirstPassWrites;		/* halved each brownout pass */
@@ -186,8 +187,10 @@ typedef struct _DXGK_LINUX_MIGRATION_RESULT {
  * segment byte for byte.  Both bases are stopped and destroyed.
  * STATUS_SUCCESS: the driver reported every page written and the copy
  * equals the segment; STATUS_UNSUCCESSFUL: the loop ran but they did not
- * (pResult says how); another status: a call failed, the driver's or the
- * module's, with pResult as far as it got.
+ * (pResult says how); STATUS_INVALID_HANDLE: the driver's Create gave
+ * NULL; STATUS_NOT_SUPPORTED: SegmentCaps is not the module's; another
+ * status: a call failed, the driver's or the module's, with pResult as
+ * far as it got.
  */
 NTSTATUS DxgkLinuxRunLiveMigration(const DXGK_LINUX_MEMORY_BASIS_DDIS *pDdis,
 				   HANDLE hDriverAdapter,
