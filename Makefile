@@ -351,19 +351,24 @@ DXGK_EXAMPLES := userspace-tools/examples/dxgk-mobile-gpu \
 libdxgk: $(LIBDXGK)
 tools: $(LIBDXGK) $(DXGK_EXAMPLES)
 
-# Sessions and handles, the DxgkCb* callbacks, the dirty-bit DDIs, the
-# adapter calls and the status table; libdxgk_internal.h gives what they
-# share hidden visibility.  The .so exports libdxgk.h's calls only, by
-# that and by its version script (libdxgk.map, the ABI: each name at
-# version LIBDXGK_0); the .a is the five objects linked into one whose
-# hidden names are made local, so that a program linked with it keeps
-# every dxgk_* name for itself.
+# Sessions and handles, the DxgkCb* callbacks, the dirty-bit calls, the
+# live-migration harness, the adapter calls and the status table;
+# libdxgk_internal.h gives what they share hidden visibility.  The .so
+# exports libdxgk.h's calls only (and libdxgk 0.1's names of the dirty-bit
+# calls, below), by that and by its version script (libdxgk.map, the ABI:
+# each name at the version of its node); the .a is the six objects linked
+# into one whose hidden names are made local, so that a program linked
+# with it keeps every dxgk_* name for itself.
 LIBDXGK_OBJS := $(addprefix userspace-tools/libdxgk_,session.o callbacks.o \
-	dirty.o adapter.o status.o)
+	dirty.o migration.o adapter.o status.o)
+# The .so's alone: the DDIs' names of libdxgk 0.1, as non-default symbol
+# versions for the programs linked with it (libdxgk_compat.c); never in the
+# .a, where a driver's own DDIs of those names would collide with them.
+LIBDXGK_SO_OBJS := $(LIBDXGK_OBJS) userspace-tools/libdxgk_compat.o
 # The objcopy of the compiler's binutils (a cross compiler's for arm64).
 OBJCOPY ?= $(shell $(firstword $(CC)) -print-prog-name=objcopy)
 
-$(LIBDXGK_OBJS): userspace-tools/libdxgk_%.o: userspace-tools/libdxgk_%.c \
+$(LIBDXGK_SO_OBJS): userspace-tools/libdxgk_%.o: userspace-tools/libdxgk_%.c \
 		userspace-tools/libdxgk_internal.h userspace-tools/libdxgk.h \
 		uapi/dxgk_types.h uapi/dxgpmo.h
 	$(CC) $(LIBDXGK_CFLAGS) -c -o $@ $<
@@ -371,21 +376,24 @@ userspace-tools/libdxgk.a: $(LIBDXGK_OBJS)
 	$(CC) -nostdlib -r -o userspace-tools/libdxgk_all.o $^
 	$(OBJCOPY) --localize-hidden userspace-tools/libdxgk_all.o
 	rm -f $@ && ar rcs $@ userspace-tools/libdxgk_all.o
-userspace-tools/libdxgk.so: $(LIBDXGK_OBJS) userspace-tools/libdxgk.map
+userspace-tools/libdxgk.so: $(LIBDXGK_SO_OBJS) userspace-tools/libdxgk.map
 	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,libdxgk.so.0 \
 		-Wl,--version-script=userspace-tools/libdxgk.map \
-		-Wl,--no-undefined -o $@ $(LIBDXGK_OBJS)
+		-Wl,--no-undefined -o $@ $(LIBDXGK_SO_OBJS)
 userspace-tools/examples/%: userspace-tools/examples/%.c \
 		userspace-tools/examples/example_checks.h \
 		userspace-tools/libdxgk.h userspace-tools/libdxgk.a
 	$(CC) $(CFLAGS) -Wall -Wextra -Werror -Iuapi -Iuserspace-tools -o $@ $< \
 		userspace-tools/libdxgk.a
 
-# kselftests of the library on the module, linked with libdxgk.a only.
-selftests: selftests/libdxgk_test
-selftests/libdxgk_test: selftests/libdxgk_test.c selftests/machine.h \
-		selftests/steady.h userspace-tools/libdxgk.h \
-		userspace-tools/libdxgk.a $(KSELFTEST_DIR)/kselftest_harness.h
+# kselftests of the library on the module, linked with libdxgk.a only:
+# its calls, and its live-migration harness against toy drivers' DDIs.
+LIBDXGK_SELFTESTS := selftests/libdxgk_test selftests/libdxgk_migration_test
+selftests: $(LIBDXGK_SELFTESTS)
+$(LIBDXGK_SELFTESTS): selftests/libdxgk_%: selftests/libdxgk_%.c \
+		selftests/machine.h selftests/steady.h \
+		userspace-tools/libdxgk.h userspace-tools/libdxgk.a \
+		$(KSELFTEST_DIR)/kselftest_harness.h
 	$(CC) -O2 -g -Wall -Iuapi -Iuserspace-tools -I$(KSELFTEST_DIR) \
 		-o $@ $< userspace-tools/libdxgk.a -lpthread
 
@@ -424,6 +432,6 @@ uninstall-libdxgk:
 
 clean: clean-libdxgk
 clean-libdxgk:
-	rm -f $(LIBDXGK_OBJS) $(LIBDXGK) $(DXGK_EXAMPLES) \
+	rm -f $(LIBDXGK_SO_OBJS) $(LIBDXGK) $(DXGK_EXAMPLES) \
 		userspace-tools/libdxgk_all.o \
-		selftests/libdxgk_test
+		$(LIBDXGK_SELFTESTS)

@@ -5,8 +5,11 @@
 # with -Wall -Wextra -Werror (and -pedantic) and includes nothing but the C
 # library; Windows-style code using it compiles as C++ too; the shared
 # library, the static one and the examples built on it need nothing beyond
-# libc; the unit test (status values, errno table, layouts, bad handles,
-# and sessions, fork, ADLs and views against a fake dxgpmo).
+# libc; the ABI is the header's calls (and libdxgk 0.1's DDI names, kept
+# as non-default versions); a driver's own DxgkDdi* functions link next to
+# either library and stay its own; the unit test (status values, errno
+# table, layouts, bad handles, and sessions, fork, ADLs and views against
+# a fake dxgpmo).
 # One "libdxgk: PASS|FAIL name" line each, which make check counts.
 set -u
 
@@ -120,20 +123,43 @@ fi
 result $rc links_libc_only
 
 # The ABI is libdxgk.h's calls and nothing else, in four lists that must
-# name the same functions: the header's declarations, the version script,
-# what the .so exports (each at LIBDXGK_0) and the static library's global
-# names (libdxgk_internal.h's dxgk_* are made local there).
+# name the same functions: the header's declarations (not the inline
+# functions LIBDXGK_DDI_NAMES adds), the version script, what the .so
+# exports (each at its node's version, the default one) and the static
+# library's global names (libdxgk_internal.h's dxgk_* are made local
+# there).  The one exception: the DDIs' names of libdxgk 0.1 that
+# libdxgk_compat.c keeps, in the version script's LIBDXGK_0 and in the
+# .so as non-default versions (name@LIBDXGK_0), in no other list.
 sed -n 's/^[A-Za-z_][A-Za-z_0-9 *]*[ *]\(Dxgk[A-Za-z0-9_]*\)(.*/\1/p' \
-	userspace-tools/libdxgk.h | sort -u > "$tmp/abi.header"
-sed -n 's/^[[:space:]]*\(Dxgk[A-Za-z0-9_]*\);$/\1/p' \
-	userspace-tools/libdxgk.map | sort -u > "$tmp/abi.map"
+	userspace-tools/libdxgk.h | sort -u > "$tmp/abi.inline.all"
+grep -v '^static inline' userspace-tools/libdxgk.h |
+	sed -n 's/^[A-Za-z_][A-Za-z_0-9 *]*[ *]\(Dxgk[A-Za-z0-9_]*\)(.*/\1/p' |
+	sort -u > "$tmp/abi.header"
+sed -n 's/^LIBDXGK_0_COMPAT(\(Dxgk[A-Za-z0-9_]*\))$/\1/p' \
+	userspace-tools/libdxgk_compat.c | sort -u > "$tmp/abi.compat"
+awk '/^[A-Z][A-Z0-9_.]* {/ { node = $1 }
+	/^[[:space:]]*Dxgk[A-Za-z0-9_]*;$/ { sub(/;/, ""); print $1, node }' \
+	userspace-tools/libdxgk.map | sort > "$tmp/abi.map.nodes"
+awk '{ print $1 }' "$tmp/abi.map.nodes" | sort -u |
+	comm -23 - "$tmp/abi.compat" > "$tmp/abi.map"
 nm -D --defined-only userspace-tools/libdxgk.so |
 	awk '$2 != "A" { print $3 }' | sort -u > "$tmp/abi.so"
-sed 's/$/@@LIBDXGK_0/' "$tmp/abi.map" > "$tmp/abi.so.want"
+while read -r name node; do
+	if grep -qx "$name" "$tmp/abi.compat"; then
+		echo "$name@$node"
+	else
+		echo "$name@@$node"
+	fi
+done < "$tmp/abi.map.nodes" | sort -u > "$tmp/abi.so.want"
 nm -g --defined-only userspace-tools/libdxgk.a |
 	awk 'NF == 3 { print $3 }' | sort -u > "$tmp/abi.a"
 rc=0
 [ -s "$tmp/abi.header" ] || rc=1
+# Five, each at LIBDXGK_0, none of them a call of the header.
+[ "$(wc -l < "$tmp/abi.compat")" -eq 5 ] || rc=1
+grep -v '@@' "$tmp/abi.so.want" | sed 's/@LIBDXGK_0$//' |
+	cmp -s - "$tmp/abi.compat" || rc=1
+comm -12 "$tmp/abi.header" "$tmp/abi.compat" | grep . && rc=1
 for list in map a; do
 	cmp -s "$tmp/abi.header" "$tmp/abi.$list" ||
 		{ diff "$tmp/abi.header" "$tmp/abi.$list"; rc=1; }
@@ -141,6 +167,73 @@ done
 cmp -s "$tmp/abi.so.want" "$tmp/abi.so" ||
 	{ diff "$tmp/abi.so.want" "$tmp/abi.so"; rc=1; }
 result $rc exports_header_calls_only
+
+# A driver's own DDIs next to the library (libdxgk_ddi_names_test.c):
+# its five DxgkDdi* functions link with libdxgk.a (no "multiple
+# definition") and with libdxgk.so, are the ones its calls reach, and the
+# library's calls answer under their DxgkLinux* names.  The .so is found
+# by its soname, as an installed one would be.
+mkdir "$tmp/lib"
+ln -s "$top/userspace-tools/libdxgk.so" "$tmp/lib/libdxgk.so.0"
+ln -s libdxgk.so.0 "$tmp/lib/libdxgk.so"
+for linkage in static shared; do
+	if [ "$linkage" = static ]; then
+		set -- userspace-tools/libdxgk.a
+	else
+		set -- -L"$tmp/lib" -ldxgk
+	fi
+	if $CC -O2 -Wall -Wextra -Wno-unused-parameter -Werror -Iuapi \
+		-Iuserspace-tools -DLINKAGE="\"$linkage\"" \
+		-o "$tmp/ddi-$linkage" selftests/libdxgk_ddi_names_test.c "$@"
+	then
+		LD_LIBRARY_PATH="$tmp/lib" timeout 60 "$tmp/ddi-$linkage"
+		result $? "ddi_names_${linkage}_exit"
+	else
+		result 1 "ddi_names_${linkage}_links"
+	fi
+done
+
+# A program linked with libdxgk 0.1 binds the DDIs' names at LIBDXGK_0 and
+# still runs; a link made now finds no such name in the .so, and one with
+# LIBDXGK_DDI_NAMES gets them from the header (C and C++).
+# main.c: the call by its old name; old.c: declared as libdxgk 0.1 did,
+# bound at LIBDXGK_0 as a link then did; new.c: declared, linked now;
+# compat.c: from the header, with LIBDXGK_DDI_NAMES.
+cat > "$tmp/main.c" <<'SRC'
+int main(void)
+{
+	return DxgkDdiStartDirtyTracking(0, 0) != STATUS_INVALID_HANDLE;
+}
+SRC
+decl='NTSTATUS DxgkDdiStartDirtyTracking(HANDLE hAdapter, HANDLE hMemoryBasis);'
+{
+	echo '#include "libdxgk.h"'
+	echo "$decl"
+	echo '__asm__(".symver DxgkDdiStartDirtyTracking, DxgkDdiStartDirtyTracking@LIBDXGK_0");'
+	cat "$tmp/main.c"
+} > "$tmp/old.c"
+{ echo '#include "libdxgk.h"'; echo "$decl"; cat "$tmp/main.c"; } > "$tmp/new.c"
+{
+	echo '#define LIBDXGK_DDI_NAMES'
+	echo '#include "libdxgk.h"'
+	cat "$tmp/main.c"
+} > "$tmp/compat.c"
+$CC -Wall -Werror -I"$tmp/inc" -o "$tmp/old" "$tmp/old.c" -L"$tmp/lib" \
+	-ldxgk && LD_LIBRARY_PATH="$tmp/lib" "$tmp/old" &&
+	nm -D "$tmp/old" | grep -q ' U DxgkDdiStartDirtyTracking@LIBDXGK_0$'
+result $? old_ddi_names_bind_at_libdxgk_0
+! $CC -I"$tmp/inc" -o "$tmp/new" "$tmp/new.c" -L"$tmp/lib" -ldxgk \
+	> "$tmp/new.log" 2>&1 && grep -q 'undefined reference' "$tmp/new.log"
+result $? new_links_find_no_ddi_names
+cp "$tmp/compat.c" "$tmp/compat.cc"
+rc=0
+$CC -std=c11 -Wall -Wextra -Werror -pedantic -I"$tmp/inc" -o "$tmp/compat" \
+	"$tmp/compat.c" userspace-tools/libdxgk.a && "$tmp/compat" || rc=1
+$CXX -std=c++17 -Wall -Wextra -Werror -pedantic -I"$tmp/inc" \
+	-o "$tmp/compatxx" "$tmp/compat.cc" -L"$tmp/lib" -ldxgk &&
+	LD_LIBRARY_PATH="$tmp/lib" "$tmp/compatxx" || rc=1
+nm "$tmp/compat" | grep -q ' [TW] DxgkDdi' && rc=1
+result $rc ddi_names_opt_in_inline
 
 # dxgpmo.h only for the unit test's fake device; the header never needs it.
 # A unit test that crashes or exits non-zero fails on a line of its own,

@@ -522,13 +522,13 @@ static long steady_dxgk_cycle(struct steady_thread *t, unsigned int i)
 		b.RangeCount = 1;
 		b.Ranges[0].SegmentOffset = t->slot * 4 * d->segment_page;
 		b.Ranges[0].SizeInBytes = 4 * d->segment_page;
-		basis = DxgkDdiCreateMemoryBasis(d->adapter, &b);
+		basis = DxgkLinuxCreateMemoryBasis(d->adapter, &b);
 		if (!basis)
 			return DxgkLinuxGetLastStatus();
-		st = DxgkDdiStartDirtyTracking(d->adapter, basis);
+		st = DxgkLinuxStartDirtyTracking(d->adapter, basis);
 		if (!st)
-			st = DxgkDdiStopDirtyTracking(d->adapter, basis);
-		destroyed = DxgkDdiDestroyMemoryBasis(d->adapter, basis);
+			st = DxgkLinuxStopDirtyTracking(d->adapter, basis);
+		destroyed = DxgkLinuxDestroyMemoryBasis(d->adapter, basis);
 		return st ? st : destroyed;
 	}
 	return STATUS_INVALID_PARAMETER;
@@ -574,10 +574,10 @@ static void destroy_basis_once(struct __test_metadata *_metadata,
 			       HANDLE adapter, HANDLE wrong, HANDLE basis)
 {
 	EXPECT_EQ(STATUS_INVALID_HANDLE,
-		  DxgkDdiDestroyMemoryBasis(wrong, basis));
-	EXPECT_EQ(STATUS_SUCCESS, DxgkDdiDestroyMemoryBasis(adapter, basis));
+		  DxgkLinuxDestroyMemoryBasis(wrong, basis));
+	EXPECT_EQ(STATUS_SUCCESS, DxgkLinuxDestroyMemoryBasis(adapter, basis));
 	EXPECT_EQ(STATUS_INVALID_HANDLE,
-		  DxgkDdiDestroyMemoryBasis(adapter, basis));
+		  DxgkLinuxDestroyMemoryBasis(adapter, basis));
 }
 
 /* Memory-basis DDIs: ranges, subranges, buffer sizes, the START count. */
@@ -606,13 +606,13 @@ TEST_F(dxgk, memory_basis)
 	two.b.Ranges[0].SizeInBytes = 4 * ps;
 	two.more[0].SegmentOffset = 9 * ps;	/* overlaps the first */
 	two.more[0].SizeInBytes = 4 * ps;
-	EXPECT_EQ(NULL, DxgkDdiCreateMemoryBasis(self->virt, &two.b));
+	EXPECT_EQ(NULL, DxgkLinuxCreateMemoryBasis(self->virt, &two.b));
 	EXPECT_EQ(STATUS_CONFLICTING_ADDRESSES, DxgkLinuxGetLastStatus());
 	two.more[0].SegmentOffset = info.SegmentSize;
-	EXPECT_EQ(NULL, DxgkDdiCreateMemoryBasis(self->virt, &two.b));
+	EXPECT_EQ(NULL, DxgkLinuxCreateMemoryBasis(self->virt, &two.b));
 	EXPECT_EQ(STATUS_INVALID_ADDRESS, DxgkLinuxGetLastStatus());
 	two.more[0].SegmentOffset = 32 * ps;
-	basis = DxgkDdiCreateMemoryBasis(self->virt, &two.b);
+	basis = DxgkLinuxCreateMemoryBasis(self->virt, &two.b);
 	ASSERT_NE(NULL, basis);
 	EXPECT_EQ(STATUS_SUCCESS, DxgkLinuxGetLastStatus());
 
@@ -621,11 +621,11 @@ TEST_F(dxgk, memory_basis)
 		.BufferSize = sizeof(bits),
 	};
 	EXPECT_EQ(STATUS_INVALID_PARAMETER,
-		  DxgkDdiQueryDirtyBitData(self->virt, &q));
+		  DxgkLinuxQueryDirtyBitData(self->virt, &q));
 	EXPECT_EQ(STATUS_INVALID_PARAMETER,
-		  DxgkDdiStopDirtyTracking(self->virt, basis));
-	ASSERT_EQ(STATUS_SUCCESS, DxgkDdiStartDirtyTracking(self->virt, basis));
-	ASSERT_EQ(STATUS_SUCCESS, DxgkDdiStartDirtyTracking(self->virt, basis));
+		  DxgkLinuxStopDirtyTracking(self->virt, basis));
+	ASSERT_EQ(STATUS_SUCCESS, DxgkLinuxStartDirtyTracking(self->virt, basis));
+	ASSERT_EQ(STATUS_SUCCESS, DxgkLinuxStartDirtyTracking(self->virt, basis));
 
 	ASSERT_EQ(STATUS_SUCCESS,
 		  DxgkLinuxMapSegment(self->virt, 1, &segment, &size));
@@ -634,7 +634,7 @@ TEST_F(dxgk, memory_basis)
 	seg[34 * ps] = 2;	/* range 1, page 2 */
 	q.BufferSize = 0;
 	EXPECT_EQ(STATUS_BUFFER_TOO_SMALL,
-		  DxgkDdiQueryDirtyBitData(self->virt, &q));
+		  DxgkLinuxQueryDirtyBitData(self->virt, &q));
 	/* Range 1 only, from its second page: its page 2 is bit 1. */
 	q.SubrangeIndex = 1;
 	q.SubrangeOffset = ps;
@@ -642,7 +642,7 @@ TEST_F(dxgk, memory_basis)
 	q.BufferSize = 1;
 	q.Flags = DXGKARG_QUERYDIRTYBITDATAFLAGS_CLEARDATA;
 	bits[0] = 0xff;
-	ASSERT_EQ(STATUS_SUCCESS, DxgkDdiQueryDirtyBitData(self->virt, &q));
+	ASSERT_EQ(STATUS_SUCCESS, DxgkLinuxQueryDirtyBitData(self->virt, &q));
 	EXPECT_EQ(0x02, bits[0]);
 	/* The whole basis: range 0 then range 1, no padding between. */
 	q.SubrangeIndex = 0;
@@ -650,20 +650,20 @@ TEST_F(dxgk, memory_basis)
 	q.SubrangeSize = 0;
 	q.BufferSize = 1;
 	q.Flags = 0;
-	ASSERT_EQ(STATUS_SUCCESS, DxgkDdiQueryDirtyBitData(self->virt, &q));
+	ASSERT_EQ(STATUS_SUCCESS, DxgkLinuxQueryDirtyBitData(self->virt, &q));
 	EXPECT_EQ(0x02, bits[0]);
 	q.Flags = 0x2;
 	EXPECT_EQ(STATUS_INVALID_PARAMETER,
-		  DxgkDdiQueryDirtyBitData(self->virt, &q));
+		  DxgkLinuxQueryDirtyBitData(self->virt, &q));
 	EXPECT_EQ(STATUS_SUCCESS, DxgkLinuxUnmapSegment(segment, size));
 
 	/* Two STARTs: tracking lasts until the second STOP. */
-	EXPECT_EQ(STATUS_SUCCESS, DxgkDdiStopDirtyTracking(self->virt, basis));
+	EXPECT_EQ(STATUS_SUCCESS, DxgkLinuxStopDirtyTracking(self->virt, basis));
 	q.Flags = 0;
-	EXPECT_EQ(STATUS_SUCCESS, DxgkDdiQueryDirtyBitData(self->virt, &q));
-	EXPECT_EQ(STATUS_SUCCESS, DxgkDdiStopDirtyTracking(self->virt, basis));
+	EXPECT_EQ(STATUS_SUCCESS, DxgkLinuxQueryDirtyBitData(self->virt, &q));
+	EXPECT_EQ(STATUS_SUCCESS, DxgkLinuxStopDirtyTracking(self->virt, basis));
 	EXPECT_EQ(STATUS_INVALID_PARAMETER,
-		  DxgkDdiQueryDirtyBitData(self->virt, &q));
+		  DxgkLinuxQueryDirtyBitData(self->virt, &q));
 	/* The adapter argument must be an adapter handle. */
 	destroy_basis_once(_metadata, self->virt, basis, basis);
 }
@@ -684,19 +684,19 @@ TEST_F(dxgk, basis_of_another_adapter_refused)
 	b.SegmentId = 1;
 	b.RangeCount = 1;
 	b.Ranges[0].SizeInBytes = 4 * info.SegmentCaps.PageSize;
-	basis = DxgkDdiCreateMemoryBasis(self->virt, &b);
+	basis = DxgkLinuxCreateMemoryBasis(self->virt, &b);
 	ASSERT_NE(NULL, basis);
 	EXPECT_EQ(STATUS_INVALID_HANDLE,
-		  DxgkDdiStartDirtyTracking(other, basis));
-	ASSERT_EQ(STATUS_SUCCESS, DxgkDdiStartDirtyTracking(self->virt, basis));
+		  DxgkLinuxStartDirtyTracking(other, basis));
+	ASSERT_EQ(STATUS_SUCCESS, DxgkLinuxStartDirtyTracking(self->virt, basis));
 	q = (DXGKARG_QUERYDIRTYBITDATA){
 		.MemoryBasis = basis, .Buffer = bits,
 		.BufferSize = sizeof(bits),
 	};
-	EXPECT_EQ(STATUS_INVALID_HANDLE, DxgkDdiQueryDirtyBitData(other, &q));
-	EXPECT_EQ(STATUS_SUCCESS, DxgkDdiQueryDirtyBitData(self->virt, &q));
-	EXPECT_EQ(STATUS_INVALID_HANDLE, DxgkDdiStopDirtyTracking(other, basis));
-	EXPECT_EQ(STATUS_SUCCESS, DxgkDdiStopDirtyTracking(self->virt, basis));
+	EXPECT_EQ(STATUS_INVALID_HANDLE, DxgkLinuxQueryDirtyBitData(other, &q));
+	EXPECT_EQ(STATUS_SUCCESS, DxgkLinuxQueryDirtyBitData(self->virt, &q));
+	EXPECT_EQ(STATUS_INVALID_HANDLE, DxgkLinuxStopDirtyTracking(other, basis));
+	EXPECT_EQ(STATUS_SUCCESS, DxgkLinuxStopDirtyTracking(self->virt, basis));
 	destroy_basis_once(_metadata, self->virt, other, basis);
 }
 

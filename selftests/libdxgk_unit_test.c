@@ -185,16 +185,67 @@ static void bad_handles(void)
 	EXPECT(DxgkCbAllocateAdl(&a) == STATUS_INVALID_HANDLE);
 	EXPECT(!a.pAdl);
 	EXPECT(DxgkCbAllocateAdl(NULL) == STATUS_INVALID_PARAMETER);
-	EXPECT(DxgkDdiStartDirtyTracking(NULL, NULL) == STATUS_INVALID_HANDLE);
-	EXPECT(!DxgkDdiCreateMemoryBasis(NULL, NULL));
+	EXPECT(DxgkLinuxStartDirtyTracking(NULL, NULL) == STATUS_INVALID_HANDLE);
+	EXPECT(!DxgkLinuxCreateMemoryBasis(NULL, NULL));
 	EXPECT(DxgkLinuxGetLastStatus() == STATUS_INVALID_HANDLE);
+	EXPECT(DxgkLinuxRunLiveMigration(NULL, NULL, NULL, NULL) ==
+	       STATUS_INVALID_PARAMETER);
+	EXPECT(DxgkLinuxGetLastStatus() == STATUS_INVALID_PARAMETER);
 	report(ok, "bad_handles");
+}
+
+/* A driver's DDIs that no call without a device may reach. */
+static int ddi_called;
+
+static HANDLE never_create(HANDLE a, const DXGKARG_CREATEMEMORYBASIS *b)
+{
+	(void)a;
+	(void)b;
+	ddi_called = 1;
+	return NULL;
+}
+
+static NTSTATUS never_call(HANDLE a, HANDLE b)
+{
+	(void)a;
+	(void)b;
+	ddi_called = 1;
+	return STATUS_UNSUCCESSFUL;
+}
+
+static NTSTATUS never_query(HANDLE a, DXGKARG_QUERYDIRTYBITDATA *q)
+{
+	(void)a;
+	(void)q;
+	ddi_called = 1;
+	return STATUS_UNSUCCESSFUL;
+}
+
+static void never_told(PVOID c, UINT s, UINT64 o, SIZE_T n)
+{
+	(void)c;
+	(void)s;
+	(void)o;
+	(void)n;
+	ddi_called = 1;
 }
 
 /* Without the module there is no device: said as such. */
 static void no_device(void)
 {
 	DXGK_LINUX_SESSION *s = (DXGK_LINUX_SESSION *)1;
+	DXGK_LINUX_MEMORY_BASIS_DDIS ddis = {
+		.DxgkDdiCreateMemoryBasis = never_create,
+		.DxgkDdiDestroyMemoryBasis = never_call,
+		.DxgkDdiStartDirtyTracking = never_call,
+		.DxgkDdiStopDirtyTracking = never_call,
+		.DxgkDdiQueryDirtyBitData = never_query,
+	};
+	DXGKARG_CREATEMEMORYBASIS basis = { 1, 1, { { 0, PAGE_SIZE } } };
+	DXGK_LINUX_MIGRATION params = {
+		.pBasis = &basis, .pfnNotifyWrite = never_told,
+	};
+	DXGK_LINUX_MIGRATION_RESULT result;
 	HANDLE h = (HANDLE)1;
 	int ok = 1;
 
@@ -206,6 +257,10 @@ static void no_device(void)
 	EXPECT(!h);
 	EXPECT(DxgkLinuxOpenSession(NULL, &s) == STATUS_NO_SUCH_DEVICE);
 	EXPECT(!s);
+	/* The harness opens its segment before it calls a driver's DDI. */
+	EXPECT(DxgkLinuxRunLiveMigration(&ddis, NULL, &params, &result) ==
+	       STATUS_NO_SUCH_DEVICE);
+	EXPECT(!ddi_called);
 	report(ok, "no_device");
 }
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
  * libdxgk - the Windows display-driver memory calls (DxgkCb* physical
- * memory object callbacks, DxgkDdi* memory-basis and dirty-bit DDIs) by
- * their Windows names, carried out by dxgpmo (/dev/dxgpmo).
+ * memory object callbacks by their Windows names, the memory-basis and
+ * dirty-bit DDIs as Dxgkrnl's DxgkLinux* calls), carried out by dxgpmo
+ * (/dev/dxgpmo).
  *
  * The structures (dxgk_types.h, shared with the kernel's <linux/dxgkrnl.h>)
  * carry the fields, types and enum values that Microsoft's DDI reference
@@ -58,18 +59,143 @@ NTSTATUS DxgkCbMapPhysicalMemory(DXGKARGCB_MAP_PHYSICAL_MEMORY *pArgs);
 NTSTATUS DxgkCbUnmapPhysicalMemory(const DXGKARGCB_UNMAP_PHYSICAL_MEMORY *pArgs);
 
 /*
- * The DDIs a driver implements and Dxgkrnl calls for dirty-bit tracking;
- * here dxgpmo implements them and the program plays Dxgkrnl.  Create
- * returns the basis handle, or NULL with the reason in
- * DxgkLinuxGetLastStatus(), as Windows gives it no status to return.
+ * Memory bases and dirty-bit tracking, as Dxgkrnl calls them: on Windows
+ * DxgkDdiCreateMemoryBasis and the four others are DDIs a driver
+ * implements and Dxgkrnl calls; here dxgpmo implements them and the
+ * program plays Dxgkrnl, so the library's calls carry a Dxgkrnl-side name
+ * and never a driver's: a driver's own DxgkDdi* functions link next to
+ * libdxgk.a and libdxgk.so, and stay the driver's.  Each takes the
+ * arguments of the DDI of the same suffix.  Create returns the basis
+ * handle, or NULL with the reason in DxgkLinuxGetLastStatus(), as Windows
+ * gives it no status to return.
  */
-HANDLE DxgkDdiCreateMemoryBasis(HANDLE hAdapter,
-				const DXGKARG_CREATEMEMORYBASIS *pArgs);
-NTSTATUS DxgkDdiDestroyMemoryBasis(HANDLE hAdapter, HANDLE hMemoryBasis);
-NTSTATUS DxgkDdiStartDirtyTracking(HANDLE hAdapter, HANDLE hMemoryBasis);
-NTSTATUS DxgkDdiStopDirtyTracking(HANDLE hAdapter, HANDLE hMemoryBasis);
-NTSTATUS DxgkDdiQueryDirtyBitData(HANDLE hAdapter,
-				  DXGKARG_QUERYDIRTYBITDATA *pArgs);
+HANDLE DxgkLinuxCreateMemoryBasis(HANDLE hAdapter,
+				  const DXGKARG_CREATEMEMORYBASIS *pArgs);
+NTSTATUS DxgkLinuxDestroyMemoryBasis(HANDLE hAdapter, HANDLE hMemoryBasis);
+NTSTATUS DxgkLinuxStartDirtyTracking(HANDLE hAdapter, HANDLE hMemoryBasis);
+NTSTATUS DxgkLinuxStopDirtyTracking(HANDLE hAdapter, HANDLE hMemoryBasis);
+NTSTATUS DxgkLinuxQueryDirtyBitData(HANDLE hAdapter,
+				    DXGKARG_QUERYDIRTYBITDATA *pArgs);
+
+/*
+ * The DDIs' old names, for a program written against libdxgk 0.1 that
+ * defines no DDI of its own: #define LIBDXGK_DDI_NAMES before this header
+ * and they are the calls above, as inline functions of the program (no
+ * macro, no symbol of the library).  A driver's port never defines it.
+ */
+#ifdef LIBDXGK_DDI_NAMES
+static inline HANDLE
+DxgkDdiCreateMemoryBasis(HANDLE hAdapter,
+			 const DXGKARG_CREATEMEMORYBASIS *pArgs)
+{
+	return DxgkLinuxCreateMemoryBasis(hAdapter, pArgs);
+}
+
+static inline NTSTATUS DxgkDdiDestroyMemoryBasis(HANDLE hAdapter,
+						 HANDLE hMemoryBasis)
+{
+	return DxgkLinuxDestroyMemoryBasis(hAdapter, hMemoryBasis);
+}
+
+static inline NTSTATUS DxgkDdiStartDirtyTracking(HANDLE hAdapter,
+						 HANDLE hMemoryBasis)
+{
+	return DxgkLinuxStartDirtyTracking(hAdapter, hMemoryBasis);
+}
+
+static inline NTSTATUS DxgkDdiStopDirtyTracking(HANDLE hAdapter,
+						HANDLE hMemoryBasis)
+{
+	return DxgkLinuxStopDirtyTracking(hAdapter, hMemoryBasis);
+}
+
+static inline NTSTATUS DxgkDdiQueryDirtyBitData(HANDLE hAdapter,
+						DXGKARG_QUERYDIRTYBITDATA *pArgs)
+{
+	return DxgkLinuxQueryDirtyBitData(hAdapter, pArgs);
+}
+#endif /* LIBDXGK_DDI_NAMES */
+
+/*
+ * Dxgkrnl's live-migration loop, played against a driver's own
+ * memory-basis DDIs (Documentation/porting.rst, "Testing a driver's
+ * dirty-bit DDIs").  The driver's DDIs, as its DRIVER_INITIALIZATION_DATA
+ * hands them to Dxgkrnl, with the signatures of the calls above.
+ */
+typedef HANDLE DXGK_LINUX_DDI_CREATEMEMORYBASIS(HANDLE hAdapter,
+						 const DXGKARG_CREATEMEMORYBASIS *pArgs);
+typedef NTSTATUS DXGK_LINUX_DDI_DESTROYMEMORYBASIS(HANDLE hAdapter,
+						   HANDLE hMemoryBasis);
+typedef NTSTATUS DXGK_LINUX_DDI_STARTDIRTYTRACKING(HANDLE hAdapter,
+						   HANDLE hMemoryBasis);
+typedef NTSTATUS DXGK_LINUX_DDI_STOPDIRTYTRACKING(HANDLE hAdapter,
+						  HANDLE hMemoryBasis);
+typedef NTSTATUS DXGK_LINUX_DDI_QUERYDIRTYBITDATA(HANDLE hAdapter,
+						  DXGKARG_QUERYDIRTYBITDATA *pArgs);
+
+typedef struct _DXGK_LINUX_MEMORY_BASIS_DDIS {
+	DXGK_LINUX_DDI_CREATEMEMORYBASIS *DxgkDdiCreateMemoryBasis;
+	DXGK_LINUX_DDI_DESTROYMEMORYBASIS *DxgkDdiDestroyMemoryBasis;
+	DXGK_LINUX_DDI_STARTDIRTYTRACKING *DxgkDdiStartDirtyTracking;
+	DXGK_LINUX_DDI_STOPDIRTYTRACKING *DxgkDdiStopDirtyTracking;
+	DXGK_LINUX_DDI_QUERYDIRTYBITDATA *DxgkDdiQueryDirtyBitData;
+} DXGK_LINUX_MEMORY_BASIS_DDIS;
+
+/*
+ * The driver's dirty-tracking hardware, emulated by the driver: told of
+ * every write the workload makes into the segment, before the next query.
+ */
+typedef void DXGK_LINUX_MIGRATION_WRITE(PVOID Context, UINT SegmentId,
+					UINT64 SegmentOffset, SIZE_T Size);
+
+#define DXGK_LINUX_MIGRATION_MAX_PASSES	32
+
+typedef struct _DXGK_LINUX_MIGRATION {
+	const char *AdapterName;	/* NULL: the first virtual one */
+	const DXGKARG_CREATEMEMORYBASIS *pBasis;	/* the ranges migrated */
+	/* the driver's tracking page; 0: the module's, which it must equal */
+	DXGK_DIRTY_BIT_TRACKING_SEGMENT_CAPS SegmentCaps;
+	DXGK_LINUX_MIGRATION_WRITE *pfnNotifyWrite;
+	PVOID Context;			/* pfnNotifyWrite's */
+	UINT FirstPassWrites;		/* halved each brownout pass */
+	UINT BlackoutWrites;		/* the last, after the brownout */
+	UINT MaxPasses;			/* brownout passes, at most; 0: 16 */
+	UINT Seed;			/* the workload's offsets and bytes */
+} DXGK_LINUX_MIGRATION;
+
+typedef struct _DXGK_LINUX_MIGRATION_RESULT {
+	UINT Passes;			/* brownout passes run */
+	BOOLEAN Converged;		/* the last one found no dirty page */
+	UINT64 PagesCopied[DXGK_LINUX_MIGRATION_MAX_PASSES];
+	UINT64 BlackoutPagesCopied;
+	UINT64 Writes;			/* the workload's, all told */
+	UINT64 MissedPages;	/* written, not reported: the driver's bug */
+	UINT64 ExtraPages;	/* reported, not written: copied for nothing */
+	UINT64 MismatchedBytes;	/* destination != segment after blackout */
+} DXGK_LINUX_MIGRATION_RESULT;
+
+/*
+ * Opens the emulated segment (segment pBasis->SegmentId of the module's
+ * adapter AdapterName, through DxgkLinuxMapSegment) and makes the same
+ * basis with the driver's DDIs (on hDriverAdapter) and with the module's
+ * own tracking; starts both, copies the ranges once, then runs brownout
+ * passes: the workload writes the segment by the CPU, telling the
+ * driver's hardware of each write, both are queried with CLEARDATA, the
+ * driver's bits are compared with the module's, and the pages the driver
+ * names are copied; until a pass finds none or MaxPasses.  Blackout: the
+ * last writes, a last query and copy, and the copy compared with the
+ * segment byte for byte.  Both bases are stopped and destroyed.
+ * STATUS_SUCCESS: the driver reported every page written and the copy
+ * equals the segment; STATUS_UNSUCCESSFUL: the loop ran but they did not
+ * (pResult says how); STATUS_INVALID_HANDLE: the driver's Create gave
+ * NULL; STATUS_NOT_SUPPORTED: SegmentCaps is not the module's; another
+ * status: a call failed, the driver's or the module's, with pResult as
+ * far as it got.
+ */
+NTSTATUS DxgkLinuxRunLiveMigration(const DXGK_LINUX_MEMORY_BASIS_DDIS *pDdis,
+				   HANDLE hDriverAdapter,
+				   const DXGK_LINUX_MIGRATION *pParams,
+				   DXGK_LINUX_MIGRATION_RESULT *pResult);
 
 /*
  * Not Windows: what the emulation adds.  Windows hands a driver its

@@ -63,8 +63,8 @@ static void basis_forget(struct _DXGK_LINUX_SESSION *s,
 	pthread_mutex_unlock(&dxgk_sessions_lock);
 }
 
-HANDLE DxgkDdiCreateMemoryBasis(HANDLE hAdapter,
-				const DXGKARG_CREATEMEMORYBASIS *args)
+HANDLE DxgkLinuxCreateMemoryBasis(HANDLE hAdapter,
+				  const DXGKARG_CREATEMEMORYBASIS *args)
 {
 	struct dxgpmo_create_memory_basis c = { .size = sizeof(c) };
 	struct dxgpmo_memory_range *r;
@@ -154,29 +154,29 @@ static NTSTATUS basis_call(HANDLE adapter, HANDLE basis, unsigned long request,
 	return dxgk_put_done(s, err);
 }
 
-NTSTATUS DxgkDdiDestroyMemoryBasis(HANDLE hAdapter, HANDLE hMemoryBasis)
+NTSTATUS DxgkLinuxDestroyMemoryBasis(HANDLE hAdapter, HANDLE hMemoryBasis)
 {
 	return basis_call(hAdapter, hMemoryBasis,
 			  DXGPMO_IOC_DESTROY_MEMORY_BASIS,
 			  sizeof(struct dxgpmo_destroy_memory_basis));
 }
 
-NTSTATUS DxgkDdiStartDirtyTracking(HANDLE hAdapter, HANDLE hMemoryBasis)
+NTSTATUS DxgkLinuxStartDirtyTracking(HANDLE hAdapter, HANDLE hMemoryBasis)
 {
 	return basis_call(hAdapter, hMemoryBasis,
 			  DXGPMO_IOC_START_DIRTY_TRACKING,
 			  sizeof(struct dxgpmo_dirty_tracking));
 }
 
-NTSTATUS DxgkDdiStopDirtyTracking(HANDLE hAdapter, HANDLE hMemoryBasis)
+NTSTATUS DxgkLinuxStopDirtyTracking(HANDLE hAdapter, HANDLE hMemoryBasis)
 {
 	return basis_call(hAdapter, hMemoryBasis,
 			  DXGPMO_IOC_STOP_DIRTY_TRACKING,
 			  sizeof(struct dxgpmo_dirty_tracking));
 }
 
-NTSTATUS DxgkDdiQueryDirtyBitData(HANDLE hAdapter,
-				  DXGKARG_QUERYDIRTYBITDATA *args)
+NTSTATUS DxgkLinuxQueryDirtyBitData(HANDLE hAdapter,
+				    DXGKARG_QUERYDIRTYBITDATA *args)
 {
 	struct dxgpmo_query_dirty_bits q = { .size = sizeof(q) };
 	struct _DXGK_LINUX_SESSION *s;

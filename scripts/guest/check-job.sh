@@ -125,6 +125,7 @@ tests_first_half() {
 	check libdxgk_live_migration_edu0 ./dxgk-live-migration edu0
 	# libdxgk's own tests here too, unless the second half runs them.
 	[ "$DXGPMO_TESTS_PART" = 1 ] || run_test ./libdxgk_test
+	[ "$DXGPMO_TESTS_PART" = 1 ] || run_test ./libdxgk_migration_test
 	run_test sh ./dxgpmoctl_test.sh
 	# After the tool's session too: it hands an edu to the generic driver and
 	# back, which renames it.
@@ -152,6 +153,7 @@ tests_second_half() {
 	if [ "$DXGPMO_TESTS_PART" = 2 ]; then
 		check bind_spare_pci ./dxgpmoctl bind "$DXGPMO_SPARE_PCI"
 		run_test ./libdxgk_test
+		run_test ./libdxgk_migration_test
 	fi
 	# Unload empties the pool of switched pages: 64 MiB left in it come back
 	# as free memory (a quarter may have gone elsewhere meanwhile).

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Dxgkrnl's side of a live migration, written with the Windows names: a
+ * Dxgkrnl's side of a live migration, written with the Windows structures
+ * and Dxgkrnl's DxgkLinux* dirty-bit calls (a driver's DxgkDdi* are its
+ * own: Documentation/porting.rst, "The memory-basis calls' names"): a
  * VF's framebuffer reserve in the adapter's local segment is one memory
  * basis; tracking starts, the whole reserve is copied once, then every
  * brownout pass reads and clears the dirty bits (CLEARDATA) and copies
@@ -143,14 +145,14 @@ int main(int argc, char **argv)
 	Basis.Ranges[0].SegmentOffset = Info.SegmentSize / 2;
 	Basis.Ranges[0].SizeInBytes = (UINT64)RESERVE_PAGES * PageSize;
 	Reserve = (volatile UCHAR *)Segment + Basis.Ranges[0].SegmentOffset;
-	hMemoryBasis = DxgkDdiCreateMemoryBasis(hAdapter, &Basis);
-	check(!!hMemoryBasis, "DxgkDdiCreateMemoryBasis gives a handle");
+	hMemoryBasis = DxgkLinuxCreateMemoryBasis(hAdapter, &Basis);
+	check(!!hMemoryBasis, "DxgkLinuxCreateMemoryBasis gives a handle");
 	if (!hMemoryBasis) {
-		check_status(DxgkLinuxGetLastStatus(), "DxgkDdiCreateMemoryBasis");
+		check_status(DxgkLinuxGetLastStatus(), "DxgkLinuxCreateMemoryBasis");
 		return 1;
 	}
-	if (!check_status(DxgkDdiStartDirtyTracking(hAdapter, hMemoryBasis),
-			  "DxgkDdiStartDirtyTracking"))
+	if (!check_status(DxgkLinuxStartDirtyTracking(hAdapter, hMemoryBasis),
+			  "DxgkLinuxStartDirtyTracking"))
 		goto destroy;
 
 	/* Tracking is on: one full copy, then only what changes. */
@@ -173,8 +175,8 @@ int main(int argc, char **argv)
 		Query.Buffer = Bits;
 		Query.BufferSize = sizeof(Bits);
 		Query.Flags = DXGKARG_QUERYDIRTYBITDATAFLAGS_CLEARDATA;
-		if (!check_status(DxgkDdiQueryDirtyBitData(hAdapter, &Query),
-				  "DxgkDdiQueryDirtyBitData(CLEARDATA)"))
+		if (!check_status(DxgkLinuxQueryDirtyBitData(hAdapter, &Query),
+				  "DxgkLinuxQueryDirtyBitData(CLEARDATA)"))
 			break;
 		dirty = count_bits(Bits);
 		printf("pass %u: %u page(s) dirty, %zu bytes to copy\n", pass,
@@ -198,16 +200,16 @@ int main(int argc, char **argv)
 	Query.Buffer = Bits;
 	Query.BufferSize = sizeof(Bits);
 	Query.Flags = 0;
-	if (check_status(DxgkDdiQueryDirtyBitData(hAdapter, &Query),
-			 "DxgkDdiQueryDirtyBitData(size only)")) {
+	if (check_status(DxgkLinuxQueryDirtyBitData(hAdapter, &Query),
+			 "DxgkLinuxQueryDirtyBitData(size only)")) {
 		dirty = count_bits(Bits);
 		printf("blackout: %u page(s), %zu bytes to copy\n", dirty,
 		       dirty * PageSize);
 		check(!memcmp(Bits, Written, sizeof(Bits)),
 		      "the size query names exactly the last pages written");
 		Query.Buffer = Again;
-		if (check_status(DxgkDdiQueryDirtyBitData(hAdapter, &Query),
-				 "DxgkDdiQueryDirtyBitData(size only, again)"))
+		if (check_status(DxgkLinuxQueryDirtyBitData(hAdapter, &Query),
+				 "DxgkLinuxQueryDirtyBitData(size only, again)"))
 			check(!memcmp(Bits, Again, sizeof(Bits)),
 			      "a query without CLEARDATA left the bits set");
 		copy_dirty(Image, Reserve, PageSize, Bits);
@@ -218,15 +220,15 @@ int main(int argc, char **argv)
 	check(b == (SIZE_T)RESERVE_PAGES * PageSize,
 	      "the migrated copy equals the reserve");
 
-	check_status(DxgkDdiStopDirtyTracking(hAdapter, hMemoryBasis),
-		     "DxgkDdiStopDirtyTracking");
+	check_status(DxgkLinuxStopDirtyTracking(hAdapter, hMemoryBasis),
+		     "DxgkLinuxStopDirtyTracking");
 	/* Untracked now: a query is refused. */
-	check(DxgkDdiQueryDirtyBitData(hAdapter, &Query) ==
+	check(DxgkLinuxQueryDirtyBitData(hAdapter, &Query) ==
 	      STATUS_INVALID_PARAMETER,
 	      "a query after the stop gets STATUS_INVALID_PARAMETER");
 destroy:
-	check_status(DxgkDdiDestroyMemoryBasis(hAdapter, hMemoryBasis),
-		     "DxgkDdiDestroyMemoryBasis");
+	check_status(DxgkLinuxDestroyMemoryBasis(hAdapter, hMemoryBasis),
+		     "DxgkLinuxDestroyMemoryBasis");
 	DxgkLinuxUnmapSegment(Segment, SegmentSize);
 	free(Image);
 	printf("%s: %d check(s) failed\n", failures ? "FAIL" : "PASS",
