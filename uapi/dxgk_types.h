@@ -434,32 +434,33 @@ typedef struct _DXGK_DIRTY_BIT_TRACKING_SEGMENT_CAPS {
 } DXGK_DIRTY_BIT_TRACKING_SEGMENT_CAPS;
 
 /*
- * The memory-basis DDIs a driver implements, with the Windows signatures:
- * hAdapter is the driver's own context for the adapter (the
- * MiniportDeviceContext of DxgkDdiAddDevice).  Create returns the driver's
- * handle for the basis, NULL on failure.
+ * Not Windows: the memory-basis DDIs a driver implements, as the
+ * memory-basis members of DRIVER_INITIALIZATION_DATA (in its order) with
+ * the Windows signatures.  hAdapter is the driver's own context for the
+ * adapter (the MiniportDeviceContext of DxgkDdiAddDevice); Create returns
+ * the driver's handle for the basis, NULL on failure.  The function types
+ * are named DXGK_LINUX_DDI_* so as not to clash with the WDK's PDXGKDDI_*
+ * in a driver that has them.  The kernel's <linux/dxgkrnl.h> registers
+ * such a table for a device, libdxgk's DxgkLinuxRunLiveMigration() drives
+ * one.
  */
-typedef HANDLE (*PDXGKDDI_CREATEMEMORYBASIS)(const HANDLE hAdapter,
-		const DXGKARG_CREATEMEMORYBASIS *pArgs);
-typedef NTSTATUS (*PDXGKDDI_DESTROYMEMORYBASIS)(const HANDLE hAdapter,
-		const HANDLE hMemoryBasis);
-typedef NTSTATUS (*PDXGKDDI_STARTDIRTYTRACKING)(const HANDLE hAdapter,
-		const HANDLE hMemoryBasis);
-typedef NTSTATUS (*PDXGKDDI_STOPDIRTYTRACKING)(const HANDLE hAdapter,
-		const HANDLE hMemoryBasis);
-typedef NTSTATUS (*PDXGKDDI_QUERYDIRTYBITDATA)(const HANDLE hAdapter,
-		DXGKARG_QUERYDIRTYBITDATA *pArgs);
+typedef HANDLE DXGK_LINUX_DDI_CREATEMEMORYBASIS(HANDLE hAdapter,
+						 const DXGKARG_CREATEMEMORYBASIS *pArgs);
+typedef NTSTATUS DXGK_LINUX_DDI_DESTROYMEMORYBASIS(HANDLE hAdapter,
+						   HANDLE hMemoryBasis);
+typedef NTSTATUS DXGK_LINUX_DDI_STARTDIRTYTRACKING(HANDLE hAdapter,
+						   HANDLE hMemoryBasis);
+typedef NTSTATUS DXGK_LINUX_DDI_STOPDIRTYTRACKING(HANDLE hAdapter,
+						  HANDLE hMemoryBasis);
+typedef NTSTATUS DXGK_LINUX_DDI_QUERYDIRTYBITDATA(HANDLE hAdapter,
+						  DXGKARG_QUERYDIRTYBITDATA *pArgs);
 
-/*
- * Not Windows: the memory-basis members of DRIVER_INITIALIZATION_DATA, in
- * its order, for the Linux glue that registers them.
- */
 typedef struct _DXGK_LINUX_MEMORY_BASIS_DDIS {
-	PDXGKDDI_CREATEMEMORYBASIS DxgkDdiCreateMemoryBasis;
-	PDXGKDDI_DESTROYMEMORYBASIS DxgkDdiDestroyMemoryBasis;
-	PDXGKDDI_STARTDIRTYTRACKING DxgkDdiStartDirtyTracking;
-	PDXGKDDI_STOPDIRTYTRACKING DxgkDdiStopDirtyTracking;
-	PDXGKDDI_QUERYDIRTYBITDATA DxgkDdiQueryDirtyBitData;
+	DXGK_LINUX_DDI_CREATEMEMORYBASIS *DxgkDdiCreateMemoryBasis;
+	DXGK_LINUX_DDI_DESTROYMEMORYBASIS *DxgkDdiDestroyMemoryBasis;
+	DXGK_LINUX_DDI_STARTDIRTYTRACKING *DxgkDdiStartDirtyTracking;
+	DXGK_LINUX_DDI_STOPDIRTYTRACKING *DxgkDdiStopDirtyTracking;
+	DXGK_LINUX_DDI_QUERYDIRTYBITDATA *DxgkDdiQueryDirtyBitData;
 } DXGK_LINUX_MEMORY_BASIS_DDIS;
 
 #undef DXGK_X64_LAYOUT

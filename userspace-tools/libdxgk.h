@@ -119,27 +119,10 @@ static inline NTSTATUS DxgkDdiQueryDirtyBitData(HANDLE hAdapter,
 /*
  * Dxgkrnl's live-migration loop, played against a driver's own
  * memory-basis DDIs (Documentation/porting.rst, "Testing a driver's
- * dirty-bit DDIs").  The driver's DDIs, as its DRIVER_INITIALIZATION_DATA
- * hands them to Dxgkrnl, with the signatures of the calls above.
+ * dirty-bit DDIs").  The driver's DDIs are a DXGK_LINUX_MEMORY_BASIS_DDIS
+ * (dxgk_types.h), as its DRIVER_INITIALIZATION_DATA hands them to
+ * Dxgkrnl, with the signatures of the calls above.
  */
-typedef HANDLE DXGK_LINUX_DDI_CREATEMEMORYBASIS(HANDLE hAdapter,
-						 const DXGKARG_CREATEMEMORYBASIS *pArgs);
-typedef NTSTATUS DXGK_LINUX_DDI_DESTROYMEMORYBASIS(HANDLE hAdapter,
-						   HANDLE hMemoryBasis);
-typedef NTSTATUS DXGK_LINUX_DDI_STARTDIRTYTRACKING(HANDLE hAdapter,
-						   HANDLE hMemoryBasis);
-typedef NTSTATUS DXGK_LINUX_DDI_STOPDIRTYTRACKING(HANDLE hAdapter,
-						  HANDLE hMemoryBasis);
-typedef NTSTATUS DXGK_LINUX_DDI_QUERYDIRTYBITDATA(HANDLE hAdapter,
-						  DXGKARG_QUERYDIRTYBITDATA *pArgs);
-
-typedef struct _DXGK_LINUX_MEMORY_BASIS_DDIS {
-	DXGK_LINUX_DDI_CREATEMEMORYBASIS *DxgkDdiCreateMemoryBasis;
-	DXGK_LINUX_DDI_DESTROYMEMORYBASIS *DxgkDdiDestroyMemoryBasis;
-	DXGK_LINUX_DDI_STARTDIRTYTRACKING *DxgkDdiStartDirtyTracking;
-	DXGK_LINUX_DDI_STOPDIRTYTRACKING *DxgkDdiStopDirtyTracking;
-	DXGK_LINUX_DDI_QUERYDIRTYBITDATA *DxgkDdiQueryDirtyBitData;
-} DXGK_LINUX_MEMORY_BASIS_DDIS;
 
 /*
  * The driver's dirty-tracking hardware, emulated by the driver: told of
