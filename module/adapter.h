@@ -29,9 +29,11 @@ struct dxgpmo_segment;
 
 /**
  * struct dxgpmo_basis_ddi - who answers an adapter's memory bases
- * @segment_caps: the dirty page size of segment @segment_id, and its size
- *	in *@segment_size; 0 for a segment that does not exist or is not
- *	tracked (DXGKQAITYPE_DIRTYBITTRACKINGSEGMENTCAPS)
+ * @segment_caps: the dirty page size of segment @segment_id in
+ *	*@page_size and its size in *@segment_size
+ *	(DXGKQAITYPE_DIRTYBITTRACKINGSEGMENTCAPS); -EINVAL for a segment
+ *	that does not exist or is not tracked, -ENODEV once the driver that
+ *	answers has gone
  * @create: DxgkDdiCreateMemoryBasis: the tracker's handle for @nr_ranges
  *	@ranges of the segment, or an ERR_PTR().  The ranges are checked
  *	as Dxgkrnl promises them (whole dirty pages of the segment,
@@ -47,14 +49,14 @@ struct dxgpmo_segment;
  * @restore: optional: set again the bits @bits says a clearing @query took,
  *	which never reached the caller
  *
- * Called in process context, and for a kernel driver's adapter only while
- * the device is there (dxgpmo_adapter_begin_access()).  The module's own
+ * Called in process context; for a kernel driver's adapter, never after
+ * its client's close began (client.c).  The module's own
  * tracking of the segments it emulates (segment_basis.c) is one
  * implementation, a kernel driver's DDIs (client.c) the other.
  */
 struct dxgpmo_basis_ddi {
-	u64 (*segment_caps)(struct dxgpmo_adapter *adapter, u32 segment_id,
-			    u64 *segment_size);
+	int (*segment_caps)(struct dxgpmo_adapter *adapter, u32 segment_id,
+			    u64 *page_size, u64 *segment_size);
 	void *(*create)(struct dxgpmo_adapter *adapter, u32 segment_id,
 			const struct dxgpmo_dirty_range *ranges, u32 nr_ranges);
 	void (*destroy)(struct dxgpmo_adapter *adapter, void *basis);

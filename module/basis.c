@@ -126,8 +126,8 @@ int dxgpmo_cmd_create_memory_basis(struct dxgpmo_ucmd *ucmd)
 	const struct dxgpmo_basis_ddi *ddi;
 	struct dxgpmo_adapter *adapter;
 	struct dxgpmo_object *obj;
+	u64 page_size = 0, segment_size = 0;
 	struct dxgpmo_basis *basis;
-	u64 segment_size = 0;
 	void *tracker;
 	int ret;
 
@@ -142,6 +142,13 @@ int dxgpmo_cmd_create_memory_basis(struct dxgpmo_ucmd *ucmd)
 	if (IS_ERR(adapter))
 		return PTR_ERR(adapter);
 	ddi = adapter->ops->basis_ddi;
+	/* A segment the adapter does not track is no segment to it. */
+	ret = ddi->segment_caps(adapter, cmd->segment_id, &page_size,
+				&segment_size);
+	if (ret) {
+		dxgpmo_adapter_put(adapter);
+		return ret;
+	}
 	obj = __dxgpmo_object_alloc(file, struct_size(basis, ranges,
 						      cmd->range_count),
 				    DXGPMO_OBJ_BASIS, &dxgpmo_basis_ops);
@@ -153,12 +160,7 @@ int dxgpmo_cmd_create_memory_basis(struct dxgpmo_ucmd *ucmd)
 	basis->adapter = adapter;
 	mutex_init(&basis->tracking_lock);
 	basis->nr_ranges = cmd->range_count;
-	/* A segment the adapter does not track is no segment to it. */
-	ret = -EINVAL;
-	basis->page_size = ddi->segment_caps(adapter, cmd->segment_id,
-					     &segment_size);
-	if (!basis->page_size)
-		goto err_abort;
+	basis->page_size = page_size;
 	ret = dxgpmo_basis_read_ranges(ucmd, basis, cmd);
 	if (ret)
 		goto err_abort;
@@ -233,8 +235,8 @@ int dxgpmo_cmd_start_dirty_tracking(struct dxgpmo_ucmd *ucmd)
 	ret = -EOVERFLOW;
 	if (basis->started != UINT_MAX)
 		ret = adapter->ops->basis_ddi->start(adapter, basis->tracker);
-	if (!ret)
-		WRITE_ONCE(basis->started, basis->started + 1);
+	if (!ret && !basis->started++)
+		basis->bits_lost = false;
 	mutex_unlock(&basis->tracking_lock);
 	dxgpmo_object_put(&basis->obj);
 	return ret;
@@ -253,7 +255,7 @@ int dxgpmo_cmd_stop_dirty_tracking(struct dxgpmo_ucmd *ucmd)
 	if (basis->started)
 		ret = adapter->ops->basis_ddi->stop(adapter, basis->tracker);
 	if (!ret)
-		WRITE_ONCE(basis->started, basis->started - 1);
+		basis->started--;
 	mutex_unlock(&basis->tracking_lock);
 	dxgpmo_object_put(&basis->obj);
 	return ret;
@@ -289,6 +291,43 @@ dxgpmo_query_span(const struct dxgpmo_basis *basis,
 	return 0;
 }
 
+/*
+ * The bits of a clearing query that never reached the caller are lost to
+ * a tracker that cannot set them again (a driver's): its basis then
+ * reports every page of the next queries dirty until a whole-basis query
+ * has reached its caller.  More pages copied, none missed.
+ */
+static void dxgpmo_basis_bits_lost(struct dxgpmo_basis *basis,
+				   const struct dxgpmo_query_dirty_bits *cmd,
+				   const u8 *out)
+{
+	const struct dxgpmo_basis_ddi *ddi = basis->adapter->ops->basis_ddi;
+
+	if (!(cmd->flags & DXGPMO_DIRTY_CLEAR_DATA))
+		return;
+	if (ddi->restore)
+		ddi->restore(basis->adapter, basis->tracker, cmd, out);
+	else
+		basis->bits_lost = true;
+}
+
+/* A copy of the bits a query reports: all of them after a loss. */
+static void dxgpmo_basis_report_lost(struct dxgpmo_basis *basis, u8 *out,
+				     unsigned long count)
+{
+	if (!basis->bits_lost)
+		return;
+	memset(out, 0xff, count / BITS_PER_BYTE);
+	if (count % BITS_PER_BYTE)
+		out[count / BITS_PER_BYTE] = GENMASK(count % BITS_PER_BYTE - 1,
+						     0);
+}
+
+/*
+ * Under the basis's tracking_lock from the check that it is started to
+ * the reply, so that no STOP or START comes between: the tracker is
+ * queried only while started, and bits given back are this period's.
+ */
 int dxgpmo_cmd_query_dirty_bits(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_query_dirty_bits *cmd = ucmd->cmd;
@@ -305,35 +344,38 @@ int dxgpmo_cmd_query_dirty_bits(struct dxgpmo_ucmd *ucmd)
 	if (IS_ERR(basis))
 		return PTR_ERR(basis);
 	ddi = basis->adapter->ops->basis_ddi;
+	mutex_lock(&basis->tracking_lock);
 	ret = -EINVAL;
-	if (!READ_ONCE(basis->started))
-		goto out_put;
+	if (!basis->started)
+		goto out_unlock;
 	ret = dxgpmo_query_span(basis, cmd, basis->page_size, &count);
 	if (ret)
-		goto out_put;
+		goto out_unlock;
 	nbytes = DIV_ROUND_UP(count, BITS_PER_BYTE);
 	if (cmd->buffer_size < nbytes) {
 		/* Tell the caller how much room it needs; no bit is read. */
 		cmd->buffer_size = nbytes;
 		ret = dxgpmo_ucmd_respond(ucmd, sizeof(*cmd));
 		ret = ret ? ret : -ENOSPC;
-		goto out_put;
+		goto out_unlock;
 	}
 	ret = -ENOMEM;
 	if (dxgpmo_should_fail(file))
-		goto out_put;
+		goto out_unlock;
 	out = kvzalloc(nbytes, GFP_KERNEL_ACCOUNT);
 	if (!out)
-		goto out_put;
+		goto out_unlock;
 	ret = ddi->query(basis->adapter, basis->tracker, cmd, out, nbytes);
-	if (!ret) {
-		ret = dxgpmo_ucmd_copy_to(ucmd, cmd->buffer, out, nbytes);
-		/* The caller never saw them: they stay for the next query. */
-		if (ret && (cmd->flags & DXGPMO_DIRTY_CLEAR_DATA) &&
-		    ddi->restore)
-			ddi->restore(basis->adapter, basis->tracker, cmd, out);
-	}
-out_put:
+	if (ret)
+		goto out_unlock;
+	dxgpmo_basis_report_lost(basis, out, count);
+	ret = dxgpmo_ucmd_copy_to(ucmd, cmd->buffer, out, nbytes);
+	if (ret)
+		dxgpmo_basis_bits_lost(basis, cmd, out);
+	else if (!cmd->subrange_length)
+		basis->bits_lost = false;
+out_unlock:
+	mutex_unlock(&basis->tracking_lock);
 	dxgpmo_object_put(&basis->obj);
 	kvfree(out);
 	return ret;

@@ -25,9 +25,14 @@ struct dxgpmo_basis {
 	void *tracker;			/* the basis_ddi's; NULL until made */
 	u64 page_size;			/* the segment's dirty page */
 	unsigned long nr_bits;
-	/* STARTs not yet STOPped, under tracking_lock; read without it. */
+	/*
+	 * STARTs, STOPs and queries, one at a time: the STARTs not yet
+	 * STOPped, and whether a clearing query's bits were lost to a
+	 * tracker that cannot set them again.
+	 */
 	struct mutex tracking_lock;
 	unsigned int started;
+	bool bits_lost;
 	bool charged;			/* to the user's max_bases */
 	u32 nr_ranges;
 	struct dxgpmo_dirty_range ranges[];

@@ -34,6 +34,7 @@
 #include <linux/notifier.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
+#include <linux/wait.h>
 
 #include <linux/dxgpmo.h>
 
@@ -62,6 +63,9 @@ struct dxgpmo_client {
 	 */
 	struct mutex bases_lock;
 	struct list_head bases;
+	/* The DDI calls in flight, plus one until the close. */
+	atomic_t ddi_users;
+	wait_queue_head_t ddi_wait;
 	void *priv;
 	struct module *owner;
 	struct list_head node;		/* dxgpmo_clients, while open */
@@ -120,19 +124,38 @@ struct dxgpmo_client_basis {
 	void *driver_basis;		/* NULL: given back at the close */
 };
 
-static u64 dxgpmo_client_basis_caps(struct dxgpmo_adapter *adapter,
-				    u32 segment_id, u64 *segment_size)
+/*
+ * A call into the driver's DDIs counts itself in ddi_users, which holds
+ * one more count from the open to the close: the close takes that one
+ * away and waits for the calls in flight, and none starts after it.  Not
+ * the device's access_lock: a DDI may call the driver's own callbacks,
+ * which take it, and the driver's locks are its own to nest.
+ */
+static bool dxgpmo_client_ddi_enter(struct dxgpmo_client *client)
+{
+	return atomic_inc_not_zero(&client->ddi_users);
+}
+
+static void dxgpmo_client_ddi_exit(struct dxgpmo_client *client)
+{
+	if (atomic_dec_and_test(&client->ddi_users))
+		wake_up_all(&client->ddi_wait);
+}
+
+static int dxgpmo_client_basis_caps(struct dxgpmo_adapter *adapter,
+				    u32 segment_id, u64 *page_size,
+				    u64 *segment_size)
 {
 	struct dxgpmo_client *client = adapter->priv;
 
-	return client->ops->dirty_page_size(client, segment_id, segment_size);
+	if (!dxgpmo_client_ddi_enter(client))
+		return -ENODEV;
+	*page_size = client->ops->dirty_page_size(client, segment_id,
+						  segment_size);
+	dxgpmo_client_ddi_exit(client);
+	return *page_size ? 0 : -EINVAL;
 }
 
-/*
- * Each call into the driver holds the device's access: the close, which
- * removes the adapter first, waits for the calls in flight, and none is
- * made after it.
- */
 static void *dxgpmo_client_basis_create(struct dxgpmo_adapter *adapter,
 					u32 segment_id,
 					const struct dxgpmo_dirty_range *ranges,
@@ -155,7 +178,7 @@ static void *dxgpmo_client_basis_create(struct dxgpmo_adapter *adapter,
 		driver_ranges[i].length = ranges[i].length;
 	}
 	driver_basis = ERR_PTR(-ENODEV);
-	if (!dxgpmo_adapter_begin_access(adapter))
+	if (!dxgpmo_client_ddi_enter(client))
 		goto out_free;
 	driver_basis = client->ops->create_memory_basis(client, segment_id,
 							driver_ranges,
@@ -166,7 +189,7 @@ static void *dxgpmo_client_basis_create(struct dxgpmo_adapter *adapter,
 		list_add(&cb->node, &client->bases);
 		mutex_unlock(&client->bases_lock);
 	}
-	dxgpmo_adapter_end_access(adapter);
+	dxgpmo_client_ddi_exit(client);
 	if (!driver_basis)
 		driver_basis = ERR_PTR(-ENOMEM);
 	if (IS_ERR(driver_basis))
@@ -187,8 +210,8 @@ static void dxgpmo_client_basis_destroy(struct dxgpmo_adapter *adapter,
 	struct dxgpmo_client_basis *cb = basis;
 
 	/*
-	 * No access needed: the driver lets go of its own record, which the
-	 * close, still running while it is set, would do just the same.
+	 * Set, the close has not given it back yet, and will not before
+	 * this is done: the driver is there to let go of its record.
 	 */
 	mutex_lock(&client->bases_lock);
 	if (cb->driver_basis) {
@@ -199,30 +222,27 @@ static void dxgpmo_client_basis_destroy(struct dxgpmo_adapter *adapter,
 	kfree(cb);
 }
 
-/* The driver's basis while the device is there, its access held. */
-static void *dxgpmo_client_basis_enter(struct dxgpmo_adapter *adapter,
+/* The driver's basis, a DDI call counted; NULL once the close began. */
+static void *dxgpmo_client_basis_enter(struct dxgpmo_client *client,
 				       struct dxgpmo_client_basis *cb)
 {
-	if (!dxgpmo_adapter_begin_access(adapter))
+	if (!dxgpmo_client_ddi_enter(client))
 		return NULL;
-	/* Given back only after the removal, which waited for this call. */
-	if (cb->driver_basis)
-		return cb->driver_basis;
-	dxgpmo_adapter_end_access(adapter);
-	return NULL;
+	/* Given back only after the drain, which waits for this call. */
+	return cb->driver_basis;
 }
 
 static int dxgpmo_client_basis_start(struct dxgpmo_adapter *adapter,
 				     void *basis)
 {
 	struct dxgpmo_client *client = adapter->priv;
-	void *driver_basis = dxgpmo_client_basis_enter(adapter, basis);
+	void *driver_basis = dxgpmo_client_basis_enter(client, basis);
 	int ret;
 
 	if (!driver_basis)
 		return -ENODEV;
 	ret = client->ops->start_dirty_tracking(client, driver_basis);
-	dxgpmo_adapter_end_access(adapter);
+	dxgpmo_client_ddi_exit(client);
 	return ret;
 }
 
@@ -230,13 +250,13 @@ static int dxgpmo_client_basis_stop(struct dxgpmo_adapter *adapter,
 				    void *basis)
 {
 	struct dxgpmo_client *client = adapter->priv;
-	void *driver_basis = dxgpmo_client_basis_enter(adapter, basis);
+	void *driver_basis = dxgpmo_client_basis_enter(client, basis);
 	int ret;
 
 	if (!driver_basis)
 		return -ENODEV;
 	ret = client->ops->stop_dirty_tracking(client, driver_basis);
-	dxgpmo_adapter_end_access(adapter);
+	dxgpmo_client_ddi_exit(client);
 	return ret;
 }
 
@@ -246,14 +266,14 @@ static int dxgpmo_client_basis_query(struct dxgpmo_adapter *adapter,
 				     u8 *bits, size_t nbytes)
 {
 	struct dxgpmo_client *client = adapter->priv;
-	void *driver_basis = dxgpmo_client_basis_enter(adapter, basis);
+	void *driver_basis = dxgpmo_client_basis_enter(client, basis);
 	int ret;
 
 	if (!driver_basis)
 		return -ENODEV;
 	ret = client->ops->query_dirty_bits(client, driver_basis, cmd, bits,
 					    nbytes);
-	dxgpmo_adapter_end_access(adapter);
+	dxgpmo_client_ddi_exit(client);
 	return ret;
 }
 
@@ -267,14 +287,16 @@ static const struct dxgpmo_basis_ddi dxgpmo_client_basis_ddi = {
 };
 
 /*
- * After the removal no DDI is called any more: the bases the driver still
- * has are destroyed by it now, while it is loaded, and their files'
- * objects only free their records later.
+ * The close: no DDI is called from here on but the destroys below, made
+ * while the driver's callbacks still work (its bases may own objects of
+ * the client's); their files' objects only free their records later.
  */
 static void dxgpmo_client_give_back_bases(struct dxgpmo_client *client)
 {
 	struct dxgpmo_client_basis *cb, *next;
 
+	if (!atomic_dec_and_test(&client->ddi_users))
+		wait_event(client->ddi_wait, !atomic_read(&client->ddi_users));
 	mutex_lock(&client->bases_lock);
 	list_for_each_entry_safe(cb, next, &client->bases, node) {
 		client->ops->destroy_memory_basis(client, cb->driver_basis);
@@ -320,8 +342,8 @@ static void dxgpmo_client_release(struct dxgpmo_client *client)
 {
 	struct dxgpmo_file *file = client->file;
 
-	dxgpmo_adapter_unregister(client->adapter);
 	dxgpmo_client_give_back_bases(client);
+	dxgpmo_adapter_unregister(client->adapter);
 	dxgpmo_file_destroy(file);
 }
 
@@ -425,6 +447,8 @@ struct dxgpmo_client *__dxgpmo_client_open(struct device *dev,
 	client->owner = owner;
 	mutex_init(&client->bases_lock);
 	INIT_LIST_HEAD(&client->bases);
+	atomic_set(&client->ddi_users, 1);
+	init_waitqueue_head(&client->ddi_wait);
 	dxgpmo_client_fill_adapter_ops(client);
 	client->index = ida_alloc(&dxgpmo_client_ida, GFP_KERNEL);
 	if (client->index < 0) {

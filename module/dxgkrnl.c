@@ -39,7 +39,13 @@
 struct dxgkrnl_iface {
 	u32 id;
 	struct dxgpmo_client *client;
+	struct device *dev;
 	struct module *owner;
+	/*
+	 * The task stopping the interface, under dxgkrnl_lock: only its own
+	 * callbacks (from the DDIs the stop calls) still find the interface.
+	 */
+	struct task_struct *stopping;
 	HANDLE miniport_device_context;
 	DXGK_LINUX_MEMORY_BASIS_DDIS ddis;
 	unsigned int nr_segments;
@@ -137,9 +143,13 @@ VISIBLE_IF_KUNIT struct dxgkrnl_iface *dxgkrnl_iface_of(HANDLE handle,
 							u32 *object_id)
 {
 	u64 value = (uintptr_t)handle;
+	struct dxgkrnl_iface *iface;
 
 	*object_id = lower_32_bits(value);
-	return xa_load(&dxgkrnl_ifaces, upper_32_bits(value));
+	iface = xa_load(&dxgkrnl_ifaces, upper_32_bits(value));
+	if (iface && iface->stopping && iface->stopping != current)
+		return NULL;
+	return iface;
 }
 
 /* An object's handle: its interface, and its id, which must not be 0. */
@@ -157,7 +167,7 @@ static struct dxgkrnl_iface *dxgkrnl_iface_of_caller(unsigned long addr)
 	unsigned long id;
 
 	xa_for_each(&dxgkrnl_ifaces, id, iface) {
-		if (!within_module(addr, iface->owner))
+		if (iface->stopping || !within_module(addr, iface->owner))
 			continue;
 		if (found)
 			return NULL;
@@ -573,6 +583,14 @@ static u64 dxgkrnl_dirty_page_size(struct dxgpmo_client *client,
 	return 0;
 }
 
+/*
+ * A driver's basis handle is any value, one that reads as an error
+ * pointer too: it travels boxed.
+ */
+struct dxgkrnl_basis {
+	HANDLE handle;
+};
+
 static void *dxgkrnl_create_memory_basis(struct dxgpmo_client *client,
 					 u32 segment_id,
 					 const struct dxgpmo_memory_range *ranges,
@@ -580,24 +598,36 @@ static void *dxgkrnl_create_memory_basis(struct dxgpmo_client *client,
 {
 	struct dxgkrnl_iface *iface = dxgkrnl_iface_of_client(client);
 	DXGKARG_CREATEMEMORYBASIS *args;
-	HANDLE basis;
+	struct dxgkrnl_basis *basis;
+	DXGK_MEMORYRANGE *to;
 	u32 i;
 
-	/* Ranges[1] is the first of count. */
-	args = kvzalloc(struct_size(args, Ranges, count - 1),
+	if (WARN_ON_ONCE(!count))
+		return ERR_PTR(-EINVAL);
+	basis = kzalloc(sizeof(*basis), GFP_KERNEL_ACCOUNT);
+	/* Ranges[1] is declared, as Windows has it; count of them follow. */
+	args = kvzalloc(size_add(offsetof(DXGKARG_CREATEMEMORYBASIS, Ranges),
+				 size_mul(count, sizeof(*to))),
 			GFP_KERNEL_ACCOUNT);
-	if (!args)
-		return ERR_PTR(-ENOMEM);
+	if (!basis || !args)
+		goto err_free;
 	args->SegmentId = segment_id;
 	args->RangeCount = count;
+	to = args->Ranges;
 	for (i = 0; i < count; i++) {
-		args->Ranges[i].SegmentOffset = ranges[i].segment_offset;
-		args->Ranges[i].SizeInBytes = ranges[i].length;
+		to[i].SegmentOffset = ranges[i].segment_offset;
+		to[i].SizeInBytes = ranges[i].length;
 	}
-	basis = iface->ddis.DxgkDdiCreateMemoryBasis(iface->miniport_device_context,
-						     args);
+	basis->handle = iface->ddis.DxgkDdiCreateMemoryBasis(iface->miniport_device_context,
+							     args);
 	kvfree(args);
-	return basis ? basis : ERR_PTR(-ENOMEM);
+	if (basis->handle)
+		return basis;
+	args = NULL;
+err_free:
+	kvfree(args);
+	kfree(basis);
+	return ERR_PTR(-ENOMEM);
 }
 
 /* Windows treats a failed destroy as catastrophic: a driver bug. */
@@ -605,13 +635,15 @@ static void dxgkrnl_destroy_memory_basis(struct dxgpmo_client *client,
 					 void *basis)
 {
 	struct dxgkrnl_iface *iface = dxgkrnl_iface_of_client(client);
+	struct dxgkrnl_basis *box = basis;
 	NTSTATUS status;
 
 	status = iface->ddis.DxgkDdiDestroyMemoryBasis(iface->miniport_device_context,
-						       basis);
-	WARN(!NT_SUCCESS(status),
-	     "dxgkrnl: DxgkDdiDestroyMemoryBasis of %s returned %#x\n",
-	     module_name(iface->owner), status);
+						       box->handle);
+	WARN_ONCE(!NT_SUCCESS(status),
+		  "dxgkrnl: DxgkDdiDestroyMemoryBasis of %s returned %#x\n",
+		  module_name(iface->owner), status);
+	kfree(box);
 }
 
 static int dxgkrnl_start_dirty_tracking(struct dxgpmo_client *client,
@@ -619,8 +651,10 @@ static int dxgkrnl_start_dirty_tracking(struct dxgpmo_client *client,
 {
 	struct dxgkrnl_iface *iface = dxgkrnl_iface_of_client(client);
 
+	struct dxgkrnl_basis *box = basis;
+
 	return dxgkrnl_errno(iface->ddis.DxgkDdiStartDirtyTracking(iface->miniport_device_context,
-								    basis));
+								    box->handle));
 }
 
 static int dxgkrnl_stop_dirty_tracking(struct dxgpmo_client *client,
@@ -628,8 +662,10 @@ static int dxgkrnl_stop_dirty_tracking(struct dxgpmo_client *client,
 {
 	struct dxgkrnl_iface *iface = dxgkrnl_iface_of_client(client);
 
+	struct dxgkrnl_basis *box = basis;
+
 	return dxgkrnl_errno(iface->ddis.DxgkDdiStopDirtyTracking(iface->miniport_device_context,
-								   basis));
+								   box->handle));
 }
 
 static int dxgkrnl_query_dirty_bits(struct dxgpmo_client *client, void *basis,
@@ -637,8 +673,9 @@ static int dxgkrnl_query_dirty_bits(struct dxgpmo_client *client, void *basis,
 				    void *bits, size_t size)
 {
 	struct dxgkrnl_iface *iface = dxgkrnl_iface_of_client(client);
+	struct dxgkrnl_basis *box = basis;
 	DXGKARG_QUERYDIRTYBITDATA args = {
-		.MemoryBasis = basis,
+		.MemoryBasis = box->handle,
 		.SubrangeIndex = query->subrange_index,
 		.SubrangeOffset = query->subrange_offset,
 		.SubrangeSize = query->subrange_length,
@@ -648,8 +685,15 @@ static int dxgkrnl_query_dirty_bits(struct dxgpmo_client *client, void *basis,
 			 DXGKARG_QUERYDIRTYBITDATAFLAGS_CLEARDATA : 0,
 	};
 
-	return dxgkrnl_errno(iface->ddis.DxgkDdiQueryDirtyBitData(iface->miniport_device_context,
-								   &args));
+	int ret;
+
+	ret = dxgkrnl_errno(iface->ddis.DxgkDdiQueryDirtyBitData(iface->miniport_device_context,
+								 &args));
+	/*
+	 * The buffer holds the span (Dxgkrnl's promise, checked before):
+	 * ENOSPC would send the caller after a size that fits already.
+	 */
+	return ret == -ENOSPC ? -EIO : ret;
 }
 
 static const struct dxgpmo_client_ops dxgkrnl_basis_client_ops = {
@@ -682,6 +726,19 @@ VISIBLE_IF_KUNIT void dxgkrnl_fill_interface(DXGKRNL_INTERFACE *iface,
 	};
 }
 
+/* Bits a basis of one segment may have: 2^31, a 256 MiB bitmap. */
+#define DXGKRNL_MAX_SEGMENT_PAGES	(1ULL << 31)
+
+static bool dxgkrnl_segment_id_seen(const DXGK_LINUX_SEGMENT *segments, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (segments[i].SegmentId == segments[n].SegmentId)
+			return true;
+	return false;
+}
+
 static bool dxgkrnl_start_info_valid(const struct dxgkrnl_start_info *info)
 {
 	const DXGK_LINUX_MEMORY_BASIS_DDIS *ddis = info->memory_basis_ddis;
@@ -696,13 +753,59 @@ static bool dxgkrnl_start_info_valid(const struct dxgkrnl_start_info *info)
 	    (info->nr_segments && !info->segments))
 		return false;
 	for (i = 0; i < info->nr_segments; i++) {
-		UINT ps = info->segments[i].DirtyBitTrackingCaps.PageSize;
+		const DXGK_LINUX_SEGMENT *seg = &info->segments[i];
+		UINT ps = seg->DirtyBitTrackingCaps.PageSize;
 
-		/* Windows: a power of two of at least 4 KiB. */
-		if (ps && (!is_power_of_2(ps) || ps < PAGE_SIZE))
+		if (dxgkrnl_segment_id_seen(info->segments, i))
+			return false;
+		if (!ps)
+			continue;
+		/*
+		 * Windows: a power of two of at least 4 KiB; whole pages of
+		 * it, and few enough that a basis's bits fit one allocation.
+		 */
+		if (!is_power_of_2(ps) || ps < PAGE_SIZE || !seg->Size ||
+		    seg->Size % ps || seg->Size / ps > DXGKRNL_MAX_SEGMENT_PAGES)
 			return false;
 	}
 	return true;
+}
+
+static u32 dxgkrnl_next_id;
+
+/*
+ * The stop: first the interface is the stopping task's alone, then the
+ * client closes (the driver's DDIs it calls, its bases' destroys, may
+ * still use its callbacks), then the interface goes.
+ */
+static void dxgkrnl_stop(struct dxgkrnl_iface *ifc)
+{
+	struct dxgkrnl_user_view *view, *next_view;
+	struct dxgkrnl_adl *box, *next;
+
+	down_write(&dxgkrnl_lock);
+	ifc->stopping = current;
+	up_write(&dxgkrnl_lock);
+	dxgpmo_client_close(ifc->client);
+	down_write(&dxgkrnl_lock);
+	xa_erase(&dxgkrnl_ifaces, ifc->id);
+	up_write(&dxgkrnl_lock);
+	list_for_each_entry_safe(box, next, &ifc->adls, node)
+		kvfree(box);
+	/* A process's view stays until it unmaps it: its own to end. */
+	list_for_each_entry_safe(view, next_view, &ifc->user_views, node)
+		dxgkrnl_free_user_view(view);
+	kfree(ifc);
+}
+
+/* A driver that let go of the device without stopping: stopped then. */
+static void dxgkrnl_stop_action(void *data)
+{
+	struct dxgkrnl_iface *ifc = data;
+
+	dev_warn(ifc->dev, "dxgkrnl: %s let go of the device without dxgkrnl_stop_device(): stopping it\n",
+		 module_name(ifc->owner));
+	dxgkrnl_stop(ifc);
 }
 
 /**
@@ -713,7 +816,9 @@ static bool dxgkrnl_start_info_valid(const struct dxgkrnl_start_info *info)
  * @owner: the calling module (dxgkrnl_start_device() passes THIS_MODULE)
  *
  * Opens the device's dxgpmo client (dxgpmo_client_open()); the driver's
- * memory-basis DDIs, if any, answer for its adapter from now on.
+ * memory-basis DDIs, if any, answer for its adapter from now on, and may
+ * be called before this returns.  An interface the driver does not stop
+ * is stopped when the driver lets go of @dev (devres), with a warning.
  *
  * Context: process context; from probe() or later.
  * Return: 0, -EINVAL for DDIs given in part or a bad segment, or the
@@ -732,6 +837,7 @@ int __dxgkrnl_start_device(struct device *dev,
 	ifc = kzalloc(sizeof(*ifc), GFP_KERNEL);
 	if (!ifc)
 		return -ENOMEM;
+	ifc->dev = dev;
 	ifc->owner = owner;
 	ifc->miniport_device_context = info->miniport_device_context;
 	mutex_init(&ifc->adls_lock);
@@ -743,26 +849,39 @@ int __dxgkrnl_start_device(struct device *dev,
 		memcpy(ifc->segments, info->segments,
 		       info->nr_segments * sizeof(*info->segments));
 	}
+	/*
+	 * Ids are not reused soon, so that a stale handle of a stopped
+	 * interface does not name the next one.
+	 */
+	down_write(&dxgkrnl_lock);
+	ret = xa_alloc_cyclic(&dxgkrnl_ifaces, &ifc->id, NULL,
+			      XA_LIMIT(1, U16_MAX), &dxgkrnl_next_id,
+			      GFP_KERNEL);
+	up_write(&dxgkrnl_lock);
+	if (ret < 0)
+		goto err_free;
 	client = __dxgpmo_client_open(dev, info->memory_basis_ddis ?
 				      &dxgkrnl_basis_client_ops : NULL,
 				      ifc, owner);
 	if (IS_ERR(client)) {
 		ret = PTR_ERR(client);
-		goto err_free;
+		goto err_erase;
 	}
 	ifc->client = client;
-	down_write(&dxgkrnl_lock);
-	ret = xa_alloc(&dxgkrnl_ifaces, &ifc->id, ifc, XA_LIMIT(1, U16_MAX),
-		       GFP_KERNEL);
-	up_write(&dxgkrnl_lock);
+	/* After the client's own devres entry: released before it. */
+	ret = devm_add_action(dev, dxgkrnl_stop_action, ifc);
 	if (ret)
 		goto err_close;
-
+	down_write(&dxgkrnl_lock);
+	xa_store(&dxgkrnl_ifaces, ifc->id, ifc, GFP_KERNEL);
+	up_write(&dxgkrnl_lock);
 	dxgkrnl_fill_interface(iface, ifc->id);
 	return 0;
 
 err_close:
 	dxgpmo_client_close(client);
+err_erase:
+	xa_erase(&dxgkrnl_ifaces, ifc->id);
 err_free:
 	kfree(ifc);
 	return ret;
@@ -773,33 +892,26 @@ EXPORT_SYMBOL_NS_GPL(__dxgkrnl_start_device, DXGPMO_NS);
  * dxgkrnl_stop_device() - the end of the interface
  * @iface: as dxgkrnl_start_device() filled it
  *
- * Every handle of the interface is invalid from here on; what the driver
- * still holds is destroyed (counted as leaked, as at a client's close),
- * its memory bases after the driver's DxgkDdiDestroyMemoryBasis.
+ * What the driver still holds is destroyed (counted as leaked, as at a
+ * client's close), its memory bases by its own DxgkDdiDestroyMemoryBasis,
+ * which may still use the callbacks; every handle of the interface is
+ * invalid from here on, and @iface is zeroed.
  *
- * Context: process context; no callback of the interface running.
+ * Context: process context, before the driver lets go of the device; no
+ * other thread calling the interface.
  */
 void dxgkrnl_stop_device(DXGKRNL_INTERFACE *iface)
 {
-	struct dxgkrnl_user_view *view, *next_view;
-	struct dxgkrnl_adl *box, *next;
 	struct dxgkrnl_iface *ifc;
 	u32 object_id;
 
-	down_write(&dxgkrnl_lock);
+	down_read(&dxgkrnl_lock);
 	ifc = dxgkrnl_iface_of(iface->DeviceHandle, &object_id);
-	if (ifc)
-		xa_erase(&dxgkrnl_ifaces, ifc->id);
-	up_write(&dxgkrnl_lock);
+	up_read(&dxgkrnl_lock);
 	if (WARN_ON(!ifc || object_id))
 		return;
-	dxgpmo_client_close(ifc->client);
-	list_for_each_entry_safe(box, next, &ifc->adls, node)
-		kvfree(box);
-	/* A process's view stays until it unmaps it: its own to end. */
-	list_for_each_entry_safe(view, next_view, &ifc->user_views, node)
-		dxgkrnl_free_user_view(view);
-	kfree(ifc);
+	devm_remove_action(ifc->dev, dxgkrnl_stop_action, ifc);
+	dxgkrnl_stop(ifc);
 	memset(iface, 0, sizeof(*iface));
 }
 EXPORT_SYMBOL_NS_GPL(dxgkrnl_stop_device, DXGPMO_NS);

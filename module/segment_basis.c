@@ -41,13 +41,15 @@ struct dxgpmo_segment_basis {
 };
 
 /* Each adapter of the module has one segment, which tracking covers. */
-static u64 dxgpmo_segment_basis_caps(struct dxgpmo_adapter *adapter,
-				     u32 segment_id, u64 *segment_size)
+static int dxgpmo_segment_basis_caps(struct dxgpmo_adapter *adapter,
+				     u32 segment_id, u64 *page_size,
+				     u64 *segment_size)
 {
 	if (segment_id != 1)
-		return 0;
+		return -EINVAL;
+	*page_size = dxgpmo_dirty_page_size;
 	*segment_size = adapter->segment->size;
-	return dxgpmo_dirty_page_size;
+	return 0;
 }
 
 static void *dxgpmo_segment_basis_create(struct dxgpmo_adapter *adapter,

@@ -9,8 +9,8 @@
 # device goes back to dxgpmo's edu driver at the end, with no object and
 # no adapter left behind.
 # Prints "dxgpmo-check: PASS|FAIL name" lines for scripts/check.sh.
-# Needs dxgpmo loaded, debugfs, ./dxgkrnl_sample_edu.ko and
-# ./dxgkrnl_sample_test.
+# Needs dxgpmo loaded, debugfs, ./dxgkrnl_sample_edu.ko,
+# ./dxgkrnl_sample_test and ./dxgkrnl_sample_hold.
 
 sample=${DXGKRNL_SAMPLE_KO:-./dxgkrnl_sample_edu.ko}
 stats=/sys/kernel/debug/dxgpmo/stats
@@ -68,8 +68,32 @@ fi
 ./dxgkrnl_sample_test
 result migration_test $?
 
+# A basis held across the driver's unload: the driver destroys its own at
+# its stop (with its callbacks, which it uses in the DDI), and the file's
+# later calls reach no driver.
+adapter=$(cat /sys/kernel/debug/dxgkrnl_sample_edu/"$dev"/adapter)
+rm -f /tmp/dxgkrnl-hold
+mkfifo /tmp/dxgkrnl-hold
+./dxgkrnl_sample_hold "$adapter" < /tmp/dxgkrnl-hold > /tmp/dxgkrnl-hold.out &
+hold=$!
+exec 5> /tmp/dxgkrnl-hold
+i=0
+while ! grep -q held /tmp/dxgkrnl-hold.out && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+grep -q held /tmp/dxgkrnl-hold.out
+result basis_held $?
+
+dmesg -c > /dev/null
 rmmod dxgkrnl_sample_edu
 result sample_unloaded $?
+exec 5>&-
+wait "$hold"
+result basis_after_unload_reaches_no_driver $?
+# It stopped its interface itself, and its DDIs' destroys warned nothing.
+! dmesg | grep -qE 'without dxgkrnl_stop_device|DxgkDdiDestroyMemoryBasis of'
+result stop_is_quiet $?
 echo > "$sysdev/driver_override"
 echo "$dev" > /sys/bus/pci/drivers_probe
 live_counters | diff /tmp/dxgkrnl-live-before - > /dev/null

@@ -210,6 +210,8 @@ static int kmd_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	struct kmd_edu *edu;
 	int ret;
 
+	/* The memory code's pages are Windows' 4 KiB, the ADLs' too. */
+	BUILD_BUG_ON(KMD_PAGE_SIZE != PAGE_SIZE);
 	edu = devm_kzalloc(&pdev->dev, sizeof(*edu), GFP_KERNEL);
 	if (!edu)
 		return -ENOMEM;
@@ -234,7 +236,11 @@ static int kmd_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		return ret;
 	pci_set_drvdata(pdev, edu);
 	KmdRunSequence(&edu->adapter);
-	KmdStartVram(&edu->adapter);
+	if (!NT_SUCCESS(KmdStartVram(&edu->adapter))) {
+		KmdStopVram(&edu->adapter);
+		dxgkrnl_stop_device(&edu->adapter.DxgkInterface);
+		return -ENOMEM;
+	}
 	edu->dir = debugfs_create_dir(pci_name(pdev), kmd_debugfs);
 	debugfs_create_file("results", 0400, edu->dir, edu, &kmd_results_fops);
 	debugfs_create_file("adapter", 0400, edu->dir, edu, &kmd_adapter_fops);

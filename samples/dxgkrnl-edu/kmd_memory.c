@@ -25,7 +25,14 @@ struct _KMD_BASIS {
 	DXGK_MEMORYRANGE *Ranges;
 	UINT64 *FirstBit;	/* of each range */
 	UINT64 BitCount;
-	UCHAR *Bits;		/* one per page, LSB first */
+	/*
+	 * The bitplane, one bit a page, LSB first: memory of its own, as a
+	 * GPU's tracking hardware writes it, made through Dxgkrnl's
+	 * callbacks from within the DDI.
+	 */
+	HANDLE hBitplane;
+	SIZE_T BitplaneViewSize;
+	UCHAR *Bits;
 };
 
 static UINT64 AdlAddress(const DXGK_ADL *Adl, UINT64 Page)
@@ -67,12 +74,12 @@ static BOOLEAN SameBytes(const UCHAR *A, const UCHAR *B, SIZE_T Length)
 static void RunContiguous(KMD_ADAPTER *Adapter)
 {
 	DXGKRNL_INTERFACE *Dxgk = &Adapter->DxgkInterface;
-	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT Create = { 0 };
-	DXGKARGCB_ALLOCATE_ADL Prefer = { 0 }, Plain = { 0 };
-	DXGKARGCB_MAP_PHYSICAL_MEMORY Map = { 0 };
-	DXGKARGCB_UNMAP_PHYSICAL_MEMORY Unmap = { 0 };
-	DXGKARGCB_FREE_ADL Free = { 0 };
-	DXGKARGCB_DESTROY_PHYSICAL_MEMORY_OBJECT Destroy = { 0 };
+	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT Create = { NULL };
+	DXGKARGCB_ALLOCATE_ADL Prefer = { 0 }, Plain = { NULL };
+	DXGKARGCB_MAP_PHYSICAL_MEMORY Map = { NULL };
+	DXGKARGCB_UNMAP_PHYSICAL_MEMORY Unmap = { NULL };
+	DXGKARGCB_FREE_ADL Free = { NULL };
+	DXGKARGCB_DESTROY_PHYSICAL_MEMORY_OBJECT Destroy = { NULL };
 	NTSTATUS Status;
 	UCHAR *View;
 	UINT i;
@@ -170,12 +177,12 @@ static void RunContiguous(KMD_ADAPTER *Adapter)
 static void RunMdl(KMD_ADAPTER *Adapter)
 {
 	DXGKRNL_INTERFACE *Dxgk = &Adapter->DxgkInterface;
-	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT Create = { 0 };
-	DXGKARGCB_OPEN_PHYSICAL_MEMORY_OBJECT Open = { 0 };
-	DXGKARGCB_ALLOCATE_ADL Adl = { 0 };
-	DXGKARGCB_FREE_ADL Free = { 0 };
-	DXGKARGCB_CLOSE_PHYSICAL_MEMORY_OBJECT Close = { 0 };
-	DXGKARGCB_DESTROY_PHYSICAL_MEMORY_OBJECT Destroy = { 0 };
+	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT Create = { NULL };
+	DXGKARGCB_OPEN_PHYSICAL_MEMORY_OBJECT Open = { NULL };
+	DXGKARGCB_ALLOCATE_ADL Adl = { NULL };
+	DXGKARGCB_FREE_ADL Free = { NULL };
+	DXGKARGCB_CLOSE_PHYSICAL_MEMORY_OBJECT Close = { NULL };
+	DXGKARGCB_DESTROY_PHYSICAL_MEMORY_OBJECT Destroy = { NULL };
 	NTSTATUS Status;
 
 	Create.Size = KMD_SEQ_PAGES * KMD_PAGE_SIZE;
@@ -191,7 +198,7 @@ static void RunMdl(KMD_ADAPTER *Adapter)
 	Open.hPhysicalMemoryObject = Create.hPhysicalMemoryObject;
 	Open.hAdapter = Dxgk->DeviceHandle;
 	Status = Dxgk->DxgkCbOpenPhysicalMemoryObject(&Open);
-	if (Check(Adapter, "mdl_open", Status, Open.hAdapterMemoryObject != 0)) {
+	if (Check(Adapter, "mdl_open", Status, !!Open.hAdapterMemoryObject)) {
 		Adl.hAdapterMemoryObject = Open.hAdapterMemoryObject;
 		Adl.Size = Create.Size;
 		Status = Dxgk->DxgkCbAllocateAdl(&Adl);
@@ -236,9 +243,9 @@ static NTSTATUS MakeMemory(KMD_ADAPTER *Adapter, UINT Pages, HANDLE *phPmo,
 			   DXGK_ADL **ppAdl)
 {
 	DXGKRNL_INTERFACE *Dxgk = &Adapter->DxgkInterface;
-	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT Create = { 0 };
-	DXGKARGCB_MAP_PHYSICAL_MEMORY Map = { 0 };
-	DXGKARGCB_ALLOCATE_ADL Adl = { 0 };
+	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT Create = { NULL };
+	DXGKARGCB_MAP_PHYSICAL_MEMORY Map = { NULL };
+	DXGKARGCB_ALLOCATE_ADL Adl = { NULL };
 	NTSTATUS Status;
 
 	Create.hAdapter = Dxgk->DeviceHandle;
@@ -339,7 +346,7 @@ NTSTATUS KmdVramWrite(KMD_ADAPTER *Adapter, SIZE_T Offset, const void *Data,
 	UINT64 Page = Offset / KMD_PAGE_SIZE;
 	NTSTATUS Status;
 
-	if (!Adapter->pVramAdl || !Length ||
+	if (!Adapter->pVramAdl || !Adapter->pStagingAdl || !Length ||
 	    Offset % KMD_PAGE_SIZE + Length > KMD_PAGE_SIZE ||
 	    Page >= KMD_VRAM_PAGES)
 		return STATUS_INVALID_PARAMETER;
@@ -368,9 +375,55 @@ NTSTATUS KmdVramRead(KMD_ADAPTER *Adapter, SIZE_T Offset, PVOID Data,
 
 /* The memory-basis DDIs. */
 
+static void FreeBitplane(KMD_ADAPTER *Adapter, KMD_BASIS *Basis)
+{
+	DXGKRNL_INTERFACE *Dxgk = &Adapter->DxgkInterface;
+	DXGKARGCB_UNMAP_PHYSICAL_MEMORY Unmap = {
+		Basis->hBitplane, Basis->Bits, Basis->BitplaneViewSize
+	};
+	DXGKARGCB_DESTROY_PHYSICAL_MEMORY_OBJECT Destroy = {
+		Basis->hBitplane, NULL
+	};
+
+	if (Basis->Bits)
+		Dxgk->DxgkCbUnmapPhysicalMemory(&Unmap);
+	if (Basis->hBitplane)
+		Dxgk->DxgkCbDestroyPhysicalMemoryObject(&Destroy);
+	ExFreePool(Basis);
+}
+
+static NTSTATUS MakeBitplane(KMD_ADAPTER *Adapter, KMD_BASIS *Basis)
+{
+	DXGKRNL_INTERFACE *Dxgk = &Adapter->DxgkInterface;
+	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT Create = { NULL };
+	DXGKARGCB_MAP_PHYSICAL_MEMORY Map = { NULL };
+	NTSTATUS Status;
+
+	Create.hAdapter = Dxgk->DeviceHandle;
+	Create.Size = (Basis->BitCount + 8 * KMD_PAGE_SIZE - 1) /
+		      (8 * KMD_PAGE_SIZE) * KMD_PAGE_SIZE;
+	Create.Type = DXGK_PHYSICAL_MEMORY_TYPE_MDL;
+	Create.CacheType = DXGK_MEMORY_CACHING_TYPE_CACHED;
+	Create.Mdl.HighAddress.QuadPart = -1;
+	Status = Dxgk->DxgkCbCreatePhysicalMemoryObject(&Create);
+	if (!NT_SUCCESS(Status))
+		return Status;
+	Basis->hBitplane = Create.hPhysicalMemoryObject;
+	Map.hPhysicalMemoryObject = Create.hPhysicalMemoryObject;
+	Map.AccessMode = DXGK_ACCESS_MODE_KERNEL_MODE;
+	Map.Size = Create.Size;
+	Status = Dxgk->DxgkCbMapPhysicalMemory(&Map);
+	if (!NT_SUCCESS(Status))
+		return Status;
+	Basis->Bits = Map.pMappedAddress;
+	Basis->BitplaneViewSize = Map.Size;
+	return STATUS_SUCCESS;
+}
+
 static HANDLE KmdDdiCreateMemoryBasis(const HANDLE hAdapter,
 				      const DXGKARG_CREATEMEMORYBASIS *pArgs)
 {
+	const DXGK_MEMORYRANGE *Ranges = pArgs->Ranges;
 	KMD_ADAPTER *Adapter = hAdapter;
 	KMD_BASIS *Basis;
 	UINT64 i, Bits = 0;
@@ -388,15 +441,13 @@ static HANDLE KmdDdiCreateMemoryBasis(const HANDLE hAdapter,
 	Basis->Ranges = (DXGK_MEMORYRANGE *)(Basis + 1);
 	Basis->FirstBit = (UINT64 *)(Basis->Ranges + pArgs->RangeCount);
 	for (i = 0; i < pArgs->RangeCount; i++) {
-		Basis->Ranges[i] = pArgs->Ranges[i];
+		Basis->Ranges[i] = Ranges[i];
 		Basis->FirstBit[i] = Bits;
-		Bits += pArgs->Ranges[i].SizeInBytes / KMD_PAGE_SIZE;
+		Bits += Ranges[i].SizeInBytes / KMD_PAGE_SIZE;
 	}
 	Basis->BitCount = Bits;
-	Basis->Bits = ExAllocatePool2(POOL_FLAG_NON_PAGED, (Bits + 7) / 8,
-				      KMD_TAG);
-	if (!Basis->Bits) {
-		ExFreePool(Basis);
+	if (!NT_SUCCESS(MakeBitplane(Adapter, Basis))) {
+		FreeBitplane(Adapter, Basis);
 		return NULL;
 	}
 	KmdLock(Adapter);
@@ -418,8 +469,7 @@ static NTSTATUS KmdDdiDestroyMemoryBasis(const HANDLE hAdapter,
 			continue;
 		*Link = (*Link)->Next;
 		KmdUnlock(Adapter);
-		ExFreePool(((KMD_BASIS *)hMemoryBasis)->Bits);
-		ExFreePool(hMemoryBasis);
+		FreeBitplane(Adapter, hMemoryBasis);
 		return STATUS_SUCCESS;
 	}
 	KmdUnlock(Adapter);

@@ -99,6 +99,7 @@ initramfs_tests() {
 		"$out/dxgpmo_sample_edu.ko" "$user/selftests/dxgpmo_client_sample.sh" \
 		"$out/dxgkrnl_sample_edu.ko" "$user/selftests/dxgkrnl_sample.sh" \
 		"$user/selftests/dxgkrnl_sample_test" \
+		"$user/selftests/dxgkrnl_sample_hold" \
 		-- ${DXGPMO_KERNEL_BUILD:+--none} vgem $display vivid zram
 }
 # The bug boot loads the default build, the module as installed: no test
