@@ -247,7 +247,8 @@ lint: $(CHECKPATCH) $(KERNEL_DOC)
 	scripts/headers.sh
 	scripts/windows-names.sh --self-test
 	scripts/version.sh --check
-	@out=$$(perl $(KERNEL_DOC) -none -Wall $(LINT_SOURCES) 2>&1); \
+	@out=$$(perl $(KERNEL_DOC) -none -Wall $(LINT_SOURCES) \
+		$(WINDOWS_LINT_SOURCES) 2>&1); \
 		if [ -n "$$out" ]; then echo "$$out"; \
 		echo "kernel-doc: warnings (above)" >&2; exit 1; fi
 

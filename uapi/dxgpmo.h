@@ -677,7 +677,8 @@ struct dxgpmo_memory_range {
  * @size: sizeof(struct dxgpmo_create_memory_basis)
  * @flags: zero
  * @adapter_id: adapter owning the segment
- * @segment_id: segment (1)
+ * @segment_id: segment (1 on dxgpmo's own adapters; a kernel driver's
+ *	adapter has the segments its driver registered)
  * @range_count: entries in @ranges, 1 to 4096
  * @basis_id: out: the memory basis
  * @ranges: user pointer to struct dxgpmo_memory_range[@range_count]
@@ -685,7 +686,12 @@ struct dxgpmo_memory_range {
  * Make a memory basis (DxgkDdiCreateMemoryBasis): a list of ranges of the
  * adapter's segment whose writes are tracked, one bit per tracking page.
  * Ranges must not overlap (-EEXIST) and must lie inside the segment
- * (-ERANGE).
+ * (-ERANGE); a segment the adapter does not track is -EINVAL.  A kernel
+ * driver's adapter (<linux/dxgkrnl.h>) that registered its own
+ * memory-basis DDIs may be named by an opener with CAP_SYS_ADMIN (who
+ * plays Dxgkrnl's live-migration loop): this call and the tracking calls
+ * on the basis then reach the driver's DDIs, and are -ENODEV once the
+ * driver has stopped.
  */
 struct dxgpmo_create_memory_basis {
 	__u32 size;
