@@ -232,8 +232,9 @@ static void *dxgpmo_client_basis_enter(struct dxgpmo_client *client,
 	return cb->driver_basis;
 }
 
-static int dxgpmo_client_basis_start(struct dxgpmo_adapter *adapter,
-				     void *basis)
+/* START or STOP: the driver's counts are its own. */
+static int dxgpmo_client_basis_track(struct dxgpmo_adapter *adapter,
+				     void *basis, bool start)
 {
 	struct dxgpmo_client *client = adapter->priv;
 	void *driver_basis = dxgpmo_client_basis_enter(client, basis);
@@ -241,23 +242,24 @@ static int dxgpmo_client_basis_start(struct dxgpmo_adapter *adapter,
 
 	if (!driver_basis)
 		return -ENODEV;
-	ret = client->ops->start_dirty_tracking(client, driver_basis);
+	if (start)
+		ret = client->ops->start_dirty_tracking(client, driver_basis);
+	else
+		ret = client->ops->stop_dirty_tracking(client, driver_basis);
 	dxgpmo_client_ddi_exit(client);
 	return ret;
+}
+
+static int dxgpmo_client_basis_start(struct dxgpmo_adapter *adapter,
+				     void *basis)
+{
+	return dxgpmo_client_basis_track(adapter, basis, true);
 }
 
 static int dxgpmo_client_basis_stop(struct dxgpmo_adapter *adapter,
 				    void *basis)
 {
-	struct dxgpmo_client *client = adapter->priv;
-	void *driver_basis = dxgpmo_client_basis_enter(client, basis);
-	int ret;
-
-	if (!driver_basis)
-		return -ENODEV;
-	ret = client->ops->stop_dirty_tracking(client, driver_basis);
-	dxgpmo_client_ddi_exit(client);
-	return ret;
+	return dxgpmo_client_basis_track(adapter, basis, false);
 }
 
 static int dxgpmo_client_basis_query(struct dxgpmo_adapter *adapter,

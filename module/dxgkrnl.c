@@ -318,13 +318,7 @@ static NTSTATUS DxgkCbAllocateAdl(DXGKARGCB_ALLOCATE_ADL *pArgs)
 							   (u64 *)box->pages));
 	if (!NT_SUCCESS(status))
 		goto out;
-	box->adl.PageCount = a.page_count;
-	box->adl.Flags.Contiguous = dxgk_adl_is_contiguous(pArgs->Flags,
-							   a.adl_flags);
-	if (box->adl.Flags.Contiguous)
-		box->adl.BasePageNumber = a.base_page;
-	else
-		box->adl.Pages = box->pages;
+	dxgk_adl_of_reply(&box->adl, box->pages, pArgs->Flags, &a);
 	box->amo = pArgs->hAdapterMemoryObject;
 	box->adl_id = a.adl_id;
 	mutex_lock(&iface->adls_lock);

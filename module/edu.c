@@ -146,11 +146,7 @@ static int dxgpmo_edu_probe(struct pci_dev *pdev,
 	struct dxgpmo_edu *edu;
 	int ret;
 
-	ret = pcim_enable_device(pdev);
-	if (ret)
-		return ret;
-	ret = dma_set_mask_and_coherent(&pdev->dev,
-					DMA_BIT_MASK(QEMU_EDU_DMA_BITS));
+	ret = qemu_edu_pcim_enable(pdev);
 	if (ret)
 		return ret;
 	/* Let one ADL become one DMA segment; the return type differs. */

@@ -13,32 +13,17 @@
 # ./dxgkrnl_sample_test and ./dxgkrnl_sample_hold.
 
 sample=${DXGKRNL_SAMPLE_KO:-./dxgkrnl_sample_edu.ko}
-stats=/sys/kernel/debug/dxgpmo/stats
 
-result() {
-	if [ "$2" = 0 ]; then
-		echo "dxgpmo-check: PASS dxgkrnl_$1"
-	else
-		echo "dxgpmo-check: FAIL dxgkrnl_$1"
-	fi
-}
+sample_prefix=dxgkrnl_
+# shellcheck source=selftests/sample_lib.sh
+. ./sample_lib.sh
 
-live_counters() {
-	grep -vE '^(leaked_|segment_pages)' "$stats"
-}
-
-dev=
-n=0
-for d in /sys/bus/pci/devices/*; do
-	[ "$(cat "$d/vendor"):$(cat "$d/device")" = 0x1234:0x11e8 ] || continue
-	n=$((n + 1))
-	[ $n = 2 ] && dev=${d##*/}
-done
+dev=$(second_edu)
 [ -n "$dev" ]
 result second_edu_found $?
 [ -n "$dev" ] || exit 0
 sysdev=/sys/bus/pci/devices/$dev
-results=/sys/kernel/debug/dxgkrnl_sample_edu/$dev/results
+results=/sys/kernel/debug/dxgkrnl_sample_edu-$dev/results
 
 live_counters > /tmp/dxgkrnl-live-before
 if [ -e "$sysdev/driver" ]; then
@@ -71,7 +56,7 @@ result migration_test $?
 # A basis held across the driver's unload: the driver destroys its own at
 # its stop (with its callbacks, which it uses in the DDI), and the file's
 # later calls reach no driver.
-adapter=$(cat /sys/kernel/debug/dxgkrnl_sample_edu/"$dev"/adapter)
+adapter=$(cat /sys/kernel/debug/dxgkrnl_sample_edu-"$dev"/adapter)
 rm -f /tmp/dxgkrnl-hold
 mkfifo /tmp/dxgkrnl-hold
 ./dxgkrnl_sample_hold "$adapter" < /tmp/dxgkrnl-hold > /tmp/dxgkrnl-hold.out &

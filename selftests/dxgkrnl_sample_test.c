@@ -26,7 +26,7 @@
 
 #define PG		4096u
 #define VRAM_PAGES	64u
-#define SAMPLE_DIR	"/sys/kernel/debug/dxgkrnl_sample_edu/*"
+#define SAMPLE_DIR	"/sys/kernel/debug/dxgkrnl_sample_edu-*"
 
 /* The sample's segment 1: two ranges, a gap between them not tracked. */
 static const struct dxgpmo_memory_range ranges[] = {

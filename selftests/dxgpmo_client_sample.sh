@@ -13,33 +13,16 @@
 
 sample=${DXGPMO_SAMPLE_KO:-./dxgpmo_sample_edu.ko}
 results=/sys/kernel/debug/dxgpmo_sample_edu
-stats=/sys/kernel/debug/dxgpmo/stats
 
-result() {
-	if [ "$2" = 0 ]; then
-		echo "dxgpmo-check: PASS client_$1"
-	else
-		echo "dxgpmo-check: FAIL client_$1"
-	fi
-}
+sample_prefix=client_
+# shellcheck source=selftests/sample_lib.sh
+. ./sample_lib.sh
 
 stat() {
 	awk -v k="$1" '$1 == k { print $2 }' "$stats"
 }
 
-# Every counter of live things is back at what it was (see check-job.sh).
-live_counters() {
-	grep -vE '^(leaked_|segment_pages)' "$stats"
-}
-
-# The second edu device, in PCI order.
-dev=
-n=0
-for d in /sys/bus/pci/devices/*; do
-	[ "$(cat "$d/vendor"):$(cat "$d/device")" = 0x1234:0x11e8 ] || continue
-	n=$((n + 1))
-	[ $n = 2 ] && dev=${d##*/}
-done
+dev=$(second_edu)
 [ -n "$dev" ]
 result second_edu_found $?
 [ -n "$dev" ] || exit 0

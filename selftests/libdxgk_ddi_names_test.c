@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "libdxgk.h"
+#include "libdxgk_report.h"
 
 #ifndef LINKAGE
 #define LINKAGE "unknown"
@@ -67,21 +68,10 @@ NTSTATUS DxgkDdiQueryDirtyBitData(HANDLE hAdapter,
 	return STATUS_SUCCESS;
 }
 
-static int failed;
-
 static void report(int ok, const char *name)
 {
-	printf("libdxgk: %s ddi_names_%s_%s\n", ok ? "PASS" : "FAIL", LINKAGE,
-	       name);
-	failed |= !ok;
+	report_prefixed(ok, "ddi_names_" LINKAGE "_", name);
 }
-
-#define EXPECT(cond) do {						\
-	if (!(cond)) {							\
-		printf("  %s:%d: %s\n", __FILE__, __LINE__, #cond);	\
-		ok = 0;							\
-	}								\
-} while (0)
 
 int main(void)
 {

@@ -32,25 +32,16 @@
 
 #include "dxgpmo.h"
 #include "libdxgk.h"
+#include "libdxgk_report.h"
 
 #define FAKE_DEV "/dev/null"
 #define FAKE_OBJECT_SIZE (64ULL << 20)
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-static int failed;
-
 static void report(int ok, const char *name)
 {
-	printf("libdxgk: %s %s\n", ok ? "PASS" : "FAIL", name);
-	failed |= !ok;
+	report_prefixed(ok, "", name);
 }
-
-#define EXPECT(cond) do {						\
-	if (!(cond)) {							\
-		printf("  %s:%d: %s\n", __FILE__, __LINE__, #cond);	\
-		ok = 0;							\
-	}								\
-} while (0)
 
 static void status_values(void)
 {

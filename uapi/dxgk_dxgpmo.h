@@ -57,16 +57,25 @@ static inline int dxgk_to_adl_flags(DXGK_ALLOCATEADL_FLAGS flags)
 }
 
 /*
- * The contiguous form only to a driver that asked for it: one that set
- * neither flag reads Pages[] (Windows documents that drivers may not
- * handle a contiguous ADL on every path), and dxgpmo fills the array
+ * The DXGK_ADL of an ALLOCATE_ADL reply, over pages (the reply's page
+ * array).  The contiguous form only to a driver that asked for it: one
+ * that set neither flag reads Pages[] (Windows documents that drivers may
+ * not handle a contiguous ADL on every path), and dxgpmo fills the array
  * either way.
  */
-static inline int dxgk_adl_is_contiguous(DXGK_ALLOCATEADL_FLAGS flags,
-					 unsigned int adl_flags)
+static inline void dxgk_adl_of_reply(DXGK_ADL *adl,
+				     const DXGK_PAGE_NUMBER *pages,
+				     DXGK_ALLOCATEADL_FLAGS asked,
+				     const struct dxgpmo_allocate_adl *a)
 {
-	return (adl_flags & DXGPMO_ADL_CONTIGUOUS) &&
-	       (flags.RequireContiguous || flags.PreferContiguous);
+	adl->PageCount = (UINT)a->page_count;
+	adl->Flags.Value = 0;
+	adl->Flags.Contiguous = (a->adl_flags & DXGPMO_ADL_CONTIGUOUS) &&
+		(asked.RequireContiguous || asked.PreferContiguous);
+	if (adl->Flags.Contiguous)
+		adl->BasePageNumber = a->base_page;
+	else
+		adl->Pages = pages;
 }
 
 #endif /* _DXGK_DXGPMO_H */

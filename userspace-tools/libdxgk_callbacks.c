@@ -182,13 +182,7 @@ NTSTATUS DxgkCbAllocateAdl(DXGKARGCB_ALLOCATE_ADL *args)
 			     dxgk_put_status(s, STATUS_PRIVILEGE_NOT_HELD);
 	}
 	memset(&box->adl, 0, sizeof(box->adl));
-	box->adl.PageCount = (UINT)a.page_count;
-	box->adl.Flags.Contiguous = dxgk_adl_is_contiguous(args->Flags,
-							   a.adl_flags);
-	if (box->adl.Flags.Contiguous)
-		box->adl.BasePageNumber = a.base_page;
-	else
-		box->adl.Pages = box->pages;
+	dxgk_adl_of_reply(&box->adl, box->pages, args->Flags, &a);
 	box->adl_id = a.adl_id;
 	box->amo = args->hAdapterMemoryObject;
 	pthread_mutex_lock(&dxgk_sessions_lock);

@@ -13,8 +13,10 @@
 #ifndef _LINUX_QEMU_EDU_H
 #define _LINUX_QEMU_EDU_H
 
+#include <linux/dma-mapping.h>
 #include <linux/io.h>
 #include <linux/iopoll.h>
+#include <linux/pci.h>
 #include <linux/time64.h>
 #include <linux/types.h>
 
@@ -84,6 +86,45 @@ static inline int qemu_edu_dma_bounce(void __iomem *regs, u64 staging,
 		return ret;
 	return qemu_edu_dma_run(regs, QEMU_EDU_BUFFER_ADDR,
 				to_ram ? addr : staging, len, true);
+}
+
+/*
+ * What every driver of edu does first in probe(): the device enabled
+ * (managed: disabled when the driver lets go of it) and the DMA mask the
+ * engine honours set.
+ *
+ * Context: probe().
+ */
+static inline int qemu_edu_pcim_enable(struct pci_dev *pdev)
+{
+	int ret = pcim_enable_device(pdev);
+
+	if (ret)
+		return ret;
+	return dma_set_mask_and_coherent(&pdev->dev,
+					 DMA_BIT_MASK(QEMU_EDU_DMA_BITS));
+}
+
+/*
+ * A driver of its own edu: qemu_edu_pcim_enable(), the registers mapped
+ * (managed) and the device let master the bus.  The registers, or an
+ * IOMEM_ERR_PTR().
+ *
+ * Context: probe().
+ */
+static inline void __iomem *qemu_edu_pcim_map(struct pci_dev *pdev)
+{
+	void __iomem *regs;
+	int ret;
+
+	ret = qemu_edu_pcim_enable(pdev);
+	if (ret)
+		return IOMEM_ERR_PTR(ret);
+	regs = pcim_iomap(pdev, 0, 0);
+	if (!regs)
+		return IOMEM_ERR_PTR(-ENOMEM);
+	pci_set_master(pdev);
+	return regs;
 }
 
 #endif /* _LINUX_QEMU_EDU_H */

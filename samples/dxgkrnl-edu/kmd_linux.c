@@ -10,7 +10,7 @@
  *
  *   echo dxgkrnl_sample_edu > /sys/bus/pci/devices/$dev/driver_override
  *
- * debugfs dxgkrnl_sample_edu/<pci name>/ has "results" (one line per step
+ * debugfs dxgkrnl_sample_edu-<pci name>/ has "results" (one line per step
  * of the sequence probe ran: "PASS step" or "FAIL step: status"),
  * "adapter" (the adapter id user space names the device by, for the
  * memory-basis ioctls) and "vram" (the VRAM: a write is the engine's,
@@ -43,8 +43,6 @@ struct kmd_edu {
 	size_t results_len;
 	char results[KMD_RESULTS_SIZE];
 };
-
-static struct dentry *kmd_debugfs;
 
 static struct kmd_edu *kmd_edu_of(KMD_ADAPTER *adapter)
 {
@@ -208,6 +206,7 @@ static int kmd_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		.nr_segments = ARRAY_SIZE(KmdSegments),
 	};
 	struct kmd_edu *edu;
+	char name[64];
 	int ret;
 
 	/* The memory code's pages are Windows' 4 KiB, the ADLs' too. */
@@ -217,17 +216,9 @@ static int kmd_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		return -ENOMEM;
 	edu->pdev = pdev;
 	mutex_init(&edu->lock);
-	ret = pcim_enable_device(pdev);
-	if (ret)
-		return ret;
-	ret = dma_set_mask_and_coherent(&pdev->dev,
-					DMA_BIT_MASK(QEMU_EDU_DMA_BITS));
-	if (ret)
-		return ret;
-	edu->regs = pcim_iomap(pdev, 0, 0);
-	if (!edu->regs)
-		return -ENOMEM;
-	pci_set_master(pdev);
+	edu->regs = qemu_edu_pcim_map(pdev);
+	if (IS_ERR(edu->regs))
+		return PTR_ERR(edu->regs);
 
 	info.miniport_device_context = &edu->adapter;
 	ret = dxgkrnl_start_device(&pdev->dev, &info,
@@ -241,7 +232,8 @@ static int kmd_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		dxgkrnl_stop_device(&edu->adapter.DxgkInterface);
 		return -ENOMEM;
 	}
-	edu->dir = debugfs_create_dir(pci_name(pdev), kmd_debugfs);
+	snprintf(name, sizeof(name), "dxgkrnl_sample_edu-%s", pci_name(pdev));
+	edu->dir = debugfs_create_dir(name, NULL);
 	debugfs_create_file("results", 0400, edu->dir, edu, &kmd_results_fops);
 	debugfs_create_file("adapter", 0400, edu->dir, edu, &kmd_adapter_fops);
 	debugfs_create_file("vram", 0600, edu->dir, edu, &kmd_vram_fops);
@@ -264,25 +256,7 @@ static struct pci_driver kmd_driver = {
 	.remove = kmd_remove,
 };
 
-static int __init kmd_init(void)
-{
-	int ret;
-
-	kmd_debugfs = debugfs_create_dir("dxgkrnl_sample_edu", NULL);
-	ret = pci_register_driver(&kmd_driver);
-	if (ret)
-		debugfs_remove(kmd_debugfs);
-	return ret;
-}
-
-static void __exit kmd_exit(void)
-{
-	pci_unregister_driver(&kmd_driver);
-	debugfs_remove(kmd_debugfs);
-}
-
-module_init(kmd_init);
-module_exit(kmd_exit);
+module_pci_driver(kmd_driver);
 
 MODULE_DESCRIPTION("A Windows display driver's memory code on Dxgkrnl's interface, on QEMU's edu");
 MODULE_LICENSE("GPL");

@@ -31,6 +31,7 @@ struct _KMD_BASIS {
 	 * callbacks from within the DDI.
 	 */
 	HANDLE hBitplane;
+	HANDLE hBitplaneAmo;
 	SIZE_T BitplaneViewSize;
 	UCHAR *Bits;
 };
@@ -237,7 +238,10 @@ NTSTATUS KmdRunSequence(KMD_ADAPTER *Adapter)
 	return STATUS_SUCCESS;
 }
 
-/* An object of that many pages, its AMO, a kernel view and a page-array ADL. */
+/*
+ * An object of that many pages, its AMO, a kernel view and, with ppAdl, a
+ * page-array ADL.
+ */
 static NTSTATUS MakeMemory(KMD_ADAPTER *Adapter, UINT Pages, HANDLE *phPmo,
 			   HANDLE *phAmo, PVOID *pView, SIZE_T *pViewSize,
 			   DXGK_ADL **ppAdl)
@@ -266,6 +270,8 @@ static NTSTATUS MakeMemory(KMD_ADAPTER *Adapter, UINT Pages, HANDLE *phPmo,
 		return Status;
 	*pView = Map.pMappedAddress;
 	*pViewSize = Map.Size;
+	if (!ppAdl)
+		return STATUS_SUCCESS;
 	Adl.hAdapterMemoryObject = Create.hAdapterMemoryObject;
 	Adl.Size = Create.Size;
 	Status = Dxgk->DxgkCbAllocateAdl(&Adl);
@@ -377,47 +383,23 @@ NTSTATUS KmdVramRead(KMD_ADAPTER *Adapter, SIZE_T Offset, PVOID Data,
 
 static void FreeBitplane(KMD_ADAPTER *Adapter, KMD_BASIS *Basis)
 {
-	DXGKRNL_INTERFACE *Dxgk = &Adapter->DxgkInterface;
-	DXGKARGCB_UNMAP_PHYSICAL_MEMORY Unmap = {
-		Basis->hBitplane, Basis->Bits, Basis->BitplaneViewSize
-	};
-	DXGKARGCB_DESTROY_PHYSICAL_MEMORY_OBJECT Destroy = {
-		Basis->hBitplane, NULL
-	};
-
-	if (Basis->Bits)
-		Dxgk->DxgkCbUnmapPhysicalMemory(&Unmap);
-	if (Basis->hBitplane)
-		Dxgk->DxgkCbDestroyPhysicalMemoryObject(&Destroy);
+	FreeMemory(Adapter, Basis->hBitplane, Basis->hBitplaneAmo, Basis->Bits,
+		   Basis->BitplaneViewSize, NULL);
 	ExFreePool(Basis);
 }
 
 static NTSTATUS MakeBitplane(KMD_ADAPTER *Adapter, KMD_BASIS *Basis)
 {
-	DXGKRNL_INTERFACE *Dxgk = &Adapter->DxgkInterface;
-	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT Create = { NULL };
-	DXGKARGCB_MAP_PHYSICAL_MEMORY Map = { NULL };
+	UINT64 Pages = (Basis->BitCount + 8 * KMD_PAGE_SIZE - 1) /
+		       (8 * KMD_PAGE_SIZE);
+	PVOID View = NULL;
 	NTSTATUS Status;
 
-	Create.hAdapter = Dxgk->DeviceHandle;
-	Create.Size = (Basis->BitCount + 8 * KMD_PAGE_SIZE - 1) /
-		      (8 * KMD_PAGE_SIZE) * KMD_PAGE_SIZE;
-	Create.Type = DXGK_PHYSICAL_MEMORY_TYPE_MDL;
-	Create.CacheType = DXGK_MEMORY_CACHING_TYPE_CACHED;
-	Create.Mdl.HighAddress.QuadPart = -1;
-	Status = Dxgk->DxgkCbCreatePhysicalMemoryObject(&Create);
-	if (!NT_SUCCESS(Status))
-		return Status;
-	Basis->hBitplane = Create.hPhysicalMemoryObject;
-	Map.hPhysicalMemoryObject = Create.hPhysicalMemoryObject;
-	Map.AccessMode = DXGK_ACCESS_MODE_KERNEL_MODE;
-	Map.Size = Create.Size;
-	Status = Dxgk->DxgkCbMapPhysicalMemory(&Map);
-	if (!NT_SUCCESS(Status))
-		return Status;
-	Basis->Bits = Map.pMappedAddress;
-	Basis->BitplaneViewSize = Map.Size;
-	return STATUS_SUCCESS;
+	Status = MakeMemory(Adapter, (UINT)Pages, &Basis->hBitplane,
+			    &Basis->hBitplaneAmo, &View,
+			    &Basis->BitplaneViewSize, NULL);
+	Basis->Bits = View;
+	return Status;
 }
 
 static HANDLE KmdDdiCreateMemoryBasis(const HANDLE hAdapter,
@@ -476,28 +458,31 @@ static NTSTATUS KmdDdiDestroyMemoryBasis(const HANDLE hAdapter,
 	return STATUS_INVALID_HANDLE;
 }
 
-static NTSTATUS KmdDdiStartDirtyTracking(const HANDLE hAdapter,
-					 const HANDLE hMemoryBasis)
+/*
+ * Start and Stop are counted per basis: tracking runs while any Start
+ * is outstanding, and the bitplane begins all zero at the first.
+ */
+static NTSTATUS Track(const HANDLE hAdapter, KMD_BASIS *Basis, BOOLEAN Start)
 {
-	KMD_BASIS *Basis = hMemoryBasis;
-
 	KmdLock(hAdapter);
-	/* The bitplane begins all zero. */
-	if (!Basis->TrackCount++)
+	if (!Start)
+		Basis->TrackCount--;
+	else if (!Basis->TrackCount++)
 		RtlZeroMemory(Basis->Bits, (Basis->BitCount + 7) / 8);
 	KmdUnlock(hAdapter);
 	return STATUS_SUCCESS;
 }
 
+static NTSTATUS KmdDdiStartDirtyTracking(const HANDLE hAdapter,
+					 const HANDLE hMemoryBasis)
+{
+	return Track(hAdapter, hMemoryBasis, TRUE);
+}
+
 static NTSTATUS KmdDdiStopDirtyTracking(const HANDLE hAdapter,
 					const HANDLE hMemoryBasis)
 {
-	KMD_BASIS *Basis = hMemoryBasis;
-
-	KmdLock(hAdapter);
-	Basis->TrackCount--;
-	KmdUnlock(hAdapter);
-	return STATUS_SUCCESS;
+	return Track(hAdapter, hMemoryBasis, FALSE);
 }
 
 static NTSTATUS KmdDdiQueryDirtyBitData(const HANDLE hAdapter,

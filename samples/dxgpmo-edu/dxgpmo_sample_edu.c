@@ -419,17 +419,9 @@ static int sample_edu_probe(struct pci_dev *pdev,
 		return -ENOMEM;
 	edu->pdev = pdev;
 	mutex_init(&edu->engine_lock);
-	ret = pcim_enable_device(pdev);
-	if (ret)
-		return ret;
-	ret = dma_set_mask_and_coherent(&pdev->dev,
-					DMA_BIT_MASK(QEMU_EDU_DMA_BITS));
-	if (ret)
-		return ret;
-	edu->regs = pcim_iomap(pdev, 0, 0);
-	if (!edu->regs)
-		return -ENOMEM;
-	pci_set_master(pdev);
+	edu->regs = qemu_edu_pcim_map(pdev);
+	if (IS_ERR(edu->regs))
+		return PTR_ERR(edu->regs);
 	edu->staging = dmam_alloc_coherent(&pdev->dev, QEMU_EDU_CHUNK,
 					   &edu->staging_dma, GFP_KERNEL);
 	if (!edu->staging)

@@ -96,6 +96,7 @@ initramfs_tests() {
 		"$user/userspace-tools/examples/dxgk-live-migration" \
 		"$user/selftests/libdxgk_test" \
 		"$user/selftests/libdxgk_migration_test" \
+		"$user/selftests/sample_lib.sh" \
 		"$out/dxgpmo_sample_edu.ko" "$user/selftests/dxgpmo_client_sample.sh" \
 		"$out/dxgkrnl_sample_edu.ko" "$user/selftests/dxgkrnl_sample.sh" \
 		"$user/selftests/dxgkrnl_sample_test" \
