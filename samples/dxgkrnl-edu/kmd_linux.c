@@ -79,17 +79,23 @@ void KmdUnlock(KMD_ADAPTER *Adapter)
 	mutex_unlock(&kmd_edu_of(Adapter)->lock);
 }
 
-/* edu copies RAM to RAM through its buffer; the caller holds KmdLock(). */
+/*
+ * edu copies RAM to RAM through its buffer, half of it a run; the caller
+ * holds KmdLock().
+ */
 NTSTATUS KmdEngineCopy(KMD_ADAPTER *Adapter, UINT64 Source, UINT64 Destination,
 		       ULONG Length)
 {
 	struct kmd_edu *edu = kmd_edu_of(Adapter);
+	ULONG done, run;
 
-	if (Length > QEMU_EDU_CHUNK)
-		return STATUS_INVALID_PARAMETER;
-	return qemu_edu_dma_bounce(edu->regs, Source, Destination, Length,
-				   true) ? STATUS_IO_DEVICE_ERROR :
-					   STATUS_SUCCESS;
+	for (done = 0; done < Length; done += run) {
+		run = min_t(ULONG, Length - done, QEMU_EDU_CHUNK);
+		if (qemu_edu_dma_bounce(edu->regs, Source + done,
+					Destination + done, run, true))
+			return STATUS_IO_DEVICE_ERROR;
+	}
+	return STATUS_SUCCESS;
 }
 
 void KmdReport(KMD_ADAPTER *Adapter, const char *Step, BOOLEAN Passed,
