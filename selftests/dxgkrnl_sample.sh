@@ -53,10 +53,38 @@ fi
 ./dxgkrnl_sample_test
 result migration_test $?
 
+# dxgpmoctl plays the loop too, the driver's adapter named by its id: a
+# write of the driver's engine to page 0 between START and the query.
+adapter=$(cat /sys/kernel/debug/dxgkrnl_sample_edu-"$dev"/adapter)
+vram=/sys/kernel/debug/dxgkrnl_sample_edu-$dev/vram
+rm -f /tmp/dxgkrnl-ctl
+mkfifo /tmp/dxgkrnl-ctl
+./dxgpmoctl -batch - < /tmp/dxgkrnl-ctl > /tmp/dxgkrnl-ctl.out 2>&1 &
+ctl=$!
+exec 6> /tmp/dxgkrnl-ctl
+echo "s=basis $adapter 0:16K" >&6
+# shellcheck disable=SC2016
+echo 'start $s' >&6
+i=0
+while ! grep -q 'started dirty tracking' /tmp/dxgkrnl-ctl.out &&
+      [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+printf x >> "$vram"
+# shellcheck disable=SC2016
+printf 'query --clear $s 4\ndestroy-basis $s\n' >&6
+exec 6>&-
+wait "$ctl"
+ctl_status=$?
+cat /tmp/dxgkrnl-ctl.out
+[ $ctl_status = 0 ] &&
+grep -q 'cleared (page 0 first): 1000$' /tmp/dxgkrnl-ctl.out
+result dxgpmoctl_reaches_the_drivers_ddis $?
+
 # A basis held across the driver's unload: the driver destroys its own at
 # its stop (with its callbacks, which it uses in the DDI), and the file's
 # later calls reach no driver.
-adapter=$(cat /sys/kernel/debug/dxgkrnl_sample_edu-"$dev"/adapter)
 rm -f /tmp/dxgkrnl-hold
 mkfifo /tmp/dxgkrnl-hold
 ./dxgkrnl_sample_hold "$adapter" < /tmp/dxgkrnl-hold > /tmp/dxgkrnl-hold.out &
