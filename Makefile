@@ -390,7 +390,8 @@ userspace-tools/examples/%: userspace-tools/examples/%.c \
 
 # kselftests of the library on the module, linked with libdxgk.a only:
 # its calls, and its live-migration harness against toy drivers' DDIs.
-LIBDXGK_SELFTESTS := selftests/libdxgk_test selftests/libdxgk_migration_test
+LIBDXGK_SELFTESTS := selftests/libdxgk_test selftests/libdxgk_migration_test \
+	selftests/libdxgk_driver_basis_test
 selftests: $(LIBDXGK_SELFTESTS)
 $(LIBDXGK_SELFTESTS): selftests/libdxgk_%: selftests/libdxgk_%.c \
 		selftests/machine.h selftests/steady.h \

@@ -10,7 +10,8 @@
 # no adapter left behind.
 # Prints "dxgpmo-check: PASS|FAIL name" lines for scripts/check.sh.
 # Needs dxgpmo loaded, debugfs, ./dxgkrnl_sample_edu.ko,
-# ./dxgkrnl_sample_test and ./dxgkrnl_sample_hold.
+# ./dxgkrnl_sample_test, ./dxgkrnl_sample_hold, ./dxgpmoctl and
+# ./libdxgk_driver_basis_test.
 
 sample=${DXGKRNL_SAMPLE_KO:-./dxgkrnl_sample_edu.ko}
 
@@ -81,6 +82,9 @@ cat /tmp/dxgkrnl-ctl.out
 [ $ctl_status = 0 ] &&
 grep -q 'cleared (page 0 first): 1000$' /tmp/dxgkrnl-ctl.out
 result dxgpmoctl_reaches_the_drivers_ddis $?
+# And libdxgk's calls, the adapter opened by its id.
+./libdxgk_driver_basis_test "$adapter" "$vram"
+result libdxgk_reaches_the_drivers_ddis $?
 
 # A basis held across the driver's unload: the driver destroys its own at
 # its stop (with its callbacks, which it uses in the DDI), and the file's

@@ -212,8 +212,11 @@ typedef struct _DXGK_LINUX_ADAPTER_INFO {
 
 /*
  * An adapter of the current session by name ("edu0", "virtual0"), or the
- * first one with every bit of RequiredCaps when Name is NULL.  Adapter
- * handles need no closing.
+ * first one with every bit of RequiredCaps when Name is NULL.  A kernel
+ * driver's adapter (<linux/dxgkrnl.h>), which is not listed, by its
+ * decimal id ("24") with RequiredCaps 0: its memory-basis calls reach the
+ * driver's own DDIs, for a process with CAP_SYS_ADMIN.  Adapter handles
+ * need no closing.
  */
 NTSTATUS DxgkLinuxOpenAdapter(const char *Name, UINT RequiredCaps,
 			      HANDLE *phAdapter);

@@ -38,12 +38,27 @@ static UINT caps_of(const struct dxgpmo_adapter_info *a)
 		DXGK_LINUX_ADAPTER_VIRTUAL : 0);
 }
 
+/* A decimal adapter id, 1 to 255; 0 for any other name. */
+static uint32_t adapter_id_of(const char *name)
+{
+	uint32_t id = 0;
+
+	if (!*name)
+		return 0;
+	for (; *name; name++) {
+		if (*name < '0' || *name > '9' || id > 255)
+			return 0;
+		id = id * 10 + (uint32_t)(*name - '0');
+	}
+	return id <= 255 ? id : 0;
+}
+
 NTSTATUS DxgkLinuxOpenAdapter(const char *name, UINT required, HANDLE *out)
 {
 	struct dxgpmo_adapter_info info[MAX_ADAPTERS];
 	struct _DXGK_LINUX_SESSION *s;
+	uint32_t total, i, id;
 	NTSTATUS status;
-	uint32_t total, i;
 	int err;
 
 	if (!out)
@@ -61,6 +76,15 @@ NTSTATUS DxgkLinuxOpenAdapter(const char *name, UINT required, HANDLE *out)
 		if ((caps_of(&info[i]) & required) != required)
 			continue;
 		*out = dxgk_make_handle(KIND_ADAPTER, s, info[i].adapter_id);
+		return dxgk_put_done(s, 0);
+	}
+	/*
+	 * A kernel driver's adapter is not listed: by its decimal id, for
+	 * the calls that use it to check (no caps are known to require).
+	 */
+	id = name && !required ? adapter_id_of(name) : 0;
+	if (id) {
+		*out = dxgk_make_handle(KIND_ADAPTER, s, id);
 		return dxgk_put_done(s, 0);
 	}
 	return dxgk_put_status(s, STATUS_NO_SUCH_DEVICE);

@@ -101,6 +101,7 @@ initramfs_tests() {
 		"$out/dxgkrnl_sample_edu.ko" "$user/selftests/dxgkrnl_sample.sh" \
 		"$user/selftests/dxgkrnl_sample_test" \
 		"$user/selftests/dxgkrnl_sample_hold" \
+		"$user/selftests/libdxgk_driver_basis_test" \
 		-- ${DXGPMO_KERNEL_BUILD:+--none} vgem $display vivid zram
 }
 # The bug boot loads the default build, the module as installed: no test
