@@ -294,8 +294,9 @@ dxgpmo_query_span(const struct dxgpmo_basis *basis,
 /*
  * The bits of a clearing query that never reached the caller are lost to
  * a tracker that cannot set them again (a driver's): its basis then
- * reports every page of the next queries dirty until a whole-basis query
- * has reached its caller.  More pages copied, none missed.
+ * reports every page of the next queries dirty until a clearing query of
+ * the whole basis has reached its caller.  More pages copied, none
+ * missed.
  */
 static void dxgpmo_basis_bits_lost(struct dxgpmo_basis *basis,
 				   const struct dxgpmo_query_dirty_bits *cmd,
@@ -372,7 +373,8 @@ int dxgpmo_cmd_query_dirty_bits(struct dxgpmo_ucmd *ucmd)
 	ret = dxgpmo_ucmd_copy_to(ucmd, cmd->buffer, out, nbytes);
 	if (ret)
 		dxgpmo_basis_bits_lost(basis, cmd, out);
-	else if (!cmd->subrange_length)
+	else if (!cmd->subrange_length &&
+		 (cmd->flags & DXGPMO_DIRTY_CLEAR_DATA))
 		basis->bits_lost = false;
 out_unlock:
 	mutex_unlock(&basis->tracking_lock);

@@ -29,6 +29,7 @@
 #include <linux/dma-buf.h>
 #include <linux/fcntl.h>
 #include <linux/idr.h>
+#include <linux/lockdep.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
@@ -66,6 +67,8 @@ struct dxgpmo_client {
 	/* The DDI calls in flight, plus one until the close. */
 	atomic_t ddi_users;
 	wait_queue_head_t ddi_wait;
+	struct lockdep_map ddi_map;
+	atomic_t quiesced;
 	void *priv;
 	struct module *owner;
 	struct list_head node;		/* dxgpmo_clients, while open */
@@ -91,6 +94,8 @@ struct dxgpmo_client_devres {
 static LIST_HEAD(dxgpmo_clients);
 static DEFINE_MUTEX(dxgpmo_clients_lock);
 static DEFINE_IDA(dxgpmo_client_ida);
+/* The drain of the driver's DDIs, as lockdep sees it (client.c). */
+static struct lock_class_key dxgpmo_client_ddi_key;
 
 static int dxgpmo_client_transfer(struct dxgpmo_adapter *adapter,
 				  bool to_memory, u64 device_address,
@@ -133,11 +138,16 @@ struct dxgpmo_client_basis {
  */
 static bool dxgpmo_client_ddi_enter(struct dxgpmo_client *client)
 {
-	return atomic_inc_not_zero(&client->ddi_users);
+	if (!atomic_inc_not_zero(&client->ddi_users))
+		return false;
+	/* For lockdep, a read of what the drain takes for writing. */
+	lock_map_acquire_read(&client->ddi_map);
+	return true;
 }
 
 static void dxgpmo_client_ddi_exit(struct dxgpmo_client *client)
 {
+	lock_map_release(&client->ddi_map);
 	if (atomic_dec_and_test(&client->ddi_users))
 		wake_up_all(&client->ddi_wait);
 }
@@ -229,7 +239,10 @@ static void *dxgpmo_client_basis_enter(struct dxgpmo_client *client,
 	if (!dxgpmo_client_ddi_enter(client))
 		return NULL;
 	/* Given back only after the drain, which waits for this call. */
-	return cb->driver_basis;
+	if (cb->driver_basis)
+		return cb->driver_basis;
+	dxgpmo_client_ddi_exit(client);
+	return NULL;
 }
 
 /* START or STOP: the driver's counts are its own. */
@@ -288,15 +301,24 @@ static const struct dxgpmo_basis_ddi dxgpmo_client_basis_ddi = {
 	.query = dxgpmo_client_basis_query,
 };
 
-/*
- * The close: no DDI is called from here on but the destroys below, made
- * while the driver's callbacks still work (its bases may own objects of
- * the client's); their files' objects only free their records later.
+/**
+ * dxgpmo_kernel_client_quiesce() - the first step of a client's close
+ * @client: the client
+ *
+ * No DDI of the driver's is called from here on but the destroys below,
+ * made while the driver's callbacks still work (its bases may own
+ * objects of the client's); their files' objects only free their records
+ * later.  The close does it first; dxgkrnl.c does it before it stops its
+ * interface's callbacks.  Once.
  */
-static void dxgpmo_client_give_back_bases(struct dxgpmo_client *client)
+void dxgpmo_kernel_client_quiesce(struct dxgpmo_client *client)
 {
 	struct dxgpmo_client_basis *cb, *next;
 
+	if (atomic_xchg(&client->quiesced, 1))
+		return;
+	lock_map_acquire(&client->ddi_map);
+	lock_map_release(&client->ddi_map);
 	if (!atomic_dec_and_test(&client->ddi_users))
 		wait_event(client->ddi_wait, !atomic_read(&client->ddi_users));
 	mutex_lock(&client->bases_lock);
@@ -344,7 +366,7 @@ static void dxgpmo_client_release(struct dxgpmo_client *client)
 {
 	struct dxgpmo_file *file = client->file;
 
-	dxgpmo_client_give_back_bases(client);
+	dxgpmo_kernel_client_quiesce(client);
 	dxgpmo_adapter_unregister(client->adapter);
 	dxgpmo_file_destroy(file);
 }
@@ -451,6 +473,8 @@ struct dxgpmo_client *__dxgpmo_client_open(struct device *dev,
 	INIT_LIST_HEAD(&client->bases);
 	atomic_set(&client->ddi_users, 1);
 	init_waitqueue_head(&client->ddi_wait);
+	lockdep_init_map(&client->ddi_map, "dxgpmo_client_ddi",
+			 &dxgpmo_client_ddi_key, 0);
 	dxgpmo_client_fill_adapter_ops(client);
 	client->index = ida_alloc(&dxgpmo_client_ida, GFP_KERNEL);
 	if (client->index < 0) {

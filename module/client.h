@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Kernel clients: the exported API is include/linux/dxgpmo.h; this is what
- * module init and exit call.
+ * module init and exit call, and the first step of a close, which
+ * dxgkrnl.c takes apart from the rest.
  */
 #ifndef _DXGPMO_CLIENT_H
 #define _DXGPMO_CLIENT_H
 
+struct dxgpmo_client;
+
 int dxgpmo_clients_init(void);
 void dxgpmo_clients_exit(void);
+void dxgpmo_kernel_client_quiesce(struct dxgpmo_client *client);
 
 #endif /* _DXGPMO_CLIENT_H */

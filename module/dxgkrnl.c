@@ -13,39 +13,49 @@
  * the object's id in the client; DeviceHandle is the interface's id alone.
  * A Create without hAdapter has no handle at all: it belongs to the
  * interface the calling module started, if it started exactly one.
+ *
+ * A callback holds its interface (users) from its lookup to its return,
+ * and no lock: it may sleep, take the mmap lock, be called from the
+ * driver's DDIs.  The stop first has the driver's DDIs drained and its
+ * bases given back (their destroys may use the callbacks), then takes the
+ * interface out of the table and waits for the callbacks in flight, then
+ * closes the client.  The interface's memory is the device's devres
+ * entry's, freed when the driver lets go of the device.
  */
+#include <linux/atomic.h>
 #include <linux/device.h>
 #include <linux/dma-buf.h>
 #include <linux/err.h>
 #include <linux/file.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
-#include <linux/overflow.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
-#include <linux/rwsem.h>
+#include <linux/overflow.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
+#include <linux/wait.h>
 #include <linux/xarray.h>
 
 #include <linux/dxgkrnl.h>
 #include <linux/dxgpmo.h>
 
+#include "client.h"
 #include "compat.h"
 #include "dxgk_dxgpmo.h"
 #include "dxgkrnl.h"
 
 struct dxgkrnl_iface {
 	u32 id;
+	/* Callbacks in flight, plus one until the stop takes it out. */
+	atomic_t users;
+	wait_queue_head_t idle;
+	/* The stop's, claimed once by dxgkrnl_stop_device() or devres. */
+	atomic_t stop_claimed;
 	struct dxgpmo_client *client;
 	struct device *dev;
 	struct module *owner;
-	/*
-	 * The task stopping the interface, under dxgkrnl_lock: only its own
-	 * callbacks (from the DDIs the stop calls) still find the interface.
-	 */
-	struct task_struct *stopping;
 	HANDLE miniport_device_context;
 	DXGK_LINUX_MEMORY_BASIS_DDIS ddis;
 	unsigned int nr_segments;
@@ -59,7 +69,11 @@ struct dxgkrnl_iface {
 	struct list_head user_views;
 };
 
-/* A user-mode map: a mapping of the object's dma-buf in a process. */
+/*
+ * A user-mode map: a mapping of the object's dma-buf in a process, and
+ * what the unmap recognises it by.  A view whose process has gone is
+ * dropped at the next user-mode map, or at the stop.
+ */
 struct dxgkrnl_user_view {
 	struct list_head node;
 	struct mm_struct *mm;		/* grabbed */
@@ -78,16 +92,9 @@ struct dxgkrnl_adl {
 	DXGK_PAGE_NUMBER pages[];
 };
 
-/*
- * Interfaces by id.  A callback holds dxgkrnl_lock for reading from its
- * lookup to its return; the stop takes it for writing to take its
- * interface out, so that no callback is running on it once it closes the
- * client.
- */
+/* Interfaces by id; a lookup takes a user under the xarray's lock. */
 static DEFINE_XARRAY_ALLOC(dxgkrnl_ifaces);
-static DECLARE_RWSEM(dxgkrnl_lock);
-
-#define DXGKRNL_ID_SHIFT	32
+static u32 dxgkrnl_next_id;
 
 static_assert(sizeof(DXGK_PAGE_NUMBER) == sizeof(u64),
 	      "an ADL's pages are filled as the module's u64 page numbers");
@@ -130,49 +137,75 @@ VISIBLE_IF_KUNIT int dxgkrnl_errno(NTSTATUS status)
 
 VISIBLE_IF_KUNIT HANDLE dxgkrnl_make_handle(u32 iface_id, u32 object_id)
 {
-	return (HANDLE)(uintptr_t)((u64)iface_id << DXGKRNL_ID_SHIFT |
-				   object_id);
+	return (HANDLE)(uintptr_t)((u64)iface_id << 32 | object_id);
 }
 
 /*
- * The interface a handle names, the object's id in *object_id (0 for
- * DeviceHandle); NULL for a handle no interface made.  The caller holds
- * dxgkrnl_lock.
+ * The interface a handle names, held, the object's id in *object_id (0
+ * for DeviceHandle); NULL for a handle no running interface made.
  */
-VISIBLE_IF_KUNIT struct dxgkrnl_iface *dxgkrnl_iface_of(HANDLE handle,
-							u32 *object_id)
+VISIBLE_IF_KUNIT struct dxgkrnl_iface *dxgkrnl_iface_get(HANDLE handle,
+							 u32 *object_id)
 {
 	u64 value = (uintptr_t)handle;
 	struct dxgkrnl_iface *iface;
 
 	*object_id = lower_32_bits(value);
+	xa_lock(&dxgkrnl_ifaces);
 	iface = xa_load(&dxgkrnl_ifaces, upper_32_bits(value));
-	if (iface && iface->stopping && iface->stopping != current)
-		return NULL;
+	if (iface && !atomic_inc_not_zero(&iface->users))
+		iface = NULL;
+	xa_unlock(&dxgkrnl_ifaces);
 	return iface;
 }
 
-/* An object's handle: its interface, and its id, which must not be 0. */
-static struct dxgkrnl_iface *dxgkrnl_object(HANDLE handle, u32 *object_id)
+VISIBLE_IF_KUNIT void dxgkrnl_iface_put(struct dxgkrnl_iface *iface)
 {
-	struct dxgkrnl_iface *iface = dxgkrnl_iface_of(handle, object_id);
-
-	return *object_id ? iface : NULL;
+	if (atomic_dec_and_test(&iface->users))
+		wake_up_all(&iface->idle);
 }
 
-/* The one interface the module at addr started, for a Create without one. */
+/* An object's handle: its interface, held, and its id, never 0. */
+static struct dxgkrnl_iface *dxgkrnl_object_get(HANDLE handle, u32 *object_id)
+{
+	struct dxgkrnl_iface *iface = dxgkrnl_iface_get(handle, object_id);
+
+	if (iface && !*object_id) {
+		dxgkrnl_iface_put(iface);
+		return NULL;
+	}
+	return iface;
+}
+
+/* Whether handle is one of iface's, held already; its id in *object_id. */
+static bool dxgkrnl_handle_in(HANDLE handle, const struct dxgkrnl_iface *iface,
+			      u32 *object_id)
+{
+	u64 value = (uintptr_t)handle;
+
+	*object_id = lower_32_bits(value);
+	return upper_32_bits(value) == iface->id;
+}
+
+/* The one interface the module at addr started, held; for a Create. */
 static struct dxgkrnl_iface *dxgkrnl_iface_of_caller(unsigned long addr)
 {
 	struct dxgkrnl_iface *iface, *found = NULL;
 	unsigned long id;
 
+	xa_lock(&dxgkrnl_ifaces);
 	xa_for_each(&dxgkrnl_ifaces, id, iface) {
-		if (iface->stopping || !within_module(addr, iface->owner))
+		if (!within_module(addr, iface->owner))
 			continue;
-		if (found)
-			return NULL;
+		if (found) {
+			found = NULL;
+			break;
+		}
 		found = iface;
 	}
+	if (found && !atomic_inc_not_zero(&found->users))
+		found = NULL;
+	xa_unlock(&dxgkrnl_ifaces);
 	return found;
 }
 
@@ -191,18 +224,18 @@ DxgkCbCreatePhysicalMemoryObject(DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT *pArgs)
 	pArgs->hAdapterMemoryObject = NULL;
 	if (dxgk_to_create_pmo(pArgs, &c))
 		return STATUS_INVALID_PARAMETER;
-	down_read(&dxgkrnl_lock);
-	status = STATUS_INVALID_HANDLE;
 	if (pArgs->hAdapter) {
-		iface = dxgkrnl_iface_of(pArgs->hAdapter, &object_id);
-		if (!iface || object_id)
+		iface = dxgkrnl_iface_get(pArgs->hAdapter, &object_id);
+		if (!iface)
+			return STATUS_INVALID_HANDLE;
+		status = STATUS_INVALID_HANDLE;
+		if (object_id)
 			goto out;
 		c.adapter_id = dxgpmo_client_adapter_id(iface->client);
 	} else {
 		iface = dxgkrnl_iface_of_caller(caller);
-		status = STATUS_INVALID_PARAMETER;
 		if (!iface)
-			goto out;
+			return STATUS_INVALID_PARAMETER;
 	}
 	status = dxgkrnl_status(dxgpmo_client_create_pmo(iface->client, &c));
 	if (!NT_SUCCESS(status))
@@ -212,7 +245,7 @@ DxgkCbCreatePhysicalMemoryObject(DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT *pArgs)
 		pArgs->hAdapterMemoryObject = dxgkrnl_make_handle(iface->id,
 								  c.amo_id);
 out:
-	up_read(&dxgkrnl_lock);
+	dxgkrnl_iface_put(iface);
 	return status;
 }
 
@@ -225,16 +258,16 @@ DxgkCbDestroyPhysicalMemoryObject(const DXGKARGCB_DESTROY_PHYSICAL_MEMORY_OBJECT
 
 	if (!pArgs)
 		return STATUS_INVALID_PARAMETER;
-	down_read(&dxgkrnl_lock);
-	iface = dxgkrnl_object(pArgs->hPhysicalMemoryObject, &d.pmo_id);
+	iface = dxgkrnl_object_get(pArgs->hPhysicalMemoryObject, &d.pmo_id);
 	if (!iface)
-		goto out;
+		return STATUS_INVALID_HANDLE;
 	if (pArgs->hAdapterMemoryObject &&
-	    dxgkrnl_object(pArgs->hAdapterMemoryObject, &d.amo_id) != iface)
+	    (!dxgkrnl_handle_in(pArgs->hAdapterMemoryObject, iface, &d.amo_id) ||
+	     !d.amo_id))
 		goto out;
 	status = dxgkrnl_status(dxgpmo_client_destroy_pmo(iface->client, &d));
 out:
-	up_read(&dxgkrnl_lock);
+	dxgkrnl_iface_put(iface);
 	return status;
 }
 
@@ -249,10 +282,11 @@ DxgkCbOpenPhysicalMemoryObject(DXGKARGCB_OPEN_PHYSICAL_MEMORY_OBJECT *pArgs)
 	if (!pArgs)
 		return STATUS_INVALID_PARAMETER;
 	pArgs->hAdapterMemoryObject = NULL;
-	down_read(&dxgkrnl_lock);
-	iface = dxgkrnl_object(pArgs->hPhysicalMemoryObject, &o.pmo_id);
-	if (!iface || dxgkrnl_iface_of(pArgs->hAdapter, &adapter_object) !=
-		      iface || adapter_object)
+	iface = dxgkrnl_object_get(pArgs->hPhysicalMemoryObject, &o.pmo_id);
+	if (!iface)
+		return STATUS_INVALID_HANDLE;
+	if (!dxgkrnl_handle_in(pArgs->hAdapter, iface, &adapter_object) ||
+	    adapter_object)
 		goto out;
 	o.adapter_id = dxgpmo_client_adapter_id(iface->client);
 	status = dxgkrnl_status(dxgpmo_client_open_pmo(iface->client, &o));
@@ -260,7 +294,7 @@ DxgkCbOpenPhysicalMemoryObject(DXGKARGCB_OPEN_PHYSICAL_MEMORY_OBJECT *pArgs)
 		pArgs->hAdapterMemoryObject = dxgkrnl_make_handle(iface->id,
 								  o.amo_id);
 out:
-	up_read(&dxgkrnl_lock);
+	dxgkrnl_iface_put(iface);
 	return status;
 }
 
@@ -269,16 +303,15 @@ DxgkCbClosePhysicalMemoryObject(const DXGKARGCB_CLOSE_PHYSICAL_MEMORY_OBJECT *pA
 {
 	struct dxgpmo_close_pmo c = { .size = sizeof(c) };
 	struct dxgkrnl_iface *iface;
-	NTSTATUS status = STATUS_INVALID_HANDLE;
+	NTSTATUS status;
 
 	if (!pArgs)
 		return STATUS_INVALID_PARAMETER;
-	down_read(&dxgkrnl_lock);
-	iface = dxgkrnl_object(pArgs->hAdapterMemoryObject, &c.amo_id);
-	if (iface)
-		status = dxgkrnl_status(dxgpmo_client_close_pmo(iface->client,
-								&c));
-	up_read(&dxgkrnl_lock);
+	iface = dxgkrnl_object_get(pArgs->hAdapterMemoryObject, &c.amo_id);
+	if (!iface)
+		return STATUS_INVALID_HANDLE;
+	status = dxgkrnl_status(dxgpmo_client_close_pmo(iface->client, &c));
+	dxgkrnl_iface_put(iface);
 	return status;
 }
 
@@ -286,7 +319,7 @@ static NTSTATUS DxgkCbAllocateAdl(DXGKARGCB_ALLOCATE_ADL *pArgs)
 {
 	struct dxgpmo_allocate_adl a = { .size = sizeof(a) };
 	struct dxgkrnl_iface *iface;
-	struct dxgkrnl_adl *box = NULL;
+	struct dxgkrnl_adl *box;
 	NTSTATUS status;
 	int flags;
 	u64 nr;
@@ -301,11 +334,9 @@ static NTSTATUS DxgkCbAllocateAdl(DXGKARGCB_ALLOCATE_ADL *pArgs)
 	nr = pArgs->Size >> PAGE_SHIFT;
 	if (nr > U32_MAX)
 		return STATUS_INVALID_PARAMETER;
-	down_read(&dxgkrnl_lock);
-	status = STATUS_INVALID_HANDLE;
-	iface = dxgkrnl_object(pArgs->hAdapterMemoryObject, &a.amo_id);
+	iface = dxgkrnl_object_get(pArgs->hAdapterMemoryObject, &a.amo_id);
 	if (!iface)
-		goto out;
+		return STATUS_INVALID_HANDLE;
 	status = STATUS_NO_MEMORY;
 	box = kvzalloc(struct_size(box, pages, nr), GFP_KERNEL);
 	if (!box)
@@ -316,8 +347,10 @@ static NTSTATUS DxgkCbAllocateAdl(DXGKARGCB_ALLOCATE_ADL *pArgs)
 	a.pages_capacity = nr;
 	status = dxgkrnl_status(dxgpmo_client_allocate_adl(iface->client, &a,
 							   (u64 *)box->pages));
-	if (!NT_SUCCESS(status))
+	if (!NT_SUCCESS(status)) {
+		kvfree(box);
 		goto out;
+	}
 	dxgk_adl_of_reply(&box->adl, box->pages, pArgs->Flags, &a);
 	box->amo = pArgs->hAdapterMemoryObject;
 	box->adl_id = a.adl_id;
@@ -325,10 +358,8 @@ static NTSTATUS DxgkCbAllocateAdl(DXGKARGCB_ALLOCATE_ADL *pArgs)
 	list_add(&box->node, &iface->adls);
 	mutex_unlock(&iface->adls_lock);
 	pArgs->pAdl = &box->adl;
-	box = NULL;
 out:
-	up_read(&dxgkrnl_lock);
-	kvfree(box);
+	dxgkrnl_iface_put(iface);
 	return status;
 }
 
@@ -355,15 +386,14 @@ static NTSTATUS DxgkCbFreeAdl(const DXGKARGCB_FREE_ADL *pArgs)
 	struct dxgpmo_free_adl f = { .size = sizeof(f) };
 	struct dxgkrnl_iface *iface;
 	struct dxgkrnl_adl *box;
-	NTSTATUS status = STATUS_INVALID_HANDLE;
+	NTSTATUS status;
 	u32 amo_id;
 
 	if (!pArgs || !pArgs->pAdl)
 		return STATUS_INVALID_PARAMETER;
-	down_read(&dxgkrnl_lock);
-	iface = dxgkrnl_object(pArgs->hAdapterMemoryObject, &amo_id);
+	iface = dxgkrnl_object_get(pArgs->hAdapterMemoryObject, &amo_id);
 	if (!iface)
-		goto out;
+		return STATUS_INVALID_HANDLE;
 	box = dxgkrnl_take_adl(iface, pArgs->pAdl, pArgs->hAdapterMemoryObject);
 	status = STATUS_INVALID_PARAMETER;
 	if (!box)
@@ -379,22 +409,44 @@ static NTSTATUS DxgkCbFreeAdl(const DXGKARGCB_FREE_ADL *pArgs)
 		mutex_unlock(&iface->adls_lock);
 	}
 out:
-	up_read(&dxgkrnl_lock);
+	dxgkrnl_iface_put(iface);
 	return status;
+}
+
+static void dxgkrnl_free_user_view(struct dxgkrnl_user_view *view)
+{
+	fput(view->file);
+	mmdrop(view->mm);
+	kfree(view);
+}
+
+/* The views of processes that have gone, which no unmap can name. */
+static void dxgkrnl_prune_user_views(struct dxgkrnl_iface *iface)
+{
+	struct dxgkrnl_user_view *view, *next;
+	LIST_HEAD(gone);
+
+	mutex_lock(&iface->adls_lock);
+	list_for_each_entry_safe(view, next, &iface->user_views, node)
+		if (!atomic_read(&view->mm->mm_users))
+			list_move(&view->node, &gone);
+	mutex_unlock(&iface->adls_lock);
+	list_for_each_entry_safe(view, next, &gone, node)
+		dxgkrnl_free_user_view(view);
 }
 
 /*
  * User mode maps into the calling process, as on Windows: the object's
- * dma-buf, mmap()ed there with the object's cache type, whole pages.  The
- * view keeps the object's pages until it is unmapped, by
- * DxgkCbUnmapPhysicalMemory from the same process or by the process.
+ * dma-buf, mmap()ed there with the object's cache type, whole pages (a
+ * read-only SECTION read-only).  The view keeps the object's pages until
+ * it is unmapped, by DxgkCbUnmapPhysicalMemory from the same process or
+ * by the process.
  */
 static NTSTATUS dxgkrnl_map_user(struct dxgkrnl_iface *iface, u32 pmo_id,
 				 DXGKARGCB_MAP_PHYSICAL_MEMORY *pArgs)
 {
 	u64 start = round_down(pArgs->Offset, PAGE_SIZE), end;
 	struct dxgkrnl_user_view *view;
-	unsigned long prot = PROT_READ | PROT_WRITE;
 	struct dma_buf *dmabuf;
 	unsigned long address;
 
@@ -406,22 +458,20 @@ static NTSTATUS dxgkrnl_map_user(struct dxgkrnl_iface *iface, u32 pmo_id,
 	    end > U64_MAX - PAGE_SIZE)
 		return STATUS_INVALID_PARAMETER;
 	end = PAGE_ALIGN(end);
+	dxgkrnl_prune_user_views(iface);
 	view = kzalloc(sizeof(*view), GFP_KERNEL);
 	if (!view)
 		return STATUS_NO_MEMORY;
 	dmabuf = dxgpmo_client_export_dmabuf(iface->client, pmo_id, false);
-	/* A read-only SECTION maps read-only. */
-	if (PTR_ERR_OR_ZERO(dmabuf) == -EACCES) {
-		prot = PROT_READ;
-		dmabuf = dxgpmo_client_export_dmabuf(iface->client, pmo_id,
-						     true);
-	}
 	if (IS_ERR(dmabuf)) {
 		kfree(view);
 		return dxgkrnl_status(PTR_ERR(dmabuf));
 	}
-	address = vm_mmap(dmabuf->file, 0, end - start, prot, MAP_SHARED,
-			  start);
+	address = vm_mmap(dmabuf->file, 0, end - start,
+			  PROT_READ | PROT_WRITE, MAP_SHARED, start);
+	if (address == (unsigned long)-EACCES)
+		address = vm_mmap(dmabuf->file, 0, end - start, PROT_READ,
+				  MAP_SHARED, start);
 	if (IS_ERR_VALUE(address)) {
 		dma_buf_put(dmabuf);
 		kfree(view);
@@ -447,7 +497,7 @@ static NTSTATUS DxgkCbMapPhysicalMemory(DXGKARGCB_MAP_PHYSICAL_MEMORY *pArgs)
 {
 	struct dxgpmo_map m = { .size = sizeof(m) };
 	struct dxgkrnl_iface *iface;
-	NTSTATUS status = STATUS_INVALID_HANDLE;
+	NTSTATUS status;
 
 	if (!pArgs)
 		return STATUS_INVALID_PARAMETER;
@@ -455,10 +505,9 @@ static NTSTATUS DxgkCbMapPhysicalMemory(DXGKARGCB_MAP_PHYSICAL_MEMORY *pArgs)
 	if (pArgs->AccessMode != DXGK_ACCESS_MODE_KERNEL_MODE &&
 	    pArgs->AccessMode != DXGK_ACCESS_MODE_USER_MODE)
 		return STATUS_INVALID_PARAMETER;
-	down_read(&dxgkrnl_lock);
-	iface = dxgkrnl_object(pArgs->hPhysicalMemoryObject, &m.pmo_id);
+	iface = dxgkrnl_object_get(pArgs->hPhysicalMemoryObject, &m.pmo_id);
 	if (!iface)
-		goto out;
+		return STATUS_INVALID_HANDLE;
 	if (pArgs->AccessMode == DXGK_ACCESS_MODE_USER_MODE) {
 		status = dxgkrnl_map_user(iface, m.pmo_id, pArgs);
 		goto out;
@@ -473,15 +522,8 @@ static NTSTATUS DxgkCbMapPhysicalMemory(DXGKARGCB_MAP_PHYSICAL_MEMORY *pArgs)
 	pArgs->Offset = m.offset;
 	pArgs->Size = m.length;
 out:
-	up_read(&dxgkrnl_lock);
+	dxgkrnl_iface_put(iface);
 	return status;
-}
-
-static void dxgkrnl_free_user_view(struct dxgkrnl_user_view *view)
-{
-	fput(view->file);
-	mmdrop(view->mm);
-	kfree(view);
 }
 
 /* The calling process's user-mode view at address, off the list. */
@@ -505,19 +547,26 @@ dxgkrnl_take_user_view(struct dxgkrnl_iface *iface, u32 pmo_id,
 }
 
 /*
- * Unmapped if the mapping is still the view's: a process that unmapped it
- * itself may have something else there now, which is not the driver's.
+ * Unmapped if every page of it is still the view's mapping: a process
+ * that unmapped some of it itself may have something else there now,
+ * which is not the driver's to unmap.
  */
 static NTSTATUS dxgkrnl_unmap_user(struct dxgkrnl_user_view *view)
 {
+	unsigned long address = view->address;
+	unsigned long end = view->address + view->length;
 	struct vm_area_struct *vma;
-	bool ours;
+	bool ours = true;
 	int err = 0;
 
 	mmap_read_lock(view->mm);
-	vma = find_vma(view->mm, view->address);
-	ours = vma && vma->vm_start == view->address &&
-	       vma->vm_file == view->file;
+	while (ours && address < end) {
+		vma = find_vma(view->mm, address);
+		ours = vma && vma->vm_start <= address &&
+		       vma->vm_file == view->file;
+		if (ours)
+			address = vma->vm_end;
+	}
 	mmap_read_unlock(view->mm);
 	if (ours)
 		err = vm_munmap(view->address, view->length);
@@ -531,25 +580,24 @@ DxgkCbUnmapPhysicalMemory(const DXGKARGCB_UNMAP_PHYSICAL_MEMORY *pArgs)
 	struct dxgpmo_unmap u = { .size = sizeof(u) };
 	struct dxgkrnl_user_view *view;
 	struct dxgkrnl_iface *iface;
-	NTSTATUS status = STATUS_INVALID_HANDLE;
+	NTSTATUS status;
 
 	if (!pArgs)
 		return STATUS_INVALID_PARAMETER;
-	down_read(&dxgkrnl_lock);
-	iface = dxgkrnl_object(pArgs->hPhysicalMemoryObject, &u.pmo_id);
+	iface = dxgkrnl_object_get(pArgs->hPhysicalMemoryObject, &u.pmo_id);
 	if (!iface)
-		goto out;
+		return STATUS_INVALID_HANDLE;
 	view = dxgkrnl_take_user_view(iface, u.pmo_id,
 				      (uintptr_t)pArgs->pBaseAddress);
 	if (view) {
 		status = dxgkrnl_unmap_user(view);
-		goto out;
+	} else {
+		u.address = (uintptr_t)pArgs->pBaseAddress;
+		u.length = pArgs->Size;
+		status = dxgkrnl_status(dxgpmo_client_unmap(iface->client,
+							    &u));
 	}
-	u.address = (uintptr_t)pArgs->pBaseAddress;
-	u.length = pArgs->Size;
-	status = dxgkrnl_status(dxgpmo_client_unmap(iface->client, &u));
-out:
-	up_read(&dxgkrnl_lock);
+	dxgkrnl_iface_put(iface);
 	return status;
 }
 
@@ -765,41 +813,44 @@ static bool dxgkrnl_start_info_valid(const struct dxgkrnl_start_info *info)
 	return true;
 }
 
-static u32 dxgkrnl_next_id;
-
 /*
- * The stop: first the interface is the stopping task's alone, then the
- * client closes (the driver's DDIs it calls, its bases' destroys, may
- * still use its callbacks), then the interface goes.
+ * The stop, once: the driver's DDIs drained and its bases given back
+ * (their destroys may use the callbacks), then the interface out of the
+ * table and its callbacks in flight waited for, then the client closed.
  */
 static void dxgkrnl_stop(struct dxgkrnl_iface *ifc)
 {
 	struct dxgkrnl_user_view *view, *next_view;
 	struct dxgkrnl_adl *box, *next;
 
-	down_write(&dxgkrnl_lock);
-	ifc->stopping = current;
-	up_write(&dxgkrnl_lock);
-	dxgpmo_client_close(ifc->client);
-	down_write(&dxgkrnl_lock);
+	dxgpmo_kernel_client_quiesce(ifc->client);
 	xa_erase(&dxgkrnl_ifaces, ifc->id);
-	up_write(&dxgkrnl_lock);
+	if (!atomic_dec_and_test(&ifc->users))
+		wait_event(ifc->idle, !atomic_read(&ifc->users));
+	dxgpmo_client_close(ifc->client);
 	list_for_each_entry_safe(box, next, &ifc->adls, node)
 		kvfree(box);
 	/* A process's view stays until it unmaps it: its own to end. */
 	list_for_each_entry_safe(view, next_view, &ifc->user_views, node)
 		dxgkrnl_free_user_view(view);
-	kfree(ifc);
 }
 
-/* A driver that let go of the device without stopping: stopped then. */
-static void dxgkrnl_stop_action(void *data)
+/*
+ * The device's entry, released when the driver lets go of the device: it
+ * frees the interface, after stopping it if the driver did not (its DDIs
+ * are called for the bases it still has: its context must live until
+ * then, as one devm_kzalloc()ed before the start does).
+ */
+static void dxgkrnl_release(void *data)
 {
 	struct dxgkrnl_iface *ifc = data;
 
-	dev_warn(ifc->dev, "dxgkrnl: %s let go of the device without dxgkrnl_stop_device(): stopping it\n",
-		 module_name(ifc->owner));
-	dxgkrnl_stop(ifc);
+	if (!atomic_xchg(&ifc->stop_claimed, 1)) {
+		dev_warn(ifc->dev, "dxgkrnl: %s let go of the device without dxgkrnl_stop_device(): stopping it\n",
+			 module_name(ifc->owner));
+		dxgkrnl_stop(ifc);
+	}
+	kfree(ifc);
 }
 
 /**
@@ -814,9 +865,10 @@ static void dxgkrnl_stop_action(void *data)
  * be called before this returns.  An interface the driver does not stop
  * is stopped when the driver lets go of @dev (devres), with a warning.
  *
- * Context: process context; from probe() or later.
- * Return: 0, -EINVAL for DDIs given in part or a bad segment, or the
- * errors of dxgpmo_client_open().
+ * Context: process context; from probe() or later, while @dev is bound to
+ * @owner's driver.
+ * Return: 0, -EINVAL for DDIs given in part, a bad segment or a device
+ * another module drives, or the errors of dxgpmo_client_open().
  */
 int __dxgkrnl_start_device(struct device *dev,
 			   const struct dxgkrnl_start_info *info,
@@ -828,9 +880,14 @@ int __dxgkrnl_start_device(struct device *dev,
 
 	if (WARN_ON(!info || !iface || !dxgkrnl_start_info_valid(info)))
 		return -EINVAL;
+	/* The driver's module unloads only after it let go of the device. */
+	if (WARN_ON(!dev->driver || dev->driver->owner != owner))
+		return -EINVAL;
 	ifc = kzalloc(sizeof(*ifc), GFP_KERNEL);
 	if (!ifc)
 		return -ENOMEM;
+	atomic_set(&ifc->users, 1);
+	init_waitqueue_head(&ifc->idle);
 	ifc->dev = dev;
 	ifc->owner = owner;
 	ifc->miniport_device_context = info->miniport_device_context;
@@ -845,13 +902,11 @@ int __dxgkrnl_start_device(struct device *dev,
 	}
 	/*
 	 * Ids are not reused soon, so that a stale handle of a stopped
-	 * interface does not name the next one.
+	 * interface does not name the next one.  Reserved until it runs.
 	 */
-	down_write(&dxgkrnl_lock);
 	ret = xa_alloc_cyclic(&dxgkrnl_ifaces, &ifc->id, NULL,
 			      XA_LIMIT(1, U16_MAX), &dxgkrnl_next_id,
 			      GFP_KERNEL);
-	up_write(&dxgkrnl_lock);
 	if (ret < 0)
 		goto err_free;
 	client = __dxgpmo_client_open(dev, info->memory_basis_ddis ?
@@ -862,13 +917,11 @@ int __dxgkrnl_start_device(struct device *dev,
 		goto err_erase;
 	}
 	ifc->client = client;
-	/* After the client's own devres entry: released before it. */
-	ret = devm_add_action(dev, dxgkrnl_stop_action, ifc);
+	/* After the client's own entry: released before it. */
+	ret = devm_add_action(dev, dxgkrnl_release, ifc);
 	if (ret)
 		goto err_close;
-	down_write(&dxgkrnl_lock);
 	xa_store(&dxgkrnl_ifaces, ifc->id, ifc, GFP_KERNEL);
-	up_write(&dxgkrnl_lock);
 	dxgkrnl_fill_interface(iface, ifc->id);
 	return 0;
 
@@ -888,24 +941,25 @@ EXPORT_SYMBOL_NS_GPL(__dxgkrnl_start_device, DXGPMO_NS);
  *
  * What the driver still holds is destroyed (counted as leaked, as at a
  * client's close), its memory bases by its own DxgkDdiDestroyMemoryBasis,
- * which may still use the callbacks; every handle of the interface is
- * invalid from here on, and @iface is zeroed.
+ * which may still use the callbacks; no DDI is called after, every handle
+ * of the interface is invalid, and @iface is zeroed.  From remove() or a
+ * devres action of the driver's.
  *
- * Context: process context, before the driver lets go of the device; no
- * other thread calling the interface.
+ * Context: process context, before the driver let go of the device; not
+ * from a DDI or callback of the interface.
  */
 void dxgkrnl_stop_device(DXGKRNL_INTERFACE *iface)
 {
 	struct dxgkrnl_iface *ifc;
 	u32 object_id;
 
-	down_read(&dxgkrnl_lock);
-	ifc = dxgkrnl_iface_of(iface->DeviceHandle, &object_id);
-	up_read(&dxgkrnl_lock);
-	if (WARN_ON(!ifc || object_id))
+	ifc = dxgkrnl_iface_get(iface->DeviceHandle, &object_id);
+	if (WARN_ON(!ifc))
 		return;
-	devm_remove_action(ifc->dev, dxgkrnl_stop_action, ifc);
-	dxgkrnl_stop(ifc);
+	/* Its memory is the devres entry's, which a stop cannot release. */
+	dxgkrnl_iface_put(ifc);
+	if (!WARN_ON(object_id) && !atomic_xchg(&ifc->stop_claimed, 1))
+		dxgkrnl_stop(ifc);
 	memset(iface, 0, sizeof(*iface));
 }
 EXPORT_SYMBOL_NS_GPL(dxgkrnl_stop_device, DXGPMO_NS);
@@ -916,11 +970,12 @@ u32 dxgkrnl_adapter_id(const DXGKRNL_INTERFACE *iface)
 	struct dxgkrnl_iface *ifc;
 	u32 object_id, id = 0;
 
-	down_read(&dxgkrnl_lock);
-	ifc = dxgkrnl_iface_of(iface->DeviceHandle, &object_id);
-	if (ifc && !object_id)
+	ifc = dxgkrnl_iface_get(iface->DeviceHandle, &object_id);
+	if (!ifc)
+		return 0;
+	if (!object_id)
 		id = dxgpmo_client_adapter_id(ifc->client);
-	up_read(&dxgkrnl_lock);
+	dxgkrnl_iface_put(ifc);
 	return id;
 }
 EXPORT_SYMBOL_NS_GPL(dxgkrnl_adapter_id, DXGPMO_NS);

@@ -17,7 +17,8 @@ struct dxgkrnl_iface;
 NTSTATUS dxgkrnl_status(int err);
 int dxgkrnl_errno(NTSTATUS status);
 HANDLE dxgkrnl_make_handle(u32 iface_id, u32 object_id);
-struct dxgkrnl_iface *dxgkrnl_iface_of(HANDLE handle, u32 *object_id);
+struct dxgkrnl_iface *dxgkrnl_iface_get(HANDLE handle, u32 *object_id);
+void dxgkrnl_iface_put(struct dxgkrnl_iface *iface);
 void dxgkrnl_fill_interface(DXGKRNL_INTERFACE *iface, u32 iface_id);
 #endif
 

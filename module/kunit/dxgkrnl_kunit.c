@@ -45,12 +45,12 @@ void dxgpmo_dxgkrnl_handle_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, (u64)(uintptr_t)dxgkrnl_make_handle(5, 7),
 			(5ULL << 32) | 7);
 	/* No interface is started: every handle names none. */
-	KUNIT_EXPECT_NULL(test, dxgkrnl_iface_of(dxgkrnl_make_handle(5, 7),
-						 &object_id));
+	KUNIT_EXPECT_NULL(test, dxgkrnl_iface_get(dxgkrnl_make_handle(5, 7),
+						  &object_id));
 	KUNIT_EXPECT_EQ(test, object_id, 7U);
-	KUNIT_EXPECT_NULL(test, dxgkrnl_iface_of(NULL, &object_id));
+	KUNIT_EXPECT_NULL(test, dxgkrnl_iface_get(NULL, &object_id));
 	KUNIT_EXPECT_EQ(test, object_id, 0U);
-	KUNIT_EXPECT_NULL(test, dxgkrnl_iface_of((HANDLE)~0UL, &object_id));
+	KUNIT_EXPECT_NULL(test, dxgkrnl_iface_get((HANDLE)~0UL, &object_id));
 }
 
 void dxgpmo_dxgkrnl_args_test(struct kunit *test)
