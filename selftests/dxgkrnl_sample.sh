@@ -111,7 +111,28 @@ result basis_after_unload_reaches_no_driver $?
 # It stopped its interface itself, and its DDIs' destroys warned nothing.
 ! dmesg | grep -qE 'without dxgkrnl_stop_device|DxgkDdiDestroyMemoryBasis of'
 result stop_is_quiet $?
-echo > "$sysdev/driver_override"
-echo "$dev" > /sys/bus/pci/drivers_probe
 live_counters | diff /tmp/dxgkrnl-live-before - > /dev/null
 result nothing_left_after_unload $?
+
+# The stop from a devres action of the driver's, and none at all: dxgpmo
+# stops the interface when the device is let go of, and warns.
+for where in devm none; do
+	dmesg -c > /dev/null
+	insmod "$sample" stop=$where &&
+	readlink "$sysdev/driver" | grep -q '/dxgkrnl_sample_edu$'
+	result "stop_${where}_bound" $?
+	rmmod dxgkrnl_sample_edu
+	result "stop_${where}_unloaded" $?
+	if [ $where = none ]; then
+		dmesg | grep -q 'without dxgkrnl_stop_device'
+	else
+		! dmesg | grep -q 'without dxgkrnl_stop_device'
+	fi
+	result "stop_${where}_warned_as_it_should" $?
+	! dmesg | grep -qE 'BUG|WARNING|refcount|double free'
+	result "stop_${where}_clean" $?
+	live_counters | diff /tmp/dxgkrnl-live-before - > /dev/null
+	result "stop_${where}_nothing_left" $?
+done
+echo > "$sysdev/driver_override"
+echo "$dev" > /sys/bus/pci/drivers_probe

@@ -34,6 +34,15 @@
 
 #define KMD_RESULTS_SIZE	4096
 
+/*
+ * Where the interface stops: in remove() (as a driver does), from a
+ * devres action registered after the start, or nowhere (a driver's bug,
+ * which dxgpmo warns of and mends when the device is let go of).
+ */
+static char *stop = "remove";
+module_param(stop, charp, 0444);
+MODULE_PARM_DESC(stop, "where the interface stops: remove, devm or none");
+
 struct kmd_edu {
 	KMD_ADAPTER adapter;		/* the memory code's */
 	struct pci_dev *pdev;
@@ -204,6 +213,14 @@ static int kmd_adapter_show(struct seq_file *s, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(kmd_adapter);
 
+static void kmd_devm_stop(void *data)
+{
+	struct kmd_edu *edu = data;
+
+	KmdStopVram(&edu->adapter);
+	dxgkrnl_stop_device(&edu->adapter.DxgkInterface);
+}
+
 static int kmd_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct dxgkrnl_start_info info = {
@@ -231,6 +248,11 @@ static int kmd_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 				   &edu->adapter.DxgkInterface);
 	if (ret)
 		return ret;
+	if (!strcmp(stop, "devm")) {
+		ret = devm_add_action_or_reset(&pdev->dev, kmd_devm_stop, edu);
+		if (ret)
+			return ret;
+	}
 	pci_set_drvdata(pdev, edu);
 	KmdRunSequence(&edu->adapter);
 	if (!NT_SUCCESS(KmdStartVram(&edu->adapter))) {
@@ -251,6 +273,8 @@ static void kmd_remove(struct pci_dev *pdev)
 	struct kmd_edu *edu = pci_get_drvdata(pdev);
 
 	debugfs_remove(edu->dir);
+	if (strcmp(stop, "remove"))
+		return;
 	KmdStopVram(&edu->adapter);
 	dxgkrnl_stop_device(&edu->adapter.DxgkInterface);
 }
