@@ -13,7 +13,6 @@
  * whole dirty pages, and brings a buffer with a bit for each.  A basis is
  * the file's object; the tracker's handle lives in it.
  */
-#include <linux/atomic.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>

@@ -174,35 +174,33 @@ static void *dxgpmo_client_basis_create(struct dxgpmo_adapter *adapter,
 	struct dxgpmo_client *client = adapter->priv;
 	struct dxgpmo_memory_range *driver_ranges;
 	struct dxgpmo_client_basis *cb;
-	void *driver_basis;
+	int ret = -ENOMEM;
 	u32 i;
 
 	cb = kzalloc(sizeof(*cb), GFP_KERNEL_ACCOUNT);
 	driver_ranges = kvmalloc_array(nr_ranges, sizeof(*driver_ranges),
 				       GFP_KERNEL_ACCOUNT);
-	driver_basis = ERR_PTR(-ENOMEM);
 	if (!cb || !driver_ranges)
 		goto out_free;
 	for (i = 0; i < nr_ranges; i++) {
 		driver_ranges[i].segment_offset = ranges[i].offset;
 		driver_ranges[i].length = ranges[i].length;
 	}
-	driver_basis = ERR_PTR(-ENODEV);
+	ret = -ENODEV;
 	if (!dxgpmo_client_ddi_enter(client))
 		goto out_free;
-	driver_basis = client->ops->create_memory_basis(client, segment_id,
-							driver_ranges,
-							nr_ranges);
-	if (!IS_ERR_OR_NULL(driver_basis)) {
-		cb->driver_basis = driver_basis;
+	ret = client->ops->create_memory_basis(client, segment_id,
+					       driver_ranges, nr_ranges,
+					       &cb->driver_basis);
+	if (!ret && WARN_ON(!cb->driver_basis))
+		ret = -EINVAL;
+	if (!ret) {
 		mutex_lock(&client->bases_lock);
 		list_add(&cb->node, &client->bases);
 		mutex_unlock(&client->bases_lock);
 	}
 	dxgpmo_client_ddi_exit(client);
-	if (!driver_basis)
-		driver_basis = ERR_PTR(-ENOMEM);
-	if (IS_ERR(driver_basis))
+	if (ret)
 		goto out_free;
 	kvfree(driver_ranges);
 	return cb;
@@ -210,7 +208,7 @@ static void *dxgpmo_client_basis_create(struct dxgpmo_adapter *adapter,
 out_free:
 	kvfree(driver_ranges);
 	kfree(cb);
-	return driver_basis;
+	return ERR_PTR(ret);
 }
 
 static void dxgpmo_client_basis_destroy(struct dxgpmo_adapter *adapter,
@@ -355,10 +353,12 @@ static void dxgpmo_client_fill_adapter_ops(struct dxgpmo_client *client)
 }
 
 /*
- * The adapter goes first, as at a device's removal: no lookup finds it any
- * more (its owner's file is about to be freed, and a new file could get
- * the same address), and its ADLs are unmapped from the device.  Then what
- * the driver left is destroyed as a file's is at close, counted as leaked.
+ * The driver's own DDIs go first: drained, its bases given back while its
+ * objects are still there for them (dxgpmo_kernel_client_quiesce()).  Then
+ * the adapter, as at a device's removal: no lookup finds it any more (its
+ * owner's file is about to be freed, and a new file could get the same
+ * address), and its ADLs are unmapped from the device.  Then what the
+ * driver left is destroyed as a file's is at close, counted as leaked.
  * The adapter's last reference, which an AMO of the file may hold, frees
  * the client: nothing here touches it after that.
  */
@@ -458,14 +458,12 @@ struct dxgpmo_client *__dxgpmo_client_open(struct device *dev,
 	/* Its unbind closes the client: a device without a driver has none. */
 	if (WARN_ON(!dev->driver))
 		return ERR_PTR(-EINVAL);
+	if (ops && WARN_ON(ops->create_memory_basis &&
+			   !dxgpmo_client_has_bases(ops)))
+		return ERR_PTR(-EINVAL);
 	client = kzalloc(sizeof(*client), GFP_KERNEL);
 	if (!client)
 		return ERR_PTR(-ENOMEM);
-	if (ops && WARN_ON(ops->create_memory_basis &&
-			   !dxgpmo_client_has_bases(ops))) {
-		kfree(client);
-		return ERR_PTR(-EINVAL);
-	}
 	client->ops = ops;
 	client->priv = priv;
 	client->owner = owner;

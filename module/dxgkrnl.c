@@ -625,34 +625,25 @@ static u64 dxgkrnl_dirty_page_size(struct dxgpmo_client *client,
 	return 0;
 }
 
-/*
- * A driver's basis handle is any value, one that reads as an error
- * pointer too: it travels boxed.
- */
-struct dxgkrnl_basis {
-	HANDLE handle;
-};
-
-static void *dxgkrnl_create_memory_basis(struct dxgpmo_client *client,
-					 u32 segment_id,
-					 const struct dxgpmo_memory_range *ranges,
-					 u32 count)
+/* A driver's basis handle is any value but NULL, as Windows has it. */
+static int dxgkrnl_create_memory_basis(struct dxgpmo_client *client,
+				       u32 segment_id,
+				       const struct dxgpmo_memory_range *ranges,
+				       u32 count, void **basis)
 {
 	struct dxgkrnl_iface *iface = dxgkrnl_iface_of_client(client);
 	DXGKARG_CREATEMEMORYBASIS *args;
-	struct dxgkrnl_basis *basis;
 	DXGK_MEMORYRANGE *to;
 	u32 i;
 
 	if (WARN_ON_ONCE(!count))
-		return ERR_PTR(-EINVAL);
-	basis = kzalloc(sizeof(*basis), GFP_KERNEL_ACCOUNT);
+		return -EINVAL;
 	/* Ranges[1] is declared, as Windows has it; count of them follow. */
 	args = kvzalloc(size_add(offsetof(DXGKARG_CREATEMEMORYBASIS, Ranges),
 				 size_mul(count, sizeof(*to))),
 			GFP_KERNEL_ACCOUNT);
-	if (!basis || !args)
-		goto err_free;
+	if (!args)
+		return -ENOMEM;
 	args->SegmentId = segment_id;
 	args->RangeCount = count;
 	to = args->Ranges;
@@ -660,16 +651,10 @@ static void *dxgkrnl_create_memory_basis(struct dxgpmo_client *client,
 		to[i].SegmentOffset = ranges[i].segment_offset;
 		to[i].SizeInBytes = ranges[i].length;
 	}
-	basis->handle = iface->ddis.DxgkDdiCreateMemoryBasis(iface->miniport_device_context,
-							     args);
+	*basis = iface->ddis.DxgkDdiCreateMemoryBasis(iface->miniport_device_context,
+						      args);
 	kvfree(args);
-	if (basis->handle)
-		return basis;
-	args = NULL;
-err_free:
-	kvfree(args);
-	kfree(basis);
-	return ERR_PTR(-ENOMEM);
+	return *basis ? 0 : -ENOMEM;
 }
 
 /* Windows treats a failed destroy as catastrophic: a driver bug. */
@@ -677,15 +662,13 @@ static void dxgkrnl_destroy_memory_basis(struct dxgpmo_client *client,
 					 void *basis)
 {
 	struct dxgkrnl_iface *iface = dxgkrnl_iface_of_client(client);
-	struct dxgkrnl_basis *box = basis;
 	NTSTATUS status;
 
 	status = iface->ddis.DxgkDdiDestroyMemoryBasis(iface->miniport_device_context,
-						       box->handle);
+						       basis);
 	WARN_ONCE(!NT_SUCCESS(status),
 		  "dxgkrnl: DxgkDdiDestroyMemoryBasis of %s returned %#x\n",
 		  module_name(iface->owner), status);
-	kfree(box);
 }
 
 static int dxgkrnl_start_dirty_tracking(struct dxgpmo_client *client,
@@ -693,10 +676,8 @@ static int dxgkrnl_start_dirty_tracking(struct dxgpmo_client *client,
 {
 	struct dxgkrnl_iface *iface = dxgkrnl_iface_of_client(client);
 
-	struct dxgkrnl_basis *box = basis;
-
 	return dxgkrnl_errno(iface->ddis.DxgkDdiStartDirtyTracking(iface->miniport_device_context,
-								    box->handle));
+								    basis));
 }
 
 static int dxgkrnl_stop_dirty_tracking(struct dxgpmo_client *client,
@@ -704,10 +685,8 @@ static int dxgkrnl_stop_dirty_tracking(struct dxgpmo_client *client,
 {
 	struct dxgkrnl_iface *iface = dxgkrnl_iface_of_client(client);
 
-	struct dxgkrnl_basis *box = basis;
-
 	return dxgkrnl_errno(iface->ddis.DxgkDdiStopDirtyTracking(iface->miniport_device_context,
-								   box->handle));
+								   basis));
 }
 
 static int dxgkrnl_query_dirty_bits(struct dxgpmo_client *client, void *basis,
@@ -715,9 +694,8 @@ static int dxgkrnl_query_dirty_bits(struct dxgpmo_client *client, void *basis,
 				    void *bits, size_t size)
 {
 	struct dxgkrnl_iface *iface = dxgkrnl_iface_of_client(client);
-	struct dxgkrnl_basis *box = basis;
 	DXGKARG_QUERYDIRTYBITDATA args = {
-		.MemoryBasis = box->handle,
+		.MemoryBasis = basis,
 		.SubrangeIndex = query->subrange_index,
 		.SubrangeOffset = query->subrange_offset,
 		.SubrangeSize = query->subrange_length,
@@ -726,7 +704,6 @@ static int dxgkrnl_query_dirty_bits(struct dxgpmo_client *client, void *basis,
 		.Flags = query->flags & DXGPMO_DIRTY_CLEAR_DATA ?
 			 DXGKARG_QUERYDIRTYBITDATAFLAGS_CLEARDATA : 0,
 	};
-
 	int ret;
 
 	ret = dxgkrnl_errno(iface->ddis.DxgkDdiQueryDirtyBitData(iface->miniport_device_context,

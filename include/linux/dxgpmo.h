@@ -51,7 +51,8 @@ struct dxgpmo_client;
  *	(DXGKQAITYPE_DIRTYBITTRACKINGSEGMENTCAPS)
  * @create_memory_basis: DxgkDdiCreateMemoryBasis: the driver's handle for
  *	@count @ranges of segment @segment_id (whole dirty pages inside it,
- *	disjoint, in no promised order), or NULL or an ERR_PTR()
+ *	disjoint, in no promised order) in *@basis, any value but NULL; 0 or
+ *	a negative errno
  * @destroy_memory_basis: DxgkDdiDestroyMemoryBasis
  * @start_dirty_tracking: DxgkDdiStartDirtyTracking: the bits read 0 after
  *	it; STARTs and STOPs of a basis are counted by the caller
@@ -75,10 +76,10 @@ struct dxgpmo_client_ops {
 			u64 device_address, void *buf, size_t len);
 	u64 (*dirty_page_size)(struct dxgpmo_client *client, u32 segment_id,
 			       u64 *segment_size);
-	void *(*create_memory_basis)(struct dxgpmo_client *client,
-				     u32 segment_id,
-				     const struct dxgpmo_memory_range *ranges,
-				     u32 count);
+	int (*create_memory_basis)(struct dxgpmo_client *client,
+				   u32 segment_id,
+				   const struct dxgpmo_memory_range *ranges,
+				   u32 count, void **basis);
 	void (*destroy_memory_basis)(struct dxgpmo_client *client, void *basis);
 	int (*start_dirty_tracking)(struct dxgpmo_client *client, void *basis);
 	int (*stop_dirty_tracking)(struct dxgpmo_client *client, void *basis);

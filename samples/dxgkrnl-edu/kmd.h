@@ -20,7 +20,6 @@ typedef struct _KMD_BASIS KMD_BASIS;
 
 typedef struct _KMD_ADAPTER {
 	DXGKRNL_INTERFACE DxgkInterface;
-	PVOID Glue;			/* kmd_linux.c's */
 	/* The VRAM: an object, its CPU view and the engine's ADL. */
 	HANDLE hVram;
 	HANDLE hVramAmo;
