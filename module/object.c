@@ -29,12 +29,15 @@
 /* How long DESTROY waits for calls in flight on the object, at most. */
 #define DXGPMO_DESTROY_WAIT	(30 * HZ)
 
+static atomic_t dxgpmo_last_file_id = ATOMIC_INIT(0);
+
 struct dxgpmo_file *dxgpmo_file_alloc(bool kernel_client)
 {
 	struct dxgpmo_file *file = kzalloc(sizeof(*file), GFP_KERNEL_ACCOUNT);
 
 	if (!file)
 		return NULL;
+	file->id = atomic_inc_return(&dxgpmo_last_file_id);
 	file->kernel_client = kernel_client;
 	file->account = dxgpmo_account_new(kernel_client);
 	if (!file->account) {

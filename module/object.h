@@ -39,6 +39,11 @@ struct dxgpmo_ucmd;
 struct dxgpmo_file {
 	struct xarray objects;		/* id -> struct dxgpmo_object */
 	/*
+	 * Names the file in debugfs, trace events and messages: unique
+	 * among the files alive, not reused until 2^32 opens.
+	 */
+	u32 id;
+	/*
 	 * mmap pgoff -> struct dxgpmo_window.  Not a maple tree: windows come
 	 * and go at the top of the offset space, and with a full last node
 	 * (at some object counts) a maple tree split it on every create and
