@@ -178,8 +178,24 @@ static void dxgpmo_pmo_destroy(struct dxgpmo_file *file,
 		dxgpmo_backing_put(pmo->backing);
 }
 
+static void dxgpmo_pmo_describe_pmo(const struct dxgpmo_pmo *pmo,
+				    struct dxgpmo_object_desc *desc)
+{
+	desc->size = pmo->length;
+	desc->context = pmo->context;
+	desc->cache_type = pmo->backing->cache_type;
+}
+
+static void dxgpmo_pmo_describe(const struct dxgpmo_object *obj,
+				struct dxgpmo_object_desc *desc)
+{
+	dxgpmo_pmo_describe_pmo(container_of(obj, struct dxgpmo_pmo, obj),
+				desc);
+}
+
 static const struct dxgpmo_object_ops dxgpmo_pmo_ops = {
 	.destroy = dxgpmo_pmo_destroy,
+	.describe = dxgpmo_pmo_describe,
 	.counter = DXGPMO_CNT_PMOS,
 };
 
@@ -203,8 +219,17 @@ static struct dxgpmo_object *dxgpmo_amo_parent(struct dxgpmo_object *obj)
 	return &container_of(obj, struct dxgpmo_amo, obj)->pmo->obj;
 }
 
+/* An AMO is its PMO opened for an adapter: the PMO's size and Context. */
+static void dxgpmo_amo_describe(const struct dxgpmo_object *obj,
+				struct dxgpmo_object_desc *desc)
+{
+	dxgpmo_pmo_describe_pmo(container_of(obj, struct dxgpmo_amo, obj)->pmo,
+				desc);
+}
+
 static const struct dxgpmo_object_ops dxgpmo_amo_ops = {
 	.destroy = dxgpmo_amo_destroy,
+	.describe = dxgpmo_amo_describe,
 	.parent_of = dxgpmo_amo_parent,
 	.counter = DXGPMO_CNT_AMOS,
 };
