@@ -74,13 +74,15 @@ static int file_with_live_adl(struct dxgpmo_create_pmo *c)
 static void expect_bugcheck_line(struct __test_metadata *_metadata,
 				 const char *rec, uint32_t pmo_id, pid_t pid)
 {
+	const char *line = strstr(rec, "BUGCHECK ");
 	unsigned long long p[4];
 	unsigned int code;
-	const char *line = strstr(rec, "BUGCHECK ");
+	int n;
 
 	ASSERT_NE(NULL, line);
-	ASSERT_EQ(5, sscanf(line, "BUGCHECK 0x%x (0x%llx, 0x%llx, 0x%llx, 0x%llx)",
-			    &code, &p[0], &p[1], &p[2], &p[3])) {
+	n = sscanf(line, "BUGCHECK 0x%x (0x%llx, 0x%llx, 0x%llx, 0x%llx)",
+		   &code, &p[0], &p[1], &p[2], &p[3]);
+	ASSERT_EQ(5, n) {
 		TH_LOG("%s", line);
 	}
 	EXPECT_EQ(0xcb, code);
