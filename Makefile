@@ -37,7 +37,7 @@ SELFTESTS := selftests/dxgpmo_test selftests/dxgpmo_adl_test \
 	selftests/dxgpmo_scanout_test selftests/dxgpmo_capture_test \
 	selftests/dxgpmo_pool_test selftests/dxgpmo_trace_test \
 	selftests/dxgkrnl_sample_test \
-	selftests/dxgkrnl_sample_hold
+	selftests/dxgkrnl_sample_hold selftests/dxgpmo_leak_test
 LIB_SRCS := userspace-tools/libdxgpmo.c userspace-tools/libdxgpmo_pci.c
 LIB_HDRS := userspace-tools/libdxgpmo.h uapi/dxgpmo.h \
 	userspace-tools/dxgpmo_screen.h
