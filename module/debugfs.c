@@ -55,11 +55,14 @@ static int dxgpmo_pool_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(dxgpmo_pool);
 
-static int dxgpmo_objects_show(struct seq_file *m, void *unused)
-{
-	return dxgpmo_leak_show(m);
-}
-DEFINE_SHOW_ATTRIBUTE(dxgpmo_objects);
+/* A record an object (leak.c): read in pieces, however many there are. */
+static const struct file_operations dxgpmo_objects_fops = {
+	.owner = THIS_MODULE,
+	.open = dxgpmo_leak_objects_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release_private,
+};
 
 void dxgpmo_debugfs_init(void)
 {

@@ -15,21 +15,25 @@
 
 #include "object.h"
 
-struct seq_file;
+struct file;
+struct inode;
 
 /* A task's "comm[tgid]" or a kernel client's module name. */
 #define DXGPMO_LEAK_NAME_LEN	(DXGPMO_OPENER_LEN + 16)
 
 extern bool dxgpmo_leak_stacks;
 
-void dxgpmo_leak_file_add(struct dxgpmo_file *file, const char *client);
+int dxgpmo_leak_file_add(struct dxgpmo_file *file, const char *client);
 void dxgpmo_leak_file_del(struct dxgpmo_file *file);
 void dxgpmo_leak_save_stack(struct dxgpmo_object *obj);
 void dxgpmo_leak_forget(struct dxgpmo_object *obj);
 void dxgpmo_leak_report(struct dxgpmo_file *file);
-int dxgpmo_leak_show(struct seq_file *m);
+int dxgpmo_leak_objects_open(struct inode *inode, struct file *filp);
 void dxgpmo_leak_caller(const struct dxgpmo_file *file, char *buf,
 			size_t len);
+void dxgpmo_leak_context(const struct dxgpmo_file *file, u64 context,
+			 char *buf, size_t len);
+void dxgpmo_leak_copy_comm(char *buf, size_t len);
 
 /*
  * Every create pays for the creator's name; the stack costs a branch
@@ -38,7 +42,7 @@ void dxgpmo_leak_caller(const struct dxgpmo_file *file, char *buf,
 static inline void dxgpmo_leak_note_create(struct dxgpmo_object *obj)
 {
 	obj->creator_tgid = task_tgid_nr(current);
-	strscpy(obj->creator_comm, current->comm, sizeof(obj->creator_comm));
+	dxgpmo_leak_copy_comm(obj->creator_comm, sizeof(obj->creator_comm));
 	if (unlikely(READ_ONCE(dxgpmo_leak_stacks)))
 		dxgpmo_leak_save_stack(obj);
 }

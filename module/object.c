@@ -30,8 +30,6 @@
 /* How long DESTROY waits for calls in flight on the object, at most. */
 #define DXGPMO_DESTROY_WAIT	(30 * HZ)
 
-static atomic_t dxgpmo_last_file_id = ATOMIC_INIT(0);
-
 /* client: the kernel client's module name; NULL for a user's open. */
 struct dxgpmo_file *dxgpmo_file_alloc(const char *client)
 {
@@ -40,7 +38,6 @@ struct dxgpmo_file *dxgpmo_file_alloc(const char *client)
 
 	if (!file)
 		return NULL;
-	file->id = atomic_inc_return(&dxgpmo_last_file_id);
 	file->kernel_client = kernel_client;
 	file->account = dxgpmo_account_new(kernel_client);
 	if (!file->account) {
@@ -50,7 +47,12 @@ struct dxgpmo_file *dxgpmo_file_alloc(const char *client)
 	xa_init_flags(&file->objects, XA_FLAGS_ALLOC1);
 	file->windows = RB_ROOT;
 	spin_lock_init(&file->windows_lock);
-	dxgpmo_leak_file_add(file, client);
+	/* Last: once listed, the objects view may read it. */
+	if (dxgpmo_leak_file_add(file, client)) {
+		dxgpmo_account_put(file->account);
+		kfree(file);
+		return NULL;
+	}
 	return file;
 }
 

@@ -45,7 +45,7 @@ struct dxgpmo_file {
 	struct xarray objects;		/* id -> struct dxgpmo_object */
 	/*
 	 * Names the file in debugfs, trace events and messages: unique
-	 * among the files alive, not reused until 2^32 opens.
+	 * among the files alive (leak.c gives it).
 	 */
 	u32 id;
 	/*
@@ -61,8 +61,6 @@ struct dxgpmo_file {
 	 */
 	pid_t opener_tgid;
 	char opener[DXGPMO_OPENER_LEN];
-	/* On leak.c's list of open files, under its lock. */
-	struct list_head leak_node;
 	/*
 	 * mmap pgoff -> struct dxgpmo_window.  Not a maple tree: windows come
 	 * and go at the top of the offset space, and with a full last node

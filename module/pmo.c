@@ -445,38 +445,36 @@ static u64 dxgpmo_pmo_context_of(struct dxgpmo_file *file, u32 id)
 }
 
 static int dxgpmo_pmo_adl_leak(struct dxgpmo_file *file, u32 id,
-			       unsigned int nr_adls)
+			       unsigned int nr_adls, u64 context, bool bug)
 {
-	struct dxgpmo_bugcheck *bugcheck;
-	char name[DXGPMO_LEAK_NAME_LEN];
-	u64 context;
+	struct dxgpmo_bugcheck *bugcheck, b = {
+		.handle = dxgpmo_object_handle(file, id),
+		.nr_adls = nr_adls,
+		.context = context,
+		.caller = task_tgid_nr(current),
+	};
+	char text[24];
 
-	if (!READ_ONCE(dxgpmo_adl_leak_bug)) {
-		dxgpmo_leak_caller(file, name, sizeof(name));
-		pr_warn_ratelimited("dxgpmo: file %u (%s): DESTROY_PMO of handle 0x%llx (Context 0x%llx) with %u live ADL(s): the driver leaks locked pages\n",
-				    file->id, name,
-				    dxgpmo_object_handle(file, id),
-				    dxgpmo_pmo_context_of(file, id), nr_adls);
+	dxgpmo_leak_caller(file, b.name, sizeof(b.name));
+	if (!bug) {
+		dxgpmo_leak_context(file, context, text, sizeof(text));
+		pr_warn_ratelimited("dxgpmo: file %u (%s): DESTROY_PMO of handle 0x%llx (Context %s) with %u live ADL(s): the driver leaks locked pages\n",
+				    file->id, b.name, b.handle, text, nr_adls);
 		return -EBUSY;
 	}
-	context = dxgpmo_pmo_context_of(file, id);
-	/* Failing here would be the file leak again: a few bytes, no fail. */
-	bugcheck = kmalloc(sizeof(*bugcheck), GFP_KERNEL | __GFP_NOFAIL);
-	bugcheck->handle = dxgpmo_object_handle(file, id);
-	bugcheck->nr_adls = nr_adls;
-	bugcheck->context = context;
-	bugcheck->caller = task_tgid_nr(current);
-	dxgpmo_leak_caller(file, bugcheck->name, sizeof(bugcheck->name));
 	/*
 	 * A kernel driver's leak stops the machine, as the bugcheck does: a
 	 * BUG() in its call would kill the calling task with the driver's
 	 * locks (the device's, its own) held, and hang whoever waits for them.
+	 * The line gives the Context as it is: the machine stops here.
 	 */
 	if (file->kernel_client) {
-		dxgpmo_bugcheck_line(bugcheck);
+		dxgpmo_bugcheck_line(&b);
 		panic("dxgpmo: DESTROY_PMO of handle 0x%llx with %u live ADL(s): a kernel client leaks locked pages (adl_leak=bug)\n",
-		      bugcheck->handle, nr_adls);
+		      b.handle, nr_adls);
 	}
+	/* Failing here would be the file leak again: a few bytes, no fail. */
+	bugcheck = kmemdup(&b, sizeof(b), GFP_KERNEL | __GFP_NOFAIL);
 	init_task_work(&bugcheck->work, dxgpmo_bugcheck_work);
 	__module_get(THIS_MODULE);
 	/* Fails only once the task ran exit_task_work(), not in an ioctl. */
@@ -496,6 +494,8 @@ int dxgpmo_cmd_destroy_pmo(struct dxgpmo_ucmd *ucmd)
 	struct dxgpmo_destroy_pmo *cmd = ucmd->cmd;
 	struct dxgpmo_file *file = ucmd->file;
 	unsigned int nr_adls;
+	u64 context;
+	bool bug;
 	int ret;
 
 	if (cmd->flags)
@@ -513,18 +513,11 @@ int dxgpmo_cmd_destroy_pmo(struct dxgpmo_ucmd *ucmd)
 					 cmd->pmo_id, DXGPMO_OBJ_PMO, &nr_adls);
 	if (ret != -EBUSY || !nr_adls)
 		return ret;
-	if (trace_dxgpmo_adl_leak_enabled()) {
-		struct dxgpmo_pmo *pmo = dxgpmo_pmo_get(file, cmd->pmo_id);
-
-		/* Held by its AMO, which the failed DESTROY left in place. */
-		if (!IS_ERR(pmo)) {
-			trace_dxgpmo_adl_leak(file, cmd->pmo_id, cmd->amo_id,
-					      nr_adls, pmo->context,
-					      READ_ONCE(dxgpmo_adl_leak_bug));
-			dxgpmo_object_put(&pmo->obj);
-		}
-	}
-	return dxgpmo_pmo_adl_leak(file, cmd->pmo_id, nr_adls);
+	context = dxgpmo_pmo_context_of(file, cmd->pmo_id);
+	bug = READ_ONCE(dxgpmo_adl_leak_bug);
+	trace_dxgpmo_adl_leak(file, cmd->pmo_id, cmd->amo_id, nr_adls, context,
+			      bug);
+	return dxgpmo_pmo_adl_leak(file, cmd->pmo_id, nr_adls, context, bug);
 }
 
 int dxgpmo_cmd_open_pmo(struct dxgpmo_ucmd *ucmd)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The module's trace events, system "dxgpmo": every command of the contract
- * as it returns (its parameter block, answers included, and its result),
+ * as it returns (its parameter block, answers included, and its result;
+ * not the read-only QUERY_ADAPTERS and STATS, nor the test command),
  * whichever door it came through, and what happens below the commands that
  * a driver engineer chases (the DMA mapping of an ADL and its teardown,
  * the page pool, linear-map switches, quota refusals, leaks).  What each
@@ -26,6 +27,7 @@
 #include <linux/types.h>
 
 #include "dxgpmo.h"
+#include "quota.h"
 
 /* Only trace.c, which makes the events, reads the file's fields. */
 struct dxgpmo_file;
@@ -539,8 +541,10 @@ TRACE_EVENT(dxgpmo_quota_refused,
 	TP_printk("uid=%u own=%d kind=%s wanted=%lu charged=%lld max=%lld",
 		  __entry->uid, __entry->own,
 		  __print_symbolic(__entry->kind,
-				   { 0, "pinned_pages" }, { 1, "adl_pages" },
-				   { 2, "kmap_pages" }, { 3, "bases" }),
+				   { DXGPMO_QUOTA_PINNED_PAGES, "pinned_pages" },
+				   { DXGPMO_QUOTA_ADL_PAGES, "adl_pages" },
+				   { DXGPMO_QUOTA_KMAP_PAGES, "kmap_pages" },
+				   { DXGPMO_QUOTA_BASES, "bases" }),
 		  __entry->wanted, __entry->charged, __entry->max)
 );
 
