@@ -35,7 +35,7 @@
 /* The families, in the order usage and the man page list them. */
 static const struct command *const families[] = {
 	adapter_commands, object_commands, adl_commands, map_commands,
-	dirty_commands, dmabuf_commands,
+	dirty_commands, dmabuf_commands, monitor_commands,
 };
 
 /* Each command of each family; f counts the families. */
