@@ -35,7 +35,8 @@ SELFTESTS := selftests/dxgpmo_test selftests/dxgpmo_adl_test \
 	selftests/dxgpmo_race_test selftests/dxgpmo_lifetime_test \
 	selftests/dxgpmo_security_test selftests/dxgpmo_pci_test \
 	selftests/dxgpmo_scanout_test selftests/dxgpmo_capture_test \
-	selftests/dxgpmo_pool_test selftests/dxgkrnl_sample_test \
+	selftests/dxgpmo_pool_test selftests/dxgpmo_trace_test \
+	selftests/dxgkrnl_sample_test \
 	selftests/dxgkrnl_sample_hold
 LIB_SRCS := userspace-tools/libdxgpmo.c userspace-tools/libdxgpmo_pci.c
 LIB_HDRS := userspace-tools/libdxgpmo.h uapi/dxgpmo.h \

@@ -30,6 +30,7 @@
 #include "object.h"
 #include "privilege.h"
 #include "segment.h"
+#include "trace.h"
 #include "ucmd.h"
 
 /* Each 2 KiB takes two ~100 ms edu transfers: keep calls bounded. */
@@ -75,8 +76,9 @@ static int dxgpmo_adapter_segment_dma_map(struct dxgpmo_adapter *adapter,
  * the transfer and unmapped after it; device writes are recorded in the
  * dirty logs on the segment.
  */
-int dxgpmo_adapter_segment_dma(struct dxgpmo_adapter *adapter, bool to_memory,
-			       u64 offset, void *buf, size_t len)
+static int __dxgpmo_adapter_segment_dma(struct dxgpmo_adapter *adapter,
+					bool to_memory, u64 offset, void *buf,
+					size_t len)
 {
 	enum dma_data_direction dir = to_memory ? DMA_FROM_DEVICE :
 						  DMA_TO_DEVICE;
@@ -123,6 +125,16 @@ int dxgpmo_adapter_segment_dma(struct dxgpmo_adapter *adapter, bool to_memory,
 		done += n;
 	}
 	return 0;
+}
+
+int dxgpmo_adapter_segment_dma(struct dxgpmo_adapter *adapter, bool to_memory,
+			       u64 offset, void *buf, size_t len)
+{
+	int ret = __dxgpmo_adapter_segment_dma(adapter, to_memory, offset, buf,
+					       len);
+
+	trace_dxgpmo_segment_dma(adapter->id, to_memory, offset, len, ret);
+	return ret;
 }
 
 /*

@@ -39,6 +39,7 @@
 #include "privilege.h"
 #include "quota.h"
 #include "stats.h"
+#include "trace.h"
 #include "ucmd.h"
 
 VISIBLE_IF_KUNIT int dxgpmo_adl_check(const struct dxgpmo_allocate_adl *cmd)
@@ -63,6 +64,34 @@ static struct dxgpmo_backing *dxgpmo_adl_backing(struct dxgpmo_adl *adl)
 	return adl->amo->pmo->backing;
 }
 
+/* The first and the last device address of a mapped ADL, for tracers. */
+static void dxgpmo_adl_dma_span(const struct dxgpmo_dma_map *m, u64 *first,
+				u64 *last)
+{
+	struct scatterlist *sg, *end = NULL;
+	unsigned int i;
+
+	*first = 0;
+	*last = 0;
+	for_each_sgtable_dma_sg(&m->sgt, sg, i) {
+		if (!end)
+			*first = sg_dma_address(sg);
+		end = sg;
+	}
+	if (end)
+		*last = sg_dma_address(end) + sg_dma_len(end) - 1;
+}
+
+static void dxgpmo_adl_trace_unmap(struct dxgpmo_adl *adl)
+{
+	u64 first, last;
+
+	dxgpmo_adl_dma_span(&adl->dma, &first, &last);
+	trace_dxgpmo_adl_dma_unmap(adl->file->id, adl->amo->adapter->id,
+				   adl->obj.id, adl->dma.nr_pages,
+				   adl->dma.sgt.nents, first, last);
+}
+
 /* Called with the adapter's adls_lock held. */
 static void dxgpmo_adl_unmap_locked(struct dxgpmo_adl *adl)
 {
@@ -71,6 +100,8 @@ static void dxgpmo_adl_unmap_locked(struct dxgpmo_adl *adl)
 	lockdep_assert_held(&adl->amo->adapter->adls_lock);
 	if (!adl->dma.mapped)
 		return;
+	if (trace_dxgpmo_adl_dma_unmap_enabled())
+		dxgpmo_adl_trace_unmap(adl);
 	backing->ops->dma_unmap(backing, &adl->dma);
 	dxgpmo_adapter_flush_lazy_unmaps(adl->amo->adapter);
 	dxgpmo_count(adl->file, DXGPMO_CNT_DMA_MAPPED_PAGES,
@@ -224,6 +255,14 @@ struct dxgpmo_adl *dxgpmo_adl_create(struct dxgpmo_file *file,
 	}
 	dxgpmo_object_hold(&amo->obj);
 	adl->amo = amo;
+	if (trace_dxgpmo_adl_dma_map_enabled()) {
+		u64 first, last;
+
+		dxgpmo_adl_dma_span(&adl->dma, &first, &last);
+		trace_dxgpmo_adl_dma_map(file->id, adapter->id, adl->obj.id,
+					 nr_pages, adl->dma.sgt.nents, first,
+					 last);
+	}
 	dxgpmo_count(file, DXGPMO_CNT_DMA_MAPPED_PAGES, nr_pages);
 	mutex_lock(&adapter->adls_lock);
 	list_add_tail(&adl->adapter_node, &adapter->adls);

@@ -20,6 +20,7 @@
 #include "internal.h"
 #include "ioctl.h"
 #include "object.h"
+#include "trace.h"
 #include "ucmd.h"
 
 union dxgpmo_ucmd_buffer {
@@ -124,6 +125,75 @@ static const struct dxgpmo_ioctl_op *dxgpmo_ioctl_op(unsigned int cmd)
 	return op;
 }
 
+/*
+ * Each command's event as it returns, whichever door it came through: its
+ * block holds what was asked and what was answered.  A switch rather than
+ * a member of the table: each event takes its own block type, and with
+ * tracing off every case is a patched-out branch.
+ */
+static void dxgpmo_trace_cmd(const struct dxgpmo_ioctl_op *op,
+			     const struct dxgpmo_file *file,
+			     const union dxgpmo_ucmd_buffer *b, int ret)
+{
+	switch (op - dxgpmo_ioctl_ops) {
+	case DXGPMO_CMD_CREATE_PMO:
+		trace_dxgpmo_create_pmo(file, &b->create_pmo, ret);
+		break;
+	case DXGPMO_CMD_DESTROY_PMO:
+		trace_dxgpmo_destroy_pmo(file, &b->destroy_pmo, ret);
+		break;
+	case DXGPMO_CMD_OPEN_PMO:
+		trace_dxgpmo_open_pmo(file, &b->open_pmo, ret);
+		break;
+	case DXGPMO_CMD_CLOSE_PMO:
+		trace_dxgpmo_close_pmo(file, b->close_pmo.amo_id, ret);
+		break;
+	case DXGPMO_CMD_ALLOCATE_ADL:
+		trace_dxgpmo_allocate_adl(file, &b->allocate_adl, ret);
+		break;
+	case DXGPMO_CMD_FREE_ADL:
+		trace_dxgpmo_free_adl(file, b->free_adl.adl_id, ret);
+		break;
+	case DXGPMO_CMD_MAP:
+		trace_dxgpmo_map(file, &b->map, ret);
+		break;
+	case DXGPMO_CMD_UNMAP:
+		trace_dxgpmo_unmap(file, &b->unmap, ret);
+		break;
+	case DXGPMO_CMD_KMAP_RW:
+		trace_dxgpmo_kmap_rw(file, &b->kmap_rw, ret);
+		break;
+	case DXGPMO_CMD_ADAPTER_DMA:
+		trace_dxgpmo_adapter_dma(file, &b->adapter_dma, ret);
+		break;
+	case DXGPMO_CMD_CREATE_MEMORY_BASIS:
+		trace_dxgpmo_create_memory_basis(file, &b->create_memory_basis,
+						 ret);
+		break;
+	case DXGPMO_CMD_DESTROY_MEMORY_BASIS:
+		trace_dxgpmo_destroy_memory_basis(file,
+						  b->destroy_memory_basis.basis_id,
+						  ret);
+		break;
+	case DXGPMO_CMD_START_DIRTY_TRACKING:
+		trace_dxgpmo_start_dirty_tracking(file,
+						  b->dirty_tracking.basis_id,
+						  ret);
+		break;
+	case DXGPMO_CMD_STOP_DIRTY_TRACKING:
+		trace_dxgpmo_stop_dirty_tracking(file,
+						 b->dirty_tracking.basis_id,
+						 ret);
+		break;
+	case DXGPMO_CMD_QUERY_DIRTY_BITS:
+		trace_dxgpmo_query_dirty_bits(file, &b->query_dirty_bits, ret);
+		break;
+	case DXGPMO_CMD_EXPORT_DMABUF:
+		trace_dxgpmo_export_dmabuf(file, &b->export_dmabuf, ret);
+		break;
+	}
+}
+
 long dxgpmo_fops_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 {
 	const struct dxgpmo_ioctl_op *op;
@@ -157,7 +227,9 @@ long dxgpmo_fops_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 				    ucmd.user_size);
 	if (ret)
 		return ret;
-	return op->execute(&ucmd);
+	ret = op->execute(&ucmd);
+	dxgpmo_trace_cmd(op, ucmd.file, &buf, ret);
+	return ret;
 }
 
 /*
@@ -196,6 +268,7 @@ int dxgpmo_ioctl_kernel(struct dxgpmo_file *file, unsigned int ioctl_num,
 	if (caller_ptr)
 		*(u64 *)(ucmd.cmd + op->array_offset) = (uintptr_t)array;
 	ret = op->execute(&ucmd);
+	dxgpmo_trace_cmd(op, file, &buf, ret);
 	/* A command that answers an error (-ENOSPC with the size) too. */
 	if (caller_ptr)
 		*caller_ptr = 0;

@@ -27,6 +27,7 @@
 #include "pmo.h"
 #include "privilege.h"
 #include "stats.h"
+#include "trace.h"
 #include "ucmd.h"
 #include "window.h"
 
@@ -442,9 +443,20 @@ int dxgpmo_cmd_destroy_pmo(struct dxgpmo_ucmd *ucmd)
 	 */
 	ret = dxgpmo_object_destroy_pair(file, cmd->amo_id, DXGPMO_OBJ_AMO,
 					 cmd->pmo_id, DXGPMO_OBJ_PMO, &nr_adls);
-	if (ret == -EBUSY && nr_adls)
-		return dxgpmo_pmo_adl_leak(file, cmd->pmo_id, nr_adls);
-	return ret;
+	if (ret != -EBUSY || !nr_adls)
+		return ret;
+	if (trace_dxgpmo_adl_leak_enabled()) {
+		struct dxgpmo_pmo *pmo = dxgpmo_pmo_get(file, cmd->pmo_id);
+
+		/* Held by its AMO, which the failed DESTROY left in place. */
+		if (!IS_ERR(pmo)) {
+			trace_dxgpmo_adl_leak(file, cmd->pmo_id, cmd->amo_id,
+					      nr_adls, pmo->context,
+					      READ_ONCE(dxgpmo_adl_leak_bug));
+			dxgpmo_object_put(&pmo->obj);
+		}
+	}
+	return dxgpmo_pmo_adl_leak(file, cmd->pmo_id, nr_adls);
 }
 
 int dxgpmo_cmd_open_pmo(struct dxgpmo_ucmd *ucmd)

@@ -43,6 +43,7 @@
 #include "dxgpmo.h"
 #include "inject.h"
 #include "pool.h"
+#include "trace.h"
 
 /*
  * The orders MDL objects are built from, largest first (backing_chunks.c):
@@ -236,6 +237,7 @@ int dxgpmo_set_pages_cache(struct page **pages, unsigned long n,
 {
 	int ret = dxgpmo_arch_set_pages_cache(pages, n, cache_type);
 
+	trace_dxgpmo_linear_map(cache_type, n, ret);
 	if (cache_type == DXGPMO_CACHE_CACHED)
 		return ret;
 	/*
@@ -344,6 +346,7 @@ unsigned long dxgpmo_pool_refill(u32 cache_type, unsigned int oi,
 	}
 	got -= kept;
 	atomic64_add(got << order, &dxgpmo_pool_miss_pages);
+	trace_dxgpmo_pool_refill(cache_type, order, nr, got, kept);
 	return got;
 }
 

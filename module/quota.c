@@ -23,6 +23,7 @@
 #include <linux/xarray.h>
 
 #include "quota.h"
+#include "trace.h"
 
 /*
  * The caps, as the administrator sets them: pages in MiB, bases in
@@ -171,8 +172,11 @@ int dxgpmo_quota_charge(struct dxgpmo_quota *quota,
 	if (!nr)
 		return 0;
 	do {
-		if (old + (s64)nr > max)
+		if (old + (s64)nr > max) {
+			trace_dxgpmo_quota_refused(quota->uid, !quota->in_table,
+						   kind, nr, old, max);
 			return -ENOMEM;
+		}
 	} while (!atomic64_try_cmpxchg(charged, &old, old + nr));
 	return 0;
 }

@@ -90,6 +90,7 @@ initramfs_tests() {
 		"$user/selftests/dxgpmo_scanout_test" \
 		"$user/selftests/dxgpmo_capture_test" \
 		"$user/selftests/dxgpmo_pool_test" \
+		"$user/selftests/dxgpmo_trace_test" \
 		"$user/userspace-tools/dxgpmoctl" "$user/selftests/dxgpmoctl_test.sh" \
 		"$user/selftests/dxgpmoctl_monitor.sh" "$user/selftests/json_check" \
 		"$user/userspace-tools/examples/dxgk-mobile-gpu" \
