@@ -238,6 +238,30 @@ static int parse_selectors(struct cmd_ctx *ctx, struct monitor *m)
 	return 0;
 }
 
+/*
+ * The kernel names a task from a cache it fills as tasks are switched
+ * out: a process's first events, often all of a short one's, come as
+ * "<...>".  Its name now, while it still runs.
+ */
+static void fill_comm(struct trace_event *ev)
+{
+	static char comm[32];
+	char path[48];
+	FILE *f;
+
+	if (strcmp(ev->comm, "<...>"))
+		return;
+	snprintf(path, sizeof(path), "/proc/%u/comm", ev->tid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (fgets(comm, sizeof(comm), f)) {
+		comm[strcspn(comm, "\n")] = 0;
+		ev->comm = comm;
+	}
+	fclose(f);
+}
+
 /* Each whole line of buf[0, *len) printed; a partial one kept. */
 static int print_lines(struct monitor *m, char *buf, size_t *len)
 {
@@ -255,6 +279,8 @@ static int print_lines(struct monitor *m, char *buf, size_t *len)
 				     line);
 		} else if (kind == TRACE_LINE_LOST ||
 			   trace_filter_match(&m->filter, &ev)) {
+			if (kind == TRACE_LINE_EVENT)
+				fill_comm(&ev);
 			print_begin(stdout);
 			trace_print_event(&ev, kind);
 			print_end();
