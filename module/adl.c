@@ -130,8 +130,21 @@ static struct dxgpmo_object *dxgpmo_adl_parent(struct dxgpmo_object *obj)
 	return &container_of(obj, struct dxgpmo_adl, obj)->amo->obj;
 }
 
+/* Its own pages; its PMO's caching and Context. */
+static void dxgpmo_adl_describe(const struct dxgpmo_object *obj,
+				struct dxgpmo_object_desc *desc)
+{
+	const struct dxgpmo_adl *adl = container_of(obj, struct dxgpmo_adl,
+						    obj);
+
+	desc->size = (u64)adl->dma.nr_pages << PAGE_SHIFT;
+	desc->context = adl->amo->pmo->context;
+	desc->cache_type = adl->amo->pmo->backing->cache_type;
+}
+
 static const struct dxgpmo_object_ops dxgpmo_adl_ops = {
 	.destroy = dxgpmo_adl_destroy,
+	.describe = dxgpmo_adl_describe,
 	.parent_of = dxgpmo_adl_parent,
 	.counter = DXGPMO_CNT_ADLS,
 	.leak_is_adl = true,

@@ -86,8 +86,19 @@ static void dxgpmo_basis_destroy(struct dxgpmo_file *file,
 	dxgpmo_adapter_put(adapter);
 }
 
+/* The memory it tracks; a basis has no caching or Context of its own. */
+static void dxgpmo_basis_describe(const struct dxgpmo_object *obj,
+				  struct dxgpmo_object_desc *desc)
+{
+	const struct dxgpmo_basis *basis =
+		container_of(obj, struct dxgpmo_basis, obj);
+
+	desc->size = basis->nr_bits * basis->page_size;
+}
+
 static const struct dxgpmo_object_ops dxgpmo_basis_ops = {
 	.destroy = dxgpmo_basis_destroy,
+	.describe = dxgpmo_basis_describe,
 	.counter = DXGPMO_CNT_BASES,
 };
 

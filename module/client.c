@@ -328,6 +328,16 @@ void dxgpmo_kernel_client_quiesce(struct dxgpmo_client *client)
 	mutex_unlock(&client->bases_lock);
 }
 
+/*
+ * The bits dxgkrnl.c puts above an object's id in the handles it gives
+ * its driver: the lower layers print a handle as the driver holds it.
+ * Set before the driver can have made any object.
+ */
+void dxgpmo_kernel_client_set_handle_base(struct dxgpmo_client *client, u64 base)
+{
+	WRITE_ONCE(client->file->handle_base, base);
+}
+
 /* The driver's memory-basis DDIs are all there, or none is. */
 static bool dxgpmo_client_has_bases(const struct dxgpmo_client_ops *ops)
 {
@@ -479,7 +489,7 @@ struct dxgpmo_client *__dxgpmo_client_open(struct device *dev,
 		ret = client->index;
 		goto err_free;
 	}
-	client->file = dxgpmo_file_alloc(true);
+	client->file = dxgpmo_file_alloc(module_name(owner));
 	if (!client->file) {
 		ret = -ENOMEM;
 		goto err_ida;

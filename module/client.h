@@ -7,10 +7,13 @@
 #ifndef _DXGPMO_CLIENT_H
 #define _DXGPMO_CLIENT_H
 
+#include <linux/types.h>
+
 struct dxgpmo_client;
 
 int dxgpmo_clients_init(void);
 void dxgpmo_clients_exit(void);
 void dxgpmo_kernel_client_quiesce(struct dxgpmo_client *client);
+void dxgpmo_kernel_client_set_handle_base(struct dxgpmo_client *client, u64 base);
 
 #endif /* _DXGPMO_CLIENT_H */

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * debugfs: the module's counters (stats.c) and its page pool (pool.c),
- * for root, as text a test or an administrator reads.  Not an ABI; the
- * STATS ioctl is.
+ * debugfs: the module's counters (stats.c), its page pool (pool.c) and
+ * the live objects of every open file (leak.c), for root, as text a test
+ * or an administrator reads.  Not an ABI; the STATS ioctl is.
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 
 #include "debugfs.h"
 #include "dxgpmo.h"
+#include "leak.h"
 #include "pool.h"
 #include "stats.h"
 
@@ -54,6 +55,12 @@ static int dxgpmo_pool_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(dxgpmo_pool);
 
+static int dxgpmo_objects_show(struct seq_file *m, void *unused)
+{
+	return dxgpmo_leak_show(m);
+}
+DEFINE_SHOW_ATTRIBUTE(dxgpmo_objects);
+
 void dxgpmo_debugfs_init(void)
 {
 	dxgpmo_debugfs_dir = debugfs_create_dir("dxgpmo", NULL);
@@ -61,6 +68,8 @@ void dxgpmo_debugfs_init(void)
 			    &dxgpmo_stats_fops);
 	debugfs_create_file("pool", 0400, dxgpmo_debugfs_dir, NULL,
 			    &dxgpmo_pool_fops);
+	debugfs_create_file("objects", 0400, dxgpmo_debugfs_dir, NULL,
+			    &dxgpmo_objects_fops);
 }
 
 void dxgpmo_debugfs_exit(void)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The module's files under debugfs: dxgpmo/stats, dxgpmo/pool. */
+/* The module's files under debugfs: dxgpmo/stats, pool, objects. */
 #ifndef _DXGPMO_DEBUGFS_H
 #define _DXGPMO_DEBUGFS_H
 

@@ -894,6 +894,8 @@ int __dxgkrnl_start_device(struct device *dev,
 		goto err_erase;
 	}
 	ifc->client = client;
+	/* Messages and debugfs name its objects by the handles it gets. */
+	dxgpmo_kernel_client_set_handle_base(client, (u64)ifc->id << 32);
 	/* After the client's own entry: released before it. */
 	ret = devm_add_action(dev, dxgkrnl_release, ifc);
 	if (ret)

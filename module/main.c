@@ -29,7 +29,7 @@ static int dxgpmo_fops_open(struct inode *inode, struct file *filp)
 	struct dxgpmo_file *file;
 
 	filp->f_mapping = dxgpmo_shared_mapping;
-	file = dxgpmo_file_alloc(false);
+	file = dxgpmo_file_alloc(NULL);
 	if (!file)
 		return -ENOMEM;
 	file->mapping = filp->f_mapping;

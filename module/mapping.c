@@ -171,8 +171,21 @@ static void dxgpmo_map_abort(struct dxgpmo_file *file,
 	dxgpmo_map_destroy(file, obj);
 }
 
+/* Its view's length; its PMO's caching and Context. */
+static void dxgpmo_map_describe(const struct dxgpmo_object *obj,
+				struct dxgpmo_object_desc *desc)
+{
+	const struct dxgpmo_cpu_map *map =
+		container_of(obj, struct dxgpmo_cpu_map, obj);
+
+	desc->size = map->length;
+	desc->context = map->pmo->context;
+	desc->cache_type = map->pmo->backing->cache_type;
+}
+
 static const struct dxgpmo_object_ops dxgpmo_map_ops = {
 	.destroy = dxgpmo_map_destroy,
+	.describe = dxgpmo_map_describe,
 	.abort = dxgpmo_map_abort,
 	.counter = DXGPMO_CNT_MAPS,
 };

@@ -22,6 +22,7 @@
 
 #include "account.h"
 #include "inject.h"
+#include "leak.h"
 #include "object.h"
 #include "stats.h"
 #include "ucmd.h"
@@ -31,8 +32,10 @@
 
 static atomic_t dxgpmo_last_file_id = ATOMIC_INIT(0);
 
-struct dxgpmo_file *dxgpmo_file_alloc(bool kernel_client)
+/* client: the kernel client's module name; NULL for a user's open. */
+struct dxgpmo_file *dxgpmo_file_alloc(const char *client)
 {
+	bool kernel_client = client;
 	struct dxgpmo_file *file = kzalloc(sizeof(*file), GFP_KERNEL_ACCOUNT);
 
 	if (!file)
@@ -47,6 +50,7 @@ struct dxgpmo_file *dxgpmo_file_alloc(bool kernel_client)
 	xa_init_flags(&file->objects, XA_FLAGS_ALLOC1);
 	file->windows = RB_ROOT;
 	spin_lock_init(&file->windows_lock);
+	dxgpmo_leak_file_add(file, client);
 	return file;
 }
 
@@ -109,6 +113,7 @@ __dxgpmo_object_alloc(struct dxgpmo_file *file, size_t size,
 		kvfree(obj);
 		return ERR_PTR(ret);
 	}
+	dxgpmo_leak_note_create(obj);
 	return obj;
 }
 
@@ -145,6 +150,7 @@ static void dxgpmo_object_unpublish_locked(struct dxgpmo_file *file,
 void dxgpmo_object_abort(struct dxgpmo_file *file, struct dxgpmo_object *obj)
 {
 	xa_erase(&file->objects, obj->id);
+	dxgpmo_leak_forget(obj);
 	kvfree(obj);
 }
 
@@ -237,6 +243,7 @@ static void dxgpmo_object_free(struct dxgpmo_file *file,
 {
 	obj->ops->destroy(file, obj);
 	dxgpmo_count(file, obj->ops->counter, -1);
+	dxgpmo_leak_forget(obj);
 	kvfree(obj);
 }
 
@@ -418,9 +425,10 @@ out_unclaim:
 }
 
 /*
- * Close: whatever the driver left behind is destroyed leaves first, as
- * the references dictate (an object is taken once only its handle holds
- * it), and counted as leaked.  No call is in flight any more.
+ * Close: whatever the driver left behind is reported (leak.c), then
+ * destroyed leaves first, as the references dictate (an object is taken
+ * once only its handle holds it), and counted as leaked.  No call is in
+ * flight any more.
  */
 void dxgpmo_file_destroy(struct dxgpmo_file *file)
 {
@@ -428,6 +436,8 @@ void dxgpmo_file_destroy(struct dxgpmo_file *file)
 	unsigned long index;
 	bool progress = true;
 
+	dxgpmo_leak_file_del(file);
+	dxgpmo_leak_report(file);
 	/* No call is in flight: id_anchor is read without the lock. */
 	if (file->id_anchor)
 		xa_erase(&file->objects, file->id_anchor);

@@ -22,6 +22,7 @@
 #include <linux/list.h>
 #include <linux/rbtree.h>
 #include <linux/refcount.h>
+#include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/xarray.h>
@@ -30,7 +31,11 @@
 #include "stats.h"
 
 struct dxgpmo_account;
+struct dxgpmo_leak_stack;
 struct dxgpmo_ucmd;
+
+/* Holds a module's name (MODULE_NAME_LEN on 64-bit) or a task's comm. */
+#define DXGPMO_OPENER_LEN	56
 
 /*
  * One open file of /dev/dxgpmo, or one kernel client (client.c): one
@@ -43,6 +48,21 @@ struct dxgpmo_file {
 	 * among the files alive, not reused until 2^32 opens.
 	 */
 	u32 id;
+	/*
+	 * The caller's handle of object id is handle_base | id: 0 for the
+	 * module's own ids, the interface's id << 32 for a DXGKRNL_INTERFACE
+	 * (dxgkrnl.c), so that a message names the handle the driver holds.
+	 */
+	u64 handle_base;
+	/*
+	 * Who opened it, for the messages and views of leak.c: a process
+	 * (its tgid and comm at open) or a kernel client (tgid 0, the
+	 * name of its module).
+	 */
+	pid_t opener_tgid;
+	char opener[DXGPMO_OPENER_LEN];
+	/* On leak.c's list of open files, under its lock. */
+	struct list_head leak_node;
 	/*
 	 * mmap pgoff -> struct dxgpmo_window.  Not a maple tree: windows come
 	 * and go at the top of the offset space, and with a full last node
@@ -70,6 +90,16 @@ struct dxgpmo_file {
 	bool kernel_client;
 };
 
+/*
+ * What the views and messages of leak.c say of one object, beside its
+ * handle and type: the Context is its PMO's (the one a driver sets).
+ */
+struct dxgpmo_object_desc {
+	u64 size;
+	u64 context;
+	int cache_type;			/* %DXGPMO_CACHE_*; -1: none */
+};
+
 enum dxgpmo_obj_type {
 	DXGPMO_OBJ_PMO = 1,
 	DXGPMO_OBJ_AMO,
@@ -91,6 +121,9 @@ struct dxgpmo_object;
  * @parent_of: the object a child holds (DESTROY of both at once checks it)
  * @counter: the counter of live objects of the type
  * @leak_is_adl: one left at close is also a leaked ADL
+ * @describe: fills what leak.c shows of a published object; called with
+ *	the file's xarray lock held or at close, so it only reads fields set
+ *	before the object was published and its parents' (which it holds).
  *
  * An object is made by dxgpmo_object_alloc(), filled, then published by
  * dxgpmo_object_finalize() (usually through
@@ -101,6 +134,8 @@ struct dxgpmo_object_ops {
 	void (*destroy)(struct dxgpmo_file *file, struct dxgpmo_object *obj);
 	void (*abort)(struct dxgpmo_file *file, struct dxgpmo_object *obj);
 	struct dxgpmo_object *(*parent_of)(struct dxgpmo_object *obj);
+	void (*describe)(const struct dxgpmo_object *obj,
+			 struct dxgpmo_object_desc *desc);
 	enum dxgpmo_counter counter;
 	bool leak_is_adl;
 };
@@ -119,6 +154,14 @@ struct dxgpmo_object {
 	 */
 	unsigned int nr_children;
 	const struct dxgpmo_object_ops *ops;
+	/*
+	 * Who made it, for leak.c: the file may be shared or inherited, so
+	 * its opener need not be the creator.  The stack only with
+	 * leak_stacks=1.
+	 */
+	pid_t creator_tgid;
+	char creator_comm[TASK_COMM_LEN];
+	struct dxgpmo_leak_stack *stack;
 };
 
 /* container_of() that passes an ERR_PTR() through. */
@@ -129,7 +172,15 @@ struct dxgpmo_object {
 				container_of(__ptr, type, member);	\
 	})
 
-struct dxgpmo_file *dxgpmo_file_alloc(bool kernel_client);
+struct dxgpmo_file *dxgpmo_file_alloc(const char *client);
+
+/* The handle the caller knows the object by (handle_base above). */
+static inline u64 dxgpmo_object_handle(const struct dxgpmo_file *file,
+				       u32 id)
+{
+	return READ_ONCE(file->handle_base) | id;
+}
+
 void dxgpmo_file_destroy(struct dxgpmo_file *file);
 
 struct dxgpmo_object *

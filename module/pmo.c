@@ -23,6 +23,7 @@
 #include "compat.h"
 #include "dxgpmo.h"
 #include "internal.h"
+#include "leak.h"
 #include "object.h"
 #include "pmo.h"
 #include "privilege.h"
@@ -179,8 +180,24 @@ static void dxgpmo_pmo_destroy(struct dxgpmo_file *file,
 		dxgpmo_backing_put(pmo->backing);
 }
 
+static void dxgpmo_pmo_describe_pmo(const struct dxgpmo_pmo *pmo,
+				    struct dxgpmo_object_desc *desc)
+{
+	desc->size = pmo->length;
+	desc->context = pmo->context;
+	desc->cache_type = pmo->backing->cache_type;
+}
+
+static void dxgpmo_pmo_describe(const struct dxgpmo_object *obj,
+				struct dxgpmo_object_desc *desc)
+{
+	dxgpmo_pmo_describe_pmo(container_of(obj, struct dxgpmo_pmo, obj),
+				desc);
+}
+
 static const struct dxgpmo_object_ops dxgpmo_pmo_ops = {
 	.destroy = dxgpmo_pmo_destroy,
+	.describe = dxgpmo_pmo_describe,
 	.counter = DXGPMO_CNT_PMOS,
 };
 
@@ -204,8 +221,17 @@ static struct dxgpmo_object *dxgpmo_amo_parent(struct dxgpmo_object *obj)
 	return &container_of(obj, struct dxgpmo_amo, obj)->pmo->obj;
 }
 
+/* An AMO is its PMO opened for an adapter: the PMO's size and Context. */
+static void dxgpmo_amo_describe(const struct dxgpmo_object *obj,
+				struct dxgpmo_object_desc *desc)
+{
+	dxgpmo_pmo_describe_pmo(container_of(obj, struct dxgpmo_amo, obj)->pmo,
+				desc);
+}
+
 static const struct dxgpmo_object_ops dxgpmo_amo_ops = {
 	.destroy = dxgpmo_amo_destroy,
+	.describe = dxgpmo_amo_describe,
 	.parent_of = dxgpmo_amo_parent,
 	.counter = DXGPMO_CNT_AMOS,
 };
@@ -345,14 +371,33 @@ err_adapter:
  */
 struct dxgpmo_bugcheck {
 	struct callback_head work;
-	u32 id;
-	unsigned int nr_adls;
+	u64 handle;
+	u64 nr_adls;
+	u64 context;
+	u64 caller;
+	char name[DXGPMO_LEAK_NAME_LEN];
 };
 
-static void dxgpmo_bugcheck_now(u32 id, unsigned int nr_adls)
+/*
+ * Windows documents that this Destroy bugchecks, not with which code.
+ * DRIVER_LEFT_LOCKED_PAGES_IN_PROCESS is its bugcheck for a driver that
+ * leaves pages locked; its parameters here are this contract's
+ * (Documentation/porting.rst): the object's handle, its live ADLs, its
+ * Context and the calling process.
+ */
+#define DXGPMO_BUGCHECK_LEFT_LOCKED_PAGES	0xcb
+
+static void dxgpmo_bugcheck_line(const struct dxgpmo_bugcheck *b)
 {
-	pr_emerg("dxgpmo: DESTROY_PMO of object %u with %u live ADL(s): the driver leaks locked pages (adl_leak=bug)\n",
-		 id, nr_adls);
+	pr_emerg("dxgpmo: BUGCHECK 0x%08x (0x%016llx, 0x%016llx, 0x%016llx, 0x%016llx) DRIVER_LEFT_LOCKED_PAGES_IN_PROCESS: %s: DESTROY_PMO of handle 0x%llx (Context 0x%llx) with %llu live ADL(s) (adl_leak=bug)\n",
+		 DXGPMO_BUGCHECK_LEFT_LOCKED_PAGES, b->handle, b->nr_adls,
+		 b->context, b->caller, b->name, b->handle, b->context,
+		 b->nr_adls);
+}
+
+static void dxgpmo_bugcheck_now(const struct dxgpmo_bugcheck *b)
+{
+	dxgpmo_bugcheck_line(b);
 	BUG();
 }
 
@@ -360,8 +405,7 @@ static void dxgpmo_bugcheck_work(struct callback_head *work)
 {
 	struct dxgpmo_bugcheck *bugcheck =
 		container_of(work, struct dxgpmo_bugcheck, work);
-	u32 id = bugcheck->id;
-	unsigned int nr_adls = bugcheck->nr_adls;
+	struct dxgpmo_bugcheck b = *bugcheck;
 
 	/*
 	 * Works queued before this one in the same batch would never run
@@ -381,43 +425,67 @@ static void dxgpmo_bugcheck_work(struct callback_head *work)
 	 */
 	preempt_disable();
 	module_put(THIS_MODULE);
-	dxgpmo_bugcheck_now(id, nr_adls);
+	dxgpmo_bugcheck_now(&b);
+}
+
+/*
+ * The Context the driver gave the PMO, for the message: 0 if another
+ * thread destroyed it since (its ADLs were freed meanwhile).
+ */
+static u64 dxgpmo_pmo_context_of(struct dxgpmo_file *file, u32 id)
+{
+	struct dxgpmo_pmo *pmo = dxgpmo_pmo_get(file, id);
+	u64 context;
+
+	if (IS_ERR(pmo))
+		return 0;
+	context = pmo->context;
+	dxgpmo_object_put(&pmo->obj);
+	return context;
 }
 
 static int dxgpmo_pmo_adl_leak(struct dxgpmo_file *file, u32 id,
 			       unsigned int nr_adls)
 {
 	struct dxgpmo_bugcheck *bugcheck;
+	char name[DXGPMO_LEAK_NAME_LEN];
+	u64 context;
 
 	if (!READ_ONCE(dxgpmo_adl_leak_bug)) {
-		if (file->kernel_client)
-			pr_warn_ratelimited("dxgpmo: kernel client: DESTROY_PMO of object %u with %u live ADL(s): the driver leaks locked pages\n",
-					    id, nr_adls);
-		else
-			pr_warn_ratelimited("dxgpmo: %s[%d]: DESTROY_PMO of object %u with %u live ADL(s): the driver leaks locked pages\n",
-					    current->comm, task_pid_nr(current),
-					    id, nr_adls);
+		dxgpmo_leak_caller(file, name, sizeof(name));
+		pr_warn_ratelimited("dxgpmo: file %u (%s): DESTROY_PMO of handle 0x%llx (Context 0x%llx) with %u live ADL(s): the driver leaks locked pages\n",
+				    file->id, name,
+				    dxgpmo_object_handle(file, id),
+				    dxgpmo_pmo_context_of(file, id), nr_adls);
 		return -EBUSY;
 	}
+	context = dxgpmo_pmo_context_of(file, id);
+	/* Failing here would be the file leak again: a few bytes, no fail. */
+	bugcheck = kmalloc(sizeof(*bugcheck), GFP_KERNEL | __GFP_NOFAIL);
+	bugcheck->handle = dxgpmo_object_handle(file, id);
+	bugcheck->nr_adls = nr_adls;
+	bugcheck->context = context;
+	bugcheck->caller = task_tgid_nr(current);
+	dxgpmo_leak_caller(file, bugcheck->name, sizeof(bugcheck->name));
 	/*
 	 * A kernel driver's leak stops the machine, as the bugcheck does: a
 	 * BUG() in its call would kill the calling task with the driver's
 	 * locks (the device's, its own) held, and hang whoever waits for them.
 	 */
-	if (file->kernel_client)
-		panic("dxgpmo: DESTROY_PMO of object %u with %u live ADL(s): a kernel client leaks locked pages (adl_leak=bug)\n",
-		      id, nr_adls);
-	/* Failing here would be the file leak again: a few bytes, no fail. */
-	bugcheck = kmalloc(sizeof(*bugcheck), GFP_KERNEL | __GFP_NOFAIL);
-	bugcheck->id = id;
-	bugcheck->nr_adls = nr_adls;
+	if (file->kernel_client) {
+		dxgpmo_bugcheck_line(bugcheck);
+		panic("dxgpmo: DESTROY_PMO of handle 0x%llx with %u live ADL(s): a kernel client leaks locked pages (adl_leak=bug)\n",
+		      bugcheck->handle, nr_adls);
+	}
 	init_task_work(&bugcheck->work, dxgpmo_bugcheck_work);
 	__module_get(THIS_MODULE);
 	/* Fails only once the task ran exit_task_work(), not in an ioctl. */
 	if (WARN_ON_ONCE(task_work_add(current, &bugcheck->work, TWA_RESUME))) {
+		struct dxgpmo_bugcheck b = *bugcheck;
+
 		module_put(THIS_MODULE);
 		kfree(bugcheck);
-		dxgpmo_bugcheck_now(id, nr_adls);
+		dxgpmo_bugcheck_now(&b);
 	}
 	/* Seen by tracers only: the thread dies before user space does. */
 	return -EBUSY;

@@ -346,7 +346,7 @@ unsigned long dxgpmo_pool_refill(u32 cache_type, unsigned int oi,
 	}
 	got -= kept;
 	atomic64_add(got << order, &dxgpmo_pool_miss_pages);
-	trace_dxgpmo_pool_refill(cache_type, order, nr, got, kept);
+	trace_dxgpmo_pool_miss(cache_type, order, nr, got, kept);
 	return got;
 }
 

@@ -55,9 +55,11 @@ struct dxgpmo_file;
 	__field(bool, kernel)
 #define DXGPMO_TP_CALLER_ASSIGN(f)					\
 	do {								\
-		__entry->file = (f)->id;				\
+		const struct dxgpmo_file *__caller = (f);		\
+									\
+		__entry->file = __caller->id;				\
 		__entry->pid = current->tgid;				\
-		__entry->kernel = (f)->kernel_client;			\
+		__entry->kernel = __caller->kernel_client;		\
 	} while (0)
 #define DXGPMO_TP_CALLER_FMT "file=%u pid=%d kernel=%d "
 #define DXGPMO_TP_CALLER_ARGS __entry->file, __entry->pid, __entry->kernel
@@ -471,7 +473,7 @@ TRACE_EVENT(dxgpmo_segment_dma,
 );
 
 /* A pool miss: fresh blocks for the caller, and extra ones for the pool. */
-TRACE_EVENT(dxgpmo_pool_refill,
+TRACE_EVENT(dxgpmo_pool_miss,
 	TP_PROTO(u32 cache_type, unsigned int order, unsigned long wanted,
 		 unsigned long got, unsigned long pooled),
 	TP_ARGS(cache_type, order, wanted, got, pooled),

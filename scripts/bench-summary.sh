@@ -56,6 +56,17 @@ for json; do
 		printf "%-44s %-22s %7.2fx %10s %7s %s\n", key, kver, worst[key],
 		       size_text(at[key]), goal == "" ? "-" : "<=" goal, verdict
 	}
+	# The trace scenario: not a worst ratio but the median of pairs of
+	# builds, against the spread of those pairs.
+	field("scenario") == "trace" {
+		key = "trace events off vs compiled out, " field("what")
+		sub(/, events off$/, "", key)
+		ntraced++
+		traced[key] = sprintf("%-44s %-22s %7.2fx %10s %7s %s (spread +-%.3f)",
+				      key, kver, number("pair_ratio"), "64 KiB",
+				      "noise", field("verdict"), number("spread"))
+		next
+	}
 	{
 		scenario = field("scenario"); what = field("what")
 		base = field("baseline"); size = number("size")
@@ -109,5 +120,10 @@ for json; do
 		line("dirty period, 2 MiB pages vs soft-dirty huge", "0.50")
 		line("dirty period, 4 KiB pages vs soft-dirty huge", "")
 		line("dirty period, 4 KiB pages vs soft-dirty 4K", "")
+		for (k in traced)
+			print traced[k]
+		if (!ntraced)
+			printf "%-44s %-22s %8s %10s %7s %s\n", "trace events off vs compiled out",
+			       kver, "-", "-", "noise", "no rows (trace scenario not run)"
 	}' "$json"
 done

@@ -35,6 +35,11 @@ for kver in $kernels; do
 		arm64_built=1
 	fi
 	vm_build "$top" "$kver" "$out" || { cat "$out/build.log"; exit 1; }
+	# The trace events compiled out: the trace scenario's baseline.
+	mkdir -p "$out/notrace"
+	vm_build "$top" "$kver" "$out/notrace" notrace ||
+		{ cat "$out/notrace/build.log"; exit 1; }
+	cp "$out/notrace/dxgpmo.ko" "$out/dxgpmo-notrace.ko"
 	# The kernel's own allocators the create scenario compares with,
 	# and VFIO, the ADL scenario's peer, when KVER has them as modules
 	# (built in, or absent: nothing to do).
@@ -48,6 +53,7 @@ for kver in $kernels; do
 	# shellcheck disable=SC2086
 	vm_job "$kver" "$out" guest "" \
 		"$top/scripts/guest/bench-job.sh" "$out/dxgpmo.ko" \
+		"$out/dxgpmo-notrace.ko" \
 		"$user/userspace-tools/dxgpmo-bench" \
 		"$user/userspace-tools/dxgpmoctl" "$out/bench.env" \
 		${peers:+-- $peers} || true

@@ -117,7 +117,17 @@ awk -F '\t' '$2 ~ /\.h$/ && $6 == "def" {
 		print $1 "\t" $2
 	else if ($3 == "member")
 		print "." $1 "\t" $2
-}' "$tmp/tags" | sort -u > "$tmp/provides"
+}' "$tmp/tags" > "$tmp/provides.raw"
+# The trace header's events are macros that make trace_EVENT() and
+# trace_EVENT_enabled(), names ctags cannot see.
+if grep -qx trace.h "$tmp/files"; then
+	sed -n 's/^TRACE_EVENT(\([a-z0-9_]*\),.*/\1/p
+		s/^DEFINE_EVENT([a-z0-9_]*, *\([a-z0-9_]*\),.*/\1/p' trace.h |
+		awk '{ print "trace_" $1 "\ttrace.h"
+		       print "trace_" $1 "_enabled\ttrace.h" }' \
+		>> "$tmp/provides.raw"
+fi
+sort -u "$tmp/provides.raw" > "$tmp/provides"
 # name<TAB>header of each prototype and extern variable of a header: the
 # header declares it, which is no use of the .c that defines it.
 awk -F '\t' '$2 ~ /\.h$/ && $6 == "def" &&
@@ -173,6 +183,13 @@ awk -F '\t' '($3 == "variable" || $3 == "local") &&
 # or ".".
 awk -v list="$tmp/files" -f "$top/scripts/lib/layering-words.awk" \
 	> "$tmp/words"
+# The events' bodies in trace.h are compiled in trace.c (CREATE_TRACE_POINTS):
+# what they read is trace.c's use.
+if grep -qx trace.c "$tmp/files"; then
+	awk -F '\t' '$1 == "trace.h" { print "trace.c\t" $2 }' "$tmp/words" \
+		> "$tmp/trace-words"
+	cat "$tmp/trace-words" >> "$tmp/words"
+fi
 
 # file<TAB>what it uses<TAB>its name or "header": every use of another
 # file's definition or header, as its .c when a header has one.  A name

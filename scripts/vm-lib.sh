@@ -20,7 +20,7 @@ vm_prepare() {
 	"$vm_scripts/deps.sh"
 }
 
-# build_module SRC KVER OUT [default]: builds the test module (DXGPMO_TEST=y,
+# build_module SRC KVER OUT [default|notrace]: builds the test module (DXGPMO_TEST=y,
 # module/test.h: DXGPMO_IOC_TEST and its fault injection) and the sample
 # kernel client (DXGPMO_SAMPLES=y, samples/) of the tree SRC
 # for KVER, or with "default" the module as make install and DKMS build it,
@@ -32,14 +32,17 @@ vm_prepare() {
 # The test build of a kernel with KUnit (CONFIG_KUNIT; make check-debug's,
 # none of Debian's) has the KUnit suites (DXGPMO_KUNIT=y, module/kunit/),
 # which run when it loads; OUT/kunit says so.
+# With "notrace", the test build with the trace events compiled out
+# (DXGPMO_NOTRACE=y), dxgpmo-bench's trace baseline.
 # DXGPMO_KERNEL_BUILD builds against a kernel tree that is not installed.
 # An arm64 kernel (kernels.sh) has it cross-compiled for arm64_kernel_dir: with
 # bookworm's aarch64 gcc-12 on the host, or, for headers that ask for
 # gcc-14 (trixie's), in the trixie build root with that directory at the
 # same path.
 build_module() {
-	bm_test=DXGPMO_TEST=y bm_samples=DXGPMO_SAMPLES=y
+	bm_test=DXGPMO_TEST=y bm_samples=DXGPMO_SAMPLES=y bm_trace=DXGPMO_NOTRACE=
 	[ "${4:-}" != default ] || bm_test=DXGPMO_TEST= bm_samples=DXGPMO_SAMPLES=
+	[ "${4:-}" != notrace ] || bm_trace=DXGPMO_NOTRACE=y
 	bm_kunit=DXGPMO_KUNIT=
 	rm -f "$3/kunit"
 	bm_src=$3/src
@@ -54,16 +57,16 @@ build_module() {
 			in_root_bind "$bm_kernel" "$bm_src" make -j"$(nproc)" \
 				-C "$bm_kdir" M=/dxgpmo DEB_HOST_ARCH=arm64 \
 				DEB_HOST_GNU_TYPE=aarch64-linux-gnu W=1 C=1 \
-				"$bm_test" "$bm_samples" "$bm_kunit" modules
+				"$bm_test" "$bm_samples" "$bm_kunit" "$bm_trace" modules
 		else
 			make -j"$(nproc)" -C "$bm_kdir" M="$bm_src" \
 				DEB_HOST_ARCH=arm64 \
 				DEB_HOST_GNU_TYPE=aarch64-linux-gnu W=1 C=1 \
-				"$bm_test" "$bm_samples" "$bm_kunit" modules
+				"$bm_test" "$bm_samples" "$bm_kunit" "$bm_trace" modules
 		fi > "$3/kbuild.log" 2>&1
 	elif [ -z "${DXGPMO_KERNEL_BUILD:-}" ] && cached_kernel "$2" > /dev/null; then
 		in_root "$bm_src" make -j"$(nproc)" -C "/usr/src/linux-headers-$2" \
-			M=/dxgpmo W=1 C=1 "$bm_test" "$bm_samples" "$bm_kunit" \
+			M=/dxgpmo W=1 C=1 "$bm_test" "$bm_samples" "$bm_kunit" "$bm_trace" \
 			modules > "$3/kbuild.log" 2>&1
 	else
 		bm_kdir=${DXGPMO_KERNEL_BUILD:-/lib/modules/$2/build}
@@ -73,7 +76,7 @@ build_module() {
 			: > "$3/kunit"
 		fi
 		make -j"$(nproc)" -C "$bm_kdir" M="$bm_src" W=1 C=1 \
-			"$bm_test" "$bm_samples" "$bm_kunit" modules \
+			"$bm_test" "$bm_samples" "$bm_kunit" "$bm_trace" modules \
 			> "$3/kbuild.log" 2>&1
 	fi || { cat "$3/kbuild.log"; return 1; }
 	cat "$3/kbuild.log"

@@ -31,9 +31,36 @@ if [ -e "$sysdev/driver" ]; then
 	echo "$dev" > "$sysdev/driver/unbind"
 fi
 echo dxgkrnl_sample_edu > "$sysdev/driver_override"
+# A kernel client's calls are traced as a user's are, marked kernel=1: the
+# probe's sequence, recorded in a tracefs instance of this script's own.
+tracefs=/sys/kernel/tracing
+[ -d $tracefs/instances ] || tracefs=/sys/kernel/debug/tracing
+inst=$tracefs/instances/dxgkrnl-sample-$$
+mkdir "$inst" && echo 1 > "$inst/events/dxgpmo/enable"
 insmod "$sample" &&
 readlink "$sysdev/driver" | grep -q '/dxgkrnl_sample_edu$'
 result sample_bound $?
+echo 0 > "$inst/tracing_on"
+# The first CONTIGUOUS create with its Context, an ADL, a view of each
+# mode, the Destroy refused for its live ADL and the leak check that says
+# so, and the MDL's Open and Close.
+for event in 'dxgpmo_create_pmo: .* kernel=1 .* type=contiguous .*context=0xc0ffee ret=0' \
+	'dxgpmo_allocate_adl: .* kernel=1 .* ret=0' \
+	'dxgpmo_adl_dma_map: ' 'dxgpmo_free_adl: .* kernel=1 .* ret=0' \
+	'dxgpmo_map: .* kernel=1 .* access=kernel .* address=0x0 ret=0' \
+	'dxgpmo_unmap: .* kernel=1 .* address=0x0 .* ret=0' \
+	'dxgpmo_destroy_pmo: .* kernel=1 .* ret=-16' \
+	'dxgpmo_adl_leak: .* kernel=1 .* adls=1 .* action=warn' \
+	'dxgpmo_open_pmo: .* kernel=1 .* ret=0' \
+	'dxgpmo_close_pmo: .* kernel=1 .* ret=0'; do
+	grep -q "$event" "$inst/trace" || echo "missing from the trace: $event"
+done > /tmp/dxgkrnl-trace-missing
+cat /tmp/dxgkrnl-trace-missing
+traced=1
+[ -e "$inst/trace" ] && [ ! -s /tmp/dxgkrnl-trace-missing ] && traced=0
+result sample_calls_traced $traced
+echo 0 > "$inst/events/dxgpmo/enable"
+rmdir "$inst"
 
 if [ -r "$results" ]; then
 	cat "$results"

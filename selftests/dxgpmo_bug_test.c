@@ -3,8 +3,10 @@
  * The one intended crash, where Windows bugchecks: DESTROY_PMO while an ADL
  * exists, with adl_leak=bug, is a BUG() in the calling task.  This runs in
  * a VM boot of its own, because the oops taints the kernel.  The child that
- * commits the leak dies; the kernel log names this module's pmo.c; the
- * machine goes on: the parent opens the device again and finds every object
+ * commits the leak dies; the kernel log has the bugcheck line first
+ * (DRIVER_LEFT_LOCKED_PAGES_IN_PROCESS, 0xCB, with the handle, the number
+ * of live ADLs, the Context and the caller's tgid), then names this
+ * module's pmo.c; the machine goes on: the parent opens the device again and finds every object
  * of the dead child released and the ADL counted as leaked.  The same from
  * one thread of a multi-threaded process: its file must still be released
  * when the process exits, and the module's reference with it.
@@ -21,15 +23,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <inttypes.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
 #include "dxgpmo_test_utils.h"
 
+/* The Context the leaking child gives its PMO, which the bugcheck names. */
+#define LEAK_CONTEXT 0x1eaced0bcafe5ULL
+
+/* The child tells the parent the PMO's id through it (bugcheck_in_child()). */
+static int id_pipe[2] = { -1, -1 };
+
 /*
  * In the child: a new file with a PMO on the first adapter and one live
- * ADL of it, ready to be leaked.  Exits the child (10-12) on failure.
+ * ADL of it, ready to be leaked; its id goes to the parent.  Exits the
+ * child (10-12) on failure.
  */
 static int file_with_live_adl(struct dxgpmo_create_pmo *c)
 {
@@ -43,28 +53,61 @@ static int file_with_live_adl(struct dxgpmo_create_pmo *c)
 	/* Write-back: the boot may refuse the other types (below). */
 	*c = (struct dxgpmo_create_pmo){
 		.length = 4 * PAGE, .adapter_id = info[0].adapter_id,
-		.cache_type = DXGPMO_CACHE_CACHED,
+		.cache_type = DXGPMO_CACHE_CACHED, .context = LEAK_CONTEXT,
 	};
 	if (dxgpmo_create_pmo(fd, c))
 		_exit(11);
 	adl.amo_id = c->amo_id;
 	if (dxgpmo_allocate_adl(fd, &adl))
 		_exit(12);
+	if (write(id_pipe[1], &c->pmo_id, sizeof(c->pmo_id)) !=
+	    sizeof(c->pmo_id))
+		_exit(15);
 	return fd;
+}
+
+/*
+ * The bugcheck line of pmo_id's leak, as Windows reports one: code 0xCB
+ * and four parameters, the handle (a user's is the object's id), the live
+ * ADLs (one), the Context and the caller (the child's tgid).
+ */
+static void expect_bugcheck_line(struct __test_metadata *_metadata,
+				 const char *rec, uint32_t pmo_id, pid_t pid)
+{
+	const char *line = strstr(rec, "BUGCHECK ");
+	unsigned long long p[4];
+	unsigned int code;
+	int n;
+
+	ASSERT_NE(NULL, line);
+	n = sscanf(line, "BUGCHECK 0x%x (0x%llx, 0x%llx, 0x%llx, 0x%llx)",
+		   &code, &p[0], &p[1], &p[2], &p[3]);
+	ASSERT_EQ(5, n) {
+		TH_LOG("%s", line);
+	}
+	EXPECT_EQ(0xcb, code);
+	EXPECT_EQ(pmo_id, p[0]);
+	EXPECT_EQ(1, p[1]);
+	EXPECT_EQ(LEAK_CONTEXT, p[2]);
+	EXPECT_EQ((unsigned long long)pid, p[3]);
+	EXPECT_NE(NULL, strstr(line, "DRIVER_LEFT_LOCKED_PAGES_IN_PROCESS"));
 }
 
 /*
  * Runs child() in a child process, inside the region of the kernel log
  * where an expected oops called name is (dxgpmo-expect): the child commits
- * the leak, and the kernel log must say BUG in pmo.c.  The child's wait
- * status.
+ * the leak, and the kernel log must have the bugcheck line, then say BUG
+ * in pmo.c.  The child's wait status.
  */
 static int bugcheck_in_child(struct __test_metadata *_metadata,
 			     const char *name, void (*child)(void))
 {
-	int kmsg, status;
+	int kmsg, status, waited = 0, bugchecked = 0, bugged = 0;
+	uint32_t pmo_id = 0;
+	char rec[2048];
 	pid_t pid;
 
+	ASSERT_EQ(0, pipe(id_pipe));
 	kmsg = kmsg_open_new();
 	ASSERT_LE(0, kmsg);
 	kmsg_write("dxgpmo-expect: begin %s\n", name);
@@ -72,8 +115,21 @@ static int bugcheck_in_child(struct __test_metadata *_metadata,
 	ASSERT_LE(0, pid);
 	if (!pid)
 		child();
+	close(id_pipe[1]);
+	EXPECT_EQ((ssize_t)sizeof(pmo_id),
+		  read(id_pipe[0], &pmo_id, sizeof(pmo_id)));
+	close(id_pipe[0]);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_EQ(1, kmsg_wait_for(kmsg, 3000, "kernel BUG at", "pmo.c"));
+	while (!bugged && kmsg_next_record(kmsg, rec, sizeof(rec), 3000,
+					   &waited)) {
+		if (!bugchecked && strstr(rec, "dxgpmo: BUGCHECK ")) {
+			bugchecked = 1;
+			expect_bugcheck_line(_metadata, rec, pmo_id, pid);
+		}
+		bugged = strstr(rec, "kernel BUG at") && strstr(rec, "pmo.c");
+	}
+	EXPECT_EQ(1, bugchecked);
+	EXPECT_EQ(1, bugged);
 	usleep(300000);	/* the rest of the oops */
 	kmsg_write("dxgpmo-expect: end %s\n", name);
 	close(kmsg);

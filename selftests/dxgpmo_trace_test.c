@@ -56,12 +56,17 @@ static int put(const char *dir, const char *file, const char *val)
 	return write_file(path, val);
 }
 
-FIXTURE(trace) {
-	int fd;
-	struct adapters ad;
+/* The test's tracefs instance and what was read back from it. */
+struct trace_log {
 	char inst[192];
 	struct event ev[MAX_EVENTS];
 	unsigned int nr;
+};
+
+FIXTURE(trace) {
+	int fd;
+	struct adapters ad;
+	struct trace_log log;
 };
 
 FIXTURE_SETUP(trace)
@@ -69,7 +74,7 @@ FIXTURE_SETUP(trace)
 	const char *tracefs = tracefs_dir();
 	char path[256], pid[16];
 
-	self->inst[0] = 0;
+	self->log.inst[0] = 0;
 	self->fd = dxgpmo_open();
 	ASSERT_LE(0, self->fd);
 	ASSERT_EQ(0, load_adapters(self->fd, &self->ad));
@@ -79,27 +84,26 @@ FIXTURE_SETUP(trace)
 	ASSERT_EQ(0, access(path, F_OK)) {
 		TH_LOG("%s: the module has no trace events", path);
 	}
-	snprintf(self->inst, sizeof(self->inst),
+	snprintf(self->log.inst, sizeof(self->log.inst),
 		 "%s/instances/dxgpmo-trace-test-%d", tracefs, getpid());
-	ASSERT_EQ(0, mkdir(self->inst, 0700));
+	ASSERT_EQ(0, mkdir(self->log.inst, 0700));
 	snprintf(pid, sizeof(pid), "%d", getpid());
 	/* Only this process's calls: the events of other work stay out. */
-	ASSERT_EQ(0, put(self->inst, "set_event_pid", pid));
-	ASSERT_EQ(0, put(self->inst, "events/dxgpmo/enable", "1"));
+	ASSERT_EQ(0, put(self->log.inst, "set_event_pid", pid));
+	ASSERT_EQ(0, put(self->log.inst, "events/dxgpmo/enable", "1"));
 }
 
 FIXTURE_TEARDOWN(trace)
 {
-	if (self->inst[0]) {
-		put(self->inst, "events/dxgpmo/enable", "0");
-		EXPECT_EQ(0, rmdir(self->inst));
+	if (self->log.inst[0]) {
+		put(self->log.inst, "events/dxgpmo/enable", "0");
+		EXPECT_EQ(0, rmdir(self->log.inst));
 	}
 	teardown_dxgpmo(self->fd);
 }
 
 /* The instance's buffer, parsed: each dxgpmo event line's name and fields. */
-static unsigned int read_events(struct __test_metadata *_metadata,
-				FIXTURE_DATA(trace) *self)
+static unsigned int read_events(struct trace_log *self)
 {
 	char path[256], line[1024];
 	FILE *f;
@@ -145,7 +149,7 @@ static bool event_has(const struct event *e, const char *const *fields)
 	return true;
 }
 
-static unsigned int count_named(FIXTURE_DATA(trace) *self, const char *name)
+static unsigned int count_named(struct trace_log *self, const char *name)
 {
 	unsigned int i, n = 0;
 
@@ -182,12 +186,12 @@ static void expect_add(struct expect *x, unsigned int *nr, const char *name,
  * expected: an event the code stopped making, or makes twice, fails.
  */
 static void check_events(struct __test_metadata *_metadata,
-			 FIXTURE_DATA(trace) *self, const struct expect *x,
+			 struct trace_log *self, const struct expect *x,
 			 unsigned int nr)
 {
 	unsigned int i, j, k;
 
-	ASSERT_LT(0, read_events(_metadata, self));
+	ASSERT_LT(0, read_events(self));
 	for (i = 0; i < nr; i++) {
 		const char *fields[MAX_FIELDS + 1];
 		unsigned int found = 0, expected_of_name = 0;
@@ -248,7 +252,7 @@ TEST_F(trace, every_command)
 	int pid = getpid(), dmabuf;
 	uint64_t dev;
 
-	if (!self->inst[0])
+	if (!self->log.inst[0])
 		return;
 	if (!a)
 		SKIP(return, "needs an adapter with a DMA engine");
@@ -364,7 +368,7 @@ TEST_F(trace, every_command)
 	expect_add(x, &nx, "dxgpmo_destroy_memory_basis", "obj=%u ret=0",
 		   basis);
 
-	check_events(_metadata, self, x, nx);
+	check_events(_metadata, &self->log, x, nx);
 }
 
 #define PINNED_PARAM "/sys/module/dxgpmo/parameters/max_pinned_mb"
@@ -382,7 +386,7 @@ TEST_F(trace, refusals_and_leaks)
 	struct expect x[12];
 	unsigned int nx = 0;
 
-	if (!self->inst[0])
+	if (!self->log.inst[0])
 		return;
 	ASSERT_NE(NULL, a);
 	ASSERT_EQ(0, dxgpmo_read_line(PINNED_PARAM, cap, sizeof(cap)));
@@ -414,7 +418,7 @@ TEST_F(trace, refusals_and_leaks)
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, c.amo_id));
 	expect_add(x, &nx, "dxgpmo_destroy_pmo", "obj=%u amo=%u ret=0",
 		   c.pmo_id, c.amo_id);
-	check_events(_metadata, self, x, nx);
+	check_events(_metadata, &self->log, x, nx);
 }
 
 /* The debugfs pool file: 0 cap_pages where there is no pool (arm64). */
@@ -445,19 +449,19 @@ TEST_F(trace, pool_and_linear_map)
 	struct expect x[8];
 	unsigned int nx = 0;
 
-	if (!self->inst[0])
+	if (!self->log.inst[0])
 		return;
 	ASSERT_LE(0, cap);
 	/* Emptying the pool switches its pages back: not part of the script. */
-	ASSERT_EQ(0, put(self->inst, "tracing_on", "0"));
+	ASSERT_EQ(0, put(self->log.inst, "tracing_on", "0"));
 	ASSERT_EQ(0, write_file("/proc/sys/vm/drop_caches", "2"));
-	ASSERT_EQ(0, put(self->inst, "tracing_on", "1"));
+	ASSERT_EQ(0, put(self->log.inst, "tracing_on", "1"));
 	ASSERT_EQ(0, create_on(self->fd, 0, DXGPMO_PMO_TYPE_MDL,
 			       DXGPMO_CACHE_WRITE_COMBINED, 4 * PAGE, 0, &c));
 	ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
 	if (cap) {
 		/* One batch: the caller's 4 pages, the rest for the pool. */
-		expect_add(x, &nx, "dxgpmo_pool_refill",
+		expect_add(x, &nx, "dxgpmo_pool_miss",
 			   "cache=write_combined order=0 wanted=4 got=4");
 		expect_add(x, &nx, "dxgpmo_linear_map",
 			   "cache=write_combined ret=0");
@@ -467,7 +471,7 @@ TEST_F(trace, pool_and_linear_map)
 		expect_add(x, &nx, "dxgpmo_linear_map",
 			   "cache=cached pages=4 ret=0");
 	}
-	check_events(_metadata, self, x, nx);
+	check_events(_metadata, &self->log, x, nx);
 }
 
 TEST_HARNESS_MAIN

@@ -18,15 +18,18 @@
  * MAP + touch vs anonymous mmap + touch; 4 tracked segment writes + query
  * vs untracked writes vs soft-dirty, every page and every 16th page; 5
  * create/destroy throughput with threads, and per-object cost up to
- * 100,000 live objects.  1 GiB sizes run when the machine has the memory
- * for them.  A kernel peer the running kernel lacks is skipped, saying why.
+ * 100,000 live objects; 6 (with --trace-baseline) the create and ADL rows
+ * with the trace events compiled in and off vs compiled out.  1 GiB sizes
+ * run when the machine has the memory for them.  A kernel peer the
+ * running kernel lacks is skipped, saying why.
  *
  * This file is the driver; each scenario family has a
  * dxgpmo_bench_<family>.c of its own, and dxgpmo_bench.h declares what
  * they share.
  *
  * Usage: dxgpmo-bench [--json FILE] [--adapter ID|NAME]
- *		      [--only create|adl|map|dirty|scale]
+ *		      [--only create|adl|map|dirty|scale|trace]
+ *		      [--trace-baseline MODULE]
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -123,16 +126,23 @@ int main(int argc, char **argv)
 			only_adapter = argv[++i];
 		} else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
 			only_scenario = argv[++i];
+		} else if (!strcmp(argv[i], "--trace-baseline") &&
+			   i + 1 < argc) {
+			trace_baseline = argv[++i];
 		} else {
 			fprintf(stderr,
-				"usage: dxgpmo-bench [--json FILE] [--adapter ID|NAME] [--only create|adl|map|dirty|scale]\n"
+				"usage: dxgpmo-bench [--json FILE] [--adapter ID|NAME] [--only create|adl|map|dirty|scale|trace]\n"
+				"                    [--trace-baseline MODULE]\n"
 				"  --adapter: the ADL scenario on that adapter only (e.g. a device\n"
-				"  bound with 'dxgpmoctl bind', for the costs of your IOMMU)\n");
+				"  bound with 'dxgpmoctl bind', for the costs of your IOMMU)\n"
+				"  --trace-baseline: the module built with DXGPMO_NOTRACE=y; the trace\n"
+				"  scenario reloads it and ./dxgpmo.ko in turn (it runs only with it)\n");
 			return 2;
 		}
 	}
 	if (only_scenario && !wanted("create") && !wanted("adl") &&
-	    !wanted("map") && !wanted("dirty") && !wanted("scale")) {
+	    !wanted("map") && !wanted("dirty") && !wanted("scale") &&
+	    !wanted("trace")) {
 		fprintf(stderr, "dxgpmo-bench: no scenario %s\n", only_scenario);
 		return 2;
 	}
@@ -155,6 +165,8 @@ int main(int argc, char **argv)
 		scenario_dirty();
 	if (wanted("scale"))
 		scenario_scale();
+	if (wanted("trace") && trace_baseline)
+		scenario_trace();
 	if (json)
 		fclose(json);
 	return 0;

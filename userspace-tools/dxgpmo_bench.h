@@ -91,5 +91,8 @@ void scenario_adl(void);
 void scenario_map(void);
 void scenario_dirty(void);
 void scenario_scale(void);
+/* dxgpmo_bench_trace.c: --trace-baseline, the events compiled out. */
+extern const char *trace_baseline;
+void scenario_trace(void);
 
 #endif

@@ -41,6 +41,16 @@ else
 		cat /tmp/bench-one.json >> /tmp/bench.json
 	done
 fi
+# What the trace events cost compiled in and off, against a build without
+# them, each loaded in turn (it reloads the module: the adapters come back,
+# the spare device is not bound again).
+case " ${DXGPMO_BENCH_ONLY:-trace} " in
+*" trace "*)
+	./dxgpmo-bench --json /tmp/bench-trace.json --only trace \
+		--trace-baseline ./dxgpmo-notrace.ko
+	cat /tmp/bench-trace.json >> /tmp/bench.json
+	;;
+esac
 # The dirty scenario again with 2 MiB dirty pages (write faults on 2 MiB
 # granules), after a reload: the page size is a module parameter.
 case " ${DXGPMO_BENCH_ONLY:-dirty} " in

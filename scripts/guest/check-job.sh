@@ -112,7 +112,7 @@ tests_first_half() {
 	for t in ./dxgpmo_test ./dxgpmo_adl_test ./dxgpmo_map_test ./dxgpmo_dirty_test \
 		./dxgpmo_dmabuf_test "./dxgpmo_hardening_test -T kernel_fail_nth_sweep" \
 		./dxgpmo_security_test ./dxgpmo_scanout_test ./dxgpmo_capture_test \
-		./dxgpmo_pool_test ./dxgpmo_trace_test; do
+		./dxgpmo_pool_test ./dxgpmo_trace_test ./dxgpmo_leak_test; do
 		# shellcheck disable=SC2086
 		run_test $t
 	done

@@ -91,6 +91,7 @@ initramfs_tests() {
 		"$user/selftests/dxgpmo_capture_test" \
 		"$user/selftests/dxgpmo_pool_test" \
 		"$user/selftests/dxgpmo_trace_test" \
+		"$user/selftests/dxgpmo_leak_test" \
 		"$user/userspace-tools/dxgpmoctl" "$user/selftests/dxgpmoctl_test.sh" \
 		"$user/selftests/dxgpmoctl_monitor.sh" "$user/selftests/json_check" \
 		"$user/userspace-tools/examples/dxgk-mobile-gpu" \
