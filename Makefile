@@ -86,8 +86,9 @@ selftests: $(SELFTESTS)
 # The dispatcher, one file a command family, and the layer they share.
 DXGPMOCTL_SRCS := userspace-tools/dxgpmoctl.c userspace-tools/json_print.c \
 	$(addprefix userspace-tools/dxgpmoctl_,util.c object.c adl.c map.c \
-	dirty.c dmabuf.c adapter.c)
-DXGPMOCTL_HDRS := userspace-tools/dxgpmoctl.h userspace-tools/json_print.h
+	dirty.c dmabuf.c adapter.c monitor.c) userspace-tools/trace_line.c
+DXGPMOCTL_HDRS := userspace-tools/dxgpmoctl.h userspace-tools/json_print.h \
+	userspace-tools/trace_line.h
 
 userspace-tools/dxgpmoctl: $(DXGPMOCTL_SRCS) $(DXGPMOCTL_HDRS) $(LIB_SRCS) \
 		$(LIB_HDRS)

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Checks of the test harness's own host side, no VM: what make check
-# needs of the host wherever the repository was cloned.
+# needs of the host wherever the repository was cloned; and dxgpmoctl
+# monitor's parser, which needs no module.
 # One "host: PASS|FAIL name" line each, which make check counts.
 set -u
 
@@ -95,5 +96,19 @@ grep -q '^create vs system dma-heap, every size  *6.12[^ ]*  *1.07x  *4 KiB  *<=
 ok=$?
 [ "$ok" -eq 0 ] || cat "$tmp/summary"
 result "$ok" bench_summary_counts_every_row
+
+# dxgpmoctl monitor's reading of trace_pipe lines (trace_line.c), its
+# filters and its text and JSON, against canned lines: the VM tests can
+# only give it the tasks' names and values the module happens to make.
+# A crash or a failing exit counts apart from the PASS lines before it.
+if ${CC:-gcc} -O2 -Wall -Wextra -Werror -I"$top/userspace-tools" \
+	-o "$tmp/trace_line_unit_test" "$top/selftests/trace_line_unit_test.c" \
+	"$top/userspace-tools/trace_line.c" "$top/userspace-tools/json_print.c"
+then
+	timeout 60 "$tmp/trace_line_unit_test"
+	result $? monitor_unit_test_exit
+else
+	result 1 monitor_unit_test_build
+fi
 
 exit "$status"

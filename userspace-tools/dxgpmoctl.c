@@ -35,7 +35,7 @@
 /* The families, in the order usage and the man page list them. */
 static const struct command *const families[] = {
 	adapter_commands, object_commands, adl_commands, map_commands,
-	dirty_commands, dmabuf_commands,
+	dirty_commands, dmabuf_commands, monitor_commands,
 };
 
 /* Each command of each family; f counts the families. */
@@ -212,7 +212,9 @@ static void print_man(void)
 		man_command(c);
 	printf(".SH ENVIRONMENT\n.TP\n.B DXGPMO_DMABUF_FD\n"
 	       "set for the COMMAND of export: the fd of the dma-buf.\n"
-	       ".SH FILES\n/dev/dxgpmo\n.SH SEE ALSO\n"
+	       ".SH FILES\n/dev/dxgpmo\n.br\n"
+	       "/sys/kernel/tracing/instances/dxgpmoctl\\-\\fIPID\\fR: monitor's tracefs instance\n"
+	       ".SH SEE ALSO\n"
 	       "Documentation/index.rst in the dxgpmo sources; uapi/dxgpmo.h.\n");
 }
 

@@ -103,6 +103,7 @@ extern const struct command
 	adl_commands[],		/* dxgpmoctl_adl.c */
 	map_commands[],		/* dxgpmoctl_map.c */
 	dirty_commands[],	/* dxgpmoctl_dirty.c */
-	dmabuf_commands[];	/* dxgpmoctl_dmabuf.c */
+	dmabuf_commands[],	/* dxgpmoctl_dmabuf.c */
+	monitor_commands[];	/* dxgpmoctl_monitor.c */
 
 #endif

@@ -5,6 +5,7 @@
  */
 #include <inttypes.h>
 #include <stdarg.h>
+#include <string.h>
 
 #include "json_print.h"
 
@@ -201,6 +202,44 @@ void print_u64(enum output_type type, const char *key, const char *fmt,
 	       uint64_t value)
 {
 	print_number(type, key, "%" PRIu64, fmt, value);
+}
+
+void print_s64(enum output_type type, const char *key, const char *fmt,
+	       int64_t value)
+{
+	print_number(type, key, "%" PRId64, fmt, value);
+}
+
+/* -?DIGITS(.DIGITS)?, as far as it goes: a JSON number without exponent. */
+static bool json_number(const char *s)
+{
+	size_t n;
+
+	s += *s == '-';
+	n = strspn(s, "0123456789");
+	if (!n || (n > 1 && *s == '0'))
+		return false;
+	s += n;
+	if (*s == '.') {
+		n = strspn(++s, "0123456789");
+		if (!n)
+			return false;
+		s += n;
+	}
+	return !*s;
+}
+
+void print_number_text(enum output_type type, const char *key,
+		       const char *fmt, const char *text)
+{
+	if (!printing(type, key))
+		return;
+	if (!json_mode)
+		fprintf(out, fmt, text);
+	else if (json_number(text))
+		fputs(text, out);
+	else
+		json_write_string(text);
 }
 
 void print_bool(enum output_type type, const char *key, const char *fmt,

@@ -44,6 +44,15 @@ void print_int(enum output_type type, const char *key, const char *fmt,
 	       int value);
 void print_u64(enum output_type type, const char *key, const char *fmt,
 	       uint64_t value);
+void print_s64(enum output_type type, const char *key, const char *fmt,
+	       int64_t value);
+/*
+ * A number as its decimal text ("1234.567890"), printed as it is: no
+ * conversion to round it.  JSON gets a string instead when the text is
+ * not a JSON number.
+ */
+void print_number_text(enum output_type type, const char *key,
+		       const char *fmt, const char *text);
 /* JSON true/false; the text gets "yes" or "no" through fmt's %s. */
 void print_bool(enum output_type type, const char *key, const char *fmt,
 		bool value);

@@ -127,6 +127,9 @@ tests_first_half() {
 	[ "$DXGPMO_TESTS_PART" = 1 ] || run_test ./libdxgk_test
 	[ "$DXGPMO_TESTS_PART" = 1 ] || run_test ./libdxgk_migration_test
 	run_test sh ./dxgpmoctl_test.sh
+	# Its monitor over a session of its own, while nothing else runs: the
+	# monitors see every process's calls.
+	run_test sh ./dxgpmoctl_monitor.sh
 	# After the tool's session too: it hands an edu to the generic driver and
 	# back, which renames it.
 	run_test ./dxgpmo_pci_test

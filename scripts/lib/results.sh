@@ -129,6 +129,7 @@ TOT
 	done
 	b_pass=$((b_pass + $(grep -c '^dxgpmo-check: PASS' "$log" || true)))
 	b_fail=$((b_fail + $(grep -c '^dxgpmo-check: FAIL' "$log" || true)))
+	b_skip=$((b_skip + $(grep -c '^dxgpmo-check: SKIP' "$log" || true)))
 	# A guest stopped by its timeout: the results of the program it was
 	# running count too, one by one (it printed no totals), and the test
 	# it was in is named.
@@ -177,6 +178,7 @@ UNFINISHED
 		b_fail=$((b_fail + 1))
 	done
 	grep -E '^ok .*# SKIP' "$log" | sed 's/^/  skipped: /' || true
+	grep '^dxgpmo-check: SKIP' "$log" | sed 's/^/  skipped: /' || true
 
 	# Its time beside the limit it had (vm-boot.sh's timeout).
 	b_time=
