@@ -102,6 +102,7 @@ void dxgpmo_leak_copy_comm(char *buf, size_t len)
 {
 	char *c;
 
+	/* set_task_comm() may write it meanwhile: a torn name will do. */
 	data_race(strscpy_pad(buf, current->comm, len));
 	for (c = buf; *c; c++)
 		if (!isprint(*c))

@@ -366,7 +366,7 @@ TEST_F(leak, leaking_process_listed_and_reported)
 	snprintf(want, sizeof(want), "%s leaked handle 0x%x pmo size %llu cache cached context 0x%llx",
 		 opener, l.ids.pmo_b, 2 * PAGE, CONTEXT_B);
 	EXPECT_NE(NULL, strstr(log, want)) TH_LOG("no %s in:\n%s", want, log);
-	snprintf(want, sizeof(want), "%s closed with 4 object(s) alive, 1 of them ADL(s), 0 not listed",
+	snprintf(want, sizeof(want), "%s closed with 4 object(s) alive (2 pmo, 1 amo, 1 adl, 0 map, 0 basis), 0 not listed",
 		 opener);
 	EXPECT_NE(NULL, strstr(log, want)) TH_LOG("no %s in:\n%s", want, log);
 	free(log);
@@ -421,6 +421,80 @@ TEST_F(leak, destroy_with_live_adl_names_handle_and_context)
 	EXPECT_EQ(1, logged) TH_LOG("no \"%s\"", want);
 	EXPECT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, c.amo_id));
+}
+
+/*
+ * A file of thousands of objects: the view is read in pieces (a record an
+ * object, many buffers), and lists every one of them once, in order.
+ */
+TEST_F(leak, view_of_many_objects_lists_each_once)
+{
+	enum { NR = 3000 };
+	unsigned int file_id, listed = 0, i;
+	static uint32_t ids[NR];
+	char *view, *part, *p;
+
+	for (i = 0; i < NR; i++) {
+		struct dxgpmo_create_pmo c = {
+			.length = PAGE, .cache_type = DXGPMO_CACHE_CACHED,
+			.context = i,
+		};
+
+		ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+		ids[i] = c.pmo_id;
+	}
+	view = read_view();
+	ASSERT_NE(NULL, view);
+	part = view_of(view, getpid(), &file_id);
+	ASSERT_NE(NULL, part);
+	for (p = part; (p = strstr(p, "\n  handle ")); p++)
+		listed++;
+	EXPECT_EQ(NR, listed);
+	for (i = 0; i < NR; i += 499) {
+		uint32_t id = ids[i];
+
+		EXPECT_NE(NULL, object_line(part, id, "pmo")) {
+			TH_LOG("object %u not in the view", id);
+		}
+	}
+	free(part);
+	free(view);
+	for (i = 0; i < NR; i++)
+		ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, ids[i], 0));
+}
+
+/*
+ * Closes that leak nothing spend nothing of the report's rate limit: a
+ * leak after a run of clean closes is still reported.
+ */
+TEST_F(leak, clean_closes_leave_the_report_its_budget)
+{
+	char opener[64], *log;
+	struct leaker l;
+	unsigned int i;
+
+	ASSERT_EQ(0, write_sysfs(LEAK_REPORT_PARAM, "1"));
+	for (i = 0; i < 20; i++) {
+		struct dxgpmo_create_pmo c = {
+			.length = PAGE, .cache_type = DXGPMO_CACHE_CACHED,
+		};
+		int fd = dxgpmo_open();
+
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(0, dxgpmo_create_pmo(fd, &c));
+		ASSERT_EQ(0, dxgpmo_destroy_pmo(fd, c.pmo_id, 0));
+		ASSERT_EQ(0, close(fd));
+	}
+	ASSERT_EQ(0, leaker_start(&l, self->ad.any->adapter_id));
+	snprintf(opener, sizeof(opener), "(%s[%d])", LEAKER_COMM, l.pid);
+	ASSERT_EQ(0, leaker_finish(&l));
+	log = log_of(self->kmsg, opener, "closed with");
+	ASSERT_NE(NULL, log);
+	EXPECT_NE(NULL, strstr(log, "closed with 4 object(s) alive")) {
+		TH_LOG("no report of the leak after 20 clean closes:\n%s",
+		       log);
+	}
+	free(log);
 }
 
 TEST_HARNESS_MAIN
