@@ -89,21 +89,6 @@ static long read_long(const char *path)
 	return v;
 }
 
-/* The pool's cap in pages, from debugfs; -1 if unreadable. */
-static long pool_cap_pages(void)
-{
-	char line[128];
-	long cap = -1;
-	FILE *f = fopen("/sys/kernel/debug/dxgpmo/pool", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "cap_pages %ld", &cap) == 1)
-			break;
-	fclose(f);
-	return cap;
-}
 
 #define NO_POOL_REASON "no pool: the linear map stays write-back here (arm64), so switched pages save nothing"
 

@@ -646,6 +646,25 @@ static inline long long keyed_counter(const char *path, const char *name)
 }
 
 /* A global counter of the module's debugfs stats; -1 if there is none. */
+/*
+ * The pool's cap in pages, from debugfs; -1 if unreadable, 0 where there
+ * is no pool (arm64: the linear map stays write-back).
+ */
+static inline long pool_cap_pages(void)
+{
+	char line[128];
+	long cap = -1;
+	FILE *f = fopen("/sys/kernel/debug/dxgpmo/pool", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "cap_pages %ld", &cap) == 1)
+			break;
+	fclose(f);
+	return cap;
+}
+
 static inline long long debugfs_counter(const char *name)
 {
 	return keyed_counter("/sys/kernel/debug/dxgpmo/stats", name);

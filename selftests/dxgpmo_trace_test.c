@@ -421,22 +421,6 @@ TEST_F(trace, refusals_and_leaks)
 	check_events(_metadata, &self->log, x, nx);
 }
 
-/* The debugfs pool file: 0 cap_pages where there is no pool (arm64). */
-static long pool_cap_pages(void)
-{
-	long cap = -1;
-	char line[64];
-	FILE *f = fopen("/sys/kernel/debug/dxgpmo/pool", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "cap_pages %ld", &cap) == 1)
-			break;
-	fclose(f);
-	return cap;
-}
-
 /*
  * A write-combined object's pages: a pool miss (the pool emptied first)
  * switches fresh pages in one call; without a pool, the object's own
