@@ -89,7 +89,6 @@ static long read_long(const char *path)
 	return v;
 }
 
-
 #define NO_POOL_REASON "no pool: the linear map stays write-back here (arm64), so switched pages save nothing"
 
 /* An open file, or a reason to skip. */
