@@ -13,6 +13,7 @@
  * whole dirty pages, and brings a buffer with a bit for each.  A basis is
  * the file's object; the tracker's handle lives in it.
  */
+#include <linux/bitops.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -28,6 +29,7 @@
 #include "object.h"
 #include "privilege.h"
 #include "quota.h"
+#include "trace.h"
 #include "ucmd.h"
 
 #define DXGPMO_BASIS_MAX_RANGES	4096
@@ -339,6 +341,23 @@ static void dxgpmo_basis_report_lost(struct dxgpmo_basis *basis, u8 *out,
  * the reply, so that no STOP or START comes between: the tracker is
  * queried only while started, and bits given back are this period's.
  */
+/* The dirty pages among the count bits of a query's answer, for tracers. */
+static void dxgpmo_basis_trace_report(const struct dxgpmo_file *file,
+				      const struct dxgpmo_query_dirty_bits *cmd,
+				      const u8 *bits, unsigned long count)
+{
+	unsigned long i, dirty = 0;
+
+	for (i = 0; i < count / BITS_PER_BYTE; i++)
+		dirty += hweight8(bits[i]);
+	/* A driver's DDI may have set bits past the span in its last byte. */
+	if (count % BITS_PER_BYTE)
+		dirty += hweight8(bits[i] & GENMASK(count % BITS_PER_BYTE - 1,
+						    0));
+	trace_dxgpmo_dirty_report(file->id, cmd->basis_id, count, dirty,
+				  cmd->flags & DXGPMO_DIRTY_CLEAR_DATA);
+}
+
 int dxgpmo_cmd_query_dirty_bits(struct dxgpmo_ucmd *ucmd)
 {
 	struct dxgpmo_query_dirty_bits *cmd = ucmd->cmd;
@@ -380,6 +399,8 @@ int dxgpmo_cmd_query_dirty_bits(struct dxgpmo_ucmd *ucmd)
 	if (ret)
 		goto out_unlock;
 	dxgpmo_basis_report_lost(basis, out, count);
+	if (trace_dxgpmo_dirty_report_enabled())
+		dxgpmo_basis_trace_report(file, cmd, out, count);
 	ret = dxgpmo_ucmd_copy_to(ucmd, cmd->buffer, out, nbytes);
 	if (ret)
 		dxgpmo_basis_bits_lost(basis, cmd, out);

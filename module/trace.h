@@ -386,6 +386,33 @@ TRACE_EVENT(dxgpmo_query_dirty_bits,
 		  __entry->ret)
 );
 
+/*
+ * What a query reported, beside its command's event: the dirty pages of
+ * its span, as the DDI (the module's, or a kernel driver's) gave them.
+ */
+TRACE_EVENT(dxgpmo_dirty_report,
+	TP_PROTO(u32 file, u32 obj, unsigned long pages, unsigned long dirty,
+		 bool clear_data),
+	TP_ARGS(file, obj, pages, dirty, clear_data),
+	TP_STRUCT__entry(
+		__field(u32, file)
+		__field(u32, obj)
+		__field(unsigned long, pages)
+		__field(unsigned long, dirty)
+		__field(bool, clear_data)
+	),
+	TP_fast_assign(
+		__entry->file = file;
+		__entry->obj = obj;
+		__entry->pages = pages;
+		__entry->dirty = dirty;
+		__entry->clear_data = clear_data;
+	),
+	TP_printk("file=%u obj=%u pages=%lu dirty=%lu clear_data=%d",
+		  __entry->file, __entry->obj, __entry->pages, __entry->dirty,
+		  __entry->clear_data)
+);
+
 TRACE_EVENT(dxgpmo_export_dmabuf,
 	TP_PROTO(const struct dxgpmo_file *f,
 		 const struct dxgpmo_export_dmabuf *cmd, int ret),

@@ -361,6 +361,9 @@ TEST_F(trace, every_command)
 					     bits, sizeof(bits)));
 	expect_add(x, &nx, "dxgpmo_query_dirty_bits",
 		   "obj=%u clear_data=1 subrange_length=0 ret=0", basis);
+	/* The engine's one write, in 16 pages of 4 KiB (the default). */
+	expect_add(x, &nx, "dxgpmo_dirty_report",
+		   "obj=%u pages=16 dirty=1 clear_data=1", basis);
 	ASSERT_EQ(0, dxgpmo_stop_dirty_tracking(self->fd, basis));
 	expect_add(x, &nx, "dxgpmo_stop_dirty_tracking", "obj=%u ret=0",
 		   basis);
