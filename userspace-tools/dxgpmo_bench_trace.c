@@ -3,8 +3,10 @@
  * What the trace events cost when nobody traces: the create and ADL rows
  * with the module as built (events compiled in, disabled) against a build
  * of the same tree with them compiled out (DXGPMO_NOTRACE=y), loaded in
- * turn in the same boot, A B A B: the ratio of each pair, their median
- * and their spread.  A difference no wider than the spread is noise.
+ * turn in the same boot, A B B A A B ... (which build goes first swaps
+ * from pair to pair, so that a drift over the run or a cost of coming
+ * second falls on both): the ratio of each pair, their median and their
+ * spread.  A difference no wider than the spread is noise.
  * Within one load each row is the fastest of a few batches: another
  * process's burst on a shared host lengthens a batch, never shortens it.
  *
@@ -14,6 +16,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -180,14 +183,24 @@ void scenario_trace(void)
 		return;
 	}
 	for (i = 0; i < TRACE_PAIRS && !ret; i++) {
-		ret = reload(trace_baseline);
+		bool traced_first = i & 1;
+
+		ret = reload(traced_first ? trace_traced : trace_baseline);
 		if (!ret)
-			ret = time_rows(&create_off[i], &adl_off[i]);
+			ret = traced_first ?
+			      time_rows(&create_on[i], &adl_on[i]) :
+			      time_rows(&create_off[i], &adl_off[i]);
 		if (!ret)
-			ret = reload(trace_traced);
+			ret = reload(traced_first ? trace_baseline :
+				     trace_traced);
 		if (!ret)
-			ret = time_rows(&create_on[i], &adl_on[i]);
+			ret = traced_first ?
+			      time_rows(&create_off[i], &adl_off[i]) :
+			      time_rows(&create_on[i], &adl_on[i]);
 	}
+	/* The compiled-in build stays loaded, as the scenario promises. */
+	if (!ret && (TRACE_PAIRS & 1) == 0)
+		ret = reload(trace_traced);
 	if (ret) {
 		printf("# trace failed: %s\n", strerror(-ret));
 		return;
