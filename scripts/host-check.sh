@@ -68,6 +68,29 @@ ok=$?
 [ "$ok" -eq 0 ] || diff "$tmp/want" "$tmp/digest"
 result "$ok" failure_digest_names_crash_and_assertion
 
+# An oops in a boot's log is repeated in the failure list with what ran,
+# where it stopped and how it got there; one provoked on purpose is not.
+printf '%s\r\n' 'dxgpmo-expect: begin' '[ 1.0] WARNING: provoked' \
+	'dxgpmo-expect: end' 'dxgpmo-vm: sh ./a.sh exit 0 (1.0 s)' \
+	'dxgpmo-check: PASS a_step' \
+	'[ 2.0] Oops: int3: 0000 [#1] SMP NOPTI' \
+	'[ 2.0] CPU: 1 UID: 0 PID: 7 Comm: sh' \
+	'[ 2.0] RIP: 0010:f+0x1/0x20 [m]' '[ 2.0] Code: cc cc' \
+	'[ 2.0] RSP: 0018:ffffc900' '[ 2.0] Call Trace:' '[ 2.0]  <TASK>' \
+	'[ 2.0]  g+0x10/0x40 [m]' '[ 2.0]  h+0x2/0x8' '[ 2.0]  </TASK>' \
+	'[ 2.0] Modules linked in: m' '[ 2.0] ---[ end trace 0 ]---' \
+	'[ 2.0]  after+0x1/0x2' > "$tmp/oops.log"
+oops_digest "$tmp/oops.log" > "$tmp/digest"
+printf '%s\n' 'running: dxgpmo-check: PASS a_step' \
+	'[ 2.0] Oops: int3: 0000 [#1] SMP NOPTI' \
+	'[ 2.0] RIP: 0010:f+0x1/0x20 [m]' '[ 2.0] Code: cc cc' \
+	'[ 2.0]  g+0x10/0x40 [m]' '[ 2.0]  h+0x2/0x8' \
+	'[ 2.0] Modules linked in: m' > "$tmp/want"
+cmp -s "$tmp/want" "$tmp/digest"
+ok=$?
+[ "$ok" -eq 0 ] || diff "$tmp/want" "$tmp/digest"
+result "$ok" oops_digest_shows_where_and_how
+
 # make bench's summary (bench-summary.sh) counts every row of a target:
 # a write-combined create row as the worst against the heap, the VFIO
 # row at its size, the dirty period with 2 MiB pages at the largest size

@@ -93,6 +93,29 @@ unexpected_log() {
 	     /dxgpmo-expect: end/ { skip = 0 }' "$1"
 }
 
+# oops_digest LOG: the first kernel report that was not provoked on
+# purpose, as CI's short tail needs it to be read without the log: the
+# last test line before it (what was running), the report's own line,
+# RIP and its code bytes, the modules, and up to 16 call-trace frames.
+oops_digest() {
+	unexpected_log "$1" | awk '{ sub(/\r$/, "") }
+	     !inside && /^(dxgpmo-vm: |dxgpmo-check: |#  RUN |ok |not ok )/ {
+		last = $0; next
+	     }
+	     !inside && /(BUG:|BUG at|WARNING:|Oops|general protection|KASAN:)/ {
+		inside = 1
+		if (last != "") print "running: " last
+		print; next
+	     }
+	     inside && /---\[ end trace/ { exit }
+	     inside && /(RIP:|Code:|pc :|lr :|Modules linked in:)/ {
+		print substr($0, 1, 300); next
+	     }
+	     inside && /^\[ *[0-9.]+\]  +[^ ]+\+0x[0-9a-f]+\/0x[0-9a-f]+/ {
+		if (frames++ < 16) print
+	     }'
+}
+
 # default_platform KVER: the IOMMU KVER boots with unless the matrix
 # chooses another: emulated VT-d in strict mode, arm64's SMMUv3.
 default_platform() {
@@ -165,7 +188,9 @@ UNFINISHED
 	if [ -n "$bad_lines" ]; then
 		problems="$problems kernel-log"
 		echo "$bad_lines" | head -n 20
-		echo "$bad_lines" | head -n 5 | sed "s|^|$label: |" >> "$failures"
+		oops=$(oops_digest "$log")
+		[ -n "$oops" ] || oops=$(echo "$bad_lines" | head -n 5)
+		echo "$oops" | sed "s|^|$label: |" >> "$failures"
 	fi
 	grep -E '^(not ok|dxgpmo-check: FAIL)' "$log" || true
 	failure_digest "$log" > "$out/$name.failures"
