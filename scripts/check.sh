@@ -149,11 +149,14 @@ esac
 # The module of each kernel, then the initramfs of each of its boots, are
 # made one after another in the background: the first kernel's while the
 # tools and selftests build (nothing else runs yet, and the first boot
-# waits for both), the others during the boots of the kernels before, at a
-# lower priority than their guests.  Each boot waits for its own.  The two
-# architectures' kernels alternate, so that the first arm64 boot (the
-# arm64 lane, below) can start early; the arm64 programs are built just
-# before its first initramfs.
+# waits for both), the others at a lower priority than their guests,
+# during the boots of the kernels before.  Each boot waits for its own.
+# The two architectures' kernels alternate, so that the first arm64 boot
+# (the arm64 lane, below) can start early; the arm64 programs are built
+# just before its first initramfs.  The default build of a kernel, which
+# only its bug boot loads (the last of its boots), trails its test build
+# by two kernels: the next kernels' tests boots wait for their test
+# builds, not for it, and it is still done before its own bug boot.
 for kver in $kernels; do
 	rm -rf "${build:?}/$kver"
 	mkdir -p "$build/$kver/default"
@@ -165,7 +168,14 @@ $arm64_kernels
 B
 )
 rm -f "$build/tools.status" "$build/arm64-user.status"
+# default_build KVER: its default build, then its bug boot's initramfs.
+default_build() {
+	vm_build "$top" "$1" "$build/$1/default" default || true
+	phase "$1: default module built"
+	initramfs_made bug "$1"
+}
 (
+	trailing=
 	for kver in $build_order; do
 		if vm_build "$top" "$kver" "$build/$kver"; then
 			phase "$kver: module built"
@@ -182,22 +192,29 @@ rm -f "$build/tools.status" "$build/arm64-user.status"
 			fi
 			initramfs_made tests "$kver"
 			[ "$tests_split" = 1 ] || initramfs_made tests2 "$kver"
-			# The bug boot's module, built while the tests boot runs.
-			vm_build "$top" "$kver" "$build/$kver/default" default ||
-				true
-			phase "$kver: default module built"
-			initramfs_made bug "$kver"
 			initramfs_made fuzz "$kver"
-			[ "$kver" = "$iommu_kernel" ] || continue
-			for mode in $iommu_boots; do
-				initramfs_iommu "$kver" "$mode" \
-					> "$build/$kver/iommu-$mode.initramfs.log" 2>&1 ||
-					true
-				phase "$kver: iommu-$mode initramfs made"
-			done
+			if [ "$kver" = "$iommu_kernel" ]; then
+				for mode in $iommu_boots; do
+					initramfs_iommu "$kver" "$mode" \
+						> "$build/$kver/iommu-$mode.initramfs.log" \
+						2>&1 || true
+					phase "$kver: iommu-$mode initramfs made"
+				done
+			fi
+			trailing="$trailing $kver"
 		fi
 		renice -n 10 -p "$(exec sh -c 'echo $PPID')" > /dev/null 2>&1 ||
 			true
+		# shellcheck disable=SC2086
+		set -- $trailing
+		if [ $# -gt 2 ]; then
+			default_build "$1"
+			shift
+			trailing="$*"
+		fi
+	done
+	for kver in $trailing; do
+		default_build "$kver"
 	done
 ) &
 
@@ -240,7 +257,8 @@ boot_run() {
 	echo "$qemu_status" > "$out/$name.status"
 }
 
-# kernel_boots KVER: its three boots (boot_run) on its default platform.
+# kernel_boots KVER: its three boots (boot_run) on its default platform,
+# the bug boot last: its module is built last (above).
 # The tests boot of an x86 kernel has a screen (arm64: none, vm-boot.sh).
 # With the suite split (DXGPMO_TESTS_SPLIT=2), its first half boots beside
 # the second, which the bug and fuzz boots follow.
@@ -254,8 +272,8 @@ kernel_boots() {
 	else
 		boot_run "$1" tests "$kb_screen"
 	fi
-	kernel_boot_bug "$1"
 	boot_run "$1" fuzz
+	kernel_boot_bug "$1"
 	if [ "$tests_split" = 2 ]; then
 		wait "$kb_first" || true
 		cat "$build/$1/tests.run.log"

@@ -25,7 +25,7 @@ vm_prepare() {
 # kernel client (DXGPMO_SAMPLES=y, samples/) of the tree SRC
 # for KVER, or with "default" the module as make install and DKMS build it,
 # in a copy under OUT (so builds for different kernels never share object
-# files), with W=1 and sparse; leaves OUT/dxgpmo.ko (and
+# files), with W=1 and, but for the default build, sparse; leaves OUT/dxgpmo.ko (and
 # the samples' OUT/dxgpmo_sample_edu.ko and OUT/dxgkrnl_sample_edu.ko);
 # fails on any warning;
 # leaves OUT/sparse-not-run if the kernel's make did not run sparse.
@@ -41,7 +41,16 @@ vm_prepare() {
 # same path.
 build_module() {
 	bm_test=DXGPMO_TEST=y bm_samples=DXGPMO_SAMPLES=y bm_trace=DXGPMO_NOTRACE=
-	[ "${4:-}" != default ] || bm_test=DXGPMO_TEST= bm_samples=DXGPMO_SAMPLES=
+	# sparse reads the test build, whose code is the default build's and
+	# more (the default build's own lines are the #else stubs of a few
+	# headers): the default build runs without it, a third less time.
+	bm_checker=C=1
+	[ "${4:-}" != default ] ||
+		bm_test=DXGPMO_TEST= bm_samples=DXGPMO_SAMPLES= bm_checker=C=0
+	# No debug info: it changes no warning, no boot reads it (an oops
+	# names functions through kallsyms), and it is a seventh of a build's
+	# time and nine tenths of its module (10 of 11 MB).
+	bm_nodebug=CONFIG_DEBUG_INFO= bm_nobtf=CONFIG_DEBUG_INFO_BTF_MODULES=
 	[ "${4:-}" != notrace ] || bm_trace=DXGPMO_NOTRACE=y
 	bm_kunit=DXGPMO_KUNIT=
 	rm -f "$3/kunit"
@@ -56,17 +65,20 @@ build_module() {
 		if grep -q 'gcc-14' "$bm_kdir/.kernelvariables"; then
 			in_root_bind "$bm_kernel" "$bm_src" make -j"$(nproc)" \
 				-C "$bm_kdir" M=/dxgpmo DEB_HOST_ARCH=arm64 \
-				DEB_HOST_GNU_TYPE=aarch64-linux-gnu W=1 C=1 \
+				DEB_HOST_GNU_TYPE=aarch64-linux-gnu W=1 \
+				"$bm_checker" "$bm_nodebug" "$bm_nobtf" \
 				"$bm_test" "$bm_samples" "$bm_kunit" "$bm_trace" modules
 		else
 			make -j"$(nproc)" -C "$bm_kdir" M="$bm_src" \
 				DEB_HOST_ARCH=arm64 \
-				DEB_HOST_GNU_TYPE=aarch64-linux-gnu W=1 C=1 \
+				DEB_HOST_GNU_TYPE=aarch64-linux-gnu W=1 \
+				"$bm_checker" "$bm_nodebug" "$bm_nobtf" \
 				"$bm_test" "$bm_samples" "$bm_kunit" "$bm_trace" modules
 		fi > "$3/kbuild.log" 2>&1
 	elif [ -z "${DXGPMO_KERNEL_BUILD:-}" ] && cached_kernel "$2" > /dev/null; then
 		in_root "$bm_src" make -j"$(nproc)" -C "/usr/src/linux-headers-$2" \
-			M=/dxgpmo W=1 C=1 "$bm_test" "$bm_samples" "$bm_kunit" "$bm_trace" \
+			M=/dxgpmo W=1 "$bm_checker" "$bm_nodebug" "$bm_nobtf" \
+			"$bm_test" "$bm_samples" "$bm_kunit" "$bm_trace" \
 			modules > "$3/kbuild.log" 2>&1
 	else
 		bm_kdir=${DXGPMO_KERNEL_BUILD:-/lib/modules/$2/build}
@@ -75,7 +87,8 @@ build_module() {
 			bm_kunit=DXGPMO_KUNIT=y
 			: > "$3/kunit"
 		fi
-		make -j"$(nproc)" -C "$bm_kdir" M="$bm_src" W=1 C=1 \
+		make -j"$(nproc)" -C "$bm_kdir" M="$bm_src" W=1 \
+			"$bm_checker" "$bm_nodebug" "$bm_nobtf" \
 			"$bm_test" "$bm_samples" "$bm_kunit" "$bm_trace" modules \
 			> "$3/kbuild.log" 2>&1
 	fi || { cat "$3/kbuild.log"; return 1; }
