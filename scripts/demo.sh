@@ -1,16 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# make demo: install what is missing, build, boot one VM (the newest test
-# kernel) and run scripts/demo.dxgpmo through dxgpmoctl, printing what
-# happens.  It ends with a picture on the VM's cirrus display, which the
+# make demo: install what is missing for it alone (deps.sh demo), build,
+# boot one VM (the newest test kernel there is: bookworm's 6.1 on a
+# machine where make deps never ran) and run scripts/demo.dxgpmo through
+# dxgpmoctl, printing what happens.  It ends with a picture on the VM's cirrus display, which the
 # host saves from QEMU's screendump as build/demo-screen.png.  The full guest
 # log stays in build/demo/guest.log.
 set -eu
 
 # shellcheck source=vm-lib.sh
 . "$(dirname "$0")/vm-lib.sh"
-vm_prepare
+vm_prepare demo
 
 kver=${DXGPMO_KERNEL:-$(default_test_kernels "$primary_arch" | tail -n 1)}
 [ -n "$kver" ] || { echo "demo: no test kernel installed" >&2; exit 1; }

@@ -5,7 +5,26 @@
 # and is not installed yet.  Idempotent: a second run installs nothing and
 # does not touch the network (the trixie root's package lists, which say
 # which kernel is newest, are refreshed once a day; DXGPMO_REFRESH=1 now).
+#
+# usage: deps.sh [demo]
+# With "demo", only what make demo needs: the build tools, QEMU and one
+# test kernel, bookworm's own 6.1 (image and headers, from the archive the
+# machine already uses) unless a test kernel is there already.  No build
+# root, no arm64, no linux-source: a fresh machine reaches the demo's
+# picture in a few minutes, and make check installs the rest when it runs.
 set -eu
+
+case ${1:-} in
+'' | demo) ;;
+-h | --help)
+	sed -n '4,/^set -eu/p' "$0" | sed '$d;s/^# \{0,1\}//'
+	exit 0
+	;;
+*)
+	echo "usage: deps.sh [demo]" >&2
+	exit 2
+	;;
+esac
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=kernels.sh
@@ -14,6 +33,10 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 BACKPORTS_LIST=/etc/apt/sources.list.d/dxgpmo-bookworm-backports.sources
 TOOLS="qemu-system-x86 busybox-static cpio xz-utils kmod libdrm-dev pkg-config
 sparse make gcc libc6-dev file dkms debootstrap python3"
+# make demo: the module's and the tools' build (sparse: the module's
+# build runs it), the VM's initramfs and its boot, the screen agent.
+DEMO_TOOLS="qemu-system-x86 busybox-static cpio xz-utils kmod libdrm-dev
+pkg-config sparse make gcc libc6-dev python3"
 # libdxgk's header is also compiled as C++; the CLI test's JSON checker
 # uses json-c's parser; make lint runs shellcheck on every script and
 # reads the module's calls between files with ctags (layering.sh).
@@ -66,6 +89,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 1
 fi
 
+[ "${1:-}" != demo ] || TOOLS=$DEMO_TOOLS
 # shellcheck disable=SC2086,SC2046
 apt_install $(missing $TOOLS)
 
@@ -93,6 +117,19 @@ versioned_image() {
 	apt-cache show "linux-image-amd64/$1" 2>/dev/null |
 		sed -n 's/^Depends: *\(linux-image-[0-9][^ ,]*\).*/\1/p' | head -n 1
 }
+
+if [ "${1:-}" = demo ]; then
+	[ -z "$(default_test_kernels amd64)" ] || exit 0
+	apt_update
+	image=$(versioned_image bookworm)
+	if [ -z "$image" ]; then
+		echo "deps: cannot resolve a 6.1 kernel in bookworm" >&2
+		exit 1
+	fi
+	# shellcheck disable=SC2046
+	apt_install $(missing "$image" "linux-headers-${image#linux-image-}")
+	exit 0
+fi
 
 for series in 6.1:bookworm 6.12:bookworm-backports; do
 	ver=${series%%:*}

@@ -10,14 +10,15 @@ vm_scripts=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=kernels.sh
 . "$vm_scripts/kernels.sh"
 
-# vm_prepare: installs what is missing (deps.sh); sets top, the tree's top
-# directory, now the working directory, and build, the build directory.
+# vm_prepare [demo]: installs what is missing (deps.sh [demo]); sets top,
+# the tree's top directory, now the working directory, and build, the
+# build directory.
 # shellcheck disable=SC2034
 vm_prepare() {
 	top=$(cd "$vm_scripts/.." && pwd)
 	build=${BUILD:-$top/build}
 	cd "$top" || exit 1
-	"$vm_scripts/deps.sh"
+	"$vm_scripts/deps.sh" "$@"
 }
 
 # build_module SRC KVER OUT [default|notrace]: builds the test module (DXGPMO_TEST=y,
