@@ -42,7 +42,8 @@ host_checks_start() {
 		   ! echo "$kernel_arches" | grep -qx amd64; then
 			: > "$build/dkms.log"
 		else
-			"$top/scripts/dkms-check.sh" > "$build/dkms.log" 2>&1 || true
+			DXGPMO_DKMS_DEB_LANE=1 "$top/scripts/dkms-check.sh" \
+				> "$build/dkms.log" 2>&1 || true
 		fi
 	) &
 	host_checks=$!
