@@ -86,7 +86,8 @@ selftests: $(SELFTESTS)
 # The dispatcher, one file a command family, and the layer they share.
 DXGPMOCTL_SRCS := userspace-tools/dxgpmoctl.c userspace-tools/json_print.c \
 	$(addprefix userspace-tools/dxgpmoctl_,util.c object.c adl.c map.c \
-	dirty.c dmabuf.c adapter.c monitor.c) userspace-tools/trace_line.c
+	dirty.c dmabuf.c adapter.c monitor.c completion.c) \
+	userspace-tools/trace_line.c
 DXGPMOCTL_HDRS := userspace-tools/dxgpmoctl.h userspace-tools/json_print.h \
 	userspace-tools/trace_line.h
 
