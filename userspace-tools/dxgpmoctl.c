@@ -906,7 +906,7 @@ static void print_completion(void)
 	}
 	printf("\tesac\n}\n\n"
 	       "# _dxgpmoctl_syntax 'OBJECT VERB': its options (--name=ARG for one\n"
-	       "# taking ARG), then | and its operands\n"
+	       "# taking ARG), then ; and its operands\n"
 	       "_dxgpmoctl_syntax() {\n\tcase $1 in\n");
 	for_each_command(c, o) {
 		const struct cmd_option *op;
@@ -922,7 +922,7 @@ static void print_completion(void)
 			printf("--%s%s%s ", op->name, arg ? "=" : "",
 			       arg ? arg : "");
 		}
-		printf("--help | %s' ;;\n", c->operands ? c->operands : "");
+		printf("--help;%s' ;;\n", c->operands ? c->operands : "");
 	}
 	printf("\tesac\n}\n\n");
 	fputs(completion_body, stdout);
