@@ -53,7 +53,7 @@ static const struct object objects[] = {
 	  .was = "'dma ADAPTER ADDRESS write TEXT' is now 'dma write ADAPTER ADDRESS TEXT'" },
 	{ .name = "basis", .verbs = basis_verbs,
 	  .help = "memory bases of an adapter's segment, and their dirty-bit tracking",
-	  .was = "'basis ADAPTER OFFSET:LENGTH...' is now 'basis create ADAPTER OFFSET:LENGTH...'" },
+	  .was = "'basis ADAPTER RANGE...' is now 'basis create ADAPTER RANGE...'" },
 	{ .name = "segment", .verbs = segment_verbs,
 	  .help = "an adapter's segment, read and written by the CPU" },
 	{ .name = "dmabuf", .verbs = dmabuf_verbs, .help = "dma-bufs of PMOs" },
@@ -313,7 +313,7 @@ static void man_examples(void)
 		{ "dxgpmoctl adapter list",
 		  "The adapters, with PCI address, IOMMU group and segment." },
 		{ "dxgpmoctl -j a l",
-		  "The same as JSON: a one-letter abbreviation is the first object or verb of that letter." },
+		  "As JSON: one letter is the first object or verb of that letter." },
 		{ "dxgpmoctl adapter bind 0000:03:00.0",
 		  "Make a spare PCI device an adapter (pci0)." },
 		{ "dxgpmoctl -j monitor object 3",
@@ -702,9 +702,11 @@ static char *substitute(const char *line, const char **bad, int *bad_len)
 
 	while (out && *p) {
 		from = p;
-		len = skip = 1;
+		len = 1;
+		skip = 1;
 		if (quote == '"' && *p == '\\' && p[1]) {
-			len = skip = 2;
+			len = 2;
+			skip = 2;
 		} else if (quote != '\'' && *p == '$' && name_start(p[1])) {
 			while (name_char(p[skip]))
 				skip++;

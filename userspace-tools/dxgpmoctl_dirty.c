@@ -14,7 +14,7 @@
 
 static const struct cmd_option query_opts[] = {
 	{ "clear", 0, NULL, "clear the bits read, atomically" },
-	{ "pages", 0, "N", "read N bits: for a kernel driver's adapter, whose tracking page size only its driver knows" },
+	{ "pages", 0, "N", "N bits (a kernel driver's adapter: its page size is its own)" },
 	{ }
 };
 
