@@ -2,22 +2,23 @@
 /*
  * dxgpmoctl - drive /dev/dxgpmo from the command line or from a script.
  *
- * Objects live as long as the open file, so work that spans several calls
- * runs in one process: "dxgpmoctl -batch FILE" or commands on stdin, one per
- * line, with "name=command ..." storing the command's result (an id) in
- * $name.  A line starting with '-' may fail without stopping the script.
+ * "dxgpmoctl OBJECT VERB ARGS", as iproute2's ip.  Objects live as long
+ * as the open file, so work that spans several calls runs in one process:
+ * "dxgpmoctl -batch FILE" or commands on stdin, one per line, with
+ * "name=OBJECT VERB ..." storing the command's result (an id) in $name.
+ * A line starting with '-' may fail without stopping the script.
  *
  * Every command prints through json_print.h, so the text and the --json
- * form come from the same calls; options, usage and the man page come from
- * the same tables.
+ * form come from the same calls; options, usage, the man page and the
+ * bash completion script come from the same tables.
  *
  * This file is the dispatcher, as ip/ip.c is iproute2's: the list of
- * command families, usage and man page, option parsing and batch mode.
- * Each family of commands has a dxgpmoctl_<family>.c of its own, with the
- * table of its commands (their options, synopses and help), so that one
- * family reads without the others; dxgpmoctl_util.c holds the parsing,
- * output and error records they all use, and dxgpmoctl.h declares what is
- * shared.
+ * objects, abbreviations, usage, man page and completion script, option
+ * parsing and batch mode.  Each object's verbs live in a
+ * dxgpmoctl_<family>.c with the table of them (their options, synopses
+ * and help), so that one family reads without the others;
+ * dxgpmoctl_util.c holds the parsing, output and error records they all
+ * use, and dxgpmoctl.h declares what is shared.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
