@@ -67,6 +67,8 @@ PREFIX ?= /usr/local
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR ?= $(PREFIX)/share/man
+# bash-completion looks in /usr/share and /usr/local/share alike.
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 DESTDIR ?=
 KVER ?= $(shell uname -r)
 # The one version (scripts/version.sh): MODULE_VERSION in module/main.c,
@@ -86,7 +88,8 @@ selftests: $(SELFTESTS)
 # The dispatcher, one file a command family, and the layer they share.
 DXGPMOCTL_SRCS := userspace-tools/dxgpmoctl.c userspace-tools/json_print.c \
 	$(addprefix userspace-tools/dxgpmoctl_,util.c object.c adl.c map.c \
-	dirty.c dmabuf.c adapter.c monitor.c) userspace-tools/trace_line.c
+	dirty.c dmabuf.c adapter.c monitor.c completion.c) \
+	userspace-tools/trace_line.c
 DXGPMOCTL_HDRS := userspace-tools/dxgpmoctl.h userspace-tools/json_print.h \
 	userspace-tools/trace_line.h
 
@@ -260,11 +263,14 @@ lint: $(CHECKPATCH) $(KERNEL_DOC)
 		if [ -n "$$out" ]; then echo "$$out"; \
 		echo "kernel-doc: warnings (above)" >&2; exit 1; fi
 
-# The man page is generated from dxgpmoctl's own command tables;
-# dxgpmo-bench's (userspace-tools/dxgpmo-bench.8) is written by hand.
-man: userspace-tools/dxgpmoctl.8
+# The man page and the bash completion script are generated from
+# dxgpmoctl's own command tables; dxgpmo-bench's man page
+# (userspace-tools/dxgpmo-bench.8) is written by hand.
+man: userspace-tools/dxgpmoctl.8 userspace-tools/dxgpmoctl.bash-completion
 userspace-tools/dxgpmoctl.8: userspace-tools/dxgpmoctl
 	userspace-tools/dxgpmoctl --man > $@
+userspace-tools/dxgpmoctl.bash-completion: userspace-tools/dxgpmoctl
+	userspace-tools/dxgpmoctl --bash-completion > $@
 
 # make install: the module (install-module), the tools with their man
 # pages (install-tools) and libdxgk with the headers and its pkg-config
@@ -282,6 +288,8 @@ install-tools: userspace-tools/dxgpmoctl userspace-tools/dxgpmo-bench man
 		$(DESTDIR)$(MANDIR)/man8/dxgpmoctl.8
 	install -D -m 0644 userspace-tools/dxgpmo-bench.8 \
 		$(DESTDIR)$(MANDIR)/man8/dxgpmo-bench.8
+	install -D -m 0644 userspace-tools/dxgpmoctl.bash-completion \
+		$(DESTDIR)$(BASHCOMPDIR)/dxgpmoctl
 
 uninstall:
 	rm -f $(DESTDIR)/lib/modules/$(KVER)/updates/module/dxgpmo.ko*
@@ -289,7 +297,8 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/sbin/dxgpmoctl \
 		$(DESTDIR)$(PREFIX)/sbin/dxgpmo-bench \
 		$(DESTDIR)$(MANDIR)/man8/dxgpmoctl.8 \
-		$(DESTDIR)$(MANDIR)/man8/dxgpmo-bench.8
+		$(DESTDIR)$(MANDIR)/man8/dxgpmo-bench.8 \
+		$(DESTDIR)$(BASHCOMPDIR)/dxgpmoctl
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/dxgpmo
 
 # dkms build of a copy of the tree against every test kernel, in a private
@@ -344,7 +353,8 @@ demo:
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
-	rm -f $(TOOLS) $(SELFTESTS) selftests/json_check userspace-tools/dxgpmoctl.8
+	rm -f $(TOOLS) $(SELFTESTS) selftests/json_check userspace-tools/dxgpmoctl.8 \
+		userspace-tools/dxgpmoctl.bash-completion
 	rm -rf $(BUILD)
 
 # libdxgk: the Windows-named calls (userspace-tools/libdxgk.h), as a static

@@ -158,6 +158,17 @@ result $? "/etc/modprobe.d/dxgpmo.conf is a conffile modprobe reads"
 
 run help.txt dxgpmoctl --help && grep -q '^usage: dxgpmoctl' "$out/help.txt"
 result $? "dxgpmoctl --help"
+# The completion script where bash-completion looks for it; and, with no
+# module loaded here, the hint to load it.
+completion=/usr/share/bash-completion/completions/dxgpmoctl
+# shellcheck disable=SC2016 # expanded by that bash
+bash -c '. "$1"; COMP_WORDS=(dxgpmoctl p); COMP_CWORD=1; _dxgpmoctl
+	[ "${COMPREPLY[*]}" = pmo ]' sh "$completion"
+result $? "$completion completes dxgpmoctl's objects"
+dxgpmoctl adapter list > "$out/no-module.txt" 2>&1
+[ $? -eq 1 ] && grep -q 'is the module loaded? (modprobe dxgpmo)$' \
+	"$out/no-module.txt"
+result $? "dxgpmoctl without the module says to load it"
 dxgpmo-bench --help > "$out/bench-help.txt" 2>&1
 [ $? -eq 2 ] && grep -q '^usage: dxgpmo-bench' "$out/bench-help.txt"
 result $? "dxgpmo-bench --help"

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Checks of the test harness's own host side, no VM: what make check
-# needs of the host wherever the repository was cloned; and dxgpmoctl
-# monitor's parser, which needs no module.
+# needs of the host wherever the repository was cloned; and what of
+# dxgpmoctl needs no module: monitor's parser, the OBJECT VERB grammar,
+# the completion script, the answer to a missing module.
 # One "host: PASS|FAIL name" line each, which make check counts.
 set -u
 
@@ -132,6 +133,152 @@ then
 	result $? monitor_unit_test_exit
 else
 	result 1 monitor_unit_test_build
+fi
+
+# dxgpmoctl's grammar, built here as the Makefile builds it: what needs
+# no module.  DXGPMO_DEVICE points at a node that is not there, so a
+# command that parses reaches the open and says the module is not loaded.
+ctl=$tmp/dxgpmoctl
+# shellcheck disable=SC2046 # pkg-config's words
+if ${CC:-gcc} -O2 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
+	-I"$top/uapi" -I"$top/userspace-tools" \
+	$(pkg-config --cflags libdrm 2>/dev/null) -o "$ctl" \
+	"$top"/userspace-tools/dxgpmoctl*.c "$top/userspace-tools/json_print.c" \
+	"$top/userspace-tools/trace_line.c" "$top/userspace-tools/libdxgpmo.c" \
+	"$top/userspace-tools/libdxgpmo_pci.c" \
+	$(pkg-config --libs libdrm 2>/dev/null || echo -ldrm)
+then
+	export DXGPMO_DEVICE="$tmp/no-dxgpmo"
+	hint="is the module loaded? (modprobe dxgpmo)"
+	# ctl_is NAME STATUS LINE ARGS...: status and the one line printed
+	ctl_is() {
+		c_name=$1 c_status=$2 c_line=$3
+		shift 3
+		"$ctl" "$@" > "$tmp/ctl.out" 2>&1 < /dev/null
+		c_got=$?
+		[ "$c_got" -eq "$c_status" ] && [ "$(cat "$tmp/ctl.out")" = "$c_line" ]
+		c_ok=$?
+		[ "$c_ok" -eq 0 ] || { echo "status $c_got:"; cat "$tmp/ctl.out"; }
+		result "$c_ok" "dxgpmoctl_$c_name"
+	}
+	ctl_is one_letter_abbreviations 1 \
+		"pmo create: ENOENT — no $DXGPMO_DEVICE: $hint" p c 4K
+	ctl_is unique_prefixes 1 \
+		"adapter list: ENOENT — no $DXGPMO_DEVICE: $hint" adap li
+	ctl_is default_verb 1 \
+		"adapter list: ENOENT — no $DXGPMO_DEVICE: $hint" adapter
+	ctl_is ambiguous_object 2 \
+		"dxgpmoctl: EINVAL — 'ad' is ambiguous: adapter, adl" ad l
+	ctl_is ambiguous_verb 2 \
+		"basis: EINVAL — 'st' is ambiguous: start, stop" basis st 1
+	ctl_is unknown_object 2 \
+		"nope: EINVAL — unknown object (see 'dxgpmoctl help')" nope
+	ctl_is old_verb_hint 2 \
+		"dxgpmoctl: EINVAL — 'free-adl' is now 'adl free'" free-adl 1
+	ctl_is old_object_form_hint 2 \
+		"adl: EINVAL — unknown verb '1' (see 'dxgpmoctl adl help'); 'adl AMO LENGTH' is now 'adl allocate AMO LENGTH'" \
+		adl 1 64K
+	ctl_is old_dma_form_hint 2 \
+		"dma: EINVAL — unknown verb 'edu0' (see 'dxgpmoctl dma help'); 'dma ADAPTER ADDRESS write TEXT' is now 'dma write ADAPTER ADDRESS TEXT'" \
+		dma edu0 0x1000 write x
+	ok=0
+	for old in adapters bind unbind create open close destroy free-adl \
+		map unmap view-write view-read start stop query destroy-basis \
+		segment-write export close-dmabuf; do
+		"$ctl" "$old" 1 > "$tmp/ctl.out" 2>&1
+		# shellcheck disable=SC2015 # either failing reports
+		[ $? -eq 2 ] && grep -q "^dxgpmoctl: EINVAL — '$old' is now '[a-z]* [a-z]*'$" "$tmp/ctl.out" ||
+			{ cat "$tmp/ctl.out"; ok=1; }
+	done
+	result "$ok" dxgpmoctl_every_old_verb_hint
+	# help: the objects; OBJECT help: its verbs, none of another's
+	"$ctl" help > "$tmp/ctl.out" 2>&1 &&
+		[ "$(grep -Ec '^  (adapter|pmo|adl|view|dma|basis|segment|dmabuf|stats|monitor)  ' "$tmp/ctl.out")" -eq 10 ]
+	result $? dxgpmoctl_help_lists_objects
+	"$ctl" basis help > "$tmp/ctl.out" 2>&1 &&
+		[ "$(grep -c '^  basis ' "$tmp/ctl.out")" -eq 5 ] &&
+		[ "$(grep -c '^  ' "$tmp/ctl.out")" -eq 5 ] &&
+		"$ctl" monitor help | grep -q '^  monitor .*\[event NAME...\]$'
+	result $? dxgpmoctl_object_help
+	# echo's text has its $names replaced, but inside '...'; an unknown
+	# name stops the batch at its line
+	# shellcheck disable=SC2016 # $nope is the batch's
+	printf '%s\n' "echo a '\$x' \$5 \"b\"" 'echo $nope' 'echo not reached' |
+		"$ctl" > "$tmp/ctl.out" 2>&1
+	[ $? -eq 2 ] && [ "$(cat "$tmp/ctl.out")" = "a '\$x' \$5 \"b\"
+dxgpmoctl: EINVAL — no variable \$nope: no command stored it
+dxgpmoctl: stdin:2: stopped" ]
+	result $? dxgpmoctl_batch_variables
+	# libdxgk's examples answer a missing module as dxgpmoctl does
+	if [ ! -e /dev/dxgpmo ] && ${CC:-gcc} -O2 -Wall -I"$top/uapi" \
+		-I"$top/userspace-tools" -o "$tmp/dxgk-mobile-gpu" \
+		"$top/userspace-tools/examples/dxgk-mobile-gpu.c" \
+		"$top"/userspace-tools/libdxgk_session.c \
+		"$top"/userspace-tools/libdxgk_callbacks.c \
+		"$top"/userspace-tools/libdxgk_dirty.c \
+		"$top"/userspace-tools/libdxgk_migration.c \
+		"$top"/userspace-tools/libdxgk_adapter.c \
+		"$top"/userspace-tools/libdxgk_status.c -lpthread; then
+		! "$tmp/dxgk-mobile-gpu" > /dev/null 2> "$tmp/ex.err" &&
+			[ "$(cat "$tmp/ex.err")" = "no /dev/dxgpmo: $hint" ]
+		result $? libdxgk_example_modprobe_hint
+	fi
+	unset DXGPMO_DEVICE
+
+	# The completion script, printed from the same table: sourced in
+	# bash, it completes objects, verbs (by the same prefixes), options,
+	# their words, and adapter names from "dxgpmoctl adapter list".
+	mkdir -p "$tmp/bin"
+	"$ctl" --bash-completion > "$tmp/completion"
+	printf '%s\n' '#!/bin/sh' \
+		'[ "$*" = "adapter list" ] || exit 2' \
+		'echo "ID  NAME       PCI"' 'echo "1   edu0       0000:00:04.0"' \
+		'echo "2   virtual0   -"' > "$tmp/bin/dxgpmoctl"
+	chmod +x "$tmp/bin/dxgpmoctl"
+	"$ctl" --commands > "$tmp/commands"
+	# shellcheck disable=SC2016 # expanded by that bash
+	PATH=$tmp/bin:$PATH bash -c '
+		. "$1"
+		complete -p dxgpmoctl > /dev/null || exit 1
+		is() {	# is WANT WORD...: COMPREPLY for the words typed
+			want=$1
+			shift
+			COMP_WORDS=(dxgpmoctl "$@")
+			COMP_CWORD=$#
+			_dxgpmoctl
+			[ "${COMPREPLY[*]}" = "$want" ] && return
+			echo "dxgpmoctl $*: \"${COMPREPLY[*]}\", not \"$want\""
+			return 1
+		}
+		ok=0
+		is pmo p || ok=1
+		is "create open close destroy show help" pmo "" || ok=1
+		is "create close" p c || ok=1
+		is "--cache --context" p c --c || ok=1
+		is "mdl contiguous section io_space" pmo create --type "" || ok=1
+		is "ro rw" pmo cr --protection "" || ok=1
+		is "adapter adl" ad || ok=1
+		is "start stop" b st || ok=1
+		is "edu0 virtual0" adapter show "" || ok=1
+		is "edu0" dma write e || ok=1
+		is "virtual0" pmo create --adapter v || ok=1
+		is "adapter pid file object event" monitor "" || ok=1
+		is "edu0 virtual0" -j monitor adapter "" || ok=1
+		# every OBJECT VERB of the table, and no other
+		for o in $_dxgpmoctl_objects; do
+			for v in $(_dxgpmoctl_verbs "$o"); do
+				echo "$o $v"
+			done
+			[ -n "$(_dxgpmoctl_verbs "$o")" ] || echo "$o"
+		done | cmp -s - "$2" || { echo "verbs differ from --commands"; ok=1; }
+		exit $ok' sh "$tmp/completion" "$tmp/commands"
+	result $? dxgpmoctl_completion
+	if command -v shellcheck > /dev/null; then
+		shellcheck -s bash "$tmp/completion"
+		result $? dxgpmoctl_completion_shellcheck
+	fi
+else
+	result 1 dxgpmoctl_build
 fi
 
 exit "$status"

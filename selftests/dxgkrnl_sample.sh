@@ -91,9 +91,9 @@ mkfifo /tmp/dxgkrnl-ctl
 ./dxgpmoctl -batch - < /tmp/dxgkrnl-ctl > /tmp/dxgkrnl-ctl.out 2>&1 &
 ctl=$!
 exec 6> /tmp/dxgkrnl-ctl
-echo "s=basis $adapter 0:16K" >&6
+echo "s=basis create $adapter 0:16K" >&6
 # shellcheck disable=SC2016
-echo 'start $s' >&6
+echo 'basis start $s' >&6
 i=0
 while ! grep -q 'started dirty tracking' /tmp/dxgkrnl-ctl.out &&
       [ $i -lt 100 ]; do
@@ -102,7 +102,7 @@ while ! grep -q 'started dirty tracking' /tmp/dxgkrnl-ctl.out &&
 done
 printf x >> "$vram"
 # shellcheck disable=SC2016
-printf 'query --clear $s 4\ndestroy-basis $s\n' >&6
+printf 'basis query --clear --pages 4 $s\nbasis destroy $s\n' >&6
 exec 6>&-
 wait "$ctl"
 ctl_status=$?

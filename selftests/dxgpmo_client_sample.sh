@@ -43,7 +43,7 @@ give_back() {
 	echo "$dev" > /sys/bus/pci/drivers_probe
 }
 
-adapters_before=$(./dxgpmoctl adapters | wc -l)
+adapters_before=$(./dxgpmoctl adapter list | wc -l)
 live_counters > /tmp/client-live-before
 leaked_before=$(stat leaked_objects)
 
@@ -59,20 +59,20 @@ mkfifo /tmp/client-holder
 ./dxgpmoctl -batch - < /tmp/client-holder > /dev/null 2>&1 &
 holder=$!
 exec 4> /tmp/client-holder
-echo "held=create 8M" >&4
+echo "held=pmo create 8M" >&4
 i=0
 while [ "$(stat pages)" -lt $((pages_before + 2048)) ] && [ $i -lt 100 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
-! ./dxgpmoctl create 4K > /dev/null 2>&1
+! ./dxgpmoctl pmo create 4K > /dev/null 2>&1
 result root_cap_held_by_root $?
 
 dmesg -c > /dev/null
 hand_to_sample
 result sample_bound $?
 # shellcheck disable=SC2016
-echo 'destroy $held' >&4
+echo 'pmo destroy $held' >&4
 exec 4>&-
 wait "$holder"
 echo "$max_pinned_before" > "$max_pinned"
@@ -92,9 +92,9 @@ else
 	result sample_results_present 1
 fi
 # The client's adapter is its own: user space does not see it.
-! ./dxgpmoctl adapters | grep -q client
+! ./dxgpmoctl adapter list | grep -q client
 result adapter_invisible_to_user_space $?
-[ "$(./dxgpmoctl adapters | wc -l)" -lt "$adapters_before" ]
+[ "$(./dxgpmoctl adapter list | wc -l)" -lt "$adapters_before" ]
 result second_edu_gone_from_user_space $?
 give_back
 result sample_unloaded $?

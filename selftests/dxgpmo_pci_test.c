@@ -747,7 +747,7 @@ TEST(bind_errors)
 }
 
 /*
- * dxgpmoctl bind as a user without privileges: refused with one line
+ * dxgpmoctl adapter bind as a user without privileges: refused with one line
  * saying why, before any sysfs file is touched.
  */
 TEST(cli_bind_not_root)
@@ -772,7 +772,8 @@ TEST(cli_bind_not_root)
 		dup2(pipefd[1], 2);
 		if (drop_to_nobody())
 			_exit(100);
-		execl("./dxgpmoctl", "dxgpmoctl", "bind", pci, (char *)NULL);
+		execl("./dxgpmoctl", "dxgpmoctl", "adapter", "bind", pci,
+		      (char *)NULL);
 		_exit(101);
 	}
 	close(pipefd[1]);
@@ -783,7 +784,7 @@ TEST(cli_bind_not_root)
 	EXPECT_EQ(1, WEXITSTATUS(status));
 	ASSERT_LT(0, n);
 	line[n] = 0;
-	EXPECT_TRUE(strstr(line, "bind: EPERM — binding drivers needs root") == line) {
+	EXPECT_TRUE(strstr(line, "adapter bind: EPERM — binding drivers needs root") == line) {
 		TH_LOG("dxgpmoctl said: %s", line);
 	}
 }

@@ -67,7 +67,7 @@ wait_monitor() {
 }
 
 adapter_id() {	# adapter_id NAME
-	"$tool" --json adapters | tr '{' '\n' |
+	"$tool" --json adapter list | tr '{' '\n' |
 		sed -n "s/^\"id\":\([0-9]*\),\"name\":\"$1\".*/\1/p"
 }
 
@@ -79,24 +79,24 @@ json_value() {
 edu=$(adapter_id edu0)
 virt=$(adapter_id virtual0)
 
-# The session, one command a call; -destroy fails (ENOENT).
+# The session, one command a call; -pmo destroy fails (ENOENT).
 cat > "$dir/a.dxgpmo" <<'SCRIPT'
-p=create --adapter edu0 64K
-l=adl $p_amo 64K
-dma edu0 $l_addr write monitor
-free-adl $l
-u=map $p 0 4K
-unmap $u
-close $p_amo
--destroy 4242
-destroy $p
-s=basis virtual0 0:16K
-start $s
-query $s 4
-stop $s
-destroy-basis $s
+p=pmo create --adapter edu0 64K
+l=adl allocate $p_amo 64K
+dma write edu0 $l_addr monitor
+adl free $l
+u=view map $p 0 4K
+view unmap $u
+pmo close $p_amo
+-pmo destroy 4242
+pmo destroy $p
+s=basis create virtual0 0:16K
+basis start $s
+basis query $s
+basis stop $s
+basis destroy $s
 SCRIPT
-printf 'p=create 4K\ndestroy $p\n' > "$dir/b.dxgpmo"
+printf 'p=pmo create 4K\npmo destroy $p\n' > "$dir/b.dxgpmo"
 
 # A new file's handles are the same each time: a first run gives the one
 # the object monitor must be started with.
@@ -260,7 +260,7 @@ while [ -z "$(instances)" ] && [ $i -lt 100 ]; do
 done
 m=$(instances | sed 's/^dxgpmoctl-//')
 wait_monitor "$m"
-printf 'p=create 4K\ndestroy $p\n' | "$tool" > /dev/null
+printf 'p=pmo create 4K\npmo destroy $p\n' | "$tool" > /dev/null
 i=0
 while [ ! -s "$dir/head.status" ] && [ $i -lt 100 ]; do
 	sleep 0.1

@@ -134,7 +134,7 @@ int main(int argc, char **argv)
 				"usage: dxgpmo-bench [--json FILE] [--adapter ID|NAME] [--only create|adl|map|dirty|scale|trace]\n"
 				"                    [--trace-baseline MODULE]\n"
 				"  --adapter: the ADL scenario on that adapter only (e.g. a device\n"
-				"  bound with 'dxgpmoctl bind', for the costs of your IOMMU)\n"
+				"  bound with 'dxgpmoctl adapter bind', for the costs of your IOMMU)\n"
 				"  --trace-baseline: the module built with DXGPMO_NOTRACE=y; the trace\n"
 				"  scenario reloads it and ./dxgpmo.ko in turn (it runs only with it)\n");
 			return 2;

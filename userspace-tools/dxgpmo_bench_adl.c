@@ -128,6 +128,6 @@ void scenario_adl(void)
 	}
 	adl_peers_done();
 	if (only_adapter && !ran)
-		fprintf(stderr, "dxgpmo-bench: no adapter %s (dxgpmoctl adapters lists them)\n",
+		fprintf(stderr, "dxgpmo-bench: no adapter %s (dxgpmoctl adapter list lists them)\n",
 			only_adapter);
 }

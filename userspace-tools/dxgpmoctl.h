@@ -3,7 +3,7 @@
  * What dxgpmoctl's files share, and nothing else: the command table's
  * types and the context a command runs in (dxgpmoctl.c, the dispatcher,
  * fills it), the argument parsing and output layer (dxgpmoctl_util.c),
- * and each family's table of commands, which the dispatcher lists.
+ * and each object's table of verbs, which the dispatcher lists.
  */
 #ifndef DXGPMOCTL_H
 #define DXGPMOCTL_H
@@ -30,20 +30,36 @@ struct cmd_option {
 
 struct cmd_ctx;
 
+/* A verb of an object: "create" of "pmo". */
 struct command {
-	const char *name;
+	const char *name;	/* NULL: the object takes no verb (monitor) */
 	const struct cmd_option *opts;
 	/* as the synopsis shows them, which also says how many it takes */
 	const char *operands;
 	unsigned long ioctl;	/* whose errno meanings apply; 0: none */
 	bool sysfs_only;	/* needs no /dev/dxgpmo */
 	const char *help;
-	int (*run)(struct cmd_ctx *ctx);
+	int (*run)(struct cmd_ctx *ctx);	/* NULL ends a table */
+};
+
+/*
+ * What "dxgpmoctl OBJECT VERB" acts on, as ip's link or address.  A flat
+ * command of the old grammar that is now an object ("adl AMO LENGTH")
+ * says what it became in was, shown when no verb fits.
+ */
+struct object {
+	const char *name;
+	const char *help;	/* one line */
+	const struct command *verbs;
+	const char *default_verb;	/* run by "dxgpmoctl OBJECT" alone */
+	const char *was;
 };
 
 struct cmd_ctx {
+	const struct object *obj;
 	const struct command *cmd;
 	const char *name;		/* call name used in error records */
+	char call[48];			/* "pmo create", name points here */
 	const char *opt[MAX_OPTS];	/* by index in cmd->opts; "" for flags */
 	int argc;			/* operands */
 	char **argv;
@@ -68,6 +84,8 @@ void add_extra(struct cmd_ctx *ctx, const char *suffix, uint64_t value);
 void set_result(struct cmd_ctx *ctx, uint64_t value);
 /* -1 when the table is full or the name too long. */
 int set_var(const char *name, uint64_t value);
+/* -1 when no variable has the len bytes at name for its name. */
+int get_var(const char *name, size_t len, uint64_t *value);
 
 void error_record(const char *call, int err, const char *fmt, ...)
 	__printf(3, 4);
@@ -76,6 +94,10 @@ int report(struct cmd_ctx *ctx, int err);
 int usage_error(struct cmd_ctx *ctx, const char *fmt, ...) __printf(2, 3);
 int bad_argument(struct cmd_ctx *ctx);
 int need_dev(struct cmd_ctx *ctx);
+/* The device (DXGPMO_DEVICE or /dev/dxgpmo) opened: an fd or -errno. */
+int open_dev(void);
+/* What to say when open_dev() fails with err. */
+void open_dev_error(const char *call, int err);
 
 /* Each returns 0, or -1 with the argument kept in ctx->bad. */
 int parse_u64(struct cmd_ctx *ctx, const char *s, uint64_t *out);
@@ -88,22 +110,27 @@ const char *opt(const struct cmd_ctx *ctx, const char *name);
 
 int one_id(struct cmd_ctx *ctx, int (*call)(int fd, uint32_t id),
 	   const char *key, const char *fmt);
+int adapter_by_id(uint32_t id, struct dxgpmo_adapter_info *out);
 void print_size(const char *key, const char *fmt, uint64_t bytes);
 void print_bytes_read(const uint8_t *buf, size_t len);
 int check_expect(struct cmd_ctx *ctx, const uint8_t *buf, size_t len);
 
 /*
- * Each family's commands, with their options, synopses and help, in the
- * order a session runs them and up to an empty entry; the dispatcher
- * lists the families.
+ * Each object's verbs, with their options, synopses and help, in the
+ * order a session runs them and up to an entry without run; the
+ * dispatcher lists the objects.  A one-letter abbreviation picks the
+ * first verb of its letter, so that order is part of the grammar.
  */
 extern const struct command
-	adapter_commands[],	/* dxgpmoctl_adapter.c */
-	object_commands[],	/* dxgpmoctl_object.c */
-	adl_commands[],		/* dxgpmoctl_adl.c */
-	map_commands[],		/* dxgpmoctl_map.c */
-	dirty_commands[],	/* dxgpmoctl_dirty.c */
-	dmabuf_commands[],	/* dxgpmoctl_dmabuf.c */
-	monitor_commands[];	/* dxgpmoctl_monitor.c */
+	pmo_verbs[], stats_verbs[],	/* dxgpmoctl_object.c */
+	adl_verbs[], dma_verbs[],	/* dxgpmoctl_adl.c */
+	view_verbs[],			/* dxgpmoctl_map.c */
+	basis_verbs[], segment_verbs[],	/* dxgpmoctl_dirty.c */
+	dmabuf_verbs[],			/* dxgpmoctl_dmabuf.c */
+	adapter_verbs[],		/* dxgpmoctl_adapter.c */
+	monitor_verbs[];		/* dxgpmoctl_monitor.c */
+
+/* The completion script's functions (dxgpmoctl_completion.c). */
+extern const char completion_body[];
 
 #endif

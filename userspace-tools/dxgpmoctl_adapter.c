@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dxgpmoctl: the adapters, and PCI devices bound to dxgpmo-pci to make
- * more of them.
+ * dxgpmoctl adapter: the adapters, and PCI devices bound to dxgpmo-pci to
+ * make more of them.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,38 +16,77 @@ static const struct cmd_option bind_opts[] = {
 	{ }
 };
 
-static void print_adapter(const struct dxgpmo_adapter_info *a)
+/*
+ * list's row of an adapter, or show's lines of it: the same keys and
+ * values in JSON, the text laid out as a table row or as one line each.
+ */
+static void print_adapter(const struct dxgpmo_adapter_info *a, bool lines)
 {
 	bool virtual = a->caps & DXGPMO_ADAPTER_CAP_VIRTUAL;
 	char pci[DXGPMO_PCI_NAME_MAX], vendor[8], device[8];
 
 	open_json_object(NULL);
-	print_uint(PRINT_ANY, "id", "%-3u ", a->adapter_id);
-	print_string(PRINT_ANY, "name", "%-10s ", a->name);
+	print_uint(PRINT_ANY, "id", lines ? "adapter %u" : "%-3u ",
+		   a->adapter_id);
+	print_string(PRINT_ANY, "name", lines ? " (%s)\n" : "%-10s ", a->name);
 	print_uint(PRINT_JSON, "caps", NULL, a->caps);
 	print_bool(PRINT_JSON, "virtual", NULL, virtual);
 	if (virtual) {
-		print_text("%-13s %-9s ", "-", "-");
+		print_text(lines ? "  virtual: no PCI device\n" : "%-13s %-9s ",
+			   "-", "-");
 	} else {
 		dxgpmo_adapter_pci_name(a, pci, sizeof(pci));
 		snprintf(vendor, sizeof(vendor), "%04x", a->pci_vendor);
 		snprintf(device, sizeof(device), "%04x", a->pci_device);
-		print_string(PRINT_ANY, "pci", "%-13s ", pci);
-		print_string(PRINT_ANY, "vendor", "%s:", vendor);
-		print_string(PRINT_ANY, "device", "%-4s ", device);
+		print_string(PRINT_ANY, "pci", lines ? "  pci %s" : "%-13s ",
+			     pci);
+		print_string(PRINT_ANY, "vendor", lines ? ", %s:" : "%s:",
+			     vendor);
+		print_string(PRINT_ANY, "device", lines ? "%s\n" : "%-4s ",
+			     device);
 	}
 	print_int(PRINT_JSON, "iommu_group", NULL, a->iommu_group);
 	if (a->iommu_group >= 0)
-		print_int(PRINT_FP, NULL, "%-5d ", a->iommu_group);
+		print_int(PRINT_FP, NULL, lines ? "  iommu group %d" : "%-5d ",
+			  a->iommu_group);
 	else
-		print_text("%-5s ", "-");
-	print_bool(PRINT_ANY, "iommu", "%-6s ",
-		   a->caps & DXGPMO_ADAPTER_CAP_IOMMU);
-	print_bool(PRINT_ANY, "dma_engine", "%-7s ",
-		   a->caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE);
-	print_u64(PRINT_ANY, "dma_mask", "0x%016" PRIx64 " ", a->dma_mask);
-	print_size("segment_size", "%s\n", a->segment_size);
+		print_text(lines ? "  no iommu group" : "%-5s ", "-");
+	print_bool(PRINT_ANY, "iommu", lines ? ", behind an IOMMU: %s\n" :
+		   "%-6s ", a->caps & DXGPMO_ADAPTER_CAP_IOMMU);
+	print_bool(PRINT_ANY, "dma_engine", lines ? "  dma engine: %s" :
+		   "%-7s ", a->caps & DXGPMO_ADAPTER_CAP_DMA_ENGINE);
+	print_u64(PRINT_ANY, "dma_mask", lines ? ", dma mask 0x%016" PRIx64 "\n" :
+		  "0x%016" PRIx64 " ", a->dma_mask);
+	print_size("segment_size", lines ? "  segment %s" : "%s\n",
+		   a->segment_size);
+	if (lines) {
+		print_uint(PRINT_ANY, "dirty_page_size",
+			   ", dirty-tracking page %u bytes", a->dirty_page_size);
+		print_u64(PRINT_ANY, "segment_mmap_offset",
+			  ", mmap offset 0x%" PRIx64, a->segment_mmap_offset);
+		print_u64(PRINT_ANY, "segment_device_address",
+			  ", device address 0x%" PRIx64 "\n",
+			  a->segment_device_address);
+	}
 	close_json_object();
+}
+
+int adapter_by_id(uint32_t id, struct dxgpmo_adapter_info *out)
+{
+	struct dxgpmo_adapter_info info[DXGPMO_MAX_ADAPTERS];
+	uint32_t total, i;
+	int ret;
+
+	ret = dxgpmo_query_adapters(dev_fd, info, DXGPMO_MAX_ADAPTERS, &total);
+	if (ret)
+		return ret;
+	for (i = 0; i < total && i < DXGPMO_MAX_ADAPTERS; i++) {
+		if (info[i].adapter_id == id) {
+			*out = info[i];
+			return 0;
+		}
+	}
+	return -ENOENT;
 }
 
 static int cmd_adapters(struct cmd_ctx *ctx)
@@ -65,8 +105,23 @@ static int cmd_adapters(struct cmd_ctx *ctx)
 		   "NAME", "PCI", "VEN:DEV", "GROUP", "IOMMU", "ENGINE",
 		   "DMA MASK", "SEGMENT");
 	for (i = 0; i < total; i++)
-		print_adapter(&info[i]);
+		print_adapter(&info[i], false);
 	close_json_array();
+	return 0;
+}
+
+static int cmd_show(struct cmd_ctx *ctx)
+{
+	struct dxgpmo_adapter_info info;
+	uint32_t id;
+	int ret;
+
+	if (parse_adapter(ctx, ctx->argv[0], &id))
+		return bad_argument(ctx);
+	ret = adapter_by_id(id, &info);
+	if (ret)
+		return report(ctx, ret);
+	print_adapter(&info, true);
 	return 0;
 }
 
@@ -76,7 +131,7 @@ static uint32_t adapter_of_pci(const char *pci)
 	struct dxgpmo_adapter_info info;
 
 	if (dev_fd < 0)
-		dev_fd = dxgpmo_open();
+		dev_fd = open_dev();
 	if (dev_fd < 0 || !dxgpmo_adapter_at_pci(dev_fd, pci, &info))
 		return 0;
 	return info.adapter_id;
@@ -130,11 +185,14 @@ static int cmd_unbind(struct cmd_ctx *ctx)
 	return 0;
 }
 
-const struct command adapter_commands[] = {
-	{ "adapters", NULL, NULL, DXGPMO_IOC_QUERY_ADAPTERS, false,
+const struct command adapter_verbs[] = {
+	{ "list", NULL, NULL, DXGPMO_IOC_QUERY_ADAPTERS, false,
 	  "List adapters (edu devices, devices bound to dxgpmo-pci, virtual\n"
 	  "adapters) with their PCI address, vendor:device and IOMMU group.",
 	  cmd_adapters },
+	{ "show", NULL, "ADAPTER", DXGPMO_IOC_QUERY_ADAPTERS, false,
+	  "Show one adapter (an id or a name): list's columns, and its segment's\n"
+	  "dirty-tracking page, mmap offset and device address.", cmd_show },
 	{ "bind", bind_opts, "PCI_ADDRESS", 0, true,
 	  "Make a PCI device an adapter without a DMA engine: bind it to the\n"
 	  "generic driver dxgpmo-pci through driver_override (needs root).  A\n"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dxgpmoctl: dma-bufs of objects, kept for the session or handed to a
- * command.
+ * dxgpmoctl dmabuf: dma-bufs of objects, kept for the session or handed
+ * to a command.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -127,7 +127,7 @@ static int cmd_close_dmabuf(struct cmd_ctx *ctx)
 	return 0;
 }
 
-const struct command dmabuf_commands[] = {
+const struct command dmabuf_verbs[] = {
 	{ "export", export_opts, "PMO [-- COMMAND [ARG...]]",
 	  DXGPMO_IOC_EXPORT_DMABUF, false,
 	  "Export a PMO as a dma-buf.  With COMMAND: run it with the dma-buf as\n"
@@ -135,7 +135,7 @@ const struct command dmabuf_commands[] = {
 	  "fail when COMMAND does.  Without: keep it open for the rest of the\n"
 	  "session (the pages live as long as it does).  Result: the fd.",
 	  cmd_export },
-	{ "close-dmabuf", NULL, "FD", 0, false,
+	{ "close", NULL, "FD", 0, false,
 	  "Close a dma-buf that export kept.", cmd_close_dmabuf },
 	{ }
 };

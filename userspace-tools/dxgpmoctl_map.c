@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dxgpmoctl: CPU views of objects, and reads and writes through them.
+ * dxgpmoctl view: CPU views of objects, and reads and writes through them.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -24,7 +24,7 @@ static const struct cmd_option view_read_opts[] = {
 /* Views this process made with MAP, so scripts can name them by id. */
 struct view {
 	uint32_t map_id, pmo_id, mode;
-	uint64_t address, length;
+	uint64_t address, length, offset;
 };
 
 static struct view views[64];
@@ -40,15 +40,31 @@ static struct view *find_view(uint32_t map_id)
 	return NULL;
 }
 
+/* map's report and list's. */
+static void print_view(const struct view *v)
+{
+	bool user = v->mode == DXGPMO_ACCESS_USER;
+
+	open_json_object(NULL);
+	print_uint(PRINT_ANY, "map", "map %u: ", v->map_id);
+	print_uint(PRINT_ANY, "pmo", "pmo %u, ", v->pmo_id);
+	print_string(PRINT_JSON, "mode", NULL, user ? "user" : "kernel");
+	print_text("%s view", user ? "user" : "kernel (token)");
+	print_u64(PRINT_ANY, "address", " at 0x%" PRIx64 ", ", v->address);
+	print_size("length", "%s, ", v->length);
+	print_u64(PRINT_ANY, "offset", "wanted data at +0x%" PRIx64 "\n",
+		  v->offset);
+	close_json_object();
+}
+
 static int cmd_map(struct cmd_ctx *ctx)
 {
 	struct dxgpmo_map m = { .access_mode = DXGPMO_ACCESS_USER };
-	bool user;
+	struct view v;
 	int ret;
 
 	if (opt(ctx, "kernel"))
 		m.access_mode = DXGPMO_ACCESS_KERNEL;
-	user = m.access_mode == DXGPMO_ACCESS_USER;
 	if (parse_u32(ctx, ctx->argv[0], &m.pmo_id) ||
 	    parse_field(ctx, ctx->argv[1], &m.offset) ||
 	    parse_field(ctx, ctx->argv[2], &m.length))
@@ -56,20 +72,13 @@ static int cmd_map(struct cmd_ctx *ctx)
 	ret = dxgpmo_map(dev_fd, &m);
 	if (ret)
 		return report(ctx, ret);
+	v = (struct view){ m.map_id, m.pmo_id, m.access_mode, m.address,
+		m.length, m.offset };
 	if (nr_views < ARRAY_SIZE(views))
-		views[nr_views++] = (struct view){ m.map_id, m.pmo_id,
-			m.access_mode, m.address, m.length };
+		views[nr_views++] = v;
 	set_result(ctx, m.map_id);
 	add_extra(ctx, "offset", m.offset);
-	open_json_object(NULL);
-	print_uint(PRINT_ANY, "map", "map %u: ", m.map_id);
-	print_string(PRINT_JSON, "mode", NULL, user ? "user" : "kernel");
-	print_text("%s view", user ? "user" : "kernel (token)");
-	print_u64(PRINT_ANY, "address", " at 0x%" PRIx64 ", ", m.address);
-	print_size("length", "%s, ", m.length);
-	print_u64(PRINT_ANY, "offset", "wanted data at +0x%" PRIx64 "\n",
-		  m.offset);
-	close_json_object();
+	print_view(&v);
 	return 0;
 }
 
@@ -102,7 +111,7 @@ static int cmd_unmap(struct cmd_ctx *ctx)
 	return 0;
 }
 
-/* view-write MAP OFFSET TEXT | view-read [--expect TEXT] MAP OFFSET LENGTH */
+/* write MAP OFFSET TEXT | read [--expect TEXT] MAP OFFSET LENGTH */
 static int view_access(struct cmd_ctx *ctx, bool write)
 {
 	uint64_t offset, len;
@@ -164,6 +173,17 @@ static int view_access(struct cmd_ctx *ctx, bool write)
 	return ret;
 }
 
+static int cmd_list(struct cmd_ctx *ctx)
+{
+	unsigned int i;
+
+	open_json_array(NULL);
+	for (i = 0; i < nr_views; i++)
+		print_view(&views[i]);
+	close_json_array();
+	return 0;
+}
+
 static int cmd_view_write(struct cmd_ctx *ctx)
 {
 	return view_access(ctx, true);
@@ -174,17 +194,19 @@ static int cmd_view_read(struct cmd_ctx *ctx)
 	return view_access(ctx, false);
 }
 
-const struct command map_commands[] = {
+const struct command view_verbs[] = {
 	{ "map", map_opts, "PMO OFFSET LENGTH", DXGPMO_IOC_MAP, false,
 	  "Map a region of a PMO for the CPU (DxgkCbMapPhysicalMemory): a user\n"
 	  "view in this process, or a kernel view (--kernel).  Result: the map id;\n"
 	  "NAME_offset is where the wanted data lies in the view.", cmd_map },
-	{ "view-write", NULL, "MAP OFFSET TEXT", DXGPMO_IOC_KMAP_RW, false,
+	{ "write", NULL, "MAP OFFSET TEXT", DXGPMO_IOC_KMAP_RW, false,
 	  "Write TEXT into a view (user views directly, kernel views via KMAP_RW).",
 	  cmd_view_write },
-	{ "view-read", view_read_opts, "MAP OFFSET LENGTH",
+	{ "read", view_read_opts, "MAP OFFSET LENGTH",
 	  DXGPMO_IOC_KMAP_RW, false, "Read bytes from a view.", cmd_view_read },
 	{ "unmap", NULL, "MAP", DXGPMO_IOC_UNMAP, false,
 	  "Unmap a view made by map (DxgkCbUnmapPhysicalMemory).", cmd_unmap },
+	{ "list", NULL, NULL, 0, false,
+	  "List the views this session mapped, as map reported them.", cmd_list },
 	{ }
 };

@@ -442,8 +442,8 @@ static int cmd_monitor(struct cmd_ctx *ctx)
 	return monitor_run(ctx, &m);
 }
 
-const struct command monitor_commands[] = {
-	{ "monitor", monitor_opts,
+const struct command monitor_verbs[] = {
+	{ NULL, monitor_opts,
 	  "[adapter ADAPTER] [pid PID] [file FILE] [object ID] [event NAME...]",
 	  0, true,
 	  "Show the module's trace events (dxgpmo:dxgpmo_*) as they happen, one line\n"

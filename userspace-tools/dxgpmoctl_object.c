@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dxgpmoctl.h"
@@ -24,12 +25,55 @@ static const struct cmd_option create_opts[] = {
 	{ }
 };
 
+/*
+ * The PMOs this session made, for show: the module has no call that
+ * describes one, and ids are the open file's, so no other process's
+ * objects could be shown anyway.
+ */
+struct pmo_record {
+	uint32_t pmo, amo, adapter, type, cache;
+	uint64_t length, mmap_offset;
+};
+
+static struct pmo_record *pmos;
+static unsigned int nr_pmos, max_pmos;
+
+static struct pmo_record *find_pmo(uint32_t pmo, uint32_t amo)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_pmos; i++)
+		if (pmo ? pmos[i].pmo == pmo : pmos[i].amo == amo)
+			return &pmos[i];
+	return NULL;
+}
+
+/* create's report and show's, one for each PMO. */
+static void print_pmo(const struct pmo_record *r, bool created)
+{
+	open_json_object(NULL);
+	print_uint(PRINT_ANY, "pmo", created ? "created pmo %u" : "pmo %u",
+		   r->pmo);
+	print_uint(PRINT_JSON, "amo", NULL, r->amo);
+	print_string(PRINT_ANY, "type", " (%s", dxgpmo_type_name(r->type));
+	print_string(PRINT_ANY, "cache", ", %s", dxgpmo_cache_name(r->cache));
+	print_size("length", ", %s)", r->length);
+	if (r->amo) {
+		print_uint(PRINT_FP, NULL, ", amo %u", r->amo);
+		print_uint(PRINT_ANY, "adapter", " on adapter %u", r->adapter);
+	}
+	print_u64(PRINT_ANY, "mmap_offset", ", mmap offset 0x%" PRIx64 "\n",
+		  r->mmap_offset);
+	close_json_object();
+}
+
 static int cmd_create(struct cmd_ctx *ctx)
 {
 	struct dxgpmo_create_pmo c = { .cache_type = DXGPMO_CACHE_CACHED };
 	const char *type = opt(ctx, "type"), *cache = opt(ctx, "cache");
 	const char *adapter = opt(ctx, "adapter");
 	const char *protection = opt(ctx, "protection");
+	struct pmo_record r;
 	static const struct {
 		const char *option;
 		size_t offset;
@@ -70,27 +114,27 @@ static int cmd_create(struct cmd_ctx *ctx)
 	if (c.amo_id)
 		add_extra(ctx, "amo", c.amo_id);
 	add_extra(ctx, "mmap", c.mmap_offset);
-	open_json_object(NULL);
-	print_uint(PRINT_ANY, "pmo", "created pmo %u", c.pmo_id);
-	print_uint(PRINT_JSON, "amo", NULL, c.amo_id);
-	print_string(PRINT_ANY, "type", " (%s", dxgpmo_type_name(c.type));
-	print_string(PRINT_ANY, "cache", ", %s",
-		     dxgpmo_cache_name(c.cache_type));
-	print_size("length", ", %s)", c.length);
-	if (c.amo_id) {
-		print_uint(PRINT_FP, NULL, ", amo %u", c.amo_id);
-		print_uint(PRINT_ANY, "adapter", " on adapter %u",
-			   c.adapter_id);
+	r = (struct pmo_record){ c.pmo_id, c.amo_id, c.adapter_id, c.type,
+		c.cache_type, c.length, c.mmap_offset };
+	print_pmo(&r, true);
+	if (nr_pmos == max_pmos) {
+		struct pmo_record *more;
+
+		/* the PMO is made: only show will not know it */
+		more = reallocarray(pmos, 2 * max_pmos + 8, sizeof(*pmos));
+		if (!more)
+			return 0;
+		pmos = more;
+		max_pmos = 2 * max_pmos + 8;
 	}
-	print_u64(PRINT_ANY, "mmap_offset", ", mmap offset 0x%" PRIx64 "\n",
-		  c.mmap_offset);
-	close_json_object();
+	pmos[nr_pmos++] = r;
 	return 0;
 }
 
 static int cmd_open(struct cmd_ctx *ctx)
 {
 	uint32_t pmo, adapter, amo;
+	struct pmo_record *r;
 	int ret;
 
 	if (parse_u32(ctx, ctx->argv[0], &pmo) ||
@@ -99,6 +143,11 @@ static int cmd_open(struct cmd_ctx *ctx)
 	ret = dxgpmo_open_pmo(dev_fd, pmo, adapter, &amo);
 	if (ret)
 		return report(ctx, ret);
+	r = find_pmo(pmo, 0);
+	if (r) {
+		r->amo = amo;
+		r->adapter = adapter;
+	}
 	set_result(ctx, amo);
 	open_json_object(NULL);
 	print_uint(PRINT_ANY, "pmo", "opened pmo %u", pmo);
@@ -110,11 +159,22 @@ static int cmd_open(struct cmd_ctx *ctx)
 
 static int cmd_close(struct cmd_ctx *ctx)
 {
-	return one_id(ctx, dxgpmo_close_pmo, "closed", "closed amo %u\n");
+	struct pmo_record *r;
+	uint32_t amo;
+	int ret;
+
+	ret = one_id(ctx, dxgpmo_close_pmo, "closed", "closed amo %u\n");
+	if (!ret && !parse_u32(ctx, ctx->argv[0], &amo)) {
+		r = find_pmo(0, amo);
+		if (r)
+			r->amo = 0;
+	}
+	return ret;
 }
 
 static int cmd_destroy(struct cmd_ctx *ctx)
 {
+	struct pmo_record *r;
 	uint32_t pmo, amo = 0;
 	int ret;
 
@@ -124,12 +184,37 @@ static int cmd_destroy(struct cmd_ctx *ctx)
 	ret = dxgpmo_destroy_pmo(dev_fd, pmo, amo);
 	if (ret)
 		return report(ctx, ret);
+	r = find_pmo(pmo, 0);
+	if (r)
+		*r = pmos[--nr_pmos];
 	open_json_object(NULL);
 	print_uint(PRINT_ANY, "destroyed", "destroyed pmo %u", pmo);
 	if (amo)
 		print_uint(PRINT_ANY, "closed", " (and closed amo %u)", amo);
 	print_text("\n");
 	close_json_object();
+	return 0;
+}
+
+/* show [PMO]: one of this session's PMOs, or all of them. */
+static int cmd_show(struct cmd_ctx *ctx)
+{
+	struct pmo_record *r = NULL;
+	unsigned int i;
+	uint32_t pmo;
+
+	if (ctx->argc) {
+		if (parse_u32(ctx, ctx->argv[0], &pmo))
+			return bad_argument(ctx);
+		r = find_pmo(pmo, 0);
+		if (!r)
+			return usage_error(ctx, "no pmo %u in this session", pmo);
+	}
+	open_json_array(NULL);
+	for (i = 0; i < nr_pmos; i++)
+		if (!r || r == &pmos[i])
+			print_pmo(&pmos[i], false);
+	close_json_array();
 	return 0;
 }
 
@@ -170,7 +255,7 @@ static int cmd_stats(struct cmd_ctx *ctx)
 	return 0;
 }
 
-const struct command object_commands[] = {
+const struct command pmo_verbs[] = {
 	{ "create", create_opts, "SIZE", DXGPMO_IOC_CREATE_PMO, false,
 	  "Create a physical memory object (DxgkCbCreatePhysicalMemoryObject).\n"
 	  "Result: the pmo id; with --adapter also NAME_amo.", cmd_create },
@@ -183,7 +268,15 @@ const struct command object_commands[] = {
 	{ "destroy", NULL, "PMO [AMO]", DXGPMO_IOC_DESTROY_PMO, false,
 	  "Destroy a PMO, closing AMO with it (DxgkCbDestroyPhysicalMemoryObject).",
 	  cmd_destroy },
-	{ "stats", NULL, NULL, DXGPMO_IOC_STATS, false,
-	  "Show the module's object and page counters.", cmd_stats },
+	{ "show", NULL, "[PMO]", 0, false,
+	  "Show a PMO this session created, or all of them: type, cache, size,\n"
+	  "its AMO and adapter, its mmap offset.", cmd_show },
+	{ }
+};
+
+const struct command stats_verbs[] = {
+	{ "show", NULL, NULL, DXGPMO_IOC_STATS, false,
+	  "Show the module's object and page counters, global and of this file.",
+	  cmd_stats },
 	{ }
 };

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -62,7 +63,7 @@ int set_var(const char *name, uint64_t value)
 	return 0;
 }
 
-static int get_var(const char *name, size_t len, uint64_t *value)
+int get_var(const char *name, size_t len, uint64_t *value)
 {
 	unsigned int i;
 
@@ -138,27 +139,60 @@ int bad_argument(struct cmd_ctx *ctx)
 	return usage_error(ctx, "bad arguments");
 }
 
+/*
+ * DXGPMO_DEVICE names another node, as a test that wants the answer to a
+ * missing module does.
+ */
+static const char *dev_path(void)
+{
+	const char *path = getenv("DXGPMO_DEVICE");
+
+	return path && *path ? path : DXGPMO_DEV_PATH;
+}
+
+int open_dev(void)
+{
+	int fd = open(dev_path(), O_RDWR | O_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * No node is the module not loaded, said as monitor says it of tracefs
+ * and as libdxgk's examples say it of STATUS_NO_SUCH_DEVICE.
+ */
+void open_dev_error(const char *call, int err)
+{
+	if (err == -ENOENT || err == -ENXIO || err == -ENODEV)
+		error_record(call, err,
+			     "no %s: is the module loaded? (modprobe dxgpmo)",
+			     dev_path());
+	else
+		error_record(call, err, "cannot open %s: %s", dev_path(),
+			     strerror(-err));
+}
+
 int need_dev(struct cmd_ctx *ctx)
 {
 	if (dev_fd >= 0)
 		return 0;
-	dev_fd = dxgpmo_open();
+	dev_fd = open_dev();
 	if (dev_fd < 0) {
-		error_record(ctx->name, dev_fd, "cannot open %s: %s",
-			     DXGPMO_DEV_PATH, strerror(-dev_fd));
+		open_dev_error(ctx->name, dev_fd);
 		return -1;
 	}
 	return 0;
 }
 
-/* One term: a number with a K/M/G suffix, or a $variable. */
+/*
+ * One term: a number with a K/M/G suffix ($variables were replaced by
+ * their values when the batch line was read).
+ */
 static int parse_term(const char *s, size_t len, uint64_t *out)
 {
 	unsigned long long v;
 	char buf[64], *end;
 
-	if (s[0] == '$')
-		return get_var(s + 1, len - 1, out);
 	if (!len || len >= sizeof(buf) || !isdigit((unsigned char)s[0]))
 		return -1;
 	memcpy(buf, s, len);
@@ -191,7 +225,7 @@ static int parse_term(const char *s, size_t len, uint64_t *out)
 	return 0;
 }
 
-/* A sum of terms: "64K", "$l_addr", "$l_addr+100". */
+/* A sum of terms: "64K", "0x1000+100". */
 int parse_u64(struct cmd_ctx *ctx, const char *s, uint64_t *out)
 {
 	uint64_t sum = 0, term;

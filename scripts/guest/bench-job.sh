@@ -15,7 +15,7 @@ limit=/sys/module/udmabuf/parameters/size_limit_mb
 [ ! -w $limit ] || echo 1024 > $limit
 # The spare PCI device (vm-boot.sh) on the generic driver: the ADL rows then
 # include an adapter without an engine, as on a real machine.
-./dxgpmoctl bind 0000:00:10.0
+./dxgpmoctl adapter bind 0000:00:10.0
 # The second edu on vfio-pci, for the ADL rows' user-space peer (VFIO
 # type1), when the kernel has it: behind the same IOMMU as edu0.
 edu1=

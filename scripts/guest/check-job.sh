@@ -91,13 +91,13 @@ tests_first_half() {
 	# shellcheck disable=SC2016
 	check doc_bind_commands sh -ec '. ./doc-bind.sh
 		readlink /sys/bus/pci/devices/$dev/driver | grep -q "/dxgpmo-pci$"
-		dxgpmoctl adapters | grep -q " $dev "'
+		dxgpmoctl adapter list | grep -q " $dev "'
 	# shellcheck disable=SC2016
 	check doc_unbind_commands sh -ec 'dev=$DXGPMO_SPARE_PCI
 		. ./doc-unbind.sh
 		! readlink /sys/bus/pci/devices/$dev/driver
-		! dxgpmoctl adapters | grep -q " $dev "'
-	check bind_spare_pci ./dxgpmoctl bind "$DXGPMO_SPARE_PCI"
+		! dxgpmoctl adapter list | grep -q " $dev "'
+	check bind_spare_pci ./dxgpmoctl adapter bind "$DXGPMO_SPARE_PCI"
 
 	# vivid again, as two instances: 0 keeps frames in vmalloc buffers (it
 	# writes an import through the exporter's vmap), 1 in dma-contig buffers (it
@@ -154,7 +154,7 @@ tests_first_half() {
 # bound as the first half has it.
 tests_second_half() {
 	if [ "$DXGPMO_TESTS_PART" = 2 ]; then
-		check bind_spare_pci ./dxgpmoctl bind "$DXGPMO_SPARE_PCI"
+		check bind_spare_pci ./dxgpmoctl adapter bind "$DXGPMO_SPARE_PCI"
 		run_test ./libdxgk_test
 		run_test ./libdxgk_migration_test
 	fi

@@ -18,17 +18,17 @@ check module_version sh -c \
 	'test "$(cat /sys/module/dxgpmo/version)" = "$(cat ./version)"'
 check default_build_no_debug_ioctls \
 	test ! -e /sys/module/dxgpmo/parameters/debug_ioctls
-./dxgpmoctl adapters > /tmp/adapters 2>&1
+./dxgpmoctl adapter list > /tmp/adapters 2>&1
 cat /tmp/adapters
 check adapters_edu0_virtual0 sh -c \
 	'grep -qw edu0 /tmp/adapters && grep -qw virtual0 /tmp/adapters'
 cat > /tmp/smoke.dxgpmo <<'SESSION'
-p=create --type mdl --adapter edu0 64K
-l=adl $p_amo 64K
-dma edu0 $l_addr write dkms-built-module
-dma edu0 $l_addr read 17 --expect dkms-built-module
-free-adl $l
-destroy $p $p_amo
+p=pmo create --type mdl --adapter edu0 64K
+l=adl allocate $p_amo 64K
+dma write edu0 $l_addr dkms-built-module
+dma read edu0 $l_addr 17 --expect dkms-built-module
+adl free $l
+pmo destroy $p $p_amo
 SESSION
 check create_adl_dma_destroy ./dxgpmoctl -f /tmp/smoke.dxgpmo
 # The sample kernel clients as deb-root-test.sh built them, out of the

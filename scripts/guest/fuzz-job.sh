@@ -12,7 +12,7 @@ load_module
 # Calls then also land on an adapter without an engine (the spare PCI
 # device on the generic driver), and rmmod unbinds it under the fuzzer's
 # leftovers.
-check bind_spare_pci ./dxgpmoctl bind 0000:00:10.0
+check bind_spare_pci ./dxgpmoctl adapter bind 0000:00:10.0
 run_test ./dxgpmo_fuzz
 # Again, a quarter as long, from workers without privileges: every call
 # that needs a capability must fail.  Not a duration run; its own net.

@@ -22,8 +22,8 @@ done
 load_module debug_ioctls=1
 export DXGPMO_SPARE_PCI=0000:00:10.0 DXGPMO_SHARED_PCI=0000:00:11.0 \
 	PATH="/dxgpmo:$PATH"
-check bind_spare_pci ./dxgpmoctl bind "$DXGPMO_SPARE_PCI"
-./dxgpmoctl adapters | sed 's/^/dxgpmo-vm: /'
+check bind_spare_pci ./dxgpmoctl adapter bind "$DXGPMO_SPARE_PCI"
+./dxgpmoctl adapter list | sed 's/^/dxgpmo-vm: /'
 echo "dxgpmo-vm: edu0's IOMMU: $(readlink /sys/bus/pci/devices/0000:00:02.0/iommu ||
 	readlink /sys/bus/pci/devices/0000:00:03.0/iommu)"
 # An IOMMU that firmware tables describe (virtio-iommu, from ACPI VIOT)
@@ -58,7 +58,7 @@ check rmmod rmmod dxgpmo
 # The fuzzer loads the module itself (adl_leak=warn); it needs the spare
 # device bound again.
 check reload insmod ./dxgpmo.ko
-check bind_spare_pci_for_fuzz ./dxgpmoctl bind "$DXGPMO_SPARE_PCI"
+check bind_spare_pci_for_fuzz ./dxgpmoctl adapter bind "$DXGPMO_SPARE_PCI"
 run_test ./dxgpmo_fuzz
 check rmmod_after_fuzz rmmod dxgpmo
 dump_dmesg

@@ -7,6 +7,7 @@
 #define DXGK_EXAMPLE_CHECKS_H
 
 #include <stdio.h>
+#include <unistd.h>
 
 #include "libdxgk.h"
 
@@ -19,7 +20,11 @@ static void check(int ok, const char *what)
 		failures++;
 }
 
-/* A call that must return STATUS_SUCCESS; its status by name. */
+/*
+ * A call that must return STATUS_SUCCESS; its status by name.  No device
+ * node is the module not loaded, and said as dxgpmoctl says it: the same
+ * STATUS_NO_SUCH_DEVICE answers an adapter name that is not there.
+ */
 static int check_status(NTSTATUS status, const char *call)
 {
 	const char *name = DxgkLinuxNtStatusName(status);
@@ -28,6 +33,8 @@ static int check_status(NTSTATUS status, const char *call)
 	snprintf(what, sizeof(what), "%s returns STATUS_SUCCESS (0x%08x %s)",
 		 call, (unsigned int)status, name ? name : "?");
 	check(status == STATUS_SUCCESS, what);
+	if (status == STATUS_NO_SUCH_DEVICE && access("/dev/dxgpmo", F_OK))
+		fprintf(stderr, "no /dev/dxgpmo: is the module loaded? (modprobe dxgpmo)\n");
 	return status == STATUS_SUCCESS;
 }
 
