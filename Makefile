@@ -8,6 +8,8 @@
 # make demo       boot a VM and run a scripted dxgpmoctl session
 # make deps       install the Debian packages the above need
 # make deb        the Debian packages (debian/) in build/deb/, lintian-checked
+# make env        the exports that use the tree's build uninstalled:
+#                 eval "$(make -s env)" after make tools
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 BUILD ?= $(CURDIR)/build
@@ -60,7 +62,7 @@ endif
 
 .PHONY: all module tools selftests deps check demo clean kselftest-headers lint \
 	man install uninstall dkms-check fuzz check-debug bench install-module \
-	install-tools deb deb-check deb-smoke
+	install-tools deb deb-check deb-smoke env
 
 PREFIX ?= /usr/local
 # Debian's libraries go in /usr/lib/<multiarch> (debian/rules sets it).
@@ -82,7 +84,7 @@ module:
 		"install linux-headers-$$(uname -r) or pass KDIR=" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
-tools: $(TOOLS)
+tools: $(TOOLS) man
 selftests: $(SELFTESTS)
 
 # The dispatcher, one file a command family, and the layer they share.
@@ -266,11 +268,33 @@ lint: $(CHECKPATCH) $(KERNEL_DOC)
 # The man page and the bash completion script are generated from
 # dxgpmoctl's own command tables; dxgpmo-bench's man page
 # (userspace-tools/dxgpmo-bench.8) is written by hand.
-man: userspace-tools/dxgpmoctl.8 userspace-tools/dxgpmoctl.bash-completion
+# userspace-tools/man/ links both pages in the section layout man(1)
+# searches, for make env's MANPATH.
+MAN_PAGES := userspace-tools/dxgpmoctl.8 userspace-tools/dxgpmo-bench.8
+MAN_LINKS := $(patsubst userspace-tools/%,userspace-tools/man/man8/%,$(MAN_PAGES))
+man: $(MAN_PAGES) $(MAN_LINKS) userspace-tools/dxgpmoctl.bash-completion
 userspace-tools/dxgpmoctl.8: userspace-tools/dxgpmoctl
 	userspace-tools/dxgpmoctl --man > $@
 userspace-tools/dxgpmoctl.bash-completion: userspace-tools/dxgpmoctl
 	userspace-tools/dxgpmoctl --bash-completion > $@
+$(MAN_LINKS): userspace-tools/man/man8/%: userspace-tools/%
+	@mkdir -p $(@D)
+	ln -sf ../../$* $@
+
+# The tree's build used as if installed, for a port built against it
+# before any install: the tools on PATH, their pages on MANPATH (the empty
+# entry keeps man's default path after it), and libdxgk through
+# userspace-tools/libdxgk-uninstalled.pc, which pkg-config prefers to an
+# installed libdxgk.pc in the same search, with libdxgk.so.0 found at run
+# time as the installed one is.  Only the exports go to standard output.
+env:
+	@{ test -e userspace-tools/libdxgk.so.0 && \
+	   test -e userspace-tools/man/man8/dxgpmoctl.8; } || \
+		echo "make env: the tree is not built: run make tools" >&2
+	@echo 'export PATH="$(TOP)/userspace-tools:$$PATH"'
+	@echo 'export MANPATH="$(TOP)/userspace-tools/man:$${MANPATH:-}"'
+	@echo 'export PKG_CONFIG_PATH="$(TOP)/userspace-tools$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH}"'
+	@echo 'export LD_LIBRARY_PATH="$(TOP)/userspace-tools$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}"'
 
 # make install: the module (install-module), the tools with their man
 # pages (install-tools) and libdxgk with the headers and its pkg-config
@@ -355,6 +379,7 @@ clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
 	rm -f $(TOOLS) $(SELFTESTS) selftests/json_check userspace-tools/dxgpmoctl.8 \
 		userspace-tools/dxgpmoctl.bash-completion
+	rm -rf userspace-tools/man
 	rm -rf $(BUILD)
 
 # libdxgk: the Windows-named calls (userspace-tools/libdxgk.h), as a static
@@ -363,7 +388,11 @@ clean:
 # the shared one.
 LIBDXGK_CFLAGS := $(CPPFLAGS) $(CFLAGS) -Wall -Wextra -Werror -fPIC \
 	-Iuapi -Iuserspace-tools
-LIBDXGK := userspace-tools/libdxgk.a userspace-tools/libdxgk.so
+# The shared library is libdxgk.so.0, its soname, with libdxgk.so linked
+# to it, as installed: a program linked with -Luserspace-tools -ldxgk
+# then finds it at run time through LD_LIBRARY_PATH (make env).
+LIBDXGK := userspace-tools/libdxgk.a userspace-tools/libdxgk.so.0 \
+	userspace-tools/libdxgk.so userspace-tools/libdxgk-uninstalled.pc
 DXGK_EXAMPLES := userspace-tools/examples/dxgk-mobile-gpu \
 	userspace-tools/examples/dxgk-live-migration
 
@@ -396,10 +425,18 @@ userspace-tools/libdxgk.a: $(LIBDXGK_OBJS)
 	$(CC) -nostdlib -r -o userspace-tools/libdxgk_all.o $^
 	$(OBJCOPY) --localize-hidden userspace-tools/libdxgk_all.o
 	rm -f $@ && ar rcs $@ userspace-tools/libdxgk_all.o
-userspace-tools/libdxgk.so: $(LIBDXGK_SO_OBJS) userspace-tools/libdxgk.map
+userspace-tools/libdxgk.so.0: $(LIBDXGK_SO_OBJS) userspace-tools/libdxgk.map
 	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,libdxgk.so.0 \
 		-Wl,--version-script=userspace-tools/libdxgk.map \
 		-Wl,--no-undefined -o $@ $(LIBDXGK_SO_OBJS)
+userspace-tools/libdxgk.so: userspace-tools/libdxgk.so.0
+	ln -sf libdxgk.so.0 $@
+# It points at the headers where the tree has them (libdxgk.h beside it,
+# the uapi headers in uapi/) and at the libraries beside it, by
+# ${pcfiledir}: the paths stay true wherever the tree is moved.
+userspace-tools/libdxgk-uninstalled.pc: userspace-tools/libdxgk-uninstalled.pc.in \
+		module/main.c
+	sed -e 's|@VERSION@|$(VERSION)|' $< > $@
 userspace-tools/examples/%: userspace-tools/examples/%.c \
 		userspace-tools/examples/example_checks.h \
 		userspace-tools/libdxgk.h userspace-tools/libdxgk.a
@@ -418,8 +455,9 @@ $(LIBDXGK_SELFTESTS): selftests/libdxgk_%: selftests/libdxgk_%.c \
 	$(CC) -O2 -g -Wall -Iuapi -Iuserspace-tools -I$(KSELFTEST_DIR) \
 		-o $@ $< userspace-tools/libdxgk.a -lpthread
 
-# The header alone as C11 and C++17, the libraries' dependencies, and the
-# status table (host only; make check counts its "libdxgk:" lines).
+# The header alone as C11 and C++17, the libraries' dependencies, the
+# status table, and the tree used uninstalled through make env (host only;
+# make check counts its "libdxgk:" lines).
 libdxgk-check: $(LIBDXGK)
 	scripts/libdxgk-check.sh
 
@@ -434,7 +472,7 @@ install-libdxgk: $(LIBDXGK) userspace-tools/libdxgk.pc.in
 	install -D -m 0644 uapi/dxgk_types.h \
 		$(DESTDIR)$(INCLUDEDIR)/dxgpmo/dxgk_types.h
 	install -D -m 0644 userspace-tools/libdxgk.a $(DESTDIR)$(LIBDIR)/libdxgk.a
-	install -D -m 0644 userspace-tools/libdxgk.so \
+	install -D -m 0644 userspace-tools/libdxgk.so.0 \
 		$(DESTDIR)$(LIBDIR)/libdxgk.so.0
 	ln -sf libdxgk.so.0 $(DESTDIR)$(LIBDIR)/libdxgk.so
 	mkdir -p $(DESTDIR)$(LIBDIR)/pkgconfig

@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The Debian packages, as make check tests them on the host (no VM): make
-# deb's build and lintian (deb-build.sh), then, in the trixie build root
-# and in the bookworm one, each through an overlay that is thrown away,
-# apt-get install of the four packages with the root's kernel headers
-# there, what they install used (samples/*/ built as out-of-tree kernel
-# clients against them among it), and apt-get purge, which must leave no
-# file behind (deb-root-test.sh).  One "deb: PASS|FAIL name" line each,
+# deb's build and lintian (deb-build.sh), the documents and examples the
+# packages carry, then, in the trixie build root and in the bookworm one,
+# each through an overlay that is thrown away, apt-get install of the four
+# packages with the root's kernel headers there, what they install used
+# (samples/*/ built as out-of-tree kernel clients against them, and the
+# examples as a porter builds them, among it), and apt-get purge, which
+# must leave no file behind (deb-root-test.sh).  One "deb: PASS|FAIL name" line each,
 # which make check counts.
 #
 # It also readies the DKMS-built-module smoke boot that make check runs
@@ -32,6 +33,39 @@ trap 'mkdir -p "$out"; echo "$smoke_status" > "$out/smoke.status"' EXIT
 "$top/scripts/deb-build.sh" || status=1
 [ -n "$(echo "$out"/dxgpmo-dkms_*_all.deb)" ] &&
 	[ -f "$(echo "$out"/dxgpmo-dkms_*_all.deb)" ] || exit 1
+
+# Beside the programs and the library, what a reader needs, as the tree
+# has it: libdxgk-dev's porting guide (gzipped) and examples with the
+# makefile that builds them with pkg-config, dxgpmo-tools' sample
+# dxgpmoctl session.  deb-root-test.sh builds the examples installed.
+# in_deb PACKAGE PATH: PATH's contents in PACKAGE's .deb
+in_deb() {
+	dpkg-deb --fsys-tarfile "$(echo "$out/$1"_*.deb)" 2> /dev/null |
+		tar -xOf - ".$2" 2> /dev/null
+}
+rc=0
+doc=/usr/share/doc/libdxgk-dev
+for file in porting.rst.gz:Documentation/porting.rst \
+	examples/Makefile:userspace-tools/examples/pkg-config.mk \
+	examples/dxgk-mobile-gpu.c:userspace-tools/examples/dxgk-mobile-gpu.c \
+	examples/dxgk-live-migration.c:userspace-tools/examples/dxgk-live-migration.c \
+	examples/example_checks.h:userspace-tools/examples/example_checks.h; do
+	case $file in
+	*.gz:*) in_deb libdxgk-dev "$doc/${file%%:*}" | gzip -dc ;;
+	*) in_deb libdxgk-dev "$doc/${file%%:*}" ;;
+	esac | cmp -s - "$top/${file#*:}" ||
+		{ echo "libdxgk-dev: $doc/${file%%:*} is not ${file#*:}"; rc=1; }
+done
+in_deb dxgpmo-tools /usr/share/doc/dxgpmo-tools/examples/demo.dxgpmo |
+	cmp -s - "$top/scripts/demo.dxgpmo" ||
+	{ echo "dxgpmo-tools: no examples/demo.dxgpmo as scripts/demo.dxgpmo"
+	  rc=1; }
+if [ "$rc" -eq 0 ]; then
+	echo "deb: PASS the porting guide and examples in libdxgk-dev, demo.dxgpmo in dxgpmo-tools"
+else
+	echo "deb: FAIL the porting guide and examples in libdxgk-dev, demo.dxgpmo in dxgpmo-tools"
+	status=1
+fi
 
 cp "$top/scripts/deb-root-test.sh" "$out/"
 # The sample kernel clients' sources (samples/*/, without what a build in

@@ -219,6 +219,29 @@ run cc-static.log cc -Wall -Werror "$out/prog.c" -o "$out/prog-static" \
 	! ldd "$out/prog-static" | grep -q libdxgk
 result $? "the same with libdxgk.a: its internal names stay its own"
 
+# What a porter reads and starts from (deb-check.sh checked the packages
+# hold them): the porting guide, gzipped as Debian's policy asks of a
+# document over 4 KiB; the examples, built as their Makefile says, from an
+# empty directory with the installed libdxgk.pc, started on the installed
+# libdxgk.so.0 (no module here: the library answers
+# STATUS_NO_SUCH_DEVICE); dxgpmoctl's sample session.
+doc=/usr/share/doc/libdxgk-dev
+zcat "$doc/porting.rst.gz" 2> /dev/null | grep -q '^Building and linking$' &&
+	[ -s /usr/share/doc/dxgpmo-tools/examples/demo.dxgpmo ]
+result $? "$doc/porting.rst.gz and /usr/share/doc/dxgpmo-tools/examples/demo.dxgpmo"
+rm -rf /tmp/dxgk-examples
+mkdir /tmp/dxgk-examples
+run examples.log make -C /tmp/dxgk-examples -f "$doc/examples/Makefile" \
+	CFLAGS='-O2 -Werror' &&
+	ldd /tmp/dxgk-examples/dxgk-mobile-gpu |
+	grep -q 'libdxgk\.so\.0 => /' &&
+	{ /tmp/dxgk-examples/dxgk-mobile-gpu > "$out/example.txt" 2>&1
+	  [ $? -eq 1 ]; } &&
+	grep -q '^FAIL: the adapter returns .*STATUS_NO_SUCH_DEVICE' \
+		"$out/example.txt"
+result $? "make -f $doc/examples/Makefile: built with libdxgk.pc, started on libdxgk.so.0"
+rm -rf /tmp/dxgk-examples
+
 run purge.log apt-get purge -y dxgpmo-dkms dxgpmo-tools libdxgk0 libdxgk-dev
 result $? "apt-get purge the four packages"
 dkms status -m dxgpmo > "$out/dkms-status-after.txt" 2>&1

@@ -39,8 +39,9 @@ DEMO_TOOLS="qemu-system-x86 busybox-static cpio xz-utils kmod libdrm-dev
 pkg-config sparse make gcc libc6-dev python3"
 # libdxgk's header is also compiled as C++; the CLI test's JSON checker
 # uses json-c's parser; make lint runs shellcheck on every script and
-# reads the module's calls between files with ctags (layering.sh).
-TOOLS="$TOOLS g++ libjson-c-dev shellcheck universal-ctags"
+# reads the module's calls between files with ctags (layering.sh);
+# libdxgk-check.sh asks man where make env's MANPATH leads.
+TOOLS="$TOOLS g++ libjson-c-dev shellcheck universal-ctags man-db"
 # make deb builds the Debian packages (debian/) and lints them; dh_dkms
 # is in its own package, dh-dkms, in bookworm.
 TOOLS="$TOOLS debhelper dh-dkms lintian fakeroot"

@@ -9,7 +9,9 @@
 # as non-default versions); a driver's own DxgkDdi* functions link next to
 # either library and stay its own; the unit test (status values, errno
 # table, layouts, bad handles, and sessions, fork, ADLs and views against
-# a fake dxgpmo).
+# a fake dxgpmo); and the tree used before any install, through make env:
+# pkg-config, a program and the examples built and started on the tree's
+# libdxgk.so.0, the tools and their man pages found.
 # One "libdxgk: PASS|FAIL name" line each, which make check counts.
 set -u
 
@@ -246,4 +248,83 @@ then
 else
 	result 1 unit_test_build
 fi
+
+# The tree as a porter uses it before anything is installed (README's
+# quick start, Documentation/porting.rst): make tools, then the exports of
+# make env.  pkg-config must take the tree's libdxgk-uninstalled.pc over
+# any installed libdxgk.pc; a program in the Windows names, built with its
+# flags, must start on the tree's libdxgk.so.0 (no node at the path it
+# opens: STATUS_NO_SUCH_DEVICE is the library answering, a missing soname
+# would be the loader's exit 127); the examples must build with their
+# makefile as libdxgk-dev ships it; PATH and MANPATH must find the tree's
+# tools and pages.  Last: the exports stay in this shell.
+make -s tools > "$tmp/tools.log" 2>&1
+rc=$?
+cat "$tmp/tools.log"
+result $rc tree_make_tools
+exports=$(make -s env 2> "$tmp/env.err")
+rc=$?
+echo "$exports"
+cat "$tmp/env.err"
+[ "$rc" -eq 0 ] && [ ! -s "$tmp/env.err" ] && eval "$exports"
+result $? tree_make_env
+tree=$top/userspace-tools
+flags=$(pkg-config --cflags --libs libdxgk 2>&1)
+echo "pkg-config --cflags --libs libdxgk: $flags"
+pkg-config --uninstalled libdxgk &&
+	[ "$(pkg-config --modversion libdxgk)" = "$(scripts/version.sh)" ] &&
+	case " $flags " in
+	*" -I$tree "*" -L$tree "*) ;;
+	*) false ;;
+	esac
+result $? tree_pkg_config_uninstalled
+cat > "$tmp/port.c" <<'SRC'
+#include <stdio.h>
+#include <libdxgk.h>
+
+int main(int argc, char **argv)
+{
+	DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT Create = { 0 };
+	DXGK_LINUX_SESSION *Session;
+	NTSTATUS Status;
+
+	Create.Type = DXGK_PHYSICAL_MEMORY_TYPE_MDL;
+	Create.CacheType = (DXGK_MEMORY_CACHING_TYPE)MmCached;
+	Create.Size = PAGE_SIZE;
+	Status = DxgkLinuxOpenSession(argc > 1 ? argv[1] : NULL, &Session);
+	printf("%s\n", DxgkLinuxNtStatusName(Status));
+	return Status != STATUS_NO_SUCH_DEVICE || Create.Size != 4096;
+}
+SRC
+# shellcheck disable=SC2046
+cc -Wall -Wextra -Werror -o "$tmp/port" "$tmp/port.c" \
+	$(pkg-config --cflags --libs libdxgk) &&
+	"$tmp/port" "$tmp/no-dxgpmo" > "$tmp/port.out" 2>&1
+rc=$?
+cat "$tmp/port.out" 2>/dev/null
+[ "$rc" -eq 0 ] && grep -qx STATUS_NO_SUCH_DEVICE "$tmp/port.out" &&
+	ldd "$tmp/port" | grep -q "libdxgk\.so\.0 => $tree/libdxgk\.so\.0 "
+result $? tree_program_loads_libdxgk_so_0
+mkdir "$tmp/examples"
+rc=0
+(cd "$tmp/examples" &&
+	make -s -f "$tree/examples/pkg-config.mk" CFLAGS='-O2 -Werror') \
+	> "$tmp/examples.log" 2>&1 || rc=1
+cat "$tmp/examples.log"
+for f in dxgk-mobile-gpu dxgk-live-migration; do
+	ldd "$tmp/examples/$f" 2>&1 | grep -q "=> $tree/libdxgk\.so\.0 " ||
+		rc=1
+done
+result $rc tree_examples_build_with_pkg_config
+[ "$(command -v dxgpmoctl)" = "$tree/dxgpmoctl" ] &&
+	[ "$(command -v dxgpmo-bench)" = "$tree/dxgpmo-bench" ]
+result $? tree_tools_on_path
+# (man-db names a page by the file a link points to)
+rc=0
+for page in dxgpmoctl dxgpmo-bench; do
+	found=$(man -w "$page" 2>&1)
+	echo "man -w $page: $found"
+	[ -n "$found" ] && [ "$(readlink -f "$found")" = "$tree/$page.8" ] || rc=1
+done
+result $rc tree_man_pages_on_manpath
 exit $status
