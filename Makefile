@@ -267,17 +267,17 @@ lint: $(CHECKPATCH) $(KERNEL_DOC)
 
 # The man page and the bash completion script are generated from
 # dxgpmoctl's own command tables; dxgpmo-bench's man page
-# (userspace-tools/dxgpmo-bench.8) is written by hand.
+# (userspace-tools/dxgpmo-bench.1) is written by hand.
 # userspace-tools/man/ links both pages in the section layout man(1)
 # searches, for make env's MANPATH.
-MAN_PAGES := userspace-tools/dxgpmoctl.8 userspace-tools/dxgpmo-bench.8
-MAN_LINKS := $(patsubst userspace-tools/%,userspace-tools/man/man8/%,$(MAN_PAGES))
+MAN_PAGES := userspace-tools/dxgpmoctl.1 userspace-tools/dxgpmo-bench.1
+MAN_LINKS := $(patsubst userspace-tools/%,userspace-tools/man/man1/%,$(MAN_PAGES))
 man: $(MAN_PAGES) $(MAN_LINKS) userspace-tools/dxgpmoctl.bash-completion
-userspace-tools/dxgpmoctl.8: userspace-tools/dxgpmoctl
+userspace-tools/dxgpmoctl.1: userspace-tools/dxgpmoctl
 	userspace-tools/dxgpmoctl --man > $@
 userspace-tools/dxgpmoctl.bash-completion: userspace-tools/dxgpmoctl
 	userspace-tools/dxgpmoctl --bash-completion > $@
-$(MAN_LINKS): userspace-tools/man/man8/%: userspace-tools/%
+$(MAN_LINKS): userspace-tools/man/man1/%: userspace-tools/%
 	@mkdir -p $(@D)
 	ln -sf ../../$* $@
 
@@ -289,7 +289,7 @@ $(MAN_LINKS): userspace-tools/man/man8/%: userspace-tools/%
 # time as the installed one is.  Only the exports go to standard output.
 env:
 	@{ test -e userspace-tools/libdxgk.so.0 && \
-	   test -e userspace-tools/man/man8/dxgpmoctl.8; } || \
+	   test -e userspace-tools/man/man1/dxgpmoctl.1; } || \
 		echo "make env: the tree is not built: run make tools" >&2
 	@echo 'export PATH="$(TOP)/userspace-tools:$$PATH"'
 	@echo 'export MANPATH="$(TOP)/userspace-tools/man:$${MANPATH:-}"'
@@ -305,23 +305,23 @@ install-module: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates \
 		INSTALL_MOD_PATH=$(DESTDIR) modules_install
 install-tools: userspace-tools/dxgpmoctl userspace-tools/dxgpmo-bench man
-	install -D -m 0755 userspace-tools/dxgpmoctl $(DESTDIR)$(PREFIX)/sbin/dxgpmoctl
+	install -D -m 0755 userspace-tools/dxgpmoctl $(DESTDIR)$(PREFIX)/bin/dxgpmoctl
 	install -D -m 0755 userspace-tools/dxgpmo-bench \
-		$(DESTDIR)$(PREFIX)/sbin/dxgpmo-bench
-	install -D -m 0644 userspace-tools/dxgpmoctl.8 \
-		$(DESTDIR)$(MANDIR)/man8/dxgpmoctl.8
-	install -D -m 0644 userspace-tools/dxgpmo-bench.8 \
-		$(DESTDIR)$(MANDIR)/man8/dxgpmo-bench.8
+		$(DESTDIR)$(PREFIX)/bin/dxgpmo-bench
+	install -D -m 0644 userspace-tools/dxgpmoctl.1 \
+		$(DESTDIR)$(MANDIR)/man1/dxgpmoctl.1
+	install -D -m 0644 userspace-tools/dxgpmo-bench.1 \
+		$(DESTDIR)$(MANDIR)/man1/dxgpmo-bench.1
 	install -D -m 0644 userspace-tools/dxgpmoctl.bash-completion \
 		$(DESTDIR)$(BASHCOMPDIR)/dxgpmoctl
 
 uninstall:
 	rm -f $(DESTDIR)/lib/modules/$(KVER)/updates/module/dxgpmo.ko*
 	-[ -n "$(DESTDIR)" ] || depmod -a $(KVER)
-	rm -f $(DESTDIR)$(PREFIX)/sbin/dxgpmoctl \
-		$(DESTDIR)$(PREFIX)/sbin/dxgpmo-bench \
-		$(DESTDIR)$(MANDIR)/man8/dxgpmoctl.8 \
-		$(DESTDIR)$(MANDIR)/man8/dxgpmo-bench.8 \
+	rm -f $(DESTDIR)$(PREFIX)/bin/dxgpmoctl \
+		$(DESTDIR)$(PREFIX)/bin/dxgpmo-bench \
+		$(DESTDIR)$(MANDIR)/man1/dxgpmoctl.1 \
+		$(DESTDIR)$(MANDIR)/man1/dxgpmo-bench.1 \
 		$(DESTDIR)$(BASHCOMPDIR)/dxgpmoctl
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/dxgpmo
 
@@ -377,7 +377,7 @@ demo:
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
-	rm -f $(TOOLS) $(SELFTESTS) selftests/json_check userspace-tools/dxgpmoctl.8 \
+	rm -f $(TOOLS) $(SELFTESTS) selftests/json_check userspace-tools/dxgpmoctl.1 \
 		userspace-tools/dxgpmoctl.bash-completion
 	rm -rf userspace-tools/man
 	rm -rf $(BUILD)

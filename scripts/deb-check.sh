@@ -124,7 +124,7 @@ case $ko in
 esac
 "$top/scripts/version.sh" > "$out/smoke/version"
 dpkg-deb -x "$(echo "$out"/dxgpmo-tools_*.deb)" "$out/smoke/tools" &&
-	cp "$out/smoke/tools/usr/sbin/dxgpmoctl" "$out/smoke/dxgpmoctl" &&
+	cp "$out/smoke/tools/usr/bin/dxgpmoctl" "$out/smoke/dxgpmoctl" &&
 	[ -s "$out/smoke/dxgpmo.ko" ] && smoke_status=ok
 rm -rf "$out/smoke/tools"
 exit "$status"

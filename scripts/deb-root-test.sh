@@ -158,6 +158,14 @@ result $? "/etc/modprobe.d/dxgpmo.conf is a conffile modprobe reads"
 
 run help.txt dxgpmoctl --help && grep -q '^usage: dxgpmoctl' "$out/help.txt"
 result $? "dxgpmoctl --help"
+# The group's members run the tools: a user's PATH (Debian's, no sbin)
+# finds them, and man finds their pages in section 1.
+[ "$(env -i PATH=/usr/local/bin:/usr/bin:/bin sh -c \
+	'command -v dxgpmoctl; command -v dxgpmo-bench')" = \
+	"$(printf '/usr/bin/dxgpmoctl\n/usr/bin/dxgpmo-bench')" ] &&
+	[ -f /usr/share/man/man1/dxgpmoctl.1.gz ] &&
+	[ -f /usr/share/man/man1/dxgpmo-bench.1.gz ]
+result $? "dxgpmoctl and dxgpmo-bench on a user's PATH, pages in section 1"
 # The completion script where bash-completion looks for it; and, with no
 # module loaded here, the hint to load it.
 completion=/usr/share/bash-completion/completions/dxgpmoctl

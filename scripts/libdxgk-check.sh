@@ -324,7 +324,7 @@ rc=0
 for page in dxgpmoctl dxgpmo-bench; do
 	found=$(man -w "$page" 2>&1)
 	echo "man -w $page: $found"
-	[ -n "$found" ] && [ "$(readlink -f "$found")" = "$tree/$page.8" ] || rc=1
+	[ -n "$found" ] && [ "$(readlink -f "$found")" = "$tree/$page.1" ] || rc=1
 done
 result $rc tree_man_pages_on_manpath
 exit $status

@@ -345,7 +345,7 @@ static void print_man(void)
 	const struct command *c;
 	unsigned int o;
 
-	printf(".TH DXGPMOCTL 8 \"\" \"dxgpmo\" \"System Administration\"\n"
+	printf(".TH DXGPMOCTL 1 \"\" \"dxgpmo\" \"User Commands\"\n"
 	       ".SH NAME\ndxgpmoctl \\- drive the dxgpmo physical memory object module\n"
 	       ".SH SYNOPSIS\n.B dxgpmoctl\n[\\fIOPTIONS\\fR] \\fIOBJECT\\fR \\fIVERB\\fR [\\fIARGS\\fR...]\n.br\n"
 	       ".B dxgpmoctl\n[\\fIOPTIONS\\fR] \\-batch \\fIFILE\\fR\n.br\n"
@@ -408,7 +408,7 @@ static void print_man(void)
 	       "/usr/share/bash\\-completion/completions/dxgpmoctl: completion of objects,\n"
 	       "verbs, options and adapter names\n"
 	       ".SH SEE ALSO\n"
-	       ".BR dxgpmo\\-bench (8),\n"
+	       ".BR dxgpmo\\-bench (1),\n"
 	       ".BR modprobe (8);\n"
 	       "the ioctls in <dxgpmo/dxgpmo.h> (package libdxgk\\-dev).\n");
 }
@@ -882,7 +882,7 @@ static void print_completion(void)
 	const struct command *c;
 	unsigned int o;
 
-	printf("# bash completion for dxgpmoctl(8), printed by dxgpmoctl --bash-completion\n"
+	printf("# bash completion for dxgpmoctl(1), printed by dxgpmoctl --bash-completion\n"
 	       "# from the command table its usage comes from: do not edit.\n"
 	       "# shellcheck shell=bash\n\n");
 	printf("_dxgpmoctl_objects='");
