@@ -39,8 +39,9 @@
 # This file is the order of a run; sourced from scripts/lib/, one concern
 # a file: results.sh (reading and counting the logs, the digest of what
 # failed, the last line), initramfs.sh (what each boot carries),
-# iommu-matrix.sh, host-checks.sh (lint and the checks without a VM) and
-# deb-lane.sh (the packages and their smoke boot).
+# iommu-matrix.sh, host-checks.sh (lint and the checks without a VM),
+# deb-lane.sh (the packages and their smoke boot) and run-lane.sh (make
+# run's test, after the x86 kernels' boots).
 set -eu
 
 # shellcheck source=vm-lib.sh
@@ -55,6 +56,8 @@ set -eu
 . "$vm_scripts/lib/host-checks.sh"
 # shellcheck source=lib/deb-lane.sh
 . "$vm_scripts/lib/deb-lane.sh"
+# shellcheck source=lib/run-lane.sh
+. "$vm_scripts/lib/run-lane.sh"
 vm_prepare
 
 kernels=${DXGPMO_KERNELS:-$(default_test_kernels)}
@@ -326,6 +329,11 @@ done
 
 deb_smoke
 
+# make run's own test: two short boots of the first amd64 kernel.
+phase "run lane begins"
+run_lane
+phase "run lane done"
+
 [ -z "$iommu_matrix_pid" ] || iommu_matrix_count "$iommu_kernel"
 
 if [ -n "$arm64_lane" ]; then
@@ -346,4 +354,5 @@ fi
 
 host_checks_count
 deb_check_count
+count_lines run
 results_report
