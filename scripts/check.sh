@@ -44,6 +44,11 @@
 # run's test, after the x86 kernels' boots).
 set -eu
 
+# shellcheck source=lib/usage.sh
+. "$(dirname "$0")/lib/usage.sh"
+usage_help "$@"
+[ $# -eq 0 ] || usage_error "no arguments"
+
 # shellcheck source=vm-lib.sh
 . "$(dirname "$0")/vm-lib.sh"
 # shellcheck source=lib/results.sh

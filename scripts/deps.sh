@@ -14,16 +14,12 @@
 # picture in a few minutes, and make check installs the rest when it runs.
 set -eu
 
+# shellcheck source=lib/usage.sh
+. "$(dirname "$0")/lib/usage.sh"
+usage_help "$@"
 case ${1:-} in
 '' | demo) ;;
--h | --help)
-	sed -n '4,/^set -eu/p' "$0" | sed '$d;s/^# \{0,1\}//'
-	exit 0
-	;;
-*)
-	echo "usage: deps.sh [demo]" >&2
-	exit 2
-	;;
+*) usage_error "unknown argument $1" ;;
 esac
 
 top=$(cd "$(dirname "$0")/.." && pwd)

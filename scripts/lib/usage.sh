@@ -26,14 +26,14 @@ usage_help() {
 	esac
 }
 
-# usage_error [MESSAGE]: MESSAGE, then the header's "usage:" lines (the
-# whole header when it has none) on standard error; exit 2.
+# usage_error [MESSAGE]: MESSAGE, then the header's "usage:" lines (its
+# first paragraph when it has none) on standard error; exit 2.
 usage_error() {
 	[ -z "${1:-}" ] || echo "${0##*/}: $1" >&2
 	{
 		script_header "$0" | awk '/^usage:/ { u = 1 } u && /^$/ { exit }
 			u { print }' | grep . ||
-			script_header "$0"
+			script_header "$0" | sed '/^$/,$d'
 		echo "(${0##*/} --help says more)"
 	} >&2
 	exit 2
