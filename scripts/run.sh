@@ -93,20 +93,28 @@ top=$(cd "$vm_scripts/.." && pwd)
 build=${BUILD:-$top/build}
 here=$(pwd)
 
-# The kernel: named, the start of a name, or the first of the architecture.
-candidates=$(default_test_kernels "${run_arch:-amd64}" 2>/dev/null || true)
-if [ -z "$kver" ]; then
-	kver=$(echo "$candidates" | head -n 1)
-elif ! echo "$candidates" | grep -qxF "$kver"; then
-	matches=$(echo "$candidates" | awk -v p="$kver" 'index($0, p) == 1')
-	[ "$(echo "$matches" | grep -c .)" -ne 1 ] || kver=$matches
-fi
-if [ -n "$kver" ] && [ -n "$run_arch" ] && [ "$(kernel_arch "$kver")" != "$run_arch" ]; then
-	usage_error "-k $kver is an $(kernel_arch "$kver") kernel, not $run_arch"
-fi
-
+# pick_kernel: sets kver to the kernel asked for (kernel_asked): a test
+# kernel of any architecture by its name, or one of run_arch (amd64
+# unless -a) by the start of its name, cut after a whole number ("6.1",
+# "6.12", "7"), when only one starts so; without -k, the first of
+# run_arch.  Empty when there is none such.
+kernel_asked=$kver
+pick_kernel() {
+	pk_mine=$(default_test_kernels "${run_arch:-amd64}")
+	if [ -z "$kernel_asked" ]; then
+		kver=$(echo "$pk_mine" | head -n 1)
+	elif default_test_kernels amd64 arm64 | grep -qxF "$kernel_asked"; then
+		kver=$kernel_asked
+	else
+		# "6.1" is 6.1.0-50-amd64, not 6.12.95+deb12-amd64
+		kver=$(echo "$pk_mine" | awk -v p="$kernel_asked" 'index($0, p) == 1 &&
+			substr($0, length(p), 2) !~ /^[0-9][0-9]$/')
+		[ "$(echo "$kver" | grep -c .)" -eq 1 ] || kver=''
+	fi
+}
+pick_kernel
 # make deps when something the boot needs is missing (it takes half a
-# minute even when nothing is).
+# minute even when nothing is): on a new machine, the kernels themselves.
 needs_deps() {
 	[ -n "$kver" ] || return 0
 	command -v "qemu-system-$([ "$(kernel_arch "$kver")" = arm64 ] &&
@@ -117,15 +125,21 @@ needs_deps() {
 	[ -d "$(linux_source_files)" ] || return 0
 	return 1
 }
-if needs_deps; then
-	"$vm_scripts/deps.sh"
-	[ -n "$kver" ] || kver=$(default_test_kernels "${run_arch:-amd64}" | head -n 1)
+# A name that is no test kernel where there are some is a mistake, which
+# make deps would not mend.
+if [ -n "$kver" ] || [ -z "$(default_test_kernels "${run_arch:-amd64}")" ]; then
+	if needs_deps; then
+		"$vm_scripts/deps.sh"
+		pick_kernel
+	fi
 fi
-if [ -z "$kver" ] || ! default_test_kernels "$(kernel_arch "$kver")" |
-	grep -qxF "$kver"; then
-	echo "run: ${kver:-no kernel}: not a test kernel; they are:" >&2
-	default_test_kernels | sed 's/^/  /' >&2
+if [ -z "$kver" ]; then
+	echo "run: ${kernel_asked:+$kernel_asked: }no test kernel${kernel_asked:+, or more than one, is so named}${run_arch:+ for $run_arch}; they are:" >&2
+	default_test_kernels amd64 arm64 | sed 's/^/  /' >&2
 	exit 2
+fi
+if [ -n "$run_arch" ] && [ "$(kernel_arch "$kver")" != "$run_arch" ]; then
+	usage_error "-k $kver is an $(kernel_arch "$kver") kernel, not $run_arch"
 fi
 run_arch=$(kernel_arch "$kver")
 
