@@ -179,6 +179,16 @@ if ! flock -n 9; then
 	flock 9
 fi
 
+# shown PATH: PATH as the caller reads it, from the top of the tree when
+# run there (make run), else in full.
+shown() {
+	if [ "$here" = "$top" ]; then
+		echo "${1#"$top"/}"
+	else
+		echo "$1"
+	fi
+}
+
 # stamp FILE...: a short hash of the files' contents and names.
 stamp() {
 	for st_f; do
@@ -198,14 +208,14 @@ else
 		sha256sum | cut -c 1-16)
 	if [ "$(cat "$out/module.stamp" 2>/dev/null)" != "$module_stamp" ] ||
 	   [ ! -f "$out/dxgpmo.ko" ]; then
-		echo "run: building dxgpmo (test build) for $kver: ${out#"$top"/}/build.log" >&2
+		echo "run: building dxgpmo (test build) for $kver: $(shown "$out")/build.log" >&2
 		rm -f "$out/module.stamp"
 		rm -rf "$out/src"
 		vm_build "$top" "$kver" "$out" ||
 			{ cat "$out/build.log" >&2; exit 1; }
 		echo "$module_stamp" > "$out/module.stamp"
 	else
-		echo "run: dxgpmo (test build) for $kver, unchanged: ${out#"$top"/}/build.log" >&2
+		echo "run: dxgpmo (test build) for $kver, unchanged: $(shown "$out")/build.log" >&2
 	fi
 fi
 
@@ -221,7 +231,7 @@ else
 	user_stamp=$(cd "$top" && stamp Makefile uapi selftests userspace-tools |
 		grep '\.[ch]$\|\.sh$\|\.map$\|Makefile$' | sha256sum | cut -c 1-16)
 	if [ "$(cat "$user_out.stamp" 2>/dev/null)" != "$user_stamp" ]; then
-		echo "run: building the tools for arm64: ${user_out#"$top"/}.log" >&2
+		echo "run: building the tools for arm64: $(shown "$user_out").log" >&2
 		rm -f "$user_out.stamp"
 		build_userspace "$top" "$user_out" > "$user_out.log" 2>&1 ||
 			{ cat "$user_out.log" >&2; exit 1; }
@@ -349,7 +359,7 @@ if [ "$mode" = shell ]; then
 	DXGPMO_VM_CONSOLE=stdio DXGPMO_VM_TIMEOUT=${DXGPMO_VM_TIMEOUT:-0} \
 		"$vm_scripts/vm-boot.sh" "$kver" "$out/initramfs.cpio.gz" "$log" \
 		DXGPMO_RUN=ctl -- $fsdev_args || true
-	echo "run: the guest's log: ${log#"$top"/}" >&2
+	echo "run: the guest's log: $(shown "$log")" >&2
 	exit 0
 fi
 
@@ -380,9 +390,14 @@ done
 status=$(sed -n 's/\r$//; s/^dxgpmo-run: exit \([0-9][0-9]*\)$/\1/p' "$log" |
 	tail -n 1)
 if [ -z "$status" ]; then
-	tail -n 30 "$log" | sed 's/\r$//' >&2
-	echo "run: the guest ended without the program's status (QEMU: $qemu_status, 124: timeout); log: ${log#"$top"/}" >&2
+	# What came before the program was not shown as it came.
+	grep -q '^dxgpmo-run: begin' "$log" ||
+		tail -n 30 "$log" | sed 's/\r$//' >&2
+	why="QEMU exited $qemu_status"
+	[ "$qemu_status" -ne 124 ] ||
+		why="DXGPMO_VM_TIMEOUT stopped it after ${DXGPMO_VM_TIMEOUT:-900} s"
+	echo "run: the guest ended without the program's status ($why); log: $(shown "$log")" >&2
 	exit 125
 fi
-echo "run: $prog_guest exited $status in a boot of $(($(date +%s) - start)) s; log: ${log#"$top"/}" >&2
+echo "run: $prog_guest exited $status in a boot of $(($(date +%s) - start)) s; log: $(shown "$log")" >&2
 exit "$status"
