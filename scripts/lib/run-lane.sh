@@ -4,9 +4,10 @@
 # first amd64 kernel tested twice, with the test build make check made
 # for it (DXGPMO_RUN_MODULES), and runs selftests/dxgpmo_run_test.sh,
 # which uses strace, gdb and dxgpmoctl in the guest and exits with its
-# first argument: 0, then 3.  Each boot is about 20 s on the 2-core
-# machine, after the image is made once (about 10 s more in a fresh
-# tree).  One "run: PASS|FAIL what" line each, counted with the host's.
+# first argument: 0, then 3.  Both boots took 21 s on the 2-core
+# machine otherwise idle, 55 s at a load of 9; a fresh tree makes the
+# image first (7 s of CPU).  One "run: PASS|FAIL what" line each, counted
+# with the host's.
 # check.sh sets top, build and amd64_kernels, and sources results.sh
 # (BAD_LOG, unexpected_log), before it calls this.
 # shellcheck disable=SC2154
