@@ -9,8 +9,9 @@
 #        run.sh --shell [-k KVER] [-a ARCH] [-m PARAMS]
 #
 #   -k KVER    the test kernel (scripts/kernels.sh), or the start of its
-#              name when one test kernel of ARCH starts so ("6.12");
-#              default: the first test kernel of ARCH
+#              name up to a whole number when only one test kernel of
+#              ARCH starts so ("6.1", "6.12", "7"); default: the first
+#              test kernel of ARCH; a name that is none lists them
 #   -a ARCH    amd64 (the default) or arm64; when -k names a kernel, its
 #              own
 #   -m PARAMS  dxgpmo's module parameters ("debug_ioctls=1")
@@ -23,9 +24,9 @@
 # [PARAMS="..."] and make shell [KERNEL=kver] [ARCH=...] call this.
 #
 # In the guest:
-#   /tree        this tree, read-write over 9p (the working directory:
-#                the one make runs in, or the program's own directory
-#                when the current one is not shared)
+#   /tree        this tree, read-write over 9p; the working directory
+#                is the one run.sh is called in when that is in the tree
+#                (make run: the top), else the program's own directory
 #   /prog        PROG's directory, when it is outside the tree
 #   /dxgpmo/run  build/run/KVER: dxgpmo.ko as loaded, the samples'
 #                dxgpmo_sample_edu.ko and dxgkrnl_sample_edu.ko
@@ -47,7 +48,8 @@
 # timeout: DXGPMO_VM_TIMEOUT, 900 s by default).  arm64 programs run
 # under the arm64 kernel: build them for aarch64, statically (as make
 # check builds its own, aarch64-linux-gnu-gcc -static); the tree's tools
-# are built so for it in build/run/arm64-user.  The shell: exit (or
+# are built so for it in build/run/arm64-user, /dxgpmo/user in the
+# guest.  The shell: exit (or
 # Ctrl-D) powers the VM off; Ctrl-A X quits QEMU at any time.
 #
 # DXGPMO_RUN_MODULES=DIR takes dxgpmo.ko and the samples from DIR, built
@@ -202,6 +204,8 @@ if [ -n "${DXGPMO_RUN_MODULES:-}" ]; then
 	cp "$DXGPMO_RUN_MODULES/dxgpmo.ko" "$DXGPMO_RUN_MODULES/dxgpmo_sample_edu.ko" \
 		"$DXGPMO_RUN_MODULES/dxgkrnl_sample_edu.ko" "$out/"
 	echo "run: dxgpmo (test build) from $DXGPMO_RUN_MODULES" >&2
+	# not this tree's build: the next run without it builds again
+	rm -f "$out/module.stamp"
 else
 	module_stamp=$(cd "$top" && stamp Kbuild module uapi include samples |
 		grep -v '\.mod\.c$\|\.o$\|\.ko$\|\.cmd$\|/\.[^/]*$\|Module\.symvers$\|modules\.order$' |
@@ -358,7 +362,7 @@ if [ "$mode" = shell ]; then
 	# shellcheck disable=SC2086
 	DXGPMO_VM_CONSOLE=stdio DXGPMO_VM_TIMEOUT=${DXGPMO_VM_TIMEOUT:-0} \
 		"$vm_scripts/vm-boot.sh" "$kver" "$out/initramfs.cpio.gz" "$log" \
-		DXGPMO_RUN=ctl -- $fsdev_args || true
+		-- $fsdev_args || true
 	echo "run: the guest's log: $(shown "$log")" >&2
 	exit 0
 fi
@@ -379,7 +383,7 @@ for attempt in 1 2 3; do
 	rm -f "$log"
 	# shellcheck disable=SC2086
 	"$vm_scripts/vm-boot.sh" "$kver" "$out/initramfs.cpio.gz" "$log" \
-		DXGPMO_RUN=ctl -- $fsdev_args &
+		-- $fsdev_args &
 	qemu=$!
 	tail -s 0.2 -n +1 -F --pid="$qemu" "$log" 2>/dev/null | show_output
 	wait "$qemu" && qemu_status=0 || qemu_status=$?

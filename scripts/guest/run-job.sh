@@ -19,16 +19,14 @@ share() {
 }
 share dxgpmo-tree /tree
 share dxgpmo-run /dxgpmo/run
-# The run's own directory, which the host names on the kernel's command
-# line (the kernel hands an unknown NAME=VALUE to init's environment).
-ctl=/dxgpmo/run/${DXGPMO_RUN:-ctl}
+# The run's own files, which the host writes before each boot.
+ctl=/dxgpmo/run/ctl
 # run_mode, run_cwd, run_prog_share, run_user_share, run_modparams,
 # run_rows, run_cols and the environment the program gets.
 # shellcheck source=/dev/null
 . "$ctl/run.env"
 [ -z "$run_prog_share" ] || share dxgpmo-prog /prog
 [ -z "$run_user_share" ] || share dxgpmo-user /dxgpmo/user
-mkdir -p /usr/bin
 # shellcheck disable=SC2086
 insmod /dxgpmo/run/dxgpmo.ko $run_modparams ||
 	echo "dxgpmo-run: insmod dxgpmo.ko $run_modparams failed"
