@@ -255,6 +255,7 @@ image_stamp=$({
 } | sha256sum | cut -c 1-16)
 if [ "$(cat "$out/initramfs.stamp" 2>/dev/null)" != "$image_stamp" ]; then
 	rm -f "$out/initramfs.stamp"
+	echo "run: making the VM's image for $kver: $(shown "$out")/initramfs.log" >&2
 	# shellcheck disable=SC2086
 	"$vm_scripts/mkinitramfs.sh" --debug-tools "$kver" "$out/initramfs.cpio.gz" \
 		"$vm_scripts/guest/run-job.sh" -- $kmods > "$out/initramfs.log" 2>&1 ||
