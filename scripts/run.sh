@@ -284,10 +284,9 @@ if [ "$mode" = run ]; then
 	} > "$ctl/cmd.sh"
 fi
 # amd64: the host's libraries the program and the tools need that the
-# image lacks (dxgpmoctl's libdrm), and libdxgk.so.0, as ldd finds them.
+# image lacks (dxgpmoctl's libdrm), as ldd finds them; libdxgk.so.0 is
+# the tree's own, in /tree/userspace-tools (as make env has it).
 if [ "$run_arch" = amd64 ]; then
-	[ ! -f "$top/userspace-tools/libdxgk.so" ] ||
-		cp "$top/userspace-tools/libdxgk.so" "$ctl/lib/libdxgk.so.0"
 	for bin in ${prog:+"$prog"} "$top"/userspace-tools/dxgpmoctl \
 		"$top"/userspace-tools/dxgpmo-bench \
 		"$top"/userspace-tools/examples/dxgk-*; do
@@ -324,7 +323,7 @@ path=$user/userspace-tools:$user/userspace-tools/examples:$user/selftests:/usr/b
 	echo "run_modparams=$(quote "$modparams")"
 	echo "run_rows=$rows run_cols=$cols"
 	echo "export PATH=$path"
-	echo "export LD_LIBRARY_PATH=/dxgpmo/run/ctl/lib HOME=/tmp"
+	echo "export LD_LIBRARY_PATH=/dxgpmo/run/ctl/lib:$user/userspace-tools HOME=/tmp"
 	echo "export TERM=$(quote "${TERM:-vt100}")"
 	echo "export PS1='$kver:\\w# '"
 	echo "export DXGPMO_KVER=$kver"

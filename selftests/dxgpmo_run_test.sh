@@ -9,6 +9,6 @@ echo "run-test: args [$*]"
 strace -c -o /tmp/strace.out true && grep -q 'total' /tmp/strace.out &&
 	echo "run-test: strace counted the calls of true"
 gdb --batch --version | sed -n '1s/^/run-test: /p'
-dxgpmoctl adapters | grep -q edu0 && echo "run-test: dxgpmoctl sees edu0"
+dxgpmoctl adapter list | grep -q edu0 && echo "run-test: dxgpmoctl sees edu0"
 echo "run-test: cwd $(pwd)"
 exit "$1"
