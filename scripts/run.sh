@@ -207,9 +207,12 @@ if [ -n "${DXGPMO_RUN_MODULES:-}" ]; then
 	# not this tree's build: the next run without it builds again
 	rm -f "$out/module.stamp"
 else
-	module_stamp=$(cd "$top" && stamp Kbuild module uapi include samples |
-		grep -v '\.mod\.c$\|\.o$\|\.ko$\|\.cmd$\|/\.[^/]*$\|Module\.symvers$\|modules\.order$' |
-		sha256sum | cut -c 1-16)
+	# build_module's flags are part of the build too.
+	module_stamp=$({
+		sha256sum < "$vm_scripts/vm-lib.sh"
+		cd "$top" && stamp Kbuild module uapi include samples |
+			grep -v '\.mod\.c$\|\.o$\|\.ko$\|\.cmd$\|/\.[^/]*$\|Module\.symvers$\|modules\.order$'
+	} | sha256sum | cut -c 1-16)
 	if [ "$(cat "$out/module.stamp" 2>/dev/null)" != "$module_stamp" ] ||
 	   [ ! -f "$out/dxgpmo.ko" ]; then
 		echo "run: building dxgpmo (test build) for $kver: $(shown "$out")/build.log" >&2
