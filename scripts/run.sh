@@ -191,7 +191,8 @@ shown() {
 	fi
 }
 
-# stamp FILE...: a short hash of the files' contents and names.
+# stamp FILE...: the names, then the files under them with their
+# contents' hashes, for a hash that changes when any of them does.
 stamp() {
 	for st_f; do
 		echo "$st_f"
