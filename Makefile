@@ -6,6 +6,10 @@
 # make check      install what is missing, then build and test on every test
 #                 kernel in QEMU; last line "N passed, N failed[, N skipped]"
 # make demo       boot a VM and run a scripted dxgpmoctl session
+# make run PROG=path [ARGS="..."] [KERNEL=kver] [ARCH=amd64|arm64] [PARAMS="..."]
+#                 boot a test kernel with the test build loaded and the tree
+#                 shared (9p), run PROG there, exit as it did
+# make shell      the same boot with a shell on the console (Ctrl-A X quits)
 # make deps       install the Debian packages the above need
 # make deb        the Debian packages (debian/) in build/deb/, lintian-checked
 # make env        the exports that use the tree's build uninstalled:
@@ -62,7 +66,7 @@ endif
 
 .PHONY: all module tools selftests deps check demo clean kselftest-headers lint \
 	man install uninstall dkms-check fuzz check-debug bench install-module \
-	install-tools deb deb-check deb-smoke env
+	install-tools deb deb-check deb-smoke env run shell
 
 PREFIX ?= /usr/local
 # Debian's libraries go in /usr/lib/<multiarch> (debian/rules sets it).
@@ -374,6 +378,18 @@ endif
 
 demo:
 	scripts/demo.sh
+
+# scripts/run.sh --help says what the guest has where.  ARGS is split as
+# the shell splits it, quotes and all.  ARCH is read from the command line
+# only: a kernel developer's environment may have ARCH=x86_64 for
+# Kbuild.
+RUN_ARCH = $(if $(filter command line,$(origin ARCH)),$(ARCH))
+RUN_OPTS = $(if $(KERNEL),-k '$(KERNEL)') $(if $(RUN_ARCH),-a '$(RUN_ARCH)') \
+	$(if $(PARAMS),-m '$(PARAMS)')
+run:
+	@scripts/run.sh $(RUN_OPTS) -- '$(PROG)' $(ARGS)
+shell:
+	@scripts/run.sh --shell $(RUN_OPTS)
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true

@@ -10,7 +10,11 @@
 # size not reached) says so instead of passing.
 set -eu
 
-[ $# -gt 0 ] || { echo "usage: $0 build/bench-KVER.json..." >&2; exit 2; }
+# shellcheck source=lib/usage.sh
+. "$(dirname "$0")/lib/usage.sh"
+usage_help "$@"
+
+[ $# -gt 0 ] || usage_error "no JSON file"
 
 printf '\n%-44s %-22s %8s %10s %7s %s\n' TARGET KERNEL WORST AT GOAL VERDICT
 for json; do

@@ -11,6 +11,11 @@
 # the full 25.
 set -eu
 
+# shellcheck source=lib/usage.sh
+. "$(dirname "$0")/lib/usage.sh"
+usage_help "$@"
+[ $# -eq 0 ] || usage_error "no arguments"
+
 # shellcheck source=vm-lib.sh
 . "$(dirname "$0")/vm-lib.sh"
 vm_prepare

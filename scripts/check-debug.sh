@@ -10,6 +10,11 @@
 # make check.
 set -eu
 
+# shellcheck source=lib/usage.sh
+. "$(dirname "$0")/lib/usage.sh"
+usage_help "$@"
+[ $# -eq 0 ] || usage_error "no arguments"
+
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/deps.sh"
 tree=$("$top/scripts/debug-kernel.sh" | tail -n 1)

@@ -39,9 +39,15 @@
 # This file is the order of a run; sourced from scripts/lib/, one concern
 # a file: results.sh (reading and counting the logs, the digest of what
 # failed, the last line), initramfs.sh (what each boot carries),
-# iommu-matrix.sh, host-checks.sh (lint and the checks without a VM) and
-# deb-lane.sh (the packages and their smoke boot).
+# iommu-matrix.sh, host-checks.sh (lint and the checks without a VM),
+# deb-lane.sh (the packages and their smoke boot) and run-lane.sh (make
+# run's test, after the x86 kernels' boots).
 set -eu
+
+# shellcheck source=lib/usage.sh
+. "$(dirname "$0")/lib/usage.sh"
+usage_help "$@"
+[ $# -eq 0 ] || usage_error "no arguments"
 
 # shellcheck source=vm-lib.sh
 . "$(dirname "$0")/vm-lib.sh"
@@ -55,6 +61,8 @@ set -eu
 . "$vm_scripts/lib/host-checks.sh"
 # shellcheck source=lib/deb-lane.sh
 . "$vm_scripts/lib/deb-lane.sh"
+# shellcheck source=lib/run-lane.sh
+. "$vm_scripts/lib/run-lane.sh"
 vm_prepare
 
 kernels=${DXGPMO_KERNELS:-$(default_test_kernels)}
@@ -326,6 +334,11 @@ done
 
 deb_smoke
 
+# make run's own test: two short boots of the first amd64 kernel.
+phase "run lane begins"
+run_lane
+phase "run lane done"
+
 [ -z "$iommu_matrix_pid" ] || iommu_matrix_count "$iommu_kernel"
 
 if [ -n "$arm64_lane" ]; then
@@ -346,4 +359,5 @@ fi
 
 host_checks_count
 deb_check_count
+count_lines run
 results_report

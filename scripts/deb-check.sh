@@ -19,6 +19,11 @@
 # build/deb/smoke.status says ok or fail, for the boot to wait on.
 set -u
 
+# shellcheck source=lib/usage.sh
+. "$(dirname "$0")/lib/usage.sh"
+usage_help "$@"
+[ $# -eq 0 ] || usage_error "no arguments"
+
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
 out=$build/deb
@@ -68,6 +73,8 @@ else
 fi
 
 cp "$top/scripts/deb-root-test.sh" "$out/"
+mkdir -p "$out/lib"
+cp "$top/scripts/lib/usage.sh" "$out/lib/"
 # The sample kernel clients' sources (samples/*/, without what a build in
 # the tree left), which deb-root-test.sh builds against the installed
 # packages.

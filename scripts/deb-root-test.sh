@@ -13,6 +13,11 @@
 # are left in /dxgpmo/NAME.
 set -u
 
+# shellcheck source=lib/usage.sh
+. "$(dirname "$0")/lib/usage.sh"
+usage_help "$@"
+[ $# -eq 1 ] || usage_error "one build root's name"
+
 name=$1
 out=/dxgpmo/$name
 rm -rf "$out"

@@ -13,6 +13,11 @@
 # build/deb-smoke/deb-smoke.log.
 set -eu
 
+# shellcheck source=lib/usage.sh
+. "$(dirname "$0")/lib/usage.sh"
+usage_help "$@"
+[ $# -eq 0 ] || usage_error "no arguments"
+
 # shellcheck source=vm-lib.sh
 . "$(dirname "$0")/vm-lib.sh"
 # (deb_smoke_samples)

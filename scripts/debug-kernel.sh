@@ -13,6 +13,11 @@
 # rebuilt incrementally.
 set -eu
 
+# shellcheck source=lib/usage.sh
+. "$(dirname "$0")/lib/usage.sh"
+usage_help "$@"
+[ $# -eq 0 ] || usage_error "no arguments"
+
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${DXGPMO_CACHE:-/var/cache/dxgpmo}
 tree=$cache/linux-debug

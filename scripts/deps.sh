@@ -14,16 +14,12 @@
 # picture in a few minutes, and make check installs the rest when it runs.
 set -eu
 
+# shellcheck source=lib/usage.sh
+. "$(dirname "$0")/lib/usage.sh"
+usage_help "$@"
 case ${1:-} in
 '' | demo) ;;
--h | --help)
-	sed -n '4,/^set -eu/p' "$0" | sed '$d;s/^# \{0,1\}//'
-	exit 0
-	;;
-*)
-	echo "usage: deps.sh [demo]" >&2
-	exit 2
-	;;
+*) usage_error "unknown argument $1" ;;
 esac
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -308,6 +304,50 @@ for old in "$cached_kernels"/*; do
 		{ rm -rf "${cached_kernels:?}/$old"
 		  in_root_apt purge -y "linux-headers-$old" || true; }
 done
+
+# gdb and strace for the VM that make run and make shell boot, which has
+# no package manager: Debian's gdb-minimal (the full gdb aborts at start
+# without Python's standard library, which the image does not carry) and
+# strace, of bookworm, with every package they depend on.  apt-get
+# install -d against an empty dpkg status downloads all of them whatever
+# the host has installed (gdb-minimal conflicts with gdb, which the host
+# may have); they are unpacked in debug_tools_root, never installed.
+DEBUG_TOOLS="gdb-minimal strace"
+# debug_tools_fetch ARCH APT: APT is a command that runs apt-get with
+# ARCH's configuration, then the arguments it is given.
+debug_tools_fetch() {
+	dtf_dir=$(debug_tools_root "$1")
+	[ "$(cat "$dtf_dir/.dxgpmo-complete" 2>/dev/null)" != "$DEBUG_TOOLS" ] ||
+		return 0
+	echo "deps: fetching $DEBUG_TOOLS ($1) into $dtf_dir"
+	rm -rf "$dtf_dir"
+	mkdir -p "$dtf_dir/dl/archives/partial"
+	: > "$dtf_dir/dl/status"
+	# apt-get downloads as _apt
+	chmod -R 0777 "$dtf_dir/dl"
+	# shellcheck disable=SC2086
+	"$2" -qq -o "Dir::State::status=$dtf_dir/dl/status" \
+		-o "Dir::Cache=$dtf_dir/dl" \
+		-o "Dir::Cache::archives=$dtf_dir/dl/archives" \
+		-o Debug::NoLocking=1 install -d -y --no-install-recommends \
+		$DEBUG_TOOLS > "$dtf_dir.log" 2>&1 ||
+		{ tail -20 "$dtf_dir.log" >&2; exit 1; }
+	for dtf_deb in "$dtf_dir"/dl/archives/*.deb; do
+		dpkg-deb -x "$dtf_deb" "$dtf_dir/root"
+	done
+	rm -rf "$dtf_dir/dl"
+	for dtf_bin in gdb strace; do
+		[ -x "$dtf_dir/root/usr/bin/$dtf_bin" ] ||
+			{ echo "deps: $DEBUG_TOOLS ($1): no $dtf_bin unpacked" >&2; exit 1; }
+	done
+	echo "$DEBUG_TOOLS" > "$dtf_dir/.dxgpmo-complete"
+}
+# The host's own apt, on its package lists.
+apt_host() {
+	apt_update
+	apt-get "$@"
+}
+debug_tools_fetch amd64 apt_host
 
 # arm64, unless DXGPMO_ARCHES leaves it out: lib/deps-arm64.sh.
 has_arch arm64 || exit 0

@@ -9,6 +9,11 @@
 # in the dkms tree.
 set -eu
 
+# shellcheck source=lib/usage.sh
+. "$(dirname "$0")/lib/usage.sh"
+usage_help "$@"
+[ $# -eq 0 ] || usage_error "no arguments"
+
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
 # shellcheck source=kernels.sh

@@ -21,8 +21,13 @@
 # Universal-ctags lists prototypes and definitions, preprocessor branches
 # included, so test-build-only declarations are checked too.
 #
-# scripts/headers.sh [DIR]  (DIR: the module's sources, module/ by default)
+# usage: scripts/headers.sh [DIR]  (DIR: the module's sources, module/ by default)
 set -eu
+
+# shellcheck source=lib/usage.sh
+. "$(dirname "$0")/lib/usage.sh"
+usage_help "$@"
+[ $# -le 1 ] || usage_error "one directory at most"
 
 dir=${1:-$(cd "$(dirname "$0")/.." && pwd)/module}
 

@@ -8,6 +8,11 @@
 # One "host: PASS|FAIL name" line each, which make check counts.
 set -u
 
+# shellcheck source=lib/usage.sh
+. "$(dirname "$0")/lib/usage.sh"
+usage_help "$@"
+[ $# -eq 0 ] || usage_error "no arguments"
+
 top=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 agent=
@@ -120,6 +125,28 @@ grep -q '^create vs system dma-heap, every size  *6.12[^ ]*  *1.07x  *4 KiB  *<=
 ok=$?
 [ "$ok" -eq 0 ] || cat "$tmp/summary"
 result "$ok" bench_summary_counts_every_row
+
+# Every program of scripts/ answers -h and --help with the comment at its
+# top and a call it cannot parse with its usage (lib/usage.sh): each one
+# calls usage_help (screen-agent.py: its own); the three a developer
+# calls by hand most, with no arguments, print their usage and exit 2
+# instead of stopping on the first parameter that is not set.
+ok=0
+for f in "$top"/scripts/*.sh "$top"/scripts/*.py; do
+	[ "$(head -c 2 "$f")" = '#!' ] || continue
+	grep -q "^usage_help \"\$@\"$\|in ('-h', '--help')" "$f" ||
+		{ echo "host: ${f#"$top"/} has no --help"; ok=1; }
+done
+for f in mkinitramfs.sh vm-boot.sh run.sh; do
+	{ "$top/scripts/$f" --help > "$tmp/help" 2>&1 &&
+		grep -q '^usage: ' "$tmp/help"; } ||
+		{ echo "host: scripts/$f --help failed"; ok=1; }
+	"$top/scripts/$f" > "$tmp/usage" 2>&1
+	{ [ $? -eq 2 ] && grep -q '^usage: ' "$tmp/usage" &&
+		! grep -q 'parameter not set' "$tmp/usage"; } ||
+		{ cat "$tmp/usage"; ok=1; }
+done
+result "$ok" scripts_answer_help_and_print_usage
 
 # dxgpmoctl monitor's reading of trace_pipe lines (trace_line.c), its
 # filters and its text and JSON, against canned lines: the VM tests can

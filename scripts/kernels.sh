@@ -66,6 +66,14 @@ cached_kernel() {
 		echo "$cached_kernels/$1"
 }
 
+# debug_tools_root ARCH: where make deps unpacks gdb and strace of ARCH
+# with the packages they need (usr/bin/gdb, usr/bin/strace, their
+# libraries), which mkinitramfs.sh --debug-tools copies into the image of
+# make run and make shell.
+debug_tools_root() {
+	echo "$dxgpmo_cache/debug-tools/$1"
+}
+
 # The linux-source package that kselftest_harness.h, checkpatch.pl and
 # kernel-doc come from: one named package, which make deps installs, not
 # whichever happens to be newest on the machine.  The tools differ between

@@ -22,20 +22,20 @@
 # The tables are read, not copied here, so that the document and the check
 # cannot drift apart.
 #
-# scripts/layering.sh [-q] [-t TABLE_RST] [DIR]
+# usage: scripts/layering.sh [-q] [-t TABLE_RST] [DIR]
 #   -q         the failures only, not every use ("a.c (4) -> b.c (6): names",
 #              with each file's layer; "b.h" stands for an #include)
 #   -t         the document with the two list-tables (default: the one above)
 #   DIR        the module's sources (default: module/ of this tree)
 set -eu
+
+# shellcheck source=lib/usage.sh
+. "$(dirname "$0")/lib/usage.sh"
+usage_help "$@"
 # Byte order for sort and awk alike, whatever the caller's locale.
 LC_ALL=C
 export LC_ALL
 
-usage() {
-	echo "usage: $0 [-q] [-t TABLE_RST] [DIR]" >&2
-	exit 2
-}
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 quiet=
@@ -44,11 +44,11 @@ while getopts qt: opt; do
 	case $opt in
 	q) quiet=1 ;;
 	t) table=$OPTARG ;;
-	*) usage ;;
+	*) usage_error ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -le 1 ] || usage
+[ $# -le 1 ] || usage_error "one directory at most"
 dir=${1:-$top/module}
 # Messages name the table as it was given, read from its absolute path
 # once the script is in DIR.

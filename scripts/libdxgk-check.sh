@@ -15,6 +15,11 @@
 # One "libdxgk: PASS|FAIL name" line each, which make check counts.
 set -u
 
+# shellcheck source=lib/usage.sh
+. "$(dirname "$0")/lib/usage.sh"
+usage_help "$@"
+[ $# -eq 0 ] || usage_error "no arguments"
+
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 CC=${CC:-gcc}

@@ -3,7 +3,7 @@
 #
 # Assemble a busybox initramfs for one test kernel.
 #
-# usage: mkinitramfs.sh KVER OUT.cpio.gz JOB_SCRIPT FILE... [-- KMOD...]
+# usage: mkinitramfs.sh [--debug-tools] KVER OUT.cpio.gz JOB_SCRIPT FILE... [-- KMOD...]
 #
 # FILEs (the dxgpmo module, test and tool binaries, scripts) land in /dxgpmo
 # together with the shared libraries they need, and JOB_SCRIPT as job.sh
@@ -11,8 +11,29 @@
 # kernel KVER (with their dependencies) loaded before JOB_SCRIPT runs,
 # decompressed because busybox insmod cannot read .ko.xz.  A kernel that
 # make deps keeps in the build cache has its modules taken from there.
+# The guest's /init is scripts/guest/init: it mounts /proc, /sys, /dev
+# and /tmp, loads the KMODs and runs "sh ./job.sh" in /dxgpmo, then powers
+# the VM off; the host reads the serial console's log.
+#
+# --debug-tools adds gdb and strace of KVER's architecture in /usr/bin,
+# with the libraries they need (make run and make shell): Debian's, which
+# make deps unpacked in debug_tools_root (scripts/kernels.sh); for amd64
+# a library the host has is taken from the host, as the programs built
+# here expect.
 set -eu
 
+# shellcheck source=lib/usage.sh
+. "$(dirname "$0")/lib/usage.sh"
+usage_help "$@"
+debug_tools=
+if [ "${1:-}" = --debug-tools ]; then
+	debug_tools=1
+	shift
+fi
+[ $# -ge 3 ] || usage_error "missing arguments"
+case $1 in
+-*) usage_error "unknown option $1" ;;
+esac
 kver=$1 out=$2 job=$3
 shift 3
 # shellcheck source=kernels.sh
@@ -72,6 +93,57 @@ for kmod; do
 		echo "${name%.xz}" >> "$root/kmods/order"
 	done
 done
+
+# copy_elf FILE DEST: FILE at DEST in the image, with its ELF interpreter
+# and the libraries it needs (readelf's NEEDED, which reads either
+# architecture, where ldd can run amd64 binaries only) at
+# /lib/TRIPLET/, where the guest's loader looks without an ld.so.cache;
+# each library found first in lib_dirs.
+copy_elf() {
+	mkdir -p "$root$(dirname "$2")"
+	cp -L "$1" "$root$2"
+	ce_interp=$(readelf -lW "$1" |
+		sed -n 's/.*Requesting program interpreter: \(.*\)]$/\1/p')
+	if [ -n "$ce_interp" ] && [ ! -e "$root$ce_interp" ]; then
+		mkdir -p "$root$(dirname "$ce_interp")"
+		for ce_dir in $interp_roots; do
+			[ -e "$ce_dir$ce_interp" ] || continue
+			cp -L "$ce_dir$ce_interp" "$root$ce_interp"
+			break
+		done
+	fi
+	for ce_lib in $(readelf -dW "$1" |
+		sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
+		[ ! -e "$root/lib/$triplet/$ce_lib" ] || continue
+		for ce_dir in $lib_dirs; do
+			[ -e "$ce_dir/$ce_lib" ] || continue
+			copy_elf "$ce_dir/$ce_lib" "/lib/$triplet/$ce_lib"
+			continue 2
+		done
+		echo "mkinitramfs: $ce_lib, which $1 needs, is in none of $lib_dirs" >&2
+		return 1
+	done
+}
+
+if [ -n "$debug_tools" ]; then
+	tools=$(debug_tools_root "$dxgpmo_arch")/root
+	[ -x "$tools/usr/bin/gdb" ] ||
+		{ echo "mkinitramfs: no gdb in $tools: run 'make deps'" >&2; exit 1; }
+	case $dxgpmo_arch in
+	arm64) triplet=aarch64-linux-gnu interp_roots=$tools ;;
+	*) triplet=x86_64-linux-gnu interp_roots="/ $tools" ;;
+	esac
+	lib_dirs="$tools/lib/$triplet $tools/usr/lib/$triplet"
+	[ "$dxgpmo_arch" = arm64 ] ||
+		lib_dirs="/lib/$triplet /usr/lib/$triplet $lib_dirs"
+	copy_elf "$tools/usr/bin/gdb" /usr/bin/gdb
+	copy_elf "$tools/usr/bin/strace" /usr/bin/strace
+	# gdb opens libthread_db itself, to see a program's threads.
+	copy_elf "$tools/lib/$triplet/libthread_db.so.1" \
+		"/lib/$triplet/libthread_db.so.1"
+	# the terminal descriptions gdb's readline needs on the serial console
+	cp -R /lib/terminfo "$root/lib/terminfo"
+fi
 
 cp "$(dirname "$0")/guest/init" "$root/init"
 cp "$job" "$root/dxgpmo/job.sh"

@@ -177,6 +177,13 @@ def socket_dir():
 
 
 def main():
+    if len(sys.argv) == 2 and sys.argv[1] in ('-h', '--help'):
+        print(__doc__.strip())
+        return 0
+    if len(sys.argv) != 2 or sys.argv[1].startswith('-'):
+        print(__doc__.strip().split('\n\n')[1] +
+              '\n(screen-agent.py --help says more)', file=sys.stderr)
+        return 2
     d = os.path.abspath(sys.argv[1])
     log = open(os.path.join(d, 'agent.log'), 'a', buffering=1)
     sockets = None

@@ -7,10 +7,19 @@
 # packaging/dkms.conf (dkms.conf at the top links to it) and the upstream
 # part of the newest version in debian/changelog.
 #
-# version.sh          prints the version
-# version.sh --check  says whether the others agree with it; fails naming
-#                     each one that does not (make lint runs it)
+# usage: version.sh          prints the version
+#        version.sh --check  says whether the others agree with it; fails
+#                            naming each one that does not (make lint runs
+#                            it)
 set -eu
+
+# shellcheck source=lib/usage.sh
+. "$(dirname "$0")/lib/usage.sh"
+usage_help "$@"
+case ${1:-} in
+''|--check) ;;
+*) usage_error "unknown argument $1" ;;
+esac
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 

@@ -9,6 +9,11 @@
 # usage: vm-boot-screen.sh DIR KVER INITRD LOG [EXTRA_KERNEL_ARGS]
 set -eu
 
+# shellcheck source=lib/usage.sh
+. "$(dirname "$0")/lib/usage.sh"
+usage_help "$@"
+[ $# -ge 4 ] || usage_error "missing arguments"
+
 dir=$1
 shift
 here=$(dirname "$0")

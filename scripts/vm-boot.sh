@@ -8,7 +8,16 @@
 # initramfs, writing the serial console to LOG.  Returns QEMU's status, or
 # 124 on timeout.
 #
-# usage: vm-boot.sh KVER INITRD LOG [EXTRA_KERNEL_ARGS]
+# usage: vm-boot.sh KVER INITRD LOG [EXTRA_KERNEL_ARGS] [-- QEMU_ARG...]
+#
+# QEMU_ARGs are added to QEMU's command line as they are (make run's
+# shared folders: scripts/run.sh).
+#
+# DXGPMO_VM_CONSOLE=stdio puts the serial console on standard input and
+# output as well as in LOG, for a person at a terminal (make shell):
+# Ctrl-A X quits QEMU, Ctrl-A C switches to QEMU's monitor and back, and
+# Ctrl-C goes to the guest.  DXGPMO_VM_TIMEOUT (seconds, 900 by default;
+# 0: none) stops QEMU.
 #
 # DXGPMO_VM_IOMMU picks the IOMMU the guest sees and how its kernel uses it
 # (the default, vtd-strict, is the one every test kernel boots with):
@@ -46,24 +55,37 @@
 # at load 25-45).  The timer works; the check only waits too little.
 set -eu
 
+# shellcheck source=lib/usage.sh
+. "$(dirname "$0")/lib/usage.sh"
+usage_help "$@"
+[ $# -ge 3 ] || usage_error "missing arguments"
 kver=$1 initrd=$2 log=$3
+shift 3
+# DXGPMO_VM_CMDLINE adds to them (a boot that make check runs with a
+# kernel option of its own).
+extra="${DXGPMO_VM_CMDLINE:-}"
+if [ $# -gt 0 ] && [ "$1" != -- ]; then
+	extra="$1 $extra"
+	shift
+fi
+if [ $# -gt 0 ]; then
+	[ "$1" = -- ] || usage_error "$1: QEMU's arguments follow --"
+	shift
+fi
 # shellcheck source=kernels.sh
 . "$(dirname "$0")/kernels.sh"
 dxgpmo_arch=$(kernel_arch "$kver")
 # DXGPMO_KERNEL_IMAGE boots a kernel that is not installed (the debug one);
 # the newest Debian kernel boots from the image make deps cached.
 image=${DXGPMO_KERNEL_IMAGE:-$(kernel_image "$kver")}
-# DXGPMO_VM_CMDLINE adds to them (a boot that make check runs with a
-# kernel option of its own).
-extra="${4:-} ${DXGPMO_VM_CMDLINE:-}"
 timeout_s=${DXGPMO_VM_TIMEOUT:-900}
 # DXGPMO_VM_SCREEN=SOCKETS (set by vm-boot-screen.sh): a cirrus-vga display,
 # the QMP monitor and a second serial port (ttyS1) on the screen agent's
 # sockets, qmp.sock and screen.sock in the directory SOCKETS.
-# The screen's arguments are the positional ones, so that no path is split.
-set --
+# The screen's arguments are the positional ones, after QEMU_ARGs, so
+# that no path is split.
 [ -z "${DXGPMO_VM_SCREEN:-}" ] ||
-	set -- -vga none -device cirrus-vga \
+	set -- "$@" -vga none -device cirrus-vga \
 		-chardev "socket,id=qmp,path=$DXGPMO_VM_SCREEN/qmp.sock" \
 		-mon chardev=qmp,mode=control \
 		-chardev "socket,id=screen,path=$DXGPMO_VM_SCREEN/screen.sock" \
@@ -83,6 +105,18 @@ pt) iommu_dev=$vtd iommu_args=iommu=pt ;;
 esac
 mem=${DXGPMO_VM_MEM:-3G}
 smp=${DXGPMO_VM_SMP:-2}
+# The console comes first: the first -serial is the guest's console.
+case ${DXGPMO_VM_CONSOLE:-log} in
+log) set -- -monitor none -serial "file:$log" "$@" ;;
+stdio)
+	set -- -chardev "stdio,id=con,mux=on,signal=off,logfile=$log" \
+		-serial chardev:con -mon chardev=con,mode=readline "$@"
+	;;
+*)
+	echo "vm-boot.sh: DXGPMO_VM_CONSOLE=$DXGPMO_VM_CONSOLE: log or stdio" >&2
+	exit 2
+	;;
+esac
 
 if [ "$dxgpmo_arch" = arm64 ]; then
 	# No screen: cirrus-vga and its agent are x86 only here.
@@ -98,7 +132,7 @@ if [ "$dxgpmo_arch" = arm64 ]; then
 		-device vmxnet3,addr=11.1 \
 		-kernel "$image" -initrd "$initrd" \
 		-append "console=ttyAMA0 iommu.strict=1 panic=-1 quiet loglevel=5 $extra" \
-		-display none -monitor none -serial "file:$log" -no-reboot \
+		-display none -no-reboot "$@" \
 		2> "${log%.log}.qemu.log"
 fi
 exec timeout --foreground -k 10 "$timeout_s" \
@@ -110,6 +144,5 @@ exec timeout --foreground -k 10 "$timeout_s" \
 	-device vmxnet3,addr=11.0,multifunction=on -device vmxnet3,addr=11.1 \
 	-kernel "$image" -initrd "$initrd" \
 	-append "console=ttyS0 intel_iommu=on $iommu_args tsc=unstable no_timer_check panic=-1 quiet loglevel=5 $extra" \
-	-display none -monitor none -serial "file:$log" -no-reboot \
-	"$@" \
+	-display none -no-reboot "$@" \
 	2> "${log%.log}.qemu.log"

@@ -7,8 +7,15 @@
 # DMA API, Linux memory management, locking or copying, comments and
 # strings aside.  With --self-test, also proves it fails on a planted one.
 #
-# scripts/windows-names.sh [--self-test] [FILE]
+# usage: scripts/windows-names.sh [--self-test] [FILE]
 set -eu
+
+# shellcheck source=lib/usage.sh
+. "$(dirname "$0")/lib/usage.sh"
+usage_help "$@"
+case ${1:-} in
+-*) [ "$1" = --self-test ] || usage_error "unknown option $1" ;;
+esac
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 forbidden='\<(dxgpmo_[a-z_]*|dma_[a-z_]*|(k|kv|v)(m|z|c)?alloc[a-z_]*|k(v)?free|alloc_pages?|__free_pages?|struct page|virt_to_[a-z]*|phys_to_[a-z]*|page_to_[a-z]*|pfn_[a-z_]*|ioremap[a-z_]*|mutex_[a-z]*|spin_(un)?lock[a-z_]*|mem(cpy|set|move)|copy_(to|from)_user|get_user_pages[a-z_]*|vm_[a-z_]*|PAGE_SIZE|PAGE_SHIFT|GFP_[A-Z_]*)\>'

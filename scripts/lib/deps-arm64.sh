@@ -159,3 +159,10 @@ if [ ! -f "$arm64_cache/sysroot/.dxgpmo-complete" ]; then
 		libjson-c-dev/bookworm libjson-c5/bookworm
 	touch "$arm64_cache/sysroot/.dxgpmo-complete"
 fi
+
+# gdb and strace for make run and make shell on arm64 (deps.sh's
+# debug_tools_fetch), bookworm's like the rest of the guest's user space.
+apt_arm64_bookworm() {
+	apt_arm64 apt-get -o APT::Default-Release=bookworm "$@"
+}
+debug_tools_fetch arm64 apt_arm64_bookworm

@@ -288,8 +288,8 @@ results_report() {
 		echo "what failed (details in the logs named above):"
 		# The host's lines first: a kernel's can be many.
 		{
-			grep -E '^(lint|host|libdxgk|dkms|deb):' "$failures" || true
-			grep -vE '^(lint|host|libdxgk|dkms|deb):' "$failures" || true
+			grep -E '^(lint|host|libdxgk|dkms|deb|run):' "$failures" || true
+			grep -vE '^(lint|host|libdxgk|dkms|deb|run):' "$failures" || true
 		} | head -n 60
 		lines=$(wc -l < "$failures")
 		[ "$lines" -le 60 ] ||
