@@ -161,10 +161,9 @@ esac
 # during the boots of the kernels before.  Each boot waits for its own.
 # The two architectures' kernels alternate, so that the first arm64 boot
 # (the arm64 lane, below) can start early; the arm64 programs are built
-# just before its first initramfs.  The default build of a kernel, which
-# only its bug boot loads (the last of its boots), trails its test build
-# by two kernels: the next kernels' tests boots wait for their test
-# builds, not for it, and it is still done before its own bug boot.
+# just before its first initramfs.  The default builds, which only the
+# bug boots load (the bug lane, below), come after all the test builds:
+# no tests boot waits for one.
 for kver in $kernels; do
 	rm -rf "${build:?}/$kver"
 	mkdir -p "$build/$kver/default"
@@ -176,14 +175,7 @@ $arm64_kernels
 B
 )
 rm -f "$build/tools.status" "$build/arm64-user.status"
-# default_build KVER: its default build, then its bug boot's initramfs.
-default_build() {
-	vm_build "$top" "$1" "$build/$1/default" default || true
-	phase "$1: default module built"
-	initramfs_made bug "$1"
-}
 (
-	trailing=
 	for kver in $build_order; do
 		if vm_build "$top" "$kver" "$build/$kver"; then
 			phase "$kver: module built"
@@ -209,20 +201,16 @@ default_build() {
 					phase "$kver: iommu-$mode initramfs made"
 				done
 			fi
-			trailing="$trailing $kver"
 		fi
 		renice -n 10 -p "$(exec sh -c 'echo $PPID')" > /dev/null 2>&1 ||
 			true
-		# shellcheck disable=SC2086
-		set -- $trailing
-		if [ $# -gt 2 ]; then
-			default_build "$1"
-			shift
-			trailing="$*"
-		fi
 	done
-	for kver in $trailing; do
-		default_build "$kver"
+	for kver in $build_order; do
+		[ "$(cat "$build/$kver/build.status" 2>/dev/null)" = ok ] ||
+			continue
+		vm_build "$top" "$kver" "$build/$kver/default" default || true
+		phase "$kver: default module built"
+		initramfs_made bug "$kver"
 	done
 ) &
 
@@ -265,8 +253,8 @@ boot_run() {
 	echo "$qemu_status" > "$out/$name.status"
 }
 
-# kernel_boots KVER: its three boots (boot_run) on its default platform,
-# the bug boot last: its module is built last (above).
+# kernel_boots KVER: its tests and fuzz boots (boot_run) on its default
+# platform; its bug boot is the bug lane's (below).
 # The tests boot of an x86 kernel has a screen (arm64: none, vm-boot.sh).
 # With the suite split (DXGPMO_TESTS_SPLIT=2), its first half boots beside
 # the second, which the bug and fuzz boots follow.
@@ -281,7 +269,6 @@ kernel_boots() {
 		boot_run "$1" tests "$kb_screen"
 	fi
 	boot_run "$1" fuzz
-	kernel_boot_bug "$1"
 	if [ "$tests_split" = 2 ]; then
 		wait "$kb_first" || true
 		cat "$build/$1/tests.run.log"
@@ -301,6 +288,16 @@ kernel_boot_bug() {
 		unset DXGPMO_VM_CMDLINE
 	fi
 }
+
+# The bug lane: each kernel's bug boot, as its default build is made (after
+# every test build, above), while the other lanes boot.  Counted last.
+(
+	for kver in $build_order; do
+		vm_wait "$build/$kver/build.status" || continue
+		kernel_boot_bug "$kver"
+	done
+) > "$build/bug-lane.log" 2>&1 &
+bug_lane=$!
 
 # The arm64 lane: the arm64 kernels' boots, one after another, while the
 # x86 kernels boot (a TCG guest keeps about one of the two cores busy;
@@ -356,6 +353,12 @@ if [ -n "$arm64_lane" ]; then
 		kernel_summary
 	done
 fi
+
+wait "$bug_lane" || true
+cat "$build/bug-lane.log"
+for kver in $build_order; do
+	bug_results "$kver"
+done
 
 host_checks_count
 deb_check_count

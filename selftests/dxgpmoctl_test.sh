@@ -130,7 +130,7 @@ while read -r cmd; do
 done < /tmp/commands.txt
 [ "$(grep -c . /tmp/commands.txt)" -ge 29 ] || ok=1
 result help_every_command $ok
-"$tool" --man | grep -q '^\.TH DXGPMOCTL 8'
+"$tool" --man | grep -q '^\.TH DXGPMOCTL 1'
 result man_page $?
 
 # The usage lists every option the parser takes: each option of a

@@ -260,19 +260,28 @@ kernel_results() {
 		echo "$1/sparse: skipped: the kernel's make dropped C=1: $(cat "$out/sparse-not-run")"
 		skipped=$((skipped + 1))
 	fi
-	# The default build (the bug boot's); its boot cannot be made without.
-	if [ "$(cat "$out/default/build.status" 2>/dev/null)" != ok ]; then
-		cat "$out/default/build.log" 2>/dev/null || true
-		count_failure "$1: default module build failed or warned"
-	fi
 	screen=
 	[ "$(kernel_arch "$1")" = arm64 ] || screen=screen
-	for name in $tests_boots bug fuzz; do
+	for name in $tests_boots fuzz; do
 		boot_count "$1" "$name" "$1[$(default_platform "$1")]/$name" \
 			"$([ "$name" = tests ] && echo "$screen")"
 		[ "$name" != tests ] || [ ! -e "$out/kunit" ] ||
 			kunit_count "$1" "$1[$(default_platform "$1")]/kunit"
 	done
+}
+
+# bug_results KVER: its default build and its bug boot (the bug lane's),
+# counted after every kernel's summary; nothing for a kernel whose test
+# build failed (kernel_results counted that).
+bug_results() {
+	out=$build/$1
+	[ "$(cat "$out/build.status" 2>/dev/null)" = ok ] || return 0
+	# The default build (the bug boot's); its boot cannot be made without.
+	if [ "$(cat "$out/default/build.status" 2>/dev/null)" != ok ]; then
+		cat "$out/default/build.log" 2>/dev/null || true
+		count_failure "$1: default module build failed or warned"
+	fi
+	boot_count "$1" bug "$1[$(default_platform "$1")]/bug"
 }
 
 # One line per kernel: what its build and its boots added, and the time
