@@ -161,9 +161,12 @@ esac
 # during the boots of the kernels before.  Each boot waits for its own.
 # The two architectures' kernels alternate, so that the first arm64 boot
 # (the arm64 lane, below) can start early; the arm64 programs are built
-# just before its first initramfs.  The default builds, which only the
-# bug boots load (the bug lane, below), come after all the test builds:
-# no tests boot waits for one.
+# just before its first initramfs.  The default build, as make install
+# and DKMS build it, is made for the first kernel of each architecture
+# (default_kernels), after all the test builds, for its bug boot (the bug
+# lane, below): no tests boot waits for it.  Its code is the test build's
+# less the test code and a few stubs, which W=1 compiles there; the other
+# kernels' bug boots load their test build (initramfs_bug).
 for kver in $kernels; do
 	rm -rf "${build:?}/$kver"
 	mkdir -p "$build/$kver/default"
@@ -174,6 +177,14 @@ A
 $arm64_kernels
 B
 )
+default_kernels="$(echo "$amd64_kernels" | head -n 1) $(echo "$arm64_kernels" | head -n 1)"
+# is_default_kernel KVER: KVER has a default build.
+is_default_kernel() {
+	case " $default_kernels " in
+	*" $1 "*) return 0 ;;
+	esac
+	return 1
+}
 rm -f "$build/tools.status" "$build/arm64-user.status"
 (
 	for kver in $build_order; do
@@ -193,6 +204,7 @@ rm -f "$build/tools.status" "$build/arm64-user.status"
 			initramfs_made tests "$kver"
 			[ "$tests_split" = 1 ] || initramfs_made tests2 "$kver"
 			initramfs_made fuzz "$kver"
+			is_default_kernel "$kver" || initramfs_made bug "$kver"
 			if [ "$kver" = "$iommu_kernel" ]; then
 				for mode in $iommu_boots; do
 					initramfs_iommu "$kver" "$mode" \
@@ -205,7 +217,7 @@ rm -f "$build/tools.status" "$build/arm64-user.status"
 		renice -n 10 -p "$(exec sh -c 'echo $PPID')" > /dev/null 2>&1 ||
 			true
 	done
-	for kver in $build_order; do
+	for kver in $default_kernels; do
 		[ "$(cat "$build/$kver/build.status" 2>/dev/null)" = ok ] ||
 			continue
 		vm_build "$top" "$kver" "$build/$kver/default" default || true
@@ -289,10 +301,16 @@ kernel_boot_bug() {
 	fi
 }
 
-# The bug lane: each kernel's bug boot, as its default build is made (after
-# every test build, above), while the other lanes boot.  Counted last.
+# The bug lane: each kernel's bug boot, while the other lanes boot; those
+# of the kernels with a default build last, as it is made after every
+# test build (above).  Counted last.
 (
 	for kver in $build_order; do
+		is_default_kernel "$kver" && continue
+		vm_wait "$build/$kver/build.status" || continue
+		kernel_boot_bug "$kver"
+	done
+	for kver in $default_kernels; do
 		vm_wait "$build/$kver/build.status" || continue
 		kernel_boot_bug "$kver"
 	done

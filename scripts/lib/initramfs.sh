@@ -111,11 +111,20 @@ initramfs_tests() {
 		-- ${DXGPMO_KERNEL_BUILD:+--none} vgem $display vivid zram
 }
 # The bug boot loads the default build, the module as installed: no test
-# command (dxgpmo_bug_test checks that it answers -ENOTTY).
+# command (dxgpmo_bug_test checks that it answers -ENOTTY).  A kernel
+# without one (check.sh's default_kernels) boots its test build, and
+# bug.env tells the test so, and which kernels have the default build.
 initramfs_bug() {
-	user=$(user_dir "$1")
+	user=$(user_dir "$1") ko=$build/$1/default/dxgpmo.ko
+	if is_default_kernel "$1"; then
+		echo "export DXGPMO_BUG_BUILD=default" > "$build/$1/bug.env"
+	else
+		ko=$build/$1/dxgpmo.ko
+		echo "export DXGPMO_BUG_BUILD=test DXGPMO_DEFAULT_BUILD_KERNELS='$default_kernels'" \
+			> "$build/$1/bug.env"
+	fi
 	vm_initramfs "$1" "$build/$1" bug "$top/scripts/guest/bug-job.sh" \
-		"$build/$1/default/dxgpmo.ko" "$user/selftests/dxgpmo_bug_test"
+		"$ko" "$build/$1/bug.env" "$user/selftests/dxgpmo_bug_test"
 }
 initramfs_fuzz() {
 	out=$build/$1 user=$(user_dir "$1")

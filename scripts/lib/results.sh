@@ -277,7 +277,8 @@ bug_results() {
 	out=$build/$1
 	[ "$(cat "$out/build.status" 2>/dev/null)" = ok ] || return 0
 	# The default build (the bug boot's); its boot cannot be made without.
-	if [ "$(cat "$out/default/build.status" 2>/dev/null)" != ok ]; then
+	if is_default_kernel "$1" &&
+	   [ "$(cat "$out/default/build.status" 2>/dev/null)" != ok ]; then
 		cat "$out/default/build.log" 2>/dev/null || true
 		count_failure "$1: default module build failed or warned"
 	fi
