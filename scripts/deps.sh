@@ -32,7 +32,7 @@ sparse make gcc libc6-dev file dkms debootstrap python3"
 # make demo: the module's and the tools' build (sparse: the module's
 # build runs it), the VM's initramfs and its boot, the screen agent.
 DEMO_TOOLS="qemu-system-x86 busybox-static cpio xz-utils kmod libdrm-dev
-pkg-config sparse make gcc libc6-dev python3"
+pkg-config sparse make gcc libc6-dev python3 file"
 # libdxgk's header is also compiled as C++; the CLI test's JSON checker
 # uses json-c's parser; make lint runs shellcheck on every script and
 # reads the module's calls between files with ctags (layering.sh);
