@@ -72,7 +72,7 @@ FIXTURE(trace) {
 FIXTURE_SETUP(trace)
 {
 	const char *tracefs = tracefs_dir();
-	char path[256], pid[16];
+	char path[256], filter[32];
 
 	self->log.inst[0] = 0;
 	self->fd = dxgpmo_open();
@@ -87,9 +87,13 @@ FIXTURE_SETUP(trace)
 	snprintf(self->log.inst, sizeof(self->log.inst),
 		 "%s/instances/dxgpmo-trace-test-%d", tracefs, getpid());
 	ASSERT_EQ(0, mkdir(self->log.inst, 0700));
-	snprintf(pid, sizeof(pid), "%d", getpid());
-	/* Only this process's calls: the events of other work stay out. */
-	ASSERT_EQ(0, put(self->log.inst, "set_event_pid", pid));
+	/*
+	 * Only this process's calls: the events of other work stay out.  A
+	 * filter, not set_event_pid, which hooks sched_switch: patching the
+	 * scheduler while the other vCPU runs it oopses a TCG guest.
+	 */
+	snprintf(filter, sizeof(filter), "common_pid == %d", getpid());
+	ASSERT_EQ(0, put(self->log.inst, "events/dxgpmo/filter", filter));
 	ASSERT_EQ(0, put(self->log.inst, "events/dxgpmo/enable", "1"));
 }
 
