@@ -52,6 +52,15 @@ agent=
 [ "$ok" -eq 0 ] || cat "$tmp/agent.err"
 result "$ok" screen_agent_deep_directory
 
+# result_digest NAME: the digest made ($tmp/digest) is the one wanted
+# ($tmp/want); the difference shown when it is not.
+result_digest() {
+	cmp -s "$tmp/want" "$tmp/digest"
+	rd_ok=$?
+	[ "$rd_ok" -eq 0 ] || diff "$tmp/want" "$tmp/digest"
+	result "$rd_ok" "$1"
+}
+
 # The failure digest of a boot's log (lib/results.sh): a test program that
 # crashed is named although it printed no "not ok", and a failed test is
 # shown with its own assertion, not the crashed program's last words.
@@ -69,10 +78,7 @@ failure_digest "$tmp/boot.log" > "$tmp/digest"
 printf '%s\n' 'dxgpmo-vm: ./b exit 139 (0.2 s): ended without a result' \
 	'  # c.c:7:two:Expected 1 (1) == 2 (2)' 'not ok 1 c.two' \
 	'dxgpmo-check: FAIL rmmod' > "$tmp/want"
-cmp -s "$tmp/want" "$tmp/digest"
-ok=$?
-[ "$ok" -eq 0 ] || diff "$tmp/want" "$tmp/digest"
-result "$ok" failure_digest_names_crash_and_assertion
+result_digest failure_digest_names_crash_and_assertion
 
 # An oops in a boot's log is repeated in the failure list with what ran,
 # where it stopped and how it got there; one provoked on purpose is not.
@@ -92,10 +98,7 @@ printf '%s\n' 'running: dxgpmo-check: PASS a_step' \
 	'[ 2.0] RIP: 0010:f+0x1/0x20 [m]' '[ 2.0] Code: cc cc' \
 	'[ 2.0]  g+0x10/0x40 [m]' '[ 2.0]  h+0x2/0x8' \
 	'[ 2.0] Modules linked in: m' > "$tmp/want"
-cmp -s "$tmp/want" "$tmp/digest"
-ok=$?
-[ "$ok" -eq 0 ] || diff "$tmp/want" "$tmp/digest"
-result "$ok" oops_digest_shows_where_and_how
+result_digest oops_digest_shows_where_and_how
 
 # make bench's summary (bench-summary.sh) counts every row of a target:
 # a write-combined create row as the worst against the heap, the VFIO
