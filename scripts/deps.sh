@@ -27,12 +27,11 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/kernels.sh"
 
 BACKPORTS_LIST=/etc/apt/sources.list.d/dxgpmo-bookworm-backports.sources
-TOOLS="qemu-system-x86 busybox-static cpio xz-utils kmod libdrm-dev pkg-config
-sparse make gcc libc6-dev file dkms debootstrap python3"
 # make demo: the module's and the tools' build (sparse: the module's
 # build runs it), the VM's initramfs and its boot, the screen agent.
 DEMO_TOOLS="qemu-system-x86 busybox-static cpio xz-utils kmod libdrm-dev
 pkg-config sparse make gcc libc6-dev python3 file"
+TOOLS="$DEMO_TOOLS dkms debootstrap"
 # libdxgk's header is also compiled as C++; the CLI test's JSON checker
 # uses json-c's parser; make lint runs shellcheck on every script and
 # reads the module's calls between files with ctags (layering.sh);
@@ -115,20 +114,13 @@ versioned_image() {
 		sed -n 's/^Depends: *\(linux-image-[0-9][^ ,]*\).*/\1/p' | head -n 1
 }
 
+# The demo: bookworm's 6.1 alone, and only when no test kernel is there.
+kernel_series="6.1:bookworm 6.12:bookworm-backports"
 if [ "${1:-}" = demo ]; then
 	[ -z "$(default_test_kernels amd64)" ] || exit 0
-	apt_update
-	image=$(versioned_image bookworm)
-	if [ -z "$image" ]; then
-		echo "deps: cannot resolve a 6.1 kernel in bookworm" >&2
-		exit 1
-	fi
-	# shellcheck disable=SC2046
-	apt_install $(missing "$image" "linux-headers-${image#linux-image-}")
-	exit 0
+	kernel_series=6.1:bookworm
 fi
-
-for series in 6.1:bookworm 6.12:bookworm-backports; do
+for series in $kernel_series; do
 	ver=${series%%:*}
 	suite=${series#*:}
 	kver=$(installed_kernel "$ver")
@@ -144,6 +136,7 @@ for series in 6.1:bookworm 6.12:bookworm-backports; do
 		apt_install $(missing "$image" "linux-headers-$kver")
 	fi
 done
+[ "${1:-}" != demo ] || exit 0
 
 # kselftest_harness.h, checkpatch.pl and kernel-doc come from one kernel
 # source package (kernels.sh says which and why).
