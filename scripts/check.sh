@@ -41,7 +41,7 @@
 # failed, the last line), initramfs.sh (what each boot carries),
 # iommu-matrix.sh, host-checks.sh (lint and the checks without a VM),
 # deb-lane.sh (the packages and their smoke boot) and run-lane.sh (make
-# run's test, after the x86 kernels' boots).
+# run's test, beside the other boots).
 set -eu
 
 # shellcheck source=lib/usage.sh

@@ -4,9 +4,9 @@
 # make demo: install what is missing for it alone (deps.sh demo), build,
 # boot one VM (the newest test kernel there is: bookworm's 6.1 on a
 # machine where make deps never ran) and run scripts/demo.dxgpmo through
-# dxgpmoctl, printing what happens.  It ends with a picture on the VM's cirrus display, which the
-# host saves from QEMU's screendump as build/demo-screen.png.  The full guest
-# log stays in build/demo/guest.log.
+# dxgpmoctl, printing what happens.  It ends with a picture on the VM's
+# cirrus display, which the host saves from QEMU's screendump as
+# build/demo-screen.png.  The full guest log stays in build/demo/guest.log.
 set -eu
 
 # shellcheck source=lib/usage.sh

@@ -26,8 +26,8 @@ vm_prepare() {
 # kernel client (DXGPMO_SAMPLES=y, samples/) of the tree SRC
 # for KVER, or with "default" the module as make install and DKMS build it,
 # in a copy under OUT (so builds for different kernels never share object
-# files), with W=1 and, but for the default build, sparse; leaves OUT/dxgpmo.ko (and
-# the samples' OUT/dxgpmo_sample_edu.ko and OUT/dxgkrnl_sample_edu.ko);
+# files), with W=1 and (not the default build) sparse; leaves OUT/dxgpmo.ko
+# (and the samples' OUT/dxgpmo_sample_edu.ko and OUT/dxgkrnl_sample_edu.ko);
 # fails on any warning;
 # leaves OUT/sparse-not-run if the kernel's make did not run sparse.
 # The test build of a kernel with KUnit (CONFIG_KUNIT; make check-debug's,
