@@ -27,11 +27,12 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/kernels.sh"
 
 BACKPORTS_LIST=/etc/apt/sources.list.d/dxgpmo-bookworm-backports.sources
-# make demo: the module's and the tools' build (sparse: the module's
-# build runs it), the VM's initramfs and its boot, the screen agent.
+# make demo: the module's (its default build, without sparse) and the
+# tools' build, the VM's initramfs and its boot, the screen agent.
 DEMO_TOOLS="qemu-system-x86 busybox-static cpio xz-utils kmod libdrm-dev
-pkg-config sparse make gcc libc6-dev python3 file"
-TOOLS="$DEMO_TOOLS dkms debootstrap"
+pkg-config make gcc libc6-dev python3 file"
+# make check's test builds run sparse.
+TOOLS="$DEMO_TOOLS sparse dkms debootstrap"
 # libdxgk's header is also compiled as C++; the CLI test's JSON checker
 # uses json-c's parser; make lint runs shellcheck on every script and
 # reads the module's calls between files with ctags (layering.sh);
@@ -89,7 +90,8 @@ fi
 # shellcheck disable=SC2086,SC2046
 apt_install $(missing $TOOLS)
 
-if ! has_backports; then
+# bookworm-backports' 6.12, which the demo does not boot
+if [ "${1:-}" != demo ] && ! has_backports; then
 	cat > "$BACKPORTS_LIST" <<SRC
 Types: deb
 URIs: http://deb.debian.org/debian
@@ -114,12 +116,47 @@ versioned_image() {
 		sed -n 's/^Depends: *\(linux-image-[0-9][^ ,]*\).*/\1/p' | head -n 1
 }
 
-# The demo: bookworm's 6.1 alone, and only when no test kernel is there.
+# unpack_kernel DIR KVER DEB...: a kernel's packages, unpacked into DIR
+# as make check boots it (boot/vmlinuz-KVER, lib/modules/KVER with its
+# modules.dep), never installed; the caller marks DIR complete after
+# what else it checks.
+unpack_kernel() {
+	uk_dir=$1 uk_kver=$2
+	shift 2
+	mkdir -p "$uk_dir"
+	for uk_deb; do
+		dpkg-deb -x "$uk_deb" "$uk_dir"
+	done
+	# merged /usr: the modules may be under usr/lib/modules only, and
+	# since 7.x the image is lib/modules/KVER/vmlinuz, not in /boot
+	[ -e "$uk_dir/lib" ] || ln -s usr/lib "$uk_dir/lib"
+	if [ ! -e "$uk_dir/boot/vmlinuz-$uk_kver" ] &&
+	   [ -f "$uk_dir/lib/modules/$uk_kver/vmlinuz" ]; then
+		mkdir -p "$uk_dir/boot"
+		ln -s "../lib/modules/$uk_kver/vmlinuz" \
+			"$uk_dir/boot/vmlinuz-$uk_kver"
+	fi
+	if [ ! -f "$uk_dir/boot/vmlinuz-$uk_kver" ] ||
+	   [ ! -d "$uk_dir/lib/modules/$uk_kver" ]; then
+		echo "deps: $uk_kver's packages have no vmlinuz or modules" >&2
+		exit 1
+	fi
+	depmod -b "$uk_dir" "$uk_kver"
+}
+
+# Bookworm's 6.1 and 6.12: their headers installed (the module builds
+# with the host's gcc-12), their image unpacked into the cache unless it
+# is installed (kernel_files): installing one would also build the
+# host an initramfs it never boots, twice, most of make demo's wait on a
+# fresh machine.  The demo needs 6.1 alone, and only when no test kernel
+# is there.
 kernel_series="6.1:bookworm 6.12:bookworm-backports"
 if [ "${1:-}" = demo ]; then
 	[ -z "$(default_test_kernels amd64)" ] || exit 0
 	kernel_series=6.1:bookworm
 fi
+host_kvers=
+mkdir -p "$cached_kernels"
 for series in $kernel_series; do
 	ver=${series%%:*}
 	suite=${series#*:}
@@ -133,8 +170,24 @@ for series in $kernel_series; do
 		fi
 		kver=${image#linux-image-}
 		# shellcheck disable=SC2046
-		apt_install $(missing "$image" "linux-headers-$kver")
+		apt_install $(missing "linux-headers-$kver")
 	fi
+	host_kvers="$host_kvers $kver"
+	dir=$cached_kernels/$kver
+	if [ -f "/boot/vmlinuz-$kver" ] || [ -f "$dir/.dxgpmo-complete" ]; then
+		continue
+	fi
+	echo "deps: unpacking linux-image-$kver into $dir"
+	apt_update
+	rm -rf "$dir"
+	dl=$(mktemp -d "$cached_kernels/dl.XXXXXX")
+	# apt-get download writes there as _apt
+	chmod 0777 "$dl"
+	(cd "$dl" && apt-get download -qq "linux-image-$kver") ||
+		{ rm -rf "$dl"; exit 1; }
+	unpack_kernel "$dir" "$kver" "$dl"/*.deb
+	rm -rf "$dl"
+	touch "$dir/.dxgpmo-complete"
 done
 [ "${1:-}" != demo ] || exit 0
 
@@ -269,31 +322,22 @@ if [ ! -f "$dir/.dxgpmo-complete" ]; then
 		sh "$image" $(depends_of "$image" | grep -- "-$kver\$") \
 		>> "$dxgpmo_cache/trixie-root.log" 2>&1 ||
 		{ tail -20 "$dxgpmo_cache/trixie-root.log" >&2; exit 1; }
-	mkdir -p "$dir"
-	for deb in "$cached_kernels/dl"/*.deb; do
-		dpkg-deb -x "$deb" "$dir"
-	done
+	unpack_kernel "$dir" "$kver" "$cached_kernels/dl"/*.deb
 	rm -f "$cached_kernels/dl"/*.deb
-	# merged /usr: the modules may be under usr/lib/modules only, and
-	# since 7.x the image is lib/modules/KVER/vmlinuz, not in /boot
-	[ -e "$dir/lib" ] || ln -s usr/lib "$dir/lib"
-	if [ ! -e "$dir/boot/vmlinuz-$kver" ] &&
-	   [ -f "$dir/lib/modules/$kver/vmlinuz" ]; then
-		mkdir -p "$dir/boot"
-		ln -s "../lib/modules/$kver/vmlinuz" "$dir/boot/vmlinuz-$kver"
-	fi
-	if [ ! -f "$dir/boot/vmlinuz-$kver" ] || [ ! -d "$dir/lib/modules/$kver" ]; then
-		echo "deps: $image has no vmlinuz or modules" >&2
-		exit 1
-	fi
-	depmod -b "$dir" "$kver"
 	touch "$dir/.dxgpmo-complete"
 fi
 
-# Older newest kernels that a new one replaced.
+# Older newest kernels that a new one replaced (the bookworm kernels'
+# images stay).
 for old in "$cached_kernels"/*; do
 	old=${old##*/}
-	[ "$old" = dl ] || [ "$old" = "$kver" ] || [ ! -d "$cached_kernels/$old" ] ||
+	case $old in
+	dl | dl.*) continue ;;
+	esac
+	case " $kver $host_kvers " in
+	*" $old "*) continue ;;
+	esac
+	[ ! -d "$cached_kernels/$old" ] ||
 		{ rm -rf "${cached_kernels:?}/$old"
 		  in_root_apt purge -y "linux-headers-$old" || true; }
 done

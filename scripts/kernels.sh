@@ -96,18 +96,33 @@ linux_source_files() {
 		sha256sum | cut -c 1-16)"
 }
 
+# kernel_files KVER: the directory under which KVER's boot/vmlinuz-KVER
+# and lib/modules/KVER are: the cache's copy for a cached kernel, and for
+# a bookworm kernel whose headers are installed but whose image make deps
+# unpacked into the cache rather than installed (a kernel only QEMU boots
+# needs no initramfs of the host's, whose generation is most of an
+# image's install); / for an installed image.
+kernel_files() {
+	if cached_kernel "$1"; then
+		return
+	fi
+	if [ ! -f "/boot/vmlinuz-$1" ] &&
+	   [ -f "$cached_kernels/$1/.dxgpmo-complete" ]; then
+		echo "$cached_kernels/$1"
+	else
+		echo /
+	fi
+}
+
 # The image QEMU boots for KVER.
 kernel_image() {
-	if kdir=$(cached_kernel "$1"); then
-		echo "$kdir/boot/vmlinuz-$1"
-	else
-		echo "/boot/vmlinuz-$1"
-	fi
+	ki_dir=$(kernel_files "$1")
+	echo "${ki_dir%/}/boot/vmlinuz-$1"
 }
 
 # The base directory under which KVER's lib/modules is (modprobe -d).
 kernel_modules_base() {
-	cached_kernel "$1" || echo /
+	kernel_files "$1"
 }
 
 # in_root DIR CMD...: run CMD in the build root with DIR at /dxgpmo, in a

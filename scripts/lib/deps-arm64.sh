@@ -70,18 +70,16 @@ arm64_depends() {
 		head -n 1 | tr ',' '\n' | sed 's/^ *\([^ |]*\).*/\1/'
 }
 
-# arm64_fetch DIR PKG...: PKG... downloaded and extracted into DIR
+# arm64_fetch DIR KVER PKG...: PKG... downloaded and unpacked into DIR
+# (unpack_kernel, deps.sh)
 arm64_fetch() {
-	af_dir=$1
-	shift
+	af_dir=$1 af_kver=$2
+	shift 2
 	af_dl=$(mktemp -d "$arm64_cache/dl.XXXXXX")
 	chmod 0777 "$af_dl"
 	(cd "$af_dl" && apt_arm64 apt-get -qq download "$@") ||
 		{ rm -rf "$af_dl"; return 1; }
-	mkdir -p "$af_dir"
-	for af_deb in "$af_dl"/*.deb; do
-		dpkg-deb -x "$af_deb" "$af_dir"
-	done
+	unpack_kernel "$af_dir" "$af_kver" "$af_dl"/*.deb
 	rm -rf "$af_dl"
 }
 
@@ -104,25 +102,16 @@ for suite in bookworm bookworm-backports trixie-backports; do
 	# amd64 kbuild the headers' scripts are
 	kbuild=$(arm64_depends "$headers" | grep '^linux-kbuild-')
 	# shellcheck disable=SC2046
-	arm64_fetch "$dir" "$image" $(arm64_depends "$image" |
+	arm64_fetch "$dir" "$kver" "$image" $(arm64_depends "$image" |
 		grep -- "-$kver\$") "$headers" \
 		$(arm64_depends "$headers" | grep -- '-common$') \
 		"$kbuild:amd64"
-	[ -e "$dir/lib" ] || ln -s usr/lib "$dir/lib"
-	if [ ! -e "$dir/boot/vmlinuz-$kver" ] &&
-	   [ -f "$dir/lib/modules/$kver/vmlinuz" ]; then
-		mkdir -p "$dir/boot"
-		ln -s "../lib/modules/$kver/vmlinuz" "$dir/boot/vmlinuz-$kver"
-	fi
 	sed -i "s|/usr/src/|$dir/usr/src/|g" \
 		"$dir/usr/src/linux-headers-$kver/Makefile"
-	if [ ! -f "$dir/boot/vmlinuz-$kver" ] ||
-	   [ ! -d "$dir/lib/modules/$kver" ] ||
-	   [ ! -f "$dir/usr/src/linux-headers-$kver/.config" ]; then
-		echo "deps: $image (arm64) has no vmlinuz, modules or headers" >&2
+	if [ ! -f "$dir/usr/src/linux-headers-$kver/.config" ]; then
+		echo "deps: $image (arm64) has no headers" >&2
 		exit 1
 	fi
-	depmod -b "$dir" "$kver"
 	touch "$dir/.dxgpmo-complete"
 done
 
