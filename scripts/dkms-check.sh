@@ -3,10 +3,10 @@
 #
 # "dkms build" of this tree against every test kernel, in a private dkms and
 # source tree under the build directory, so the system's dkms state is not
-# touched (with DXGPMO_DKMS_DEB_LANE=1, not for a kernel that a build
-# root's package test builds for).  Prints one "dkms: PASS|FAIL|SKIP
-# <kernel>" line per kernel: the module built, and its Module.symvers kept
-# in the dkms tree.
+# touched.  Prints one "dkms: PASS|FAIL <kernel>" line per kernel: the
+# module built, and its Module.symvers kept in the dkms tree.  Not part
+# of make check, whose packages' lane builds dkms.conf for 6.1 and the
+# newest kernel (scripts/lib/host-checks.sh says why).
 set -eu
 
 # shellcheck source=lib/usage.sh
@@ -54,17 +54,6 @@ status=0
 for kver in ${DXGPMO_KERNELS:-$(default_test_kernels "$primary_arch")}; do
 	# DKMS builds for the machine's own kernels, not cross
 	[ "$(kernel_arch "$kver")" = amd64 ] || continue
-	# In make check, the packages' lane (deb-check.sh) installs
-	# dxgpmo-dkms in the trixie and bookworm roots, whose DKMS builds the
-	# same dkms.conf for their kernels: built here again, the same module
-	# would cost make check a full build each.
-	if [ -n "${DXGPMO_DKMS_DEB_LANE:-}" ]; then
-		for root in "$build_root" "$bookworm_root"; do
-			[ -d "$root/usr/src/linux-headers-$kver" ] || continue
-			echo "dkms: SKIP $kver: the packages' DKMS build in ${root##*/} builds it (deb lane)"
-			continue 2
-		done
-	fi
 	# The module, and its Module.symvers beside it for drivers built
 	# against it (dkms.conf's POST_BUILD where DKMS does not keep it).
 	if dkms_build "$kver" > "$work/build-$kver.log" 2>&1 &&

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh
 # Sourced by make check (check.sh): the checks that need no VM, make lint,
-# host-check.sh, libdxgk-check.sh and dkms-check.sh, started in the
+# host-check.sh and libdxgk-check.sh, started in the
 # background at the lowest priority and counted at the end, apart from
 # the boots so that what runs on the host, and when it is counted, is in
 # one place.
@@ -9,11 +9,16 @@
 # before it calls these.
 # shellcheck disable=SC2154
 
-# checkpatch and kernel-doc, the harness's own host checks, the DKMS builds
-# and libdxgk's host checks (its header as C11 and C++17 with -Werror, its
+# checkpatch and kernel-doc, the harness's own host checks and libdxgk's
+# host checks (its header as C11 and C++17 with -Werror, its
 # dependencies, its unit test) need no VM: they run on the host while the
 # first kernel builds and boots (its guest waits on edu's timers much of
 # the time), and are counted at the end.
+# make dkms-check is not among them: the packages' lane (deb-check.sh)
+# runs dkms.conf's build for 6.1 and the newest kernel, and each kernel's
+# compile of the same sources is its test build; a third DKMS build, for
+# 6.12, cost make check a full module build with debug info (about 55 s
+# of CPU) for the one thing neither covers, 6.12's Kbuild under DKMS.
 # host_checks_start: those, in the background (host_checks, its pid).
 host_checks_start() {
 	rm -f "$build/lint.status"
@@ -36,15 +41,6 @@ host_checks_start() {
 						>> "$build/$check.log"
 			}
 		done
-		# A kernel that is not installed (the debug one, the arm64 ones)
-		# has no dkms.
-		if [ -n "${DXGPMO_KERNEL_BUILD:-}" ] ||
-		   ! echo "$kernel_arches" | grep -qx amd64; then
-			: > "$build/dkms.log"
-		else
-			DXGPMO_DKMS_DEB_LANE=1 "$top/scripts/dkms-check.sh" \
-				> "$build/dkms.log" 2>&1 || true
-		fi
 	) &
 	host_checks=$!
 }
@@ -65,5 +61,4 @@ host_checks_count() {
 	# A script that died before saying anything still fails.
 	grep -q '^libdxgk: ' "$build/libdxgk.log" ||
 		count_failure "libdxgk: libdxgk-check.sh said nothing"
-	count_lines dkms
 }
