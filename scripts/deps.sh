@@ -36,8 +36,10 @@ TOOLS="$DEMO_TOOLS sparse dkms debootstrap"
 # libdxgk's header is also compiled as C++; the CLI test's JSON checker
 # uses json-c's parser; make lint runs shellcheck on every script and
 # reads the module's calls between files with ctags (layering.sh);
-# libdxgk-check.sh asks man where make env's MANPATH leads.
+# libdxgk-check.sh asks man where make env's MANPATH leads; make lint
+# runs the kernel's semantic patches (coccicheck.sh) and cppcheck.
 TOOLS="$TOOLS g++ libjson-c-dev shellcheck universal-ctags man-db"
+TOOLS="$TOOLS coccinelle cppcheck"
 # make deb builds the Debian packages (debian/) and lints them; dh_dkms
 # is in its own package, dh-dkms, in bookworm.
 TOOLS="$TOOLS debhelper dh-dkms lintian fakeroot"
@@ -211,8 +213,10 @@ if [ ! -d "$files" ]; then
 		"$srcdir/tools/testing/selftests/kselftest.h" \
 		"$srcdir/scripts/checkpatch.pl" "$srcdir/scripts/spelling.txt" \
 		"$srcdir/scripts/const_structs.checkpatch" \
-		"$srcdir/scripts/kernel-doc"
+		"$srcdir/scripts/kernel-doc" "$srcdir/scripts/coccinelle"
 	mv "$tmp/$srcdir/tools/testing/selftests" "$tmp/kselftest"
+	mv "$tmp/$srcdir/scripts/coccinelle" "$tmp/coccinelle"
+	touch "$tmp/coccinelle/.extracted"
 	mkdir "$tmp/kernel-doc"
 	mv "$tmp/$srcdir/scripts/kernel-doc" "$tmp/kernel-doc/"
 	mv "$tmp/$srcdir/scripts" "$tmp/checkpatch"

@@ -87,9 +87,9 @@ linux_source_tarball() {
 }
 
 # The directory where make deps keeps the tarball's kselftest_harness.h
-# (kselftest/), checkpatch.pl (checkpatch/) and kernel-doc (kernel-doc/),
-# one per tarball and set of tools.
-LINUX_SOURCE_TOOLS="kselftest checkpatch kernel-doc"
+# (kselftest/), checkpatch.pl (checkpatch/), kernel-doc (kernel-doc/) and
+# semantic patches (coccinelle/), one per tarball and set of tools.
+LINUX_SOURCE_TOOLS="kselftest checkpatch kernel-doc coccinelle"
 linux_source_files() {
 	echo "$dxgpmo_cache/linux-source-files/$( (stat -c '%n %s %Y' \
 		"$(linux_source_tarball)"; echo "$LINUX_SOURCE_TOOLS") |

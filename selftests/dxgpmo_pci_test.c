@@ -276,7 +276,7 @@ TEST_F(generic, adl_iova_runs)
 /* Overlapping ADLs of one object live together, each its own mapping. */
 TEST_F(generic, overlapping_adls)
 {
-	uint64_t n = 64, whole[64], part[32];
+	uint64_t n = 64, whole[64] = { 0 }, part[32] = { 0 };
 	struct dxgpmo_create_pmo c = {
 		.length = n * PAGE, .adapter_id = self->a.adapter_id,
 		.high_address = UINT64_MAX, .cache_type = DXGPMO_CACHE_CACHED,

@@ -99,15 +99,19 @@ static inline int ioctl_zero_tail(int fd, unsigned long cmd, const void *arg)
 
 static inline unsigned long read_sysfs_ulong(const char *path)
 {
-	unsigned long val = 0;
+	char text[32];
 	FILE *f = fopen(path, "r");
+	char *end;
+	unsigned long val;
 
 	if (!f)
 		return 0;
-	if (fscanf(f, "%li", &val) != 1)
-		val = 0;
+	if (!fgets(text, sizeof(text), f))
+		text[0] = 0;
 	fclose(f);
-	return val;
+	/* decimal or 0x-prefixed hex, as sysfs prints either */
+	val = strtoul(text, &end, 0);
+	return end == text ? 0 : val;
 }
 
 /*

@@ -60,7 +60,7 @@ int main(int argc, char **argv)
 {
 	long want = argc > 1 ? strtol(argv[1], NULL, 0) : -1;
 	size_t len = 0, cap = 4096, pos = 0, n;
-	char *buf = malloc(cap);
+	char *buf = malloc(cap), *grown;
 	long count = 0;
 
 	if (!buf)
@@ -69,9 +69,12 @@ int main(int argc, char **argv)
 		len += n;
 		if (len + 1 == cap) {
 			cap *= 2;
-			buf = realloc(buf, cap);
-			if (!buf)
+			grown = realloc(buf, cap);
+			if (!grown) {
+				free(buf);
 				return 2;
+			}
+			buf = grown;
 		}
 	}
 	buf[len] = 0;

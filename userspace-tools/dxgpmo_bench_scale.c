@@ -116,7 +116,7 @@ static void scale_live_objects(void)
 			p = best_of(p, pair_round(dev, SCALE_PAIRS));
 			pref = best_of(pref, pair_round(ref, SCALE_PAIRS));
 		}
-		snprintf(extra, sizeof(extra), ",\"baseline_live\":%u",
+		snprintf(extra, sizeof(extra), ",\"baseline_live\":%d",
 			 SCALE_BLOCK);
 		report_extra("scale", "create with N live objects", live, t,
 			     "same, 10,000 live", tref, extra);

@@ -143,7 +143,7 @@ static int find_verb(const struct object *o, const char *word, char *cands,
 	const char *names[32];
 	unsigned int n;
 
-	for (n = 0; o->verbs[n].run && n < ARRAY_SIZE(names); n++)
+	for (n = 0; n < ARRAY_SIZE(names) && o->verbs[n].run; n++)
 		names[n] = o->verbs[n].name;
 	return lookup(word, names, n, cands, size);
 }
@@ -701,7 +701,9 @@ static char *substitute(const char *line, const char **bad, int *bad_len)
 	const char *p = line, *from;
 	uint64_t v;
 
-	while (out && *p) {
+	if (!out)
+		return NULL;
+	while (*p) {
 		from = p;
 		len = 1;
 		skip = 1;
@@ -733,7 +735,7 @@ static char *substitute(const char *line, const char **bad, int *bad_len)
 		n += len;
 		p += skip;
 	}
-	if (!out || *p) {
+	if (*p) {
 		free(out);
 		return NULL;
 	}

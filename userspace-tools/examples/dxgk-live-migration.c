@@ -127,7 +127,7 @@ int main(int argc, char **argv)
 	       Info.Name, (unsigned long long)Info.SegmentSize, PageSize);
 	/* The reserve: the segment's upper half, clear of the other tests. */
 	if (Info.SegmentSize < 2ULL * RESERVE_PAGES * PageSize) {
-		printf("FAIL: the segment is too small for %u pages\n",
+		printf("FAIL: the segment is too small for %d pages\n",
 		       RESERVE_PAGES);
 		return 1;
 	}
@@ -136,8 +136,10 @@ int main(int argc, char **argv)
 			  "the segment's CPU view"))
 		return 1;
 	Image = malloc((SIZE_T)RESERVE_PAGES * PageSize);
-	if (!Image)
+	if (!Image) {
+		DxgkLinuxUnmapSegment(Segment, SegmentSize);
 		return 1;
+	}
 
 	memset(&Basis, 0, sizeof(Basis));
 	Basis.SegmentId = SEGMENT_ID;
@@ -149,6 +151,8 @@ int main(int argc, char **argv)
 	check(!!hMemoryBasis, "DxgkLinuxCreateMemoryBasis gives a handle");
 	if (!hMemoryBasis) {
 		check_status(DxgkLinuxGetLastStatus(), "DxgkLinuxCreateMemoryBasis");
+		DxgkLinuxUnmapSegment(Segment, SegmentSize);
+		free(Image);
 		return 1;
 	}
 	if (!check_status(DxgkLinuxStartDirtyTracking(hAdapter, hMemoryBasis),
