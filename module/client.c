@@ -34,6 +34,7 @@
 #include <linux/mutex.h>
 #include <linux/notifier.h>
 #include <linux/pci.h>
+#include <linux/refcount.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
 
@@ -65,7 +66,7 @@ struct dxgpmo_client {
 	struct mutex bases_lock;
 	struct list_head bases;
 	/* The DDI calls in flight, plus one until the close. */
-	atomic_t ddi_users;
+	refcount_t ddi_users;
 	wait_queue_head_t ddi_wait;
 	struct lockdep_map ddi_map;
 	atomic_t quiesced;
@@ -138,7 +139,7 @@ struct dxgpmo_client_basis {
  */
 static bool dxgpmo_client_ddi_enter(struct dxgpmo_client *client)
 {
-	if (!atomic_inc_not_zero(&client->ddi_users))
+	if (!refcount_inc_not_zero(&client->ddi_users))
 		return false;
 	/* For lockdep, a read of what the drain takes for writing. */
 	lock_map_acquire_read(&client->ddi_map);
@@ -148,7 +149,7 @@ static bool dxgpmo_client_ddi_enter(struct dxgpmo_client *client)
 static void dxgpmo_client_ddi_exit(struct dxgpmo_client *client)
 {
 	lock_map_release(&client->ddi_map);
-	if (atomic_dec_and_test(&client->ddi_users))
+	if (refcount_dec_and_test(&client->ddi_users))
 		wake_up_all(&client->ddi_wait);
 }
 
@@ -317,8 +318,8 @@ void dxgpmo_kernel_client_quiesce(struct dxgpmo_client *client)
 		return;
 	lock_map_acquire(&client->ddi_map);
 	lock_map_release(&client->ddi_map);
-	if (!atomic_dec_and_test(&client->ddi_users))
-		wait_event(client->ddi_wait, !atomic_read(&client->ddi_users));
+	if (!refcount_dec_and_test(&client->ddi_users))
+		wait_event(client->ddi_wait, !refcount_read(&client->ddi_users));
 	mutex_lock(&client->bases_lock);
 	list_for_each_entry_safe(cb, next, &client->bases, node) {
 		client->ops->destroy_memory_basis(client, cb->driver_basis);
@@ -479,7 +480,7 @@ struct dxgpmo_client *__dxgpmo_client_open(struct device *dev,
 	client->owner = owner;
 	mutex_init(&client->bases_lock);
 	INIT_LIST_HEAD(&client->bases);
-	atomic_set(&client->ddi_users, 1);
+	refcount_set(&client->ddi_users, 1);
 	init_waitqueue_head(&client->ddi_wait);
 	lockdep_init_map(&client->ddi_map, "dxgpmo_client_ddi",
 			 &dxgpmo_client_ddi_key, 0);

@@ -32,6 +32,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/overflow.h>
+#include <linux/refcount.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
@@ -49,7 +50,7 @@
 struct dxgkrnl_iface {
 	u32 id;
 	/* Callbacks in flight, plus one until the stop takes it out. */
-	atomic_t users;
+	refcount_t users;
 	wait_queue_head_t idle;
 	/* The stop's, claimed once by dxgkrnl_stop_device() or devres. */
 	atomic_t stop_claimed;
@@ -153,7 +154,7 @@ VISIBLE_IF_KUNIT struct dxgkrnl_iface *dxgkrnl_iface_get(HANDLE handle,
 	*object_id = lower_32_bits(value);
 	xa_lock(&dxgkrnl_ifaces);
 	iface = xa_load(&dxgkrnl_ifaces, upper_32_bits(value));
-	if (iface && !atomic_inc_not_zero(&iface->users))
+	if (iface && !refcount_inc_not_zero(&iface->users))
 		iface = NULL;
 	xa_unlock(&dxgkrnl_ifaces);
 	return iface;
@@ -161,7 +162,7 @@ VISIBLE_IF_KUNIT struct dxgkrnl_iface *dxgkrnl_iface_get(HANDLE handle,
 
 VISIBLE_IF_KUNIT void dxgkrnl_iface_put(struct dxgkrnl_iface *iface)
 {
-	if (atomic_dec_and_test(&iface->users))
+	if (refcount_dec_and_test(&iface->users))
 		wake_up_all(&iface->idle);
 }
 
@@ -203,7 +204,7 @@ static struct dxgkrnl_iface *dxgkrnl_iface_of_caller(unsigned long addr)
 		}
 		found = iface;
 	}
-	if (found && !atomic_inc_not_zero(&found->users))
+	if (found && !refcount_inc_not_zero(&found->users))
 		found = NULL;
 	xa_unlock(&dxgkrnl_ifaces);
 	return found;
@@ -802,8 +803,8 @@ static void dxgkrnl_stop(struct dxgkrnl_iface *ifc)
 
 	dxgpmo_kernel_client_quiesce(ifc->client);
 	xa_erase(&dxgkrnl_ifaces, ifc->id);
-	if (!atomic_dec_and_test(&ifc->users))
-		wait_event(ifc->idle, !atomic_read(&ifc->users));
+	if (!refcount_dec_and_test(&ifc->users))
+		wait_event(ifc->idle, !refcount_read(&ifc->users));
 	dxgpmo_client_close(ifc->client);
 	list_for_each_entry_safe(box, next, &ifc->adls, node)
 		kvfree(box);
@@ -863,7 +864,7 @@ int __dxgkrnl_start_device(struct device *dev,
 	ifc = kzalloc(sizeof(*ifc), GFP_KERNEL);
 	if (!ifc)
 		return -ENOMEM;
-	atomic_set(&ifc->users, 1);
+	refcount_set(&ifc->users, 1);
 	init_waitqueue_head(&ifc->idle);
 	ifc->dev = dev;
 	ifc->owner = owner;
