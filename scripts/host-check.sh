@@ -100,6 +100,16 @@ printf '%s\n' 'running: dxgpmo-check: PASS a_step' \
 	'[ 2.0] Modules linked in: m' > "$tmp/want"
 result_digest oops_digest_shows_where_and_how
 
+# vm_wait (vm-lib.sh) takes a status file that exists but is still
+# empty, as "echo ok > FILE" leaves it for a moment, for not yet written:
+# read as a failure, it once cost make check a kernel's boots.
+: > "$tmp/status"
+(sleep 1; echo ok > "$tmp/status") &
+# shellcheck disable=SC2016
+sh -c '. "$1/scripts/vm-lib.sh" && vm_wait "$2"' "$0" "$top" "$tmp/status"
+result $? vm_wait_waits_for_the_word
+wait
+
 # make bench's summary (bench-summary.sh) counts every row of a target:
 # a write-combined create row as the worst against the heap, the VFIO
 # row at its size, the dirty period with 2 MiB pages at the largest size

@@ -161,9 +161,13 @@ vm_initramfs() {
 	fi
 }
 
-# vm_wait FILE: until FILE exists; succeeds if it says ok.
+# vm_wait FILE: until FILE exists and has its word; succeeds if it says
+# ok.  The writers' "echo ok > FILE" creates the file empty before it
+# writes: a waiter that read it in between took the empty file for a
+# failure (seen once: make check ran no boot of one kernel, "its
+# initramfs could not be made", the file saying ok a moment later).
 vm_wait() {
-	while [ ! -e "$1" ]; do
+	while [ ! -s "$1" ]; do
 		sleep 0.2
 	done
 	[ "$(cat "$1")" = ok ]
