@@ -163,8 +163,8 @@ $(KERNEL_DOC):
 
 # The kernel's semantic patches (scripts/coccinelle), from the same
 # package, over the module and the samples (scripts/coccicheck.sh).  Not
-# yet in make lint: about 150 s of CPU, and one report to answer
-# (Documentation/dev-tools/dxgpmo.rst, "Static checkers").
+# yet in make lint: about 170 s of CPU (Documentation/dev-tools/dxgpmo.rst,
+# "Static checkers").
 COCCINELLE := $(BUILD)/coccinelle/.extracted
 $(COCCINELLE):
 	$(NEED_LINUX_SOURCE)

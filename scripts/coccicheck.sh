@@ -6,12 +6,13 @@
 # prints each report and fails when there is one.  make coccicheck needs a
 # kernel source tree to run in; Debian's headers have neither the
 # coccicheck script nor the semantic patches, so this runs spatch the way
-# that script does, one semantic patch at a time over each directory.
+# that script does, one semantic patch at a time over every file.
 #
 # usage: coccicheck.sh COCCI_DIR DIR...
-#   COCCI_DIR  the kernel's scripts/coccinelle (make lint extracts it
-#              from linux-source into build/coccinelle)
-#   DIR        a directory whose .c and .h files are checked
+#   COCCI_DIR  the kernel's scripts/coccinelle (make coccicheck extracts
+#              it from linux-source into build/coccinelle)
+#   DIR        a directory whose .c files are checked (with the headers
+#              they include)
 #
 # Semantic patches with OCaml rules need OCaml, which Debian's coccinelle
 # does not pull in (about 400 MB): where it is missing they are skipped,
