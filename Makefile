@@ -66,7 +66,8 @@ endif
 
 .PHONY: all module tools selftests deps check demo clean kselftest-headers lint \
 	man install uninstall dkms-check fuzz check-debug bench install-module \
-	install-tools deb deb-check deb-smoke env run shell coccicheck
+	install-tools deb deb-check deb-smoke env run shell coccicheck analyze \
+	check-kcsan coverage
 
 PREFIX ?= /usr/local
 # Debian's libraries go in /usr/lib/<multiarch> (debian/rules sets it).
@@ -162,9 +163,7 @@ $(KERNEL_DOC):
 		--wildcards '*/scripts/kernel-doc'
 
 # The kernel's semantic patches (scripts/coccinelle), from the same
-# package, over the module and the samples (scripts/coccicheck.sh).  Not
-# yet in make lint: about 170 s of CPU (Documentation/dev-tools/dxgpmo.rst,
-# "Static checkers").
+# package, over the module and the samples (scripts/coccicheck.sh).
 COCCINELLE := $(BUILD)/coccinelle/.extracted
 $(COCCINELLE):
 	$(NEED_LINUX_SOURCE)
@@ -175,6 +174,13 @@ $(COCCINELLE):
 	touch $@
 coccicheck: $(COCCINELLE)
 	scripts/coccicheck.sh $(BUILD)/coccinelle module samples
+
+# clang's analyzer over the user-space C files, each once
+# (scripts/analyze.sh).
+ANALYZE_SOURCES = $(wildcard userspace-tools/*.c userspace-tools/examples/*.c \
+	selftests/*.c)
+analyze: $(KSELFTEST_DIR)/kselftest_harness.h
+	scripts/analyze.sh $(KSELFTEST_DIR) $(ANALYZE_SOURCES)
 
 # cppcheck's classes that find defects; not "style", whose most frequent
 # finding (variableScope: declare a variable in the innermost block) is
@@ -254,7 +260,8 @@ space := $(empty) $(empty)
 # or a kind's file but from main.c, no #include the file uses nothing of.
 # layering-tests/run.sh runs it on small trees, one with each rule broken,
 # so that a rule that stops failing fails the lint.
-lint: $(CHECKPATCH) $(KERNEL_DOC) $(KSELFTEST_DIR)/kselftest_harness.h
+lint: $(CHECKPATCH) $(KERNEL_DOC) $(KSELFTEST_DIR)/kselftest_harness.h \
+		$(COCCINELLE)
 	perl $(CHECKPATCH) --strict --no-tree --ignore BIT_MACRO,AVOID_BUG -q \
 		-f $(LINT_SOURCES)
 	perl $(CHECKPATCH) --strict --no-tree -q \
@@ -285,6 +292,8 @@ lint: $(CHECKPATCH) $(KERNEL_DOC) $(KSELFTEST_DIR)/kselftest_harness.h
 		-f $(WINDOWS_LINT_SOURCES)
 	shellcheck -x $(LINT_SCRIPTS)
 	cppcheck $(CPPCHECK_FLAGS) userspace-tools selftests
+	scripts/analyze.sh $(KSELFTEST_DIR) $(ANALYZE_SOURCES)
+	scripts/coccicheck.sh $(BUILD)/coccinelle module samples
 	scripts/layering-tests/run.sh -q
 	scripts/layering.sh -q
 	scripts/headers.sh
@@ -390,6 +399,15 @@ bench:
 # The suite and the fuzzer on a KASAN/lockdep/kmemleak kernel (built once).
 check-debug:
 	scripts/check-debug.sh
+
+# The same on a KCSAN kernel: no data race in the tree's modules.
+check-kcsan:
+	scripts/check-debug.sh kcsan
+
+# check-debug's boots with gcov's counters in the module and the samples:
+# an HTML report in build/coverage/html and one line of figures a directory.
+coverage:
+	scripts/coverage.sh
 
 # The whole suite with a longer fuzzer run: make fuzz SECONDS=600 fuzzes for
 # that long (a duration, not an assertion); make fuzz OPS=n runs exactly n

@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
+# usage: check-debug.sh [debug|kcsan]
+#
 # make check-debug: the whole suite and the fuzzer on a debug kernel (KASAN,
 # lockdep, kmemleak, DMA-API debugging, DEBUG_VM, fault injection, KUnit)
 # built once from Debian's linux-source-6.12 by scripts/debug-kernel.sh and
@@ -8,20 +10,47 @@
 # (build_module builds them for a kernel with KUnit), counted in a line of
 # their own, KVER[vtd-strict]/kunit.  Same summary line and exit status as
 # make check.
+#
+# make check-kcsan (kcsan): the same on the KCSAN kernel of the same
+# script.  A data race KCSAN reports with a frame in one of the tree's
+# modules fails its boot as any kernel report does; the kernel's own
+# races (scripts/lib/results.sh, kcsan_ours_only) are listed after the
+# summary, counted in no line.
 set -eu
 
 # shellcheck source=lib/usage.sh
 . "$(dirname "$0")/lib/usage.sh"
 usage_help "$@"
-[ $# -eq 0 ] || usage_error "no arguments"
+[ $# -le 1 ] || usage_error "one flavour at most"
+flavour=${1:-debug}
+case $flavour in
+debug|kcsan) ;;
+*) usage_error "unknown flavour: $flavour" ;;
+esac
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/deps.sh"
-tree=$("$top/scripts/debug-kernel.sh" | tail -n 1)
+tree=$("$top/scripts/debug-kernel.sh" "$flavour" | tail -n 1)
 kver=$(make -s -C "$tree" kernelrelease)
 export DXGPMO_KERNEL_IMAGE="$tree/arch/x86/boot/bzImage"
 export DXGPMO_KERNEL_BUILD="$tree"
 export DXGPMO_KERNELS="$kver"
-# KASAN and lockdep make everything slower: more time for each boot.
+# KASAN and lockdep, or KCSAN's watchpoints, make everything slower: more
+# time for each boot.
 export DXGPMO_VM_TIMEOUT="${DXGPMO_VM_TIMEOUT:-2400}"
-exec "$top/scripts/check.sh"
+[ "$flavour" = kcsan ] || exec "$top/scripts/check.sh"
+
+status=0
+"$top/scripts/check.sh" || status=$?
+build=${BUILD:-$top/build}
+# shellcheck source=lib/results.sh
+. "$top/scripts/lib/results.sh"
+foreign=$(for log in "$build/$kver"/*.log; do
+		[ ! -f "$log" ] || unexpected_log "$log"
+	done | sed -n 's/^kcsan: not ours: //p' | tr -d '\r' |
+	sort | uniq -c | sort -rn)
+if [ -n "$foreign" ]; then
+	echo "kcsan: the kernel's own data races, not ours (count, pair):"
+	echo "$foreign"
+fi
+exit "$status"

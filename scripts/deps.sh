@@ -37,9 +37,10 @@ TOOLS="$DEMO_TOOLS sparse dkms debootstrap"
 # uses json-c's parser; make lint runs shellcheck on every script and
 # reads the module's calls between files with ctags (layering.sh);
 # libdxgk-check.sh asks man where make env's MANPATH leads; make lint
-# runs the kernel's semantic patches (coccicheck.sh) and cppcheck.
+# runs the kernel's semantic patches (coccicheck.sh), cppcheck and
+# clang's analyzer (analyze.sh).
 TOOLS="$TOOLS g++ libjson-c-dev shellcheck universal-ctags man-db"
-TOOLS="$TOOLS coccinelle cppcheck"
+TOOLS="$TOOLS coccinelle cppcheck clang"
 # make deb builds the Debian packages (debian/) and lints them; dh_dkms
 # is in its own package, dh-dkms, in bookworm.
 TOOLS="$TOOLS debhelper dh-dkms lintian fakeroot"

@@ -88,9 +88,12 @@ build_module() {
 			bm_kunit=DXGPMO_KUNIT=y
 			: > "$3/kunit"
 		fi
+		# make coverage's counters (DXGPMO_GCOV=y): only for its
+		# debug kernel, the one with CONFIG_GCOV_KERNEL.
 		make -j"$(nproc)" -C "$bm_kdir" M="$bm_src" W=1 \
 			"$bm_checker" "$bm_nodebug" "$bm_nobtf" \
-			"$bm_test" "$bm_samples" "$bm_kunit" "$bm_trace" modules \
+			"$bm_test" "$bm_samples" "$bm_kunit" "$bm_trace" \
+			"DXGPMO_GCOV=${DXGPMO_GCOV:-}" modules \
 			> "$3/kbuild.log" 2>&1
 	fi || { cat "$3/kbuild.log"; return 1; }
 	cat "$3/kbuild.log"

@@ -157,11 +157,12 @@ TEST_F(adl_sizes, mdl_every_adapter)
 TEST_F(adl_sizes, contiguous_every_adapter)
 {
 	uint64_t n = variant->length / PAGE, boundary = 64 << 10;
-	uint64_t *pages = pages_alloc(variant->length);
+	uint64_t *pages;
 	unsigned int i;
 
 	if (variant->length > (4 << 20))
 		SKIP(return, "CONTIGUOUS objects are limited to 4 MiB");
+	pages = pages_alloc(variant->length);
 	ASSERT_NE(NULL, pages);
 	while (boundary < variant->length)
 		boundary <<= 1;
@@ -207,12 +208,13 @@ TEST_F(adl_sizes, contiguous_every_adapter)
 TEST_F(adl_sizes, subranges_overlap)
 {
 	uint64_t n = variant->length / PAGE;
-	uint64_t *whole = pages_alloc(variant->length);
-	uint64_t *part = pages_alloc(variant->length);
+	uint64_t *whole, *part;
 	unsigned int i;
 
 	if (n < 3)
 		SKIP(return, "needs at least three pages");
+	whole = pages_alloc(variant->length);
+	part = pages_alloc(variant->length);
 	ASSERT_NE(NULL, whole);
 	ASSERT_NE(NULL, part);
 	for (i = 0; i < self->ad.nr; i++) {
@@ -272,14 +274,14 @@ TEST_F(adl_sizes, subranges_overlap)
 TEST_F(adl_sizes, short_ranges_match_whole)
 {
 	uint64_t n = variant->length / PAGE, j, len;
-	uint64_t *whole = pages_alloc(variant->length);
 	struct dxgpmo_allocate_adl all, part;
 	unsigned int checked = 0;
-	uint64_t pages[2];
+	uint64_t pages[2], *whole;
 	uint32_t pmo, amo;
 
 	if (!self->ad.virt)
 		SKIP(return, "no physically addressed adapter");
+	whole = pages_alloc(variant->length);
 	ASSERT_NE(NULL, whole);
 	ASSERT_EQ(0, pmo_on(self->fd, DXGPMO_PMO_TYPE_MDL, variant->length,
 			    self->ad.virt->adapter_id, &pmo, &amo));

@@ -37,8 +37,9 @@ static int seg_map(int fd, const struct dxgpmo_adapter_info *a,
 	void *p = mmap(NULL, a->segment_size, PROT_READ | PROT_WRITE,
 		       MAP_SHARED, fd, a->segment_mmap_offset);
 
+	/* -1 and errno, as mmap: a failure can never read as 0. */
 	if (p == MAP_FAILED)
-		return -errno;
+		return -1;
 	s->a = a;
 	s->cpu = p;
 	s->size = a->segment_size;

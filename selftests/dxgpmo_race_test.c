@@ -551,8 +551,8 @@ static int wait_flag(const int *flag, unsigned int ms)
 
 TEST_F_TIMEOUT(race, query_adapters_copy_vs_unbind, 120)
 {
-	struct blocked_query *b = calloc(1, sizeof(*b));
-	struct sysfs_writer *w = calloc(1, sizeof(*w));
+	struct blocked_query *b;
+	struct sysfs_writer *w;
 	struct uffdio_api api = { .api = UFFD_API };
 	struct uffdio_register reg = { 0 };
 	struct uffdio_zeropage zero = { 0 };
@@ -565,13 +565,15 @@ TEST_F_TIMEOUT(race, query_adapters_copy_vs_unbind, 120)
 	char pci[32];
 	void *buf;
 
-	ASSERT_NE(NULL, b);
-	ASSERT_NE(NULL, w);
 	if (!self->edu)
 		SKIP(return, "needs an edu adapter");
 	uffd = syscall(__NR_userfaultfd, O_CLOEXEC | O_NONBLOCK);
 	if (uffd < 0 && errno == ENOSYS)
 		SKIP(return, "no userfaultfd");
+	b = calloc(1, sizeof(*b));
+	w = calloc(1, sizeof(*w));
+	ASSERT_NE(NULL, b);
+	ASSERT_NE(NULL, w);
 	ASSERT_LE(0, uffd);
 	ASSERT_EQ(0, ioctl(uffd, UFFDIO_API, &api));
 	buf = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE,

@@ -519,9 +519,10 @@ static void fork_child(void)
 static int fake_session_with_object(DXGK_LINUX_SESSION **s,
 				    DXGKARGCB_CREATE_PHYSICAL_MEMORY_OBJECT *c)
 {
+	/* Zeroed first: a caller whose setup failed reads no garbage. */
+	memset(c, 0, sizeof(*c));
 	if (DxgkLinuxOpenSession(FAKE_DEV, s) != STATUS_SUCCESS)
 		return 0;
-	memset(c, 0, sizeof(*c));
 	c->hAdapter = fake_adapter(*s);
 	c->Size = PAGE_SIZE;
 	return DxgkCbCreatePhysicalMemoryObject(c) == STATUS_SUCCESS;

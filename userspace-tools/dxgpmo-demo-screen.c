@@ -306,8 +306,11 @@ int main(void)
 	/* Drawn in a private buffer: WC memory is written, never read. */
 	fb = calloc(W * H, 4);
 	band = malloc(BAND_H * PITCH);
-	if (!fb || !band)
+	if (!fb || !band) {
+		free(fb);
+		free(band);
 		return die("memory", ENOMEM);
+	}
 	for (y = 0; y < H; y++)
 		for (x = 0; x < W; x++)
 			fb[y * W + x] = RGB(x * 160 / (W - 1), y * 110 / (H - 1),

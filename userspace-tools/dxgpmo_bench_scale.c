@@ -93,10 +93,12 @@ static void scale_live_objects(void)
 	int ref = dxgpmo_open();
 	char extra[64];
 
-	while (ids && ref_ids && ref >= 0 && nref < SCALE_BLOCK)
+	if (!ids || !ref_ids)
+		goto out;
+	while (ref >= 0 && nref < SCALE_BLOCK)
 		if (create_round(ref, ref_ids, &nref, SCALE_ROUND) < 0)
 			goto out;
-	while (ids && ref >= 0 && live < SCALE_MAX) {
+	while (ref >= 0 && live < SCALE_MAX) {
 		double t = -1, tref = -1, p = -1, pref = -1;
 		unsigned int target = live + SCALE_BLOCK;
 

@@ -98,6 +98,7 @@ static NTSTATUS adapter_info(HANDLE adapter, struct _DXGK_LINUX_SESSION **s,
 	uint32_t id = dxgk_handle_id(adapter, KIND_ADAPTER, s), total, i;
 	int err;
 
+	memset(out, 0, sizeof(*out));
 	if (!id)
 		return STATUS_INVALID_HANDLE;
 	err = query_adapters(*s, info, &total);

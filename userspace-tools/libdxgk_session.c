@@ -161,28 +161,36 @@ __attribute__((constructor)) static void libdxgk_init(void)
 	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
 }
 
-/* A new session holding one reference, the table's. */
-static NTSTATUS session_open(const char *path,
-			     struct _DXGK_LINUX_SESSION **out)
+/*
+ * A new session holding one reference, the table's; NULL and *status on
+ * failure.  The pointer, not the status, says which: a status made from
+ * an errno is one the caller cannot prove a failure.
+ */
+static struct _DXGK_LINUX_SESSION *session_open(const char *path,
+						NTSTATUS *status)
 {
 	struct _DXGK_LINUX_SESSION *s;
 	unsigned int slot;
 	int fd, err;
 
 	/* ADL page numbers and every Size are in the 4 KiB pages WDDM has. */
-	if (sysconf(_SC_PAGESIZE) != PAGE_SIZE)
-		return STATUS_NOT_SUPPORTED;
+	if (sysconf(_SC_PAGESIZE) != PAGE_SIZE) {
+		*status = STATUS_NOT_SUPPORTED;
+		return NULL;
+	}
 	fd = open(path ? path : DXGK_DEV_PATH, O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
 		err = errno;
 		/* No device node: the module is not loaded. */
-		return err == ENOENT || err == ENXIO ? STATUS_NO_SUCH_DEVICE :
-		       DxgkLinuxNtStatusFromErrno(err);
+		*status = err == ENOENT || err == ENXIO ?
+			  STATUS_NO_SUCH_DEVICE : DxgkLinuxNtStatusFromErrno(err);
+		return NULL;
 	}
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		close(fd);
-		return STATUS_NO_MEMORY;
+		*status = STATUS_NO_MEMORY;
+		return NULL;
 	}
 	pthread_mutex_lock(&dxgk_sessions_lock);
 	for (slot = 0; slot < MAX_SESSIONS; slot++)
@@ -192,7 +200,8 @@ static NTSTATUS session_open(const char *path,
 		pthread_mutex_unlock(&dxgk_sessions_lock);
 		close(fd);
 		free(s);
-		return STATUS_TOO_MANY_OPENED_FILES;
+		*status = STATUS_TOO_MANY_OPENED_FILES;
+		return NULL;
 	}
 	s->fd = fd;
 	s->slot = slot;
@@ -202,8 +211,8 @@ static NTSTATUS session_open(const char *path,
 	all_sessions = s;
 	sessions[slot] = s;
 	pthread_mutex_unlock(&dxgk_sessions_lock);
-	*out = s;
-	return STATUS_SUCCESS;
+	*status = STATUS_SUCCESS;
+	return s;
 }
 
 NTSTATUS DxgkLinuxOpenSession(const char *path, DXGK_LINUX_SESSION **out)
@@ -214,8 +223,8 @@ NTSTATUS DxgkLinuxOpenSession(const char *path, DXGK_LINUX_SESSION **out)
 	if (!out)
 		return dxgk_done(STATUS_INVALID_PARAMETER);
 	*out = NULL;
-	status = session_open(path, &s);
-	if (NT_SUCCESS(status))
+	s = session_open(path, &status);
+	if (s)
 		*out = (DXGK_LINUX_SESSION *)dxgk_make_handle(KIND_SESSION,
 							      s, 1);
 	return dxgk_done(status);
@@ -272,8 +281,8 @@ NTSTATUS dxgk_current_session(struct _DXGK_LINUX_SESSION **out)
 		*out = s;
 		return STATUS_SUCCESS;
 	}
-	status = session_open(NULL, &s);
-	if (!NT_SUCCESS(status))
+	s = session_open(NULL, &status);
+	if (!s)
 		return status;
 	pthread_mutex_lock(&dxgk_sessions_lock);
 	d = default_token ? session_get_locked(default_token) : NULL;

@@ -236,6 +236,9 @@ static int look_up(const char *in, char *pci, size_t pci_len, char *driver,
 {
 	int err;
 
+	/* Empty on every failure: callers may print them. */
+	driver[0] = 0;
+	override[0] = 0;
 	if (canonical_pci_name(in, pci, pci_len))
 		return say(msg, len, -EINVAL,
 			   "'%s' is not a PCI address (DDDD:BB:DD.F, as lspci -D prints it)",

@@ -49,11 +49,11 @@ host_checks_start() {
 host_checks_count() {
 	wait "$host_checks" || true
 	if [ "$(cat "$build/lint.status" 2>/dev/null)" = pass ]; then
-		echo "lint: checkpatch --strict, kernel-doc, shellcheck and cppcheck clean"
+		echo "lint: checkpatch --strict, kernel-doc, shellcheck, cppcheck, clang's analyzer and coccicheck clean"
 		passed=$((passed + 1))
 	else
 		cat "$build/lint.log"
-		count_failure "lint: checkpatch --strict, kernel-doc, shellcheck or cppcheck found problems"
+		count_failure "lint: checkpatch --strict, kernel-doc, shellcheck, cppcheck, clang's analyzer or coccicheck found problems"
 		head -n 20 "$build/lint.log" | sed 's/^/lint: /' >> "$failures"
 	fi
 	count_lines host

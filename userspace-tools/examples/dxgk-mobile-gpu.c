@@ -158,17 +158,19 @@ int main(int argc, char **argv)
 	Map.Size = GPU_BUFFER_SIZE;
 	if (check_status(DxgkCbMapPhysicalMemory(&Map),
 			 "DxgkCbMapPhysicalMemory")) {
-		check(!!Map.pMappedAddress, "pMappedAddress is not NULL");
 		check(Map.Offset <= Map.Size, "Offset <= Size after MAP");
 		check(Map.Size >= GPU_BUFFER_SIZE,
 		      "Size after MAP covers the buffer");
-		Cpu = (volatile UCHAR *)Map.pMappedAddress + Map.Offset;
-		/* Uncached, so the GPU sees these stores without a flush. */
-		Cpu[0] = 0x11;
-		Cpu[GPU_BUFFER_SIZE - 1] = 0x22;
-		check(Cpu[0] == 0x11 && Cpu[GPU_BUFFER_SIZE - 1] == 0x22,
-		      "the CPU reads back its writes at pMappedAddress + Offset");
-		gpu_round_trip(hAdapter, &Info, DeviceAddress, Cpu);
+		if (check(!!Map.pMappedAddress, "pMappedAddress is not NULL")) {
+			Cpu = (volatile UCHAR *)Map.pMappedAddress + Map.Offset;
+			/* Uncached: the GPU sees these stores without a flush. */
+			Cpu[0] = 0x11;
+			Cpu[GPU_BUFFER_SIZE - 1] = 0x22;
+			check(Cpu[0] == 0x11 &&
+			      Cpu[GPU_BUFFER_SIZE - 1] == 0x22,
+			      "the CPU reads back its writes at pMappedAddress + Offset");
+			gpu_round_trip(hAdapter, &Info, DeviceAddress, Cpu);
+		}
 
 		memset(&Unmap, 0, sizeof(Unmap));
 		Unmap.hPhysicalMemoryObject = Create.hPhysicalMemoryObject;

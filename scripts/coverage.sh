@@ -1,0 +1,97 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# usage: coverage.sh
+#
+# make coverage: which lines of the module and the samples the tests run.
+# make check-debug's boots (the whole suite, KUnit, the fuzzer) with the
+# module and the samples built with gcov's counters (DXGPMO_GCOV=y); the
+# debug kernel has CONFIG_GCOV_KERNEL (scripts/debug-kernel.sh).  Each
+# boot's counters come back through its serial log (scripts/guest/init),
+# are read against the build's notes files by lcov, and are summed over
+# the boots.  An HTML report in build/coverage/html; last, one line a
+# directory: lines, functions and branches.  The module's KUnit suites are
+# test code and are not counted.  The exit status is check-debug's: the
+# figures are printed either way.
+set -eu
+
+# shellcheck source=lib/usage.sh
+. "$(dirname "$0")/lib/usage.sh"
+usage_help "$@"
+[ $# -eq 0 ] || usage_error "no arguments"
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD:-$top/build}
+out=$build/coverage
+if ! command -v lcov > /dev/null; then
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		--no-install-recommends lcov >&2
+fi
+
+status=0
+DXGPMO_GCOV=y "$top/scripts/check-debug.sh" || status=$?
+tree=$("$top/scripts/debug-kernel.sh" | tail -n 1)
+kver=$(make -s -C "$tree" kernelrelease)
+
+rm -rf "$out"
+mkdir -p "$out"
+lcov_flags="-q --rc lcov_branch_coverage=1"
+set --
+for log in "$build/$kver"/*.log; do
+	boot=${log##*/}
+	boot=${boot%.log}
+	tr -d '\r' < "$log" |
+		sed -n '/^dxgpmo-gcov: begin$/,/^dxgpmo-gcov: end$/p' |
+		sed '1d;$d' > "$out/$boot.b64"
+	[ -s "$out/$boot.b64" ] || continue
+	mkdir -p "$out/$boot"
+	if ! base64 -d < "$out/$boot.b64" | tar -xzf - -C "$out/$boot"; then
+		echo "coverage: $boot: its counters did not come back whole" >&2
+		status=1
+		continue
+	fi
+	# Each counter file beside the notes file its build wrote.
+	find "$out/$boot" -name '*.gcda' | while read -r gcda; do
+		built=/${gcda#"$out/$boot/"}
+		cp "${built%.gcda}.gcno" "${gcda%.gcda}.gcno"
+	done
+	# shellcheck disable=SC2086 # one word a flag
+	lcov $lcov_flags --capture --directory "$out/$boot" \
+		--output-file "$out/$boot.raw" 2> "$out/$boot.lcov.log"
+	# Every build copies the tree (build_module): its files, named as
+	# the tree's, add up across builds.
+	sed -E "s|^SF:.*/src/(module\|samples\|include\|uapi)/|SF:$top/\\1/|" \
+		"$out/$boot.raw" > "$out/$boot.info"
+	set -- "$@" -a "$out/$boot.info"
+done
+if [ $# -eq 0 ]; then
+	echo "coverage: no boot brought counters back" >&2
+	exit 1
+fi
+# shellcheck disable=SC2086
+lcov $lcov_flags "$@" --output-file "$out/all.info"
+# shellcheck disable=SC2086
+lcov $lcov_flags --extract "$out/all.info" "$top/module/*" "$top/samples/*" \
+	--output-file "$out/ours.info"
+# shellcheck disable=SC2086
+lcov $lcov_flags --remove "$out/ours.info" "$top/module/kunit/*" \
+	--output-file "$out/coverage.info"
+genhtml -q --branch-coverage --prefix "$top" -o "$out/html" \
+	"$out/coverage.info" > "$out/genhtml.log" 2>&1 ||
+	{ cat "$out/genhtml.log"; status=1; }
+for dir in module samples; do
+	# shellcheck disable=SC2086
+	lcov $lcov_flags --extract "$out/coverage.info" "$top/$dir/*" \
+		--output-file "$out/$dir.info"
+	# shellcheck disable=SC2086
+	lcov $lcov_flags --summary "$out/$dir.info" 2>&1 |
+		awk -v dir="$dir/" '
+		/lines\.*:/ { l = $2 " (" substr($3, 2) " of " $5 ")" }
+		/functions\.*:/ { f = $2 }
+		/branches\.*:/ { b = $2 }
+		END { printf "coverage: %s lines %s, functions %s, branches %s\n",
+			dir, l, f, b }'
+done
+echo "coverage: report in ${out#"$top/"}/html/index.html"
+exit "$status"
