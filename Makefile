@@ -21,7 +21,14 @@ CC ?= gcc
 CFLAGS ?= -O2 -g
 # CPPFLAGS and LDFLAGS too, as dpkg-buildflags sets them (debian/rules):
 # the programs and libdxgk get Debian's hardening.
-USER_CFLAGS := $(CPPFLAGS) $(CFLAGS) -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
+# make coverage (DXGPMO_GCOV=y, scripts/coverage.sh) builds the programs
+# and libdxgk with gcov's counters too; every program linked with them
+# needs libgcov.
+ifneq ($(filter-out y n,$(DXGPMO_GCOV)),)
+$(error DXGPMO_GCOV=$(DXGPMO_GCOV): y for gcov counters, else unset)
+endif
+GCOV_FLAGS := $(if $(filter y,$(DXGPMO_GCOV)),--coverage)
+USER_CFLAGS := $(CPPFLAGS) $(CFLAGS) $(GCOV_FLAGS) -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
 	-Iuapi -Iuserspace-tools $(shell pkg-config --cflags libdrm 2>/dev/null)
 USER_LIBS := $(shell pkg-config --libs libdrm 2>/dev/null || echo -ldrm)
 KSELFTEST_DIR := $(BUILD)/kselftest
@@ -140,7 +147,7 @@ selftests/json_check: selftests/json_check.c
 selftests/%: selftests/%.c selftests/dxgpmo_test_utils.h selftests/machine.h \
 		selftests/steady.h $(LIB_SRCS) $(LIB_HDRS) \
 		$(TEST_HDRS) $(KSELFTEST_DIR)/kselftest_harness.h
-	$(CC) -O2 -g -Wall -Iuapi -Iuserspace-tools -I$(KSELFTEST_DIR) \
+	$(CC) -O2 -g $(GCOV_FLAGS) -Wall -Iuapi -Iuserspace-tools -I$(KSELFTEST_DIR) \
 		$(shell pkg-config --cflags libdrm 2>/dev/null) \
 		-o $@ $< $(LIB_SRCS) $(USER_LIBS) -lpthread
 
@@ -446,7 +453,7 @@ clean:
 # and a shared library that need nothing but libc, and the two example
 # programs written against it, linked statically so the VM needs no copy of
 # the shared one.
-LIBDXGK_CFLAGS := $(CPPFLAGS) $(CFLAGS) -Wall -Wextra -Werror -fPIC \
+LIBDXGK_CFLAGS := $(CPPFLAGS) $(CFLAGS) $(GCOV_FLAGS) -Wall -Wextra -Werror -fPIC \
 	-Iuapi -Iuserspace-tools
 # The shared library is libdxgk.so.0, its soname, with libdxgk.so linked
 # to it, as installed: a program linked with -Luserspace-tools -ldxgk
@@ -486,7 +493,7 @@ userspace-tools/libdxgk.a: $(LIBDXGK_OBJS)
 	$(OBJCOPY) --localize-hidden userspace-tools/libdxgk_all.o
 	rm -f $@ && ar rcs $@ userspace-tools/libdxgk_all.o
 userspace-tools/libdxgk.so.0: $(LIBDXGK_SO_OBJS) userspace-tools/libdxgk.map
-	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,libdxgk.so.0 \
+	$(CC) $(CFLAGS) $(GCOV_FLAGS) $(LDFLAGS) -shared -Wl,-soname,libdxgk.so.0 \
 		-Wl,--version-script=userspace-tools/libdxgk.map \
 		-Wl,--no-undefined -o $@ $(LIBDXGK_SO_OBJS)
 userspace-tools/libdxgk.so: userspace-tools/libdxgk.so.0
@@ -500,8 +507,8 @@ userspace-tools/libdxgk-uninstalled.pc: userspace-tools/libdxgk-uninstalled.pc.i
 userspace-tools/examples/%: userspace-tools/examples/%.c \
 		userspace-tools/examples/example_checks.h \
 		userspace-tools/libdxgk.h userspace-tools/libdxgk.a
-	$(CC) $(CFLAGS) -Wall -Wextra -Werror -Iuapi -Iuserspace-tools -o $@ $< \
-		userspace-tools/libdxgk.a
+	$(CC) $(CFLAGS) $(GCOV_FLAGS) -Wall -Wextra -Werror -Iuapi \
+		-Iuserspace-tools -o $@ $< userspace-tools/libdxgk.a
 
 # kselftests of the library on the module, linked with libdxgk.a only:
 # its calls, and its live-migration harness against toy drivers' DDIs.
@@ -512,8 +519,8 @@ $(LIBDXGK_SELFTESTS): selftests/libdxgk_%: selftests/libdxgk_%.c \
 		selftests/machine.h selftests/steady.h \
 		userspace-tools/libdxgk.h userspace-tools/libdxgk.a \
 		$(KSELFTEST_DIR)/kselftest_harness.h
-	$(CC) -O2 -g -Wall -Iuapi -Iuserspace-tools -I$(KSELFTEST_DIR) \
-		-o $@ $< userspace-tools/libdxgk.a -lpthread
+	$(CC) -O2 -g $(GCOV_FLAGS) -Wall -Iuapi -Iuserspace-tools \
+		-I$(KSELFTEST_DIR) -o $@ $< userspace-tools/libdxgk.a -lpthread
 
 # The header alone as C11 and C++17, the libraries' dependencies, the
 # status table, and the tree used uninstalled through make env (host only;

@@ -3,16 +3,20 @@
 #
 # usage: coverage.sh
 #
-# make coverage: which lines of the module and the samples the tests run.
-# make check-debug's boots (the whole suite, KUnit, the fuzzer) with the
-# module and the samples built with gcov's counters (DXGPMO_GCOV=y); the
-# debug kernel has CONFIG_GCOV_KERNEL (scripts/debug-kernel.sh).  Each
-# boot's counters come back through its serial log (scripts/guest/init),
-# are read against the build's notes files by lcov, and are summed over
-# the boots.  An HTML report in build/coverage/html; last, one line a
-# directory: lines, functions and branches.  The module's KUnit suites are
-# test code and are not counted.  The exit status is check-debug's: the
-# figures are printed either way.
+# make coverage: which lines of the module, the samples, libdxgk and
+# dxgpmoctl the tests run.  make check-debug's boots (the whole suite,
+# KUnit, the fuzzer) with all of them built with gcov's counters
+# (DXGPMO_GCOV=y; the debug kernel has CONFIG_GCOV_KERNEL,
+# scripts/debug-kernel.sh), and libdxgk's unit test on the host.  The
+# host's other checks (make lint, host-check.sh, libdxgk-check.sh) are
+# make check's and do not run.  Each boot's counters come back through its
+# serial log (scripts/guest/init), are read against the build's notes
+# files by lcov, and are summed over the boots.  An HTML report in
+# build/coverage/html; last, one line each: lines, functions and
+# branches.  The module's KUnit suites are test code and are not counted.
+# The exit status is check-debug's: the figures are printed either way.
+# Run it in a clean tree: programs built before without counters are not
+# rebuilt.
 set -eu
 
 # shellcheck source=lib/usage.sh
@@ -38,6 +42,23 @@ rm -rf "$out"
 mkdir -p "$out"
 lcov_flags="-q --rc lcov_branch_coverage=1"
 set --
+
+# libdxgk's unit test, on its fake device (as libdxgk-check.sh runs it).
+cd "$top"
+find userspace-tools selftests -name '*.gcda' -delete
+if cc -O2 -Wall --coverage -Iuserspace-tools -Iuapi -pthread \
+	-o "$out/unit" selftests/libdxgk_unit_test.c userspace-tools/libdxgk.a &&
+	timeout 120 "$out/unit" > "$out/unit.log" 2>&1; then
+	# shellcheck disable=SC2086 # one word a flag
+	lcov $lcov_flags --capture --directory userspace-tools \
+		--output-file "$out/host.info" 2> "$out/host.lcov.log"
+	set -- -a "$out/host.info"
+else
+	cat "$out/unit.log" >&2
+	echo "coverage: libdxgk's unit test failed" >&2
+	status=1
+fi
+
 for log in "$build/$kver"/*.log; do
 	boot=${log##*/}
 	boot=${boot%.log}
@@ -73,20 +94,30 @@ fi
 lcov $lcov_flags "$@" --output-file "$out/all.info"
 # shellcheck disable=SC2086
 lcov $lcov_flags --extract "$out/all.info" "$top/module/*" "$top/samples/*" \
-	--output-file "$out/ours.info"
+	"$top/userspace-tools/*" --output-file "$out/ours.info"
 # shellcheck disable=SC2086
 lcov $lcov_flags --remove "$out/ours.info" "$top/module/kunit/*" \
 	--output-file "$out/coverage.info"
 genhtml -q --branch-coverage --prefix "$top" -o "$out/html" \
 	"$out/coverage.info" > "$out/genhtml.log" 2>&1 ||
 	{ cat "$out/genhtml.log"; status=1; }
-for dir in module samples; do
+# dxgpmoctl: its files (the Makefile's DXGPMOCTL_SRCS) but the library's.
+# shellcheck disable=SC2016 # make expands it
+ctl=$(make -s --no-print-directory --eval \
+	'coverage-dxgpmoctl-srcs: ; @echo $(DXGPMOCTL_SRCS)' \
+	coverage-dxgpmoctl-srcs)
+for part in module samples libdxgk dxgpmoctl; do
+	case $part in
+	libdxgk) patterns="$top/userspace-tools/libdxgk_*" ;;
+	dxgpmoctl) patterns=$(echo "$ctl" | tr ' ' '\n' | sed "s|^|$top/|") ;;
+	*) patterns="$top/$part/*" ;;
+	esac
 	# shellcheck disable=SC2086
-	lcov $lcov_flags --extract "$out/coverage.info" "$top/$dir/*" \
-		--output-file "$out/$dir.info"
+	lcov $lcov_flags --extract "$out/coverage.info" $patterns \
+		--output-file "$out/$part.info"
 	# shellcheck disable=SC2086
-	lcov $lcov_flags --summary "$out/$dir.info" 2>&1 |
-		awk -v dir="$dir/" '
+	lcov $lcov_flags --summary "$out/$part.info" 2>&1 |
+		awk -v dir="$part" '
 		/lines\.*:/ { l = $2 " (" substr($3, 2) " of " $5 ")" }
 		/functions\.*:/ { f = $2 }
 		/branches\.*:/ { b = $2 }
