@@ -28,6 +28,10 @@ ifneq ($(filter-out y n,$(DXGPMO_GCOV)),)
 $(error DXGPMO_GCOV=$(DXGPMO_GCOV): y for gcov counters, else unset)
 endif
 GCOV_FLAGS := $(if $(filter y,$(DXGPMO_GCOV)),--coverage)
+# The selftests' children end with _exit(): selftests/gcov_exit.c writes
+# their counters first.
+GCOV_TEST_FLAGS = $(if $(GCOV_FLAGS),$(GCOV_FLAGS) selftests/gcov_exit.c \
+	-Wl$(comma)--wrap=_exit)
 USER_CFLAGS := $(CPPFLAGS) $(CFLAGS) $(GCOV_FLAGS) -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
 	-Iuapi -Iuserspace-tools $(shell pkg-config --cflags libdrm 2>/dev/null)
 USER_LIBS := $(shell pkg-config --libs libdrm 2>/dev/null || echo -ldrm)
@@ -147,7 +151,7 @@ selftests/json_check: selftests/json_check.c
 selftests/%: selftests/%.c selftests/dxgpmo_test_utils.h selftests/machine.h \
 		selftests/steady.h $(LIB_SRCS) $(LIB_HDRS) \
 		$(TEST_HDRS) $(KSELFTEST_DIR)/kselftest_harness.h
-	$(CC) -O2 -g $(GCOV_FLAGS) -Wall -Iuapi -Iuserspace-tools -I$(KSELFTEST_DIR) \
+	$(CC) -O2 -g $(GCOV_TEST_FLAGS) -Wall -Iuapi -Iuserspace-tools -I$(KSELFTEST_DIR) \
 		$(shell pkg-config --cflags libdrm 2>/dev/null) \
 		-o $@ $< $(LIB_SRCS) $(USER_LIBS) -lpthread
 
@@ -519,7 +523,7 @@ $(LIBDXGK_SELFTESTS): selftests/libdxgk_%: selftests/libdxgk_%.c \
 		selftests/machine.h selftests/steady.h \
 		userspace-tools/libdxgk.h userspace-tools/libdxgk.a \
 		$(KSELFTEST_DIR)/kselftest_harness.h
-	$(CC) -O2 -g $(GCOV_FLAGS) -Wall -Iuapi -Iuserspace-tools \
+	$(CC) -O2 -g $(GCOV_TEST_FLAGS) -Wall -Iuapi -Iuserspace-tools \
 		-I$(KSELFTEST_DIR) -o $@ $< userspace-tools/libdxgk.a -lpthread
 
 # The header alone as C11 and C++17, the libraries' dependencies, the
