@@ -6,9 +6,7 @@
  * counters, so that nothing a test ran in its child was counted.  The
  * child writes them first.
  */
-void __gcov_dump(void);
-void __real__exit(int status) __attribute__((noreturn));
-void __wrap__exit(int status) __attribute__((noreturn));
+#include "gcov_exit.h"
 
 void __wrap__exit(int status)
 {
