@@ -14,8 +14,9 @@
 # make check-kcsan (kcsan): the same on the KCSAN kernel of the same
 # script.  A data race KCSAN reports with a frame in one of the tree's
 # modules fails its boot as any kernel report does; the kernel's own
-# races (scripts/lib/results.sh, kcsan_ours_only) are listed after the
-# summary, counted in no line.
+# races (scripts/lib/results.sh, kcsan_ours_only) are listed before the
+# summary, counted in no line.  One line more, counted: the module is
+# built with KCSAN's instrumentation (else no race of ours could show).
 set -eu
 
 # shellcheck source=lib/usage.sh
@@ -41,8 +42,13 @@ export DXGPMO_VM_TIMEOUT="${DXGPMO_VM_TIMEOUT:-2400}"
 [ "$flavour" = kcsan ] || exec "$top/scripts/check.sh"
 
 status=0
-"$top/scripts/check.sh" || status=$?
 build=${BUILD:-$top/build}
+mkdir -p "$build"
+rm -f "$build/kcsan-check.status"
+{ "$top/scripts/check.sh" || echo "$?" > "$build/kcsan-check.status"; } |
+	tee "$build/kcsan-check.log"
+[ ! -f "$build/kcsan-check.status" ] || status=$(cat "$build/kcsan-check.status")
+summary=$(tail -n 1 "$build/kcsan-check.log")
 # shellcheck source=lib/results.sh
 . "$top/scripts/lib/results.sh"
 foreign=$(for log in "$build/$kver"/*.log; do
@@ -53,4 +59,16 @@ if [ -n "$foreign" ]; then
 	echo "kcsan: the kernel's own data races, not ours (count, pair):"
 	echo "$foreign"
 fi
+passed=$(echo "$summary" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
+failed=$(echo "$summary" | sed -n 's/^.* \([0-9]*\) failed.*/\1/p')
+skipped=$(echo "$summary" | sed -n 's/^.* \([0-9]*\) skipped.*/\1/p')
+if nm -u "$build/$kver/dxgpmo.ko" 2>/dev/null | grep -q ' __tsan_'; then
+	echo "kcsan: PASS module_instrumented"
+	passed=$((${passed:-0} + 1))
+else
+	echo "kcsan: FAIL module_instrumented: dxgpmo.ko calls no __tsan_ hook"
+	failed=$((${failed:-0} + 1))
+	status=1
+fi
+echo "$passed passed, $failed failed${skipped:+, $skipped skipped}"
 exit "$status"
