@@ -28,6 +28,13 @@ ifneq ($(filter-out y n,$(DXGPMO_GCOV)),)
 $(error DXGPMO_GCOV=$(DXGPMO_GCOV): y for gcov counters, else unset)
 endif
 GCOV_FLAGS := $(if $(filter y,$(DXGPMO_GCOV)),--coverage)
+# Which of the two builds the tree's programs are: a switch rebuilds them
+# all, so that no program with counters outlives make coverage (and none
+# without them is measured).
+GCOV_STAMP := userspace-tools/.gcov-$(if $(GCOV_FLAGS),on,off)
+$(GCOV_STAMP):
+	rm -f userspace-tools/.gcov-on userspace-tools/.gcov-off
+	touch $@
 # The selftests' children end with _exit(): selftests/gcov_exit.c writes
 # their counters first.
 GCOV_TEST_FLAGS = $(if $(GCOV_FLAGS),$(GCOV_FLAGS) selftests/gcov_exit.c \
@@ -57,7 +64,7 @@ SELFTESTS := selftests/dxgpmo_test selftests/dxgpmo_adl_test \
 	selftests/dxgkrnl_sample_hold selftests/dxgpmo_leak_test
 LIB_SRCS := userspace-tools/libdxgpmo.c userspace-tools/libdxgpmo_pci.c
 LIB_HDRS := userspace-tools/libdxgpmo.h uapi/dxgpmo.h \
-	userspace-tools/dxgpmo_screen.h
+	userspace-tools/dxgpmo_screen.h $(GCOV_STAMP)
 # The debug command (a test build loaded with debug_ioctls=1): selftests
 # and dxgpmo-bench only, never installed.
 TEST_HDRS := uapi/dxgpmo_test.h
@@ -452,6 +459,8 @@ clean:
 		userspace-tools/dxgpmoctl.bash-completion
 	rm -rf userspace-tools/man
 	rm -rf $(BUILD)
+	find userspace-tools selftests -name '*.gcno' -delete -o -name '*.gcda' -delete
+	rm -f userspace-tools/.gcov-on userspace-tools/.gcov-off
 
 # libdxgk: the Windows-named calls (userspace-tools/libdxgk.h), as a static
 # and a shared library that need nothing but libc, and the two example
@@ -490,7 +499,7 @@ OBJCOPY ?= $(shell $(firstword $(CC)) -print-prog-name=objcopy)
 
 $(LIBDXGK_SO_OBJS): userspace-tools/libdxgk_%.o: userspace-tools/libdxgk_%.c \
 		userspace-tools/libdxgk_internal.h userspace-tools/libdxgk.h \
-		uapi/dxgk_types.h uapi/dxgpmo.h
+		uapi/dxgk_types.h uapi/dxgpmo.h $(GCOV_STAMP)
 	$(CC) $(LIBDXGK_CFLAGS) -c -o $@ $<
 userspace-tools/libdxgk.a: $(LIBDXGK_OBJS)
 	$(CC) -nostdlib -r -o userspace-tools/libdxgk_all.o $^

@@ -62,13 +62,21 @@ fi
 passed=$(echo "$summary" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
 failed=$(echo "$summary" | sed -n 's/^.* \([0-9]*\) failed.*/\1/p')
 skipped=$(echo "$summary" | sed -n 's/^.* \([0-9]*\) skipped.*/\1/p')
-if nm -u "$build/$kver/dxgpmo.ko" 2>/dev/null | grep -q ' __tsan_'; then
-	echo "kcsan: PASS module_instrumented"
-	passed=$((${passed:-0} + 1))
-else
-	echo "kcsan: FAIL module_instrumented: dxgpmo.ko calls no __tsan_ hook"
-	failed=$((${failed:-0} + 1))
-	status=1
+# No summary: check.sh died, and says why above.
+if [ -z "$passed" ] || [ -z "$failed" ]; then
+	passed=0 failed=1 status=1
 fi
+for ko in dxgpmo dxgpmo_sample_edu dxgkrnl_sample_edu; do
+	found=$(find "$build/$kver/src" -name "$ko.ko" | head -n 1)
+	if [ -n "$found" ] && nm -u "$found" | grep -q ' __tsan_'; then
+		echo "kcsan: PASS ${ko}_instrumented"
+		passed=$((passed + 1))
+	else
+		echo "kcsan: FAIL ${ko}_instrumented: $ko.ko calls no __tsan_ hook"
+		echo "kcsan: FAIL ${ko}_instrumented" >> "$build/failures.txt"
+		failed=$((failed + 1))
+		status=1
+	fi
+done
 echo "$passed passed, $failed failed${skipped:+, $skipped skipped}"
 exit "$status"

@@ -34,14 +34,35 @@ if ! command -v lcov > /dev/null; then
 fi
 
 status=0
-DXGPMO_GCOV=y "$top/scripts/check-debug.sh" || status=$?
+DXGPMO_GCOV=y DXGPMO_NO_HOST_CHECKS=1 "$top/scripts/check-debug.sh" ||
+	status=$?
 tree=$("$top/scripts/debug-kernel.sh" | tail -n 1)
 kver=$(make -s -C "$tree" kernelrelease)
 
 rm -rf "$out"
 mkdir -p "$out"
 lcov_flags="-q --rc lcov_branch_coverage=1"
-set --
+tracefiles=
+
+# capture NAME DIR [--initial]: DIR's counters (with --initial, a zero for
+# every line a notes file knows: files no test entered are counted too)
+# into NAME.info, each build's copy of the tree named as the tree.
+capture() {
+	# shellcheck disable=SC2086 # one word a flag
+	if ! lcov $lcov_flags --capture ${3:-} --directory "$2" \
+		--output-file "$out/$1.raw" 2> "$out/$1.lcov.log"; then
+		cat "$out/$1.lcov.log" >&2
+		echo "coverage: $1: lcov could not read its counters" >&2
+		status=1
+		return 0
+	fi
+	sed -E "s|^SF:.*/src/(module\|samples\|include\|uapi)/|SF:$top/\\1/|" \
+		"$out/$1.raw" > "$out/$1.info"
+	tracefiles="$tracefiles $out/$1.info"
+}
+
+capture baseline-kernel "$build/$kver" --initial
+capture baseline-user "$top/userspace-tools" --initial
 
 # libdxgk's unit test, on its fake device (as libdxgk-check.sh runs it).
 cd "$top"
@@ -49,22 +70,21 @@ find userspace-tools selftests -name '*.gcda' -delete
 if cc -O2 -Wall --coverage -Iuserspace-tools -Iuapi -pthread \
 	-o "$out/unit" selftests/libdxgk_unit_test.c userspace-tools/libdxgk.a &&
 	timeout 120 "$out/unit" > "$out/unit.log" 2>&1; then
-	# shellcheck disable=SC2086 # one word a flag
-	lcov $lcov_flags --capture --directory userspace-tools \
-		--output-file "$out/host.info" 2> "$out/host.lcov.log"
-	set -- -a "$out/host.info"
+	capture host userspace-tools
 else
 	cat "$out/unit.log" >&2
 	echo "coverage: libdxgk's unit test failed" >&2
 	status=1
 fi
 
+booted=
 for log in "$build/$kver"/*.log; do
 	boot=${log##*/}
 	boot=${boot%.log}
+	# Only base64 lines: anything else on the console is not the stream.
 	tr -d '\r' < "$log" |
 		sed -n '/^dxgpmo-gcov: begin$/,/^dxgpmo-gcov: end$/p' |
-		sed '1d;$d' > "$out/$boot.b64"
+		grep -E '^[A-Za-z0-9+/=]+$' > "$out/$boot.b64" || true
 	[ -s "$out/$boot.b64" ] || continue
 	mkdir -p "$out/$boot"
 	if ! base64 -d < "$out/$boot.b64" | tar -xzf - -C "$out/$boot"; then
@@ -75,21 +95,21 @@ for log in "$build/$kver"/*.log; do
 	# Each counter file beside the notes file its build wrote.
 	find "$out/$boot" -name '*.gcda' | while read -r gcda; do
 		built=/${gcda#"$out/$boot/"}
-		cp "${built%.gcda}.gcno" "${gcda%.gcda}.gcno"
+		cp "${built%.gcda}.gcno" "${gcda%.gcda}.gcno" ||
+			echo "coverage: $boot: no notes file for $built" >&2
 	done
-	# shellcheck disable=SC2086 # one word a flag
-	lcov $lcov_flags --capture --directory "$out/$boot" \
-		--output-file "$out/$boot.raw" 2> "$out/$boot.lcov.log"
-	# Every build copies the tree (build_module): its files, named as
-	# the tree's, add up across builds.
-	sed -E "s|^SF:.*/src/(module\|samples\|include\|uapi)/|SF:$top/\\1/|" \
-		"$out/$boot.raw" > "$out/$boot.info"
-	set -- "$@" -a "$out/$boot.info"
+	capture "$boot" "$out/$boot"
+	booted="$booted $boot"
 done
-if [ $# -eq 0 ]; then
+if [ -z "$booted" ]; then
 	echo "coverage: no boot brought counters back" >&2
 	exit 1
 fi
+echo "coverage: counters of$booted"
+set --
+for info in $tracefiles; do
+	set -- "$@" -a "$info"
+done
 # shellcheck disable=SC2086
 lcov $lcov_flags "$@" --output-file "$out/all.info"
 # shellcheck disable=SC2086

@@ -136,9 +136,12 @@ fi
 
 mkdir -p "$cache"
 if [ ! -f "$stamp" ]; then
-	rm -rf "$tree" "$cache/linux-source-6.12"
-	tar -xJf /usr/src/linux-source-6.12.tar.xz -C "$cache" >&2
-	mv "$cache/linux-source-6.12" "$tree"
+	# A directory of its own: the other flavour may be unpacking too.
+	unpack=$(mktemp -d "$cache/unpack-$flavour.XXXXXX")
+	rm -rf "$tree"
+	tar -xJf /usr/src/linux-source-6.12.tar.xz -C "$unpack" >&2
+	mv "$unpack/linux-source-6.12" "$tree"
+	rmdir "$unpack"
 	make -s -C "$tree" x86_64_defconfig >&2
 fi
 cd "$tree"
