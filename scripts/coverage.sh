@@ -92,11 +92,23 @@ for log in "$build/$kver"/*.log; do
 		status=1
 		continue
 	fi
-	# Each counter file beside the notes file its build wrote.
-	find "$out/$boot" -name '*.gcda' | while read -r gcda; do
-		built=/${gcda#"$out/$boot/"}
+	# Each counter file beside the notes file its build wrote: the
+	# module's at their build's path, the programs' by name (their
+	# names are unique: each program's objects carry its name).
+	find "$out/$boot/gcov-kernel" -name '*.gcda' | while read -r gcda; do
+		built=/${gcda#"$out/$boot/gcov-kernel/"}
 		cp "${built%.gcda}.gcno" "${gcda%.gcda}.gcno" ||
 			echo "coverage: $boot: no notes file for $built" >&2
+	done
+	find "$out/$boot/gcov-user" -name '*.gcda' | while read -r gcda; do
+		name=${gcda##*/}
+		notes=$(find "$top/userspace-tools" "$top/selftests" \
+			-name "${name%.gcda}.gcno" | head -n 1)
+		if [ -n "$notes" ]; then
+			cp "$notes" "${gcda%.gcda}.gcno"
+		else
+			echo "coverage: $boot: no notes file for $name" >&2
+		fi
 	done
 	capture "$boot" "$out/$boot"
 	booted="$booted $boot"

@@ -64,6 +64,8 @@ shift 3
 # DXGPMO_VM_CMDLINE adds to them (a boot that make check runs with a
 # kernel option of its own).
 extra="${DXGPMO_VM_CMDLINE:-}"
+# make coverage's boots send their counters back (scripts/guest/init).
+[ "${DXGPMO_GCOV:-}" != y ] || extra="$extra dxgpmo_gcov=1"
 if [ $# -gt 0 ] && [ "$1" != -- ]; then
 	extra="$1 $extra"
 	shift
