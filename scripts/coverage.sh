@@ -15,8 +15,8 @@
 # build/coverage/html; last, one line each: lines, functions and
 # branches.  The module's KUnit suites are test code and are not counted.
 # The exit status is check-debug's: the figures are printed either way.
-# Run it in a clean tree: programs built before without counters are not
-# rebuilt.
+# Programs built before without counters are rebuilt (the Makefile's
+# GCOV_STAMP), and rebuilt again by the next make without DXGPMO_GCOV.
 set -eu
 
 # shellcheck source=lib/usage.sh
