@@ -119,33 +119,9 @@ versioned_image() {
 		sed -n 's/^Depends: *\(linux-image-[0-9][^ ,]*\).*/\1/p' | head -n 1
 }
 
-# unpack_kernel DIR KVER DEB...: a kernel's packages, unpacked into DIR
-# as make check boots it (boot/vmlinuz-KVER, lib/modules/KVER with its
-# modules.dep), never installed; the caller marks DIR complete after
-# what else it checks.
-unpack_kernel() {
-	uk_dir=$1 uk_kver=$2
-	shift 2
-	mkdir -p "$uk_dir"
-	for uk_deb; do
-		dpkg-deb -x "$uk_deb" "$uk_dir"
-	done
-	# merged /usr: the modules may be under usr/lib/modules only, and
-	# since 7.x the image is lib/modules/KVER/vmlinuz, not in /boot
-	[ -e "$uk_dir/lib" ] || ln -s usr/lib "$uk_dir/lib"
-	if [ ! -e "$uk_dir/boot/vmlinuz-$uk_kver" ] &&
-	   [ -f "$uk_dir/lib/modules/$uk_kver/vmlinuz" ]; then
-		mkdir -p "$uk_dir/boot"
-		ln -s "../lib/modules/$uk_kver/vmlinuz" \
-			"$uk_dir/boot/vmlinuz-$uk_kver"
-	fi
-	if [ ! -f "$uk_dir/boot/vmlinuz-$uk_kver" ] ||
-	   [ ! -d "$uk_dir/lib/modules/$uk_kver" ]; then
-		echo "deps: $uk_kver's packages have no vmlinuz or modules" >&2
-		exit 1
-	fi
-	depmod -b "$uk_dir" "$uk_kver"
-}
+# unpack_kernel, and the arm64 half's fetches (lib/deps-arm64.sh)
+# shellcheck source=lib/deb-unpack.sh
+. "$top/scripts/lib/deb-unpack.sh"
 
 # Bookworm's 6.1 and 6.12: their headers installed (the module builds
 # with the host's gcc-12), their image unpacked into the cache unless it

@@ -132,6 +132,35 @@ sh -c '. "$1/scripts/vm-lib.sh" && vm_wait "$2"' "$0" "$top" "$tmp/status"
 result $? vm_wait_waits_for_the_word
 wait
 
+# make deps fetches the arm64 guest's busybox with apt-get download and
+# extracts it (lib/deb-unpack.sh): a package named to apt, and its files
+# in place.  Here apt is a stand-in that has one package and, as apt-get
+# download does, fails when it is given no package name.
+mkdir -p "$tmp/bb-pkg/DEBIAN" "$tmp/bb-pkg/bin" "$tmp/bb-debs" "$tmp/bb-cache"
+printf '%s\n' 'Package: busybox-static' 'Version: 1' 'Architecture: all' \
+	'Maintainer: host-check <root@localhost>' 'Description: stand-in' \
+	> "$tmp/bb-pkg/DEBIAN/control"
+printf '#!/bin/sh\n' > "$tmp/bb-pkg/bin/busybox"
+chmod 0755 "$tmp/bb-pkg/bin/busybox"
+dpkg-deb -Zgzip --build "$tmp/bb-pkg" "$tmp/bb-debs/busybox-static.deb" \
+	> /dev/null
+(
+	# shellcheck source=lib/deb-unpack.sh
+	. "$top/scripts/lib/deb-unpack.sh"
+	arm64_cache=$tmp/bb-cache
+	apt_arm64() {
+		shift
+		while [ "$1" != download ]; do shift; done
+		shift
+		[ $# -gt 0 ] || { echo "E: Handler silently failed" >&2; return 100; }
+		for pkg; do
+			cp "$tmp/bb-debs/${pkg%%/*}.deb" . || return 100
+		done
+	}
+	arm64_fetch_files "$tmp/bb-cache/busybox" busybox-static/bookworm
+) && [ -x "$tmp/bb-cache/busybox/bin/busybox" ]
+result $? deps_fetches_the_arm64_busybox
+
 # make bench's summary (bench-summary.sh) counts every row of a target:
 # a write-combined create row as the worst against the heap, the VFIO
 # row at its size, the dirty period with 2 MiB pages at the largest size

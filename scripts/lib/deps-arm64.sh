@@ -70,18 +70,6 @@ arm64_depends() {
 		head -n 1 | tr ',' '\n' | sed 's/^ *\([^ |]*\).*/\1/'
 }
 
-# arm64_fetch DIR KVER PKG...: PKG... downloaded and unpacked into DIR
-# (unpack_kernel, deps.sh)
-arm64_fetch() {
-	af_dir=$1 af_kver=$2
-	shift 2
-	af_dl=$(mktemp -d "$arm64_cache/dl.XXXXXX")
-	chmod 0777 "$af_dl"
-	(cd "$af_dl" && apt_arm64 apt-get -qq download "$@") ||
-		{ rm -rf "$af_dl"; return 1; }
-	unpack_kernel "$af_dir" "$af_kver" "$af_dl"/*.deb
-	rm -rf "$af_dl"
-}
 
 arm64_kvers=
 for suite in bookworm bookworm-backports trixie-backports; do
@@ -136,7 +124,7 @@ done
 # The guest's busybox, for mkinitramfs.sh: bookworm's static arm64 one.
 if [ ! -x "$arm64_cache/busybox/bin/busybox" ]; then
 	rm -rf "$arm64_cache/busybox"
-	arm64_fetch "$arm64_cache/busybox" busybox-static/bookworm
+	arm64_fetch_files "$arm64_cache/busybox" busybox-static/bookworm
 fi
 
 # What the selftests and tools link statically besides the C library
@@ -144,8 +132,8 @@ fi
 # as a sysroot for build_userspace (vm-lib.sh).
 if [ ! -f "$arm64_cache/sysroot/.dxgpmo-complete" ]; then
 	rm -rf "$arm64_cache/sysroot"
-	arm64_fetch "$arm64_cache/sysroot" libdrm-dev/bookworm libdrm2/bookworm \
-		libjson-c-dev/bookworm libjson-c5/bookworm
+	arm64_fetch_files "$arm64_cache/sysroot" libdrm-dev/bookworm \
+		libdrm2/bookworm libjson-c-dev/bookworm libjson-c5/bookworm
 	touch "$arm64_cache/sysroot/.dxgpmo-complete"
 fi
 
