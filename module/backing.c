@@ -23,6 +23,7 @@
 #include "inject.h"
 #include "object.h"
 #include "stats.h"
+#include "uncached.h"
 
 static const struct dxgpmo_backing_ops *const dxgpmo_backing_types[] = {
 	[DXGPMO_PMO_TYPE_MDL] = &dxgpmo_mdl_backing_ops,
@@ -452,6 +453,11 @@ int dxgpmo_ram_kview_rw(struct dxgpmo_backing *backing,
 			struct dxgpmo_kview *view, bool write, u64 offset,
 			u64 length, void __user *ubuf)
 {
+	if (backing->cache_type == DXGPMO_CACHE_NON_CACHED)
+		return write ? dxgpmo_uc_copy_from_user(view->vaddr + offset,
+							ubuf, length) :
+			       dxgpmo_uc_copy_to_user(ubuf, view->vaddr + offset,
+						      length);
 	if (write)
 		return copy_from_user(view->vaddr + offset, ubuf, length) ?
 		       -EFAULT : 0;

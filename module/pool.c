@@ -44,6 +44,7 @@
 #include "inject.h"
 #include "pool.h"
 #include "trace.h"
+#include "uncached.h"
 
 /*
  * The orders MDL objects are built from, largest first (backing_chunks.c):
@@ -366,8 +367,12 @@ bool dxgpmo_pool_give(u32 cache_type, struct page *page, unsigned int order)
 	if (oi < 0 || page_count(page) != 1 ||
 	    !dxgpmo_pool_reserve(1UL << order))
 		return false;
-	for (i = 0; i < (1UL << order); i++)
-		clear_highpage(dxgpmo_nth_page(page, i));
+	for (i = 0; i < (1UL << order); i++) {
+		if (cache_type == DXGPMO_CACHE_NON_CACHED)
+			dxgpmo_uc_zero_page(dxgpmo_nth_page(page, i));
+		else
+			clear_highpage(dxgpmo_nth_page(page, i));
+	}
 	dxgpmo_pool_add(cache_type, oi, page);
 	return true;
 }

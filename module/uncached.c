@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Non-cached memory in 8-byte words (uncached.h says why not the
+ * kernel's string routines).  User memory is copied through a cached
+ * bounce buffer, so that the user copy may be as wide as it likes and
+ * may fault without holding up anything uncached.
+ */
+#include <linux/highmem.h>
+#include <linux/minmax.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "uncached.h"
+
+/* A multiple of 8: every piece but a request's last ends on a word. */
+#define DXGPMO_UC_BOUNCE	PAGE_SIZE
+
+/*
+ * Writes through a vmap whose alias is the page's own linear map (x86
+ * switches that alias to the object's type: pool.c), so one word store
+ * at a time.  memset64() is rep stosq on x86: a word per store.
+ */
+void dxgpmo_uc_zero_page(struct page *page)
+{
+	void *addr = kmap_local_page(page);
+
+	memset64(addr, 0, PAGE_SIZE / sizeof(u64));
+	kunmap_local(addr);
+}
+
+/*
+ * Words whole: the load of a word that straddles the request's ends
+ * reads bytes of the same view it was not asked for, which is harmless.
+ */
+static void dxgpmo_uc_load(u64 *dst, const u64 *uc, size_t words)
+{
+	size_t i;
+
+	for (i = 0; i < words; i++)
+		dst[i] = READ_ONCE(uc[i]);
+}
+
+/*
+ * A store must not write bytes it was not given (a device may be writing
+ * them), so an unaligned end is stored a byte at a time: at most 7
+ * bytes at each end of a request.
+ */
+static void dxgpmo_uc_store(u8 *uc, const u8 *src, size_t length)
+{
+	for (; length && !IS_ALIGNED((unsigned long)uc, 8); length--)
+		WRITE_ONCE(*uc++, *src++);
+	for (; length >= 8; length -= 8, uc += 8, src += 8)
+		WRITE_ONCE(*(u64 *)uc, *(const u64 *)src);
+	for (; length; length--)
+		WRITE_ONCE(*uc++, *src++);
+}
+
+int dxgpmo_uc_copy_to_user(void __user *ubuf, const void *uc, size_t length)
+{
+	unsigned long head = (unsigned long)uc & 7;
+	const u8 *from = (const u8 *)uc - head;
+	size_t done, n;
+	u64 *bounce;
+	int ret = 0;
+
+	bounce = kmalloc(DXGPMO_UC_BOUNCE, GFP_KERNEL);
+	if (!bounce)
+		return -ENOMEM;
+	/* Piece by piece from the word that holds the first byte. */
+	for (done = 0; done < length; done += n, head = 0) {
+		n = min_t(size_t, length - done, DXGPMO_UC_BOUNCE - head);
+		dxgpmo_uc_load(bounce, (const u64 *)from,
+			       DIV_ROUND_UP(head + n, 8));
+		if (copy_to_user(ubuf + done, (u8 *)bounce + head, n)) {
+			ret = -EFAULT;
+			break;
+		}
+		from += head + n;
+	}
+	kfree(bounce);
+	return ret;
+}
+
+int dxgpmo_uc_copy_from_user(void *uc, const void __user *ubuf,
+			     size_t length)
+{
+	unsigned long head = (unsigned long)uc & 7;
+	u8 *to = uc;
+	size_t done, n;
+	u8 *bounce;
+	int ret = 0;
+
+	bounce = kmalloc(DXGPMO_UC_BOUNCE, GFP_KERNEL);
+	if (!bounce)
+		return -ENOMEM;
+	/* Bounce offset and destination share their alignment. */
+	for (done = 0; done < length; done += n, head = 0) {
+		n = min_t(size_t, length - done, DXGPMO_UC_BOUNCE - head);
+		if (copy_from_user(bounce + head, ubuf + done, n)) {
+			ret = -EFAULT;
+			break;
+		}
+		dxgpmo_uc_store(to, bounce + head, n);
+		to += n;
+	}
+	kfree(bounce);
+	return ret;
+}
