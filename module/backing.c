@@ -458,8 +458,16 @@ int dxgpmo_ram_kview_rw(struct dxgpmo_backing *backing,
 							ubuf, length) :
 			       dxgpmo_uc_copy_to_user(ubuf, view->vaddr + offset,
 						      length);
-	if (write)
-		return copy_from_user(view->vaddr + offset, ubuf, length) ?
+	if (!write)
+		return copy_to_user(ubuf, view->vaddr + offset, length) ?
 		       -EFAULT : 0;
-	return copy_to_user(ubuf, view->vaddr + offset, length) ? -EFAULT : 0;
+	/*
+	 * copy_from_user() zero-fills what it could not copy: here that
+	 * would be zeros in the object that the caller never gave.  A write
+	 * that faults stores a prefix and leaves the rest as it was.
+	 */
+	if (!access_ok(ubuf, length))
+		return -EFAULT;
+	return __copy_from_user(view->vaddr + offset, ubuf, length) ?
+	       -EFAULT : 0;
 }

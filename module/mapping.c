@@ -360,7 +360,7 @@ out_put:
 
 /*
  * A kernel view can be as large as max_kmap_mb, and a non-cached one is
- * copied a byte at a time at uncached speed: one copy of all of it would
+ * copied a word at a time at uncached speed: one copy of all of it would
  * hold the CPU for seconds where the kernel does not preempt, and could
  * not be killed.  Pieces of this size, with a reschedule point between
  * them and a way out for a dying caller, as read(2) of a large file has.

@@ -5,7 +5,7 @@
  * bounce buffer, so that the user copy may be as wide as it likes and
  * may fault without holding up anything uncached.
  */
-#include <linux/highmem.h>
+#include <linux/mm.h>
 #include <linux/minmax.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -17,16 +17,14 @@
 #define DXGPMO_UC_BOUNCE	PAGE_SIZE
 
 /*
- * Writes through a vmap whose alias is the page's own linear map (x86
- * switches that alias to the object's type: pool.c), so one word store
- * at a time.  memset64() is rep stosq on x86: a word per store.
+ * Through the page's linear map, whose memory type x86 switched to the
+ * block's (pool.c; arm64 pools nothing), never a mapping of its own,
+ * which would be a second, conflicting type.  memset64() is rep stosq on
+ * x86: a word per store.
  */
 void dxgpmo_uc_zero_page(struct page *page)
 {
-	void *addr = kmap_local_page(page);
-
-	memset64(addr, 0, PAGE_SIZE / sizeof(u64));
-	kunmap_local(addr);
+	memset64(page_address(page), 0, PAGE_SIZE / sizeof(u64));
 }
 
 /*

@@ -499,7 +499,7 @@ TEST_F(map, cache_types_in_page_tables)
 /*
  * Non-cached and write-combined RAM is still memory: unaligned loads and
  * stores, and copies of any length at any offset, through the user view
- * and through a kernel view (the kernel's copy routines), as on x86.  A
+ * and through a kernel view (KMAP_RW), as on x86.  A
  * device memory type (arm64's pgprot_noncached(), Device-nGnRnE) faults
  * on every unaligned access on real machines; QEMU's TCG does not fault,
  * so there the memory types (cache_types_in_page_tables) tell.
@@ -560,19 +560,21 @@ TEST_F(map, uncached_views_take_unaligned_access)
 /*
  * KMAP_RW of a non-cached view goes in 8-byte words through a bounce page
  * (driver-api, "Non-cached memory is accessed in words"): every alignment
- * of both ends, short and across the bounce's page pieces, stores exactly
- * the bytes it was given, leaves its neighbours, and reads back the same.
+ * of both ends, short and across the bounce's page pieces and KMAP_RW's
+ * 1 MiB ones, stores exactly the bytes it was given, leaves its
+ * neighbours, and reads back the same.
  */
 TEST_F(map, uncached_kmap_rw_stores_only_what_it_was_given)
 {
 	static const uint64_t lengths[] = { 1, 7, 8, 9, 15, 17, PAGE + 3 };
-	const uint64_t size = 3 * PAGE, margin = 16;
+	static const uint64_t edges[] = { PAGE, 1 << 20 };
+	const uint64_t size = (1 << 20) + 2 * PAGE, margin = 16;
 	static uint8_t pattern[PAGE + 3], got[PAGE + 3 + 2 * 16];
 	struct dxgpmo_create_pmo c;
 	struct dxgpmo_map u, k;
 	volatile uint8_t *p;
 	uint64_t start, i;
-	unsigned int l;
+	unsigned int n, l;
 
 	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_MDL,
 			    DXGPMO_CACHE_NON_CACHED, size, 0, &c));
@@ -581,7 +583,9 @@ TEST_F(map, uncached_kmap_rw_stores_only_what_it_was_given)
 			 &k));
 	p = (volatile uint8_t *)(uintptr_t)u.address;
 	fill(pattern, sizeof(pattern), 0x5a);
-	for (start = PAGE - 9; start <= PAGE + 8; start++) {
+	/* at each edge, starts from 9 bytes below it to 8 above */
+	for (n = 0; n < ARRAY_SIZE(edges) * 18; n++) {
+		start = edges[n / 18] - 9 + n % 18;
 		for (l = 0; l < ARRAY_SIZE(lengths); l++) {
 			uint64_t len = lengths[l], bad = 0;
 
@@ -612,6 +616,55 @@ TEST_F(map, uncached_kmap_rw_stores_only_what_it_was_given)
 		}
 	}
 	destroy_with_views(_metadata, self->fd, c.pmo_id, &u, &k);
+}
+
+/*
+ * A KMAP_RW write whose user buffer ends in an unmapped page fails with
+ * EFAULT and stores a prefix of what it was given, leaving the rest of
+ * the range as it was: copy_from_user() zero-fills what it could not
+ * copy, which must not reach the view as zeros the caller never gave.
+ */
+TEST_F(map, kmap_rw_write_that_faults_stores_only_a_prefix)
+{
+	uint32_t cache;
+
+	for (cache = 0; cache <= DXGPMO_CACHE_WRITE_COMBINED; cache++) {
+		struct dxgpmo_create_pmo c;
+		struct dxgpmo_map u, k;
+		uint64_t i, stored = 0, bad = 0;
+		volatile uint8_t *p;
+		uint8_t *buf;
+
+		buf = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		ASSERT_NE(MAP_FAILED, buf);
+		memset(buf, 0x11, PAGE);
+		ASSERT_EQ(0, munmap(buf + PAGE, PAGE));
+		ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_MDL, cache,
+				    4 * PAGE, 0, &c));
+		ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_USER, 0,
+				 4 * PAGE, &u));
+		ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_KERNEL, 0,
+				 4 * PAGE, &k));
+		p = (volatile uint8_t *)(uintptr_t)u.address;
+		for (i = 0; i < 4 * PAGE; i++)
+			p[i] = 0xee;
+		EXPECT_EQ(-EFAULT, dxgpmo_kmap_rw(self->fd, k.map_id,
+						  DXGPMO_KMAP_WRITE, 16, buf,
+						  2 * PAGE));
+		while (stored < PAGE && p[16 + stored] == 0x11)
+			stored++;
+		for (i = 0; i < 4 * PAGE; i++)
+			bad += p[i] != (i >= 16 && i < 16 + stored ? 0x11 :
+					0xee);
+		EXPECT_EQ(0, bad) {
+			TH_LOG("cache %u: %llu bytes stored, then %llu bytes not as they were",
+			       cache, (unsigned long long)stored,
+			       (unsigned long long)bad);
+		}
+		destroy_with_views(_metadata, self->fd, c.pmo_id, &u, &k);
+		munmap(buf, PAGE);
+	}
 }
 
 /*

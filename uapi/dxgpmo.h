@@ -604,7 +604,9 @@ struct dxgpmo_unmap {
  * of 4.  A large copy is made in pieces of 1 MiB, between which the caller
  * may be rescheduled or, on a fatal signal, stopped (EINTR).  On an error
  * (EFAULT, EINTR) a first part of the range, of unspecified length, may
- * have been copied.
+ * have been copied; a write never stores into the rest of the range
+ * (nothing the caller did not give).  A non-cached view is copied in
+ * 8-byte words, but for the bytes at the unaligned ends of a write.
  */
 struct dxgpmo_kmap_rw {
 	__u32 size;
