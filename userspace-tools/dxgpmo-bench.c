@@ -44,33 +44,102 @@ size_t max_size = 256UL << 20;
 int have_test_cmd = 1;
 const char *only_adapter;
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The median of n values, which it sorts. */
+static double median(double *v, unsigned int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n & 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * The spread is half the interquartile range of the pairs' ratios (the
+ * quartiles taken as the (n/4+1)-th smallest and largest ratio), not half
+ * their range: one pair a burst on the host lengthened on one side would
+ * make the range, and a row as noisy as its worst moment.  With 5 pairs it
+ * is half the range of the middle three.
+ */
+void pair_stats(const double *a, const double *b, unsigned int n,
+		struct pair_result *r)
+{
+	double ta[PAIRS_MAX], tb[PAIRS_MAX], ratio[PAIRS_MAX];
+	unsigned int i;
+
+	memset(r, 0, sizeof(*r));
+	if (!n)
+		return;
+	if (n > PAIRS_MAX)
+		n = PAIRS_MAX;
+	for (i = 0; i < n; i++) {
+		ta[i] = a[i];
+		tb[i] = b[i];
+		ratio[i] = a[i] / b[i];
+	}
+	r->pairs = n;
+	r->t = median(ta, n);
+	r->tb = median(tb, n);
+	r->ratio = median(ratio, n);
+	r->spread = (ratio[n - 1 - n / 4] - ratio[n / 4]) / 2;
+}
+
 /*
  * One measurement: a table row, and a JSON line when asked (extra: more
- * JSON members, each starting with a comma).
+ * JSON members, each starting with a comma).  A spread below zero: the
+ * row is not of pairs.
  */
-void report_extra(const char *scenario, const char *what, size_t size,
-		  double t, const char *base, double tb, const char *extra)
+static void row(const char *scenario, const char *what, size_t size,
+		double t, const char *base, double tb, double ratio,
+		double spread, unsigned int pairs, const char *extra)
 {
-	double ratio = tb > 0 && t >= 0 ? t / tb : 0;
+	char sp[16] = "-";
 
-	if (json)
+	if (spread >= 0)
+		snprintf(sp, sizeof(sp), "+-%.2f", spread);
+	if (json && spread >= 0)
+		fprintf(json,
+			"{\"scenario\":\"%s\",\"what\":\"%s\",\"size\":%zu,\"seconds\":%.9f,\"baseline\":\"%s\",\"baseline_seconds\":%.9f,\"ratio\":%.3f,\"spread\":%.3f,\"pairs\":%u%s}\n",
+			scenario, what, size, t, base, tb, ratio, spread,
+			pairs, extra);
+	else if (json)
 		fprintf(json,
 			"{\"scenario\":\"%s\",\"what\":\"%s\",\"size\":%zu,\"seconds\":%.9f,\"baseline\":\"%s\",\"baseline_seconds\":%.9f,\"ratio\":%.3f%s}\n",
 			scenario, what, size, t, base, tb, ratio, extra);
 	if (!strcmp(scenario, "scale"))	/* size is a count here */
-		printf("%-10s %-30s %14zu %11.1f us %-24s %11.1f us %7.2fx\n",
-		       scenario, what, size, t * 1e6, base, tb * 1e6, ratio);
+		printf("%-10s %-30s %14zu %11.1f us %-24s %11.1f us %7.2fx %7s\n",
+		       scenario, what, size, t * 1e6, base, tb * 1e6, ratio,
+		       sp);
 	else
-		printf("%-10s %-30s %10zu KiB %11.1f us %-24s %11.1f us %7.2fx\n",
+		printf("%-10s %-30s %10zu KiB %11.1f us %-24s %11.1f us %7.2fx %7s\n",
 		       scenario, what, size >> 10, t * 1e6, base, tb * 1e6,
-		       ratio);
+		       ratio, sp);
 	fflush(stdout);
+}
+
+void report_extra(const char *scenario, const char *what, size_t size,
+		  double t, const char *base, double tb, const char *extra)
+{
+	row(scenario, what, size, t, base, tb, tb > 0 && t >= 0 ? t / tb : 0,
+	    -1, 0, extra);
 }
 
 void report(const char *scenario, const char *what, size_t size, double t,
 	    const char *base, double tb)
 {
 	report_extra(scenario, what, size, t, base, tb, "");
+}
+
+void report_pairs(const char *scenario, const char *what, size_t size,
+		  const char *base, const struct pair_result *r,
+		  const char *extra)
+{
+	row(scenario, what, size, r->t, base, r->tb, r->ratio, r->spread,
+	    r->pairs, extra);
 }
 
 int test_cmd(struct dxgpmo_test_cmd *t)
@@ -153,8 +222,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	pick_max_size();
-	printf("%-10s %-30s %14s %14s %-24s %14s %8s\n", "SCENARIO",
-	       "MEASURED", "SIZE", "TIME", "BASELINE", "TIME", "RATIO");
+	printf("%-10s %-30s %14s %14s %-24s %14s %8s %7s\n", "SCENARIO",
+	       "MEASURED", "SIZE", "TIME", "BASELINE", "TIME", "RATIO",
+	       "SPREAD");
 	if (wanted("create"))
 		scenario_create();
 	if (wanted("adl"))

@@ -72,10 +72,75 @@ static inline double best(double (*fn)(size_t, uint32_t), size_t size,
 	return b;
 }
 
+/*
+ * A subject against its baseline in pairs: the medians of each one's
+ * times, the median of the pairs' ratios and their spread, half the
+ * interquartile range of those ratios (pair_stats()).  A figure no
+ * farther from a goal than its spread is within noise.
+ */
+struct pair_result {
+	double t;		/* the subject's median time */
+	double tb;		/* the baseline's */
+	double ratio;		/* the median of the pairs' ratios */
+	double spread;
+	unsigned int pairs;
+};
+
+#define PAIRS_MAX	31
+
+/*
+ * Pairs per row: at least 5, the quartiles of fewer mean nothing; more
+ * where a call is short and a burst on the host is a larger part of it.
+ * A pair at 1 GiB takes seconds under TCG.
+ */
+static inline unsigned int pairs_for(size_t size)
+{
+	return size >= (64 << 20) ? 5 : size >= (1 << 20) ? 11 : PAIRS_MAX;
+}
+
+void pair_stats(const double *a, const double *b, unsigned int n,
+		struct pair_result *r);
+
+/*
+ * The subject fa and its baseline fb timed one right after the other, n
+ * times: a moment the host steals time lengthens one pair, not one side
+ * of every ratio, as it does when all of one side runs before the other
+ * (best()).  Which goes first swaps from pair to pair, so that a drift
+ * over the run or a cost of coming second falls on both.  0, or -1 when
+ * a call failed.
+ */
+static inline int paired(double (*fa)(size_t, uint32_t), uint32_t arg_a,
+			 double (*fb)(size_t, uint32_t), uint32_t arg_b,
+			 size_t size, unsigned int n, struct pair_result *r)
+{
+	double a[PAIRS_MAX], b[PAIRS_MAX];
+	unsigned int i;
+
+	if (n > PAIRS_MAX)
+		n = PAIRS_MAX;
+	for (i = 0; i < n; i++) {
+		if (i & 1) {
+			b[i] = fb(size, arg_b);
+			a[i] = b[i] > 0 ? fa(size, arg_a) : -1;
+		} else {
+			a[i] = fa(size, arg_a);
+			b[i] = a[i] >= 0 ? fb(size, arg_b) : -1;
+		}
+		if (a[i] < 0 || b[i] <= 0)
+			return -1;
+	}
+	pair_stats(a, b, n, r);
+	return 0;
+}
+
 void report_extra(const char *scenario, const char *what, size_t size,
 		  double t, const char *base, double tb, const char *extra);
 void report(const char *scenario, const char *what, size_t size, double t,
 	    const char *base, double tb);
+/* A row of pairs: its times are the medians, its ratio the pairs'. */
+void report_pairs(const char *scenario, const char *what, size_t size,
+		  const char *base, const struct pair_result *r,
+		  const char *extra);
 int test_cmd(struct dxgpmo_test_cmd *t);
 /* Says once that what needs DXGPMO_IOC_TEST is skipped. */
 void no_test_cmd(const char *what);

@@ -17,7 +17,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -135,40 +134,21 @@ static int time_rows(double *create, double *adl)
 	return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The row: medians of each build's times, the ratios' median and spread. */
+/* The row: each build's median time, the pairs' median ratio and spread. */
 static void trace_row(const char *what, double on[], double off[])
 {
-	double ratio[TRACE_PAIRS], t_on[TRACE_PAIRS], t_off[TRACE_PAIRS];
-	double spread, median;
-	char extra[160];
-	unsigned int i;
+	const char *verdict;
+	struct pair_result r;
+	char extra[96];
 
-	for (i = 0; i < TRACE_PAIRS; i++) {
-		ratio[i] = on[i] / off[i];
-		t_on[i] = on[i];
-		t_off[i] = off[i];
-	}
-	qsort(ratio, TRACE_PAIRS, sizeof(*ratio), cmp_double);
-	qsort(t_on, TRACE_PAIRS, sizeof(*t_on), cmp_double);
-	qsort(t_off, TRACE_PAIRS, sizeof(*t_off), cmp_double);
-	median = ratio[TRACE_PAIRS / 2];
-	/* Half the range of the middle three pairs' ratios. */
-	spread = (ratio[TRACE_PAIRS / 2 + 1] - ratio[TRACE_PAIRS / 2 - 1]) / 2;
-	snprintf(extra, sizeof(extra),
-		 ",\"pairs\":%d,\"pair_ratio\":%.3f,\"spread\":%.3f,\"verdict\":\"%s\"",
-		 TRACE_PAIRS, median, spread,
-		 median - 1 <= spread ? "within noise" : "slower");
-	report_extra("trace", what, TRACE_SIZE, t_on[TRACE_PAIRS / 2],
-		     "events compiled out", t_off[TRACE_PAIRS / 2], extra);
+	pair_stats(on, off, TRACE_PAIRS, &r);
+	verdict = r.ratio - 1 <= r.spread ? "within noise" : "slower";
+	snprintf(extra, sizeof(extra), ",\"pair_ratio\":%.3f,\"verdict\":\"%s\"",
+		 r.ratio, verdict);
+	report_pairs("trace", what, TRACE_SIZE, "events compiled out", &r,
+		     extra);
 	printf("# %s: pairs' median ratio %.3fx, spread +-%.3f: %s\n", what,
-	       median, spread, median - 1 <= spread ? "within noise" : "slower");
+	       r.ratio, r.spread, verdict);
 }
 
 void scenario_trace(void)
