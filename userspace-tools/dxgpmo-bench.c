@@ -23,6 +23,13 @@
  * run when the machine has the memory for them.  A kernel peer the
  * running kernel lacks is skipped, saying why.
  *
+ * Most rows are pairs (paired() in dxgpmo_bench.h): the subject and its
+ * baseline timed one right after the other, 5 to 31 times; the row gives
+ * each one's median time, the median of the pairs' ratios and their
+ * spread.  On a host that other work loads, the fastest of N runs of one
+ * and then of the other swung 2x between rows of the same size; a pair
+ * shares its moment.  Rows without a spread are the best of a few runs.
+ *
  * This file is the driver; each scenario family has a
  * dxgpmo_bench_<family>.c of its own, and dxgpmo_bench.h declares what
  * they share.

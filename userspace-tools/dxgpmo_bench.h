@@ -146,8 +146,8 @@ int test_cmd(struct dxgpmo_test_cmd *t);
 void no_test_cmd(const char *what);
 
 /* dxgpmo_bench_peers.c: scenario 2's user-space peers. */
-void adl_vs_vfio(const char *adapter, size_t size, double t,
-		 unsigned int reps);
+void adl_vs_vfio(const char *adapter, size_t size,
+		 double (*ioctls)(size_t size, uint32_t arg));
 void adl_vs_iommufd(void);
 void adl_peers_done(void);
 

@@ -104,30 +104,27 @@ static void report_orders(size_t size)
  * The floor of create+destroy, timed in the module: zeroed pages of the
  * orders an object of this size and cache type got, allocated and freed,
  * with the cache maintenance a non-cacheable page needs where the linear
- * alias stays write-back (arm64).  -1 without the test command.
+ * alias stays write-back (arm64); seconds per allocation and free.  The
+ * object is made and destroyed around each call, untimed, rather than
+ * kept for all the pairs: it takes its pages from the pool the subject's
+ * destroy filled, so that at 1 GiB the subject, the object and the floor
+ * never hold more than two objects' memory between them.
  */
 static double zero_floor(size_t size, uint32_t cache)
 {
 	struct dxgpmo_create_pmo c = { .length = size, .cache_type = cache };
 	struct dxgpmo_test_cmd t = { .op = DXGPMO_TEST_OP_BENCH_ZERO };
-	uint64_t best_ns = 0;
-	unsigned int i;
-	int ret = 0;
+	int ret;
 
-	if (!have_test_cmd || dxgpmo_create_pmo(dev, &c))
+	if (dxgpmo_create_pmo(dev, &c))
 		return -1;
 	t.id = c.pmo_id;
 	t.loops = in_module_loops(size);
-	for (i = 0; !ret && i < (size >= (64 << 20) ? 3 : 5); i++) {
-		ret = test_cmd(&t);
-		best_ns = i && best_ns < t.zero_ns ? best_ns : t.zero_ns;
-	}
+	ret = test_cmd(&t);
 	dxgpmo_destroy_pmo(dev, c.pmo_id, 0);
-	if (ret == -ENOTTY || ret == -EINVAL) {
+	if (ret == -ENOTTY || ret == -EINVAL)
 		no_test_cmd("the zeroing floor");
-		return -1;
-	}
-	return ret ? -1 : best_ns / 1e9 / t.loops;
+	return ret ? -1 : t.zero_ns / 1e9 / t.loops;
 }
 
 /* The kernel's own allocators of DMA-able memory, where it has them. */
@@ -192,15 +189,23 @@ static int open_peer(const char *path, const char *config)
 	return fd;
 }
 
-/* A peer that fails at one size (a limit of its own) says so once. */
-static void report_peer(const char *what, size_t size, double t,
-			const char *base, double tb, int *said)
+/*
+ * The subject against a peer, in pairs; a peer that fails at one size (a
+ * limit of its own) says so once.
+ */
+static void report_peer(const char *what, size_t size, uint32_t cache,
+			double (*peer)(size_t, uint32_t), const char *base,
+			int *said)
 {
-	if (tb < 1e9) {
-		report("create", what, size, t, base, tb);
+	struct pair_result r;
+
+	peer_errno = 0;
+	if (!paired(create_destroy, cache, peer, 0, size, pairs_for(size),
+		    &r)) {
+		report_pairs("create", what, size, base, &r, "");
 	} else if (!*said) {
 		printf("# create vs %s skipped from %zu KiB: %s\n", base,
-		       size >> 10, strerror(peer_errno));
+		       size >> 10, strerror(peer_errno ? peer_errno : errno));
 		*said = 1;
 	}
 }
@@ -219,35 +224,36 @@ void scenario_create(void)
 	udmabuf_fd = open_peer("/dev/udmabuf", "CONFIG_UDMABUF");
 	for (size = 4096; size <= max_size; size <<= 2) {
 		unsigned int reps = reps_for(size);
-		double base = best(anon_populate2, size, 0, reps);
-		double heap = heap_fd < 0 ? 1e9 : best(heap_alloc, size, 0, reps);
-		double udma = udmabuf_fd < 0 ? 1e9 :
-			      best(udmabuf_create, size, 0, reps);
 
 		for (i = 0; i < ARRAY_SIZE(caches); i++) {
-			double t = best(create_destroy, size, caches[i], reps);
-			double floor = zero_floor(size, caches[i]);
+			struct pair_result r;
 
 			snprintf(what, sizeof(what), "create+destroy (%s)",
 				 dxgpmo_cache_name(caches[i]));
-			report("create", what, size, t, "anon mmap+populate",
-			       base);
+			if (!paired(create_destroy, caches[i], anon_populate2,
+				    0, size, pairs_for(size), &r))
+				report_pairs("create", what, size,
+					     "anon mmap+populate", &r, "");
 			if (heap_fd >= 0)
-				report_peer(what, size, t,
-					    "dma-heap system alloc", heap,
+				report_peer(what, size, caches[i], heap_alloc,
+					    "dma-heap system alloc",
 					    &heap_said);
 			if (udmabuf_fd >= 0)
-				report_peer(what, size, t, "memfd+udmabuf",
-					    udma, &udmabuf_said);
-			if (floor >= 0)
-				report("create", what, size, t,
-				       "zeroed pages (floor)", floor);
+				report_peer(what, size, caches[i],
+					    udmabuf_create, "memfd+udmabuf",
+					    &udmabuf_said);
+			if (have_test_cmd &&
+			    !paired(create_destroy, caches[i], zero_floor,
+				    caches[i], size, pairs_for(size), &r))
+				report_pairs("create", what, size,
+					     "zeroed pages (floor)", &r, "");
 		}
 		if (!access("/proc/sys/vm/drop_caches", W_OK))
 			report("create", "create+destroy (wc, cold pool)",
 			       size, best(create_destroy_cold, size,
 					  DXGPMO_CACHE_WRITE_COMBINED, reps),
-			       "anon mmap+populate", base);
+			       "anon mmap+populate",
+			       best(anon_populate2, size, 0, reps));
 		report_orders(size);
 	}
 	if (heap_fd >= 0)

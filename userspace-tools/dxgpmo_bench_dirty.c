@@ -94,6 +94,7 @@ static uint8_t *segment_map(const struct dxgpmo_adapter_info *a, size_t size)
 static uint8_t *dirty_seg;
 static uint8_t *dirty_bits;
 static uint32_t dirty_page_size;	/* the adapter's tracking page */
+static struct dxgpmo_adapter_info dirty_adapter;	/* the first one */
 
 /*
  * One tracking period on basis @basis (of the segment's first size
@@ -123,13 +124,35 @@ static double tracked_sparse(size_t size, uint32_t basis)
 }
 
 /*
+ * The period as the pairs with soft-dirty time it: the segment mapped and
+ * written whole first, then one untimed period, so that the timed one
+ * finds the pages as a period that follows another does; the segment is
+ * unmapped again before soft-dirty runs (clear_refs would write-protect
+ * its PTEs too, and walk them).
+ */
+static double tracked_period(size_t size, uint32_t basis)
+{
+	double t = -1;
+
+	dirty_seg = segment_map(&dirty_adapter, size);
+	if (!dirty_seg)
+		return -1;
+	if (tracked_sparse(size, basis) >= 0)
+		t = tracked_sparse(size, basis);
+	munmap(dirty_seg, size);
+	dirty_seg = NULL;
+	return t;
+}
+
+/*
  * Every size up to the segment's (1 GiB with segment_mb=1024): writes to
  * every page with tracking on + a query, against the same writes
  * untracked and soft-dirty; then a whole tracking period with a write to
- * every 16th page, against soft-dirty doing the same.  The soft-dirty runs
- * have the segment unmapped: clear_refs would write-protect its PTEs too.
- * The rows of a module tracking 2 MiB pages (dirty_page_size=2097152,
- * write faults on granules) say so and start at 2 MiB.
+ * every 16th page, against soft-dirty doing the same, in pairs.  The
+ * soft-dirty runs have the segment unmapped: clear_refs would
+ * write-protect its PTEs too.  The rows of a module tracking 2 MiB pages
+ * (dirty_page_size=2097152, write faults on granules) say so and start at
+ * 2 MiB.
  */
 void scenario_dirty(void)
 {
@@ -143,6 +166,7 @@ void scenario_dirty(void)
 	if (dxgpmo_query_adapters(dev, info, DXGPMO_MAX_ADAPTERS, &total) ||
 	    !total)
 		return;
+	dirty_adapter = info[0];
 	dirty_page_size = info[0].dirty_page_size;
 	if (dirty_page_size == 2 << 20) {
 		tracked_what = "tracked writes+query (2 MiB pages)";
@@ -151,8 +175,9 @@ void scenario_dirty(void)
 	dirty_bits = calloc(1, info[0].segment_size / dirty_page_size / 8 + 1);
 	for (size = 64 * 1024; size <= info[0].segment_size && dirty_bits;
 	     size <<= 2) {
-		unsigned int reps = size >= (64 << 20) ? 3 : 10;
-		double t0, tracked, untracked, sparse;
+		unsigned int n = pairs_for(size);
+		double t0, tracked, untracked;
+		struct pair_result p;
 
 		if (size < dirty_page_size)
 			continue;
@@ -174,19 +199,21 @@ void scenario_dirty(void)
 		t0 = now();
 		touch(dirty_seg, size);
 		untracked = now() - t0;
-		sparse = best(tracked_sparse, size, basis, reps);
-		dxgpmo_destroy_memory_basis(dev, basis);
 		munmap(dirty_seg, size);
+		dirty_seg = NULL;
 		report("dirty", tracked_what, size, tracked,
 		       "untracked writes", untracked);
 		report("dirty", tracked_what, size, tracked,
 		       "soft-dirty anon", soft_dirty(size, PAGE));
-		report("dirty", period_what, size, sparse,
-		       "soft-dirty anon 1/16", best(soft_dirty, size,
-						    16 * PAGE, reps));
-		report("dirty", period_what, size, sparse,
-		       "soft-dirty 4K pages 1/16",
-		       best(soft_dirty_4k, size, 16 * PAGE, reps));
+		if (!paired(tracked_period, basis, soft_dirty, 16 * PAGE, size,
+			    n, &p))
+			report_pairs("dirty", period_what, size,
+				     "soft-dirty anon 1/16", &p, "");
+		if (!paired(tracked_period, basis, soft_dirty_4k, 16 * PAGE,
+			    size, n, &p))
+			report_pairs("dirty", period_what, size,
+				     "soft-dirty 4K pages 1/16", &p, "");
+		dxgpmo_destroy_memory_basis(dev, basis);
 	}
 	free(dirty_bits);
 }

@@ -53,22 +53,23 @@ static double mmap_touch(size_t size, uint32_t unused)
 
 void scenario_map(void)
 {
+	struct pair_result r;
 	size_t size;
 
 	for (size = 4096; size <= max_size; size <<= 2) {
 		struct dxgpmo_create_pmo c = { .length = size,
 					       .cache_type = DXGPMO_CACHE_CACHED };
-		double base = best(anon_touch, size, 0, reps_for(size));
+		unsigned int n = pairs_for(size);
 
 		if (dxgpmo_create_pmo(dev, &c))
 			continue;
 		window_offset = c.mmap_offset;
-		report("map", "MAP user+touch+UNMAP", size,
-		       best(map_touch, size, c.pmo_id, reps_for(size)),
-		       "anon mmap+touch", base);
-		report("map", "mmap(2) window+touch", size,
-		       best(mmap_touch, size, 0, reps_for(size)),
-		       "anon mmap+touch", base);
+		if (!paired(map_touch, c.pmo_id, anon_touch, 0, size, n, &r))
+			report_pairs("map", "MAP user+touch+UNMAP", size,
+				     "anon mmap+touch", &r, "");
+		if (!paired(mmap_touch, 0, anon_touch, 0, size, n, &r))
+			report_pairs("map", "mmap(2) window+touch", size,
+				     "anon mmap+touch", &r, "");
 		dxgpmo_destroy_pmo(dev, c.pmo_id, 0);
 	}
 }

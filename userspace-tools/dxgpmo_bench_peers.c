@@ -162,13 +162,13 @@ static int peer_buffer(size_t size)
 	return 0;
 }
 
-/* The row of ALLOCATE+FREE_ADL (t, one pair) against VFIO type1. */
-void adl_vs_vfio(const char *adapter, size_t size, double t,
-		 unsigned int reps)
+/* ALLOCATE+FREE_ADL (ioctls: one of each) against VFIO type1, in pairs. */
+void adl_vs_vfio(const char *adapter, size_t size,
+		 double (*ioctls)(size_t, uint32_t))
 {
 	static int said_size;
+	struct pair_result r;
 	char what[64];
-	double tv;
 
 	if (vfio_container == -2 || vfio_open())
 		return;
@@ -177,8 +177,8 @@ void adl_vs_vfio(const char *adapter, size_t size, double t,
 		       size >> 10, strerror(errno));
 		return;
 	}
-	tv = best(vfio_map_unmap, size, 0, reps);
-	if (tv >= 1e9) {
+	errno = 0;
+	if (paired(ioctls, 0, vfio_map_unmap, 0, size, pairs_for(size), &r)) {
 		if (!said_size)
 			printf("# adl vs VFIO type1 skipped from %zu KiB: %s\n",
 			       size >> 10, strerror(errno));
@@ -186,7 +186,7 @@ void adl_vs_vfio(const char *adapter, size_t size, double t,
 		return;
 	}
 	snprintf(what, sizeof(what), "ALLOCATE+FREE_ADL %s", adapter);
-	report("adl", what, size, t, "VFIO type1 MAP+UNMAP", tv);
+	report_pairs("adl", what, size, "VFIO type1 MAP+UNMAP", &r, "");
 }
 
 /*
