@@ -7,21 +7,22 @@
  * Scenarios: 1 create+destroy vs anonymous mmap(MAP_POPULATE), vs an
  * allocation from the dma-buf system heap, vs a udmabuf of a memfd and vs
  * zeroed pages of the same orders allocated in the module, with the buddy
- * orders the objects got; 2 ALLOCATE_ADL + FREE_ADL vs a per-page
- * dma_map_page() loop and vs dma_map_sgtable() of a prebuilt sg_table
- * plus the page-number array on the same device, all timed inside the
- * module, and the ioctls vs VFIO type1 MAP+UNMAP_DMA on a device bound to
- * vfio-pci
- * (DXGPMO_IOC_TEST, so the module must be a test build, make module
- * DXGPMO_TEST=y, loaded with debug_ioctls=1; without it scenario 2 and
- * the orders are skipped, saying so); 3 user
- * MAP + touch vs anonymous mmap + touch; 4 tracked segment writes + query
- * vs untracked writes vs soft-dirty, every page and every 16th page; 5
- * create/destroy throughput with threads, and per-object cost up to
- * 100,000 live objects; 6 (with --trace-baseline) the create and ADL rows
- * with the trace events compiled in and off vs compiled out.  1 GiB sizes
- * run when the machine has the memory for them.  A kernel peer the
- * running kernel lacks is skipped, saying why.
+ * orders the objects got; destroying a pooled non-cached object vs a
+ * write-combined one and a cached one; 2 ALLOCATE_ADL + FREE_ADL vs a
+ * per-page dma_map_page() loop and vs dma_map_sgtable() of a prebuilt
+ * sg_table plus the page-number array on the same device, all timed
+ * inside the module, and the ioctls vs VFIO type1 MAP+UNMAP_DMA on a
+ * device bound to vfio-pci (DXGPMO_IOC_TEST, so the module must be a test
+ * build, make module DXGPMO_TEST=y, loaded with debug_ioctls=1; without
+ * it scenario 2 and the orders are skipped, saying so); 3 user MAP +
+ * touch vs anonymous mmap + touch, and KMAP_RW reads and writes of a
+ * non-cached kernel view vs a write-combined one and a cached one; 4
+ * tracked segment writes + query vs untracked writes vs soft-dirty, every
+ * page and every 16th page; 5 create/destroy throughput with threads, and
+ * per-object cost up to 100,000 live objects; 6 (with --trace-baseline)
+ * the create and ADL rows with the trace events compiled in and off vs
+ * compiled out.  1 GiB sizes run when the machine has the memory for
+ * them.  A kernel peer the running kernel lacks is skipped, saying why.
  *
  * Most rows are pairs (paired() in dxgpmo_bench.h): the subject and its
  * baseline timed one right after the other, 5 to 31 times; the row gives
