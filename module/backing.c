@@ -454,10 +454,8 @@ int dxgpmo_ram_kview_rw(struct dxgpmo_backing *backing,
 			u64 length, void __user *ubuf)
 {
 	if (backing->cache_type == DXGPMO_CACHE_NON_CACHED)
-		return write ? dxgpmo_uc_copy_from_user(view->vaddr + offset,
-							ubuf, length) :
-			       dxgpmo_uc_copy_to_user(ubuf, view->vaddr + offset,
-						      length);
+		return dxgpmo_uc_copy_user(view->vaddr + offset, ubuf, length,
+					   write);
 	if (!write)
 		return copy_to_user(ubuf, view->vaddr + offset, length) ?
 		       -EFAULT : 0;

@@ -54,37 +54,16 @@ static void dxgpmo_uc_store(u8 *uc, const u8 *src, size_t length)
 		WRITE_ONCE(*uc++, *src++);
 }
 
-int dxgpmo_uc_copy_to_user(void __user *ubuf, const void *uc, size_t length)
+/*
+ * Pieces of the bounce's size, each from its first byte's word; every
+ * piece but the last ends on a word, and the bounce offset of a byte
+ * has the alignment of its place in the view.
+ */
+int dxgpmo_uc_copy_user(void *uc, void __user *ubuf, size_t length,
+			bool write)
 {
 	unsigned long head = (unsigned long)uc & 7;
-	const u8 *from = (const u8 *)uc - head;
-	size_t done, n;
-	u64 *bounce;
-	int ret = 0;
-
-	bounce = kmalloc(DXGPMO_UC_BOUNCE, GFP_KERNEL);
-	if (!bounce)
-		return -ENOMEM;
-	/* Piece by piece from the word that holds the first byte. */
-	for (done = 0; done < length; done += n, head = 0) {
-		n = min_t(size_t, length - done, DXGPMO_UC_BOUNCE - head);
-		dxgpmo_uc_load(bounce, (const u64 *)from,
-			       DIV_ROUND_UP(head + n, 8));
-		if (copy_to_user(ubuf + done, (u8 *)bounce + head, n)) {
-			ret = -EFAULT;
-			break;
-		}
-		from += head + n;
-	}
-	kfree(bounce);
-	return ret;
-}
-
-int dxgpmo_uc_copy_from_user(void *uc, const void __user *ubuf,
-			     size_t length)
-{
-	unsigned long head = (unsigned long)uc & 7;
-	u8 *to = uc;
+	u8 *word = (u8 *)uc - head;
 	size_t done, n;
 	u8 *bounce;
 	int ret = 0;
@@ -92,15 +71,22 @@ int dxgpmo_uc_copy_from_user(void *uc, const void __user *ubuf,
 	bounce = kmalloc(DXGPMO_UC_BOUNCE, GFP_KERNEL);
 	if (!bounce)
 		return -ENOMEM;
-	/* Bounce offset and destination share their alignment. */
-	for (done = 0; done < length; done += n, head = 0) {
+	for (done = 0; done < length; done += n, word += head + n, head = 0) {
 		n = min_t(size_t, length - done, DXGPMO_UC_BOUNCE - head);
-		if (copy_from_user(bounce + head, ubuf + done, n)) {
-			ret = -EFAULT;
-			break;
+		if (write) {
+			if (copy_from_user(bounce + head, ubuf + done, n)) {
+				ret = -EFAULT;
+				break;
+			}
+			dxgpmo_uc_store(word + head, bounce + head, n);
+		} else {
+			dxgpmo_uc_load((u64 *)bounce, (const u64 *)word,
+				       DIV_ROUND_UP(head + n, 8));
+			if (copy_to_user(ubuf + done, bounce + head, n)) {
+				ret = -EFAULT;
+				break;
+			}
 		}
-		dxgpmo_uc_store(to, bounce + head, n);
-		to += n;
 	}
 	kfree(bounce);
 	return ret;

@@ -14,8 +14,8 @@
 #include <linux/types.h>
 
 void dxgpmo_uc_zero_page(struct page *page);
-int dxgpmo_uc_copy_to_user(void __user *ubuf, const void *uc, size_t length);
-int dxgpmo_uc_copy_from_user(void *uc, const void __user *ubuf,
-			     size_t length);
+/* KMAP_RW of a non-cached view: write copies from ubuf into uc. */
+int dxgpmo_uc_copy_user(void *uc, void __user *ubuf, size_t length,
+			bool write);
 
 #endif /* _DXGPMO_UNCACHED_H */
