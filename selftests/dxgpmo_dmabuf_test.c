@@ -17,6 +17,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <xf86drm.h>
@@ -317,6 +318,44 @@ TEST_F(dmabuf, close_orders)
 	ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
 	EXPECT_EQ(SIZE / PAGE, global_pages(self->fd));
 	gem_close(self->vgem, handle);
+	EXPECT_EQ(0, global_pages(self->fd));
+}
+
+/*
+ * A mapping of the buffer split by munmap() and copied by fork() holds
+ * the pages once a piece: they stay, shared, until the last piece of
+ * either process is gone.
+ */
+TEST_F(dmabuf, mmap_split_and_forked)
+{
+	struct dxgpmo_create_pmo c;
+	volatile uint8_t *p;
+	int dfd, status;
+	pid_t pid;
+
+	ASSERT_EQ(0, create(self->fd, variant->type, variant->cache, &c));
+	ASSERT_EQ(0, dxgpmo_export_dmabuf(self->fd, c.pmo_id, O_RDWR, &dfd));
+	p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, dfd, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_EQ(0, close(dfd));
+	ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+	/* two pieces: the first page, and the last two */
+	ASSERT_EQ(0, munmap((void *)(p + PAGE), PAGE));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		p[0] = 0x21;
+		p[3 * PAGE] = 0x43;
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, status);
+	EXPECT_EQ(0x21, p[0]);
+	EXPECT_EQ(0x43, p[3 * PAGE]);
+	EXPECT_EQ(SIZE / PAGE, global_pages(self->fd));
+	EXPECT_EQ(0, munmap((void *)p, PAGE));
+	EXPECT_EQ(SIZE / PAGE, global_pages(self->fd));
+	EXPECT_EQ(0, munmap((void *)(p + 2 * PAGE), 2 * PAGE));
 	EXPECT_EQ(0, global_pages(self->fd));
 }
 
