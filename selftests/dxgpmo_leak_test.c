@@ -35,8 +35,11 @@
 
 /* What the leaking child made, as it tells the parent. */
 struct leaked {
-	uint32_t pmo_a, amo_a, adl_a, pmo_b;
+	uint32_t pmo_a, amo_a, adl_a, pmo_b, map_b, basis;
 };
+
+/* A memory basis over the adapter's segment's first 2 MiB, if it has one. */
+#define BASIS_SIZE (2ULL << 20)
 
 struct leaker {
 	pid_t pid;
@@ -46,12 +49,15 @@ struct leaker {
 
 /*
  * The child: a file with PMO A (4 pages, CONTEXT_A) opened on the first
- * adapter with an ADL of one page, and PMO B (2 pages, CONTEXT_B, no
- * adapter); it tells the parent their ids, waits for the word and exits
- * without freeing or closing anything.  Exits 10-14 on failure.
+ * adapter with an ADL of one page, PMO B (2 pages, CONTEXT_B, no
+ * adapter) with a kernel view of it, and, when the adapter's segment is
+ * large enough, a memory basis over BASIS_SIZE of it; it tells the parent
+ * their ids, waits for the word and exits without freeing or closing
+ * anything.  Exits 10-16 on failure.
  */
-static void leaker_child(int in, int out, uint32_t adapter)
+static void leaker_child(int in, int out, uint32_t adapter, int with_basis)
 {
+	struct dxgpmo_memory_range range = { .length = BASIS_SIZE };
 	struct dxgpmo_create_pmo a = {
 		.length = 4 * PAGE, .adapter_id = adapter,
 		.cache_type = DXGPMO_CACHE_CACHED, .context = CONTEXT_A,
@@ -61,6 +67,10 @@ static void leaker_child(int in, int out, uint32_t adapter)
 		.context = CONTEXT_B,
 	};
 	struct dxgpmo_allocate_adl adl = { .length = PAGE };
+	struct dxgpmo_map view = {
+		.access_mode = DXGPMO_ACCESS_KERNEL, .length = 2 * PAGE,
+	};
+	uint32_t basis = 0;
 	struct leaked ids;
 	char go;
 	int fd;
@@ -74,9 +84,15 @@ static void leaker_child(int in, int out, uint32_t adapter)
 	adl.amo_id = a.amo_id;
 	if (dxgpmo_allocate_adl(fd, &adl))
 		_exit(12);
+	view.pmo_id = b.pmo_id;
+	if (dxgpmo_map(fd, &view))
+		_exit(15);
+	if (with_basis &&
+	    dxgpmo_create_memory_basis(fd, adapter, 1, &range, 1, &basis))
+		_exit(16);
 	ids = (struct leaked){
 		.pmo_a = a.pmo_id, .amo_a = a.amo_id, .adl_a = adl.adl_id,
-		.pmo_b = b.pmo_id,
+		.pmo_b = b.pmo_id, .map_b = view.map_id, .basis = basis,
 	};
 	if (write(out, &ids, sizeof(ids)) != sizeof(ids))
 		_exit(13);
@@ -85,7 +101,8 @@ static void leaker_child(int in, int out, uint32_t adapter)
 	_exit(0);	/* the objects are left to the close */
 }
 
-static int leaker_start(struct leaker *l, uint32_t adapter)
+static int leaker_start(struct leaker *l,
+			const struct dxgpmo_adapter_info *adapter)
 {
 	int down[2], up[2];
 
@@ -97,7 +114,8 @@ static int leaker_start(struct leaker *l, uint32_t adapter)
 	if (!l->pid) {
 		close(down[1]);
 		close(up[0]);
-		leaker_child(down[0], up[1], adapter);
+		leaker_child(down[0], up[1], adapter->adapter_id,
+			     adapter->segment_size >= BASIS_SIZE);
 	}
 	close(down[0]);
 	close(up[1]);
@@ -294,6 +312,20 @@ static void expect_listed(struct __test_metadata *_metadata,
 	EXPECT_TRUE(object_ok(_metadata, part, l->ids.pmo_b, "pmo", 2 * PAGE,
 			      CONTEXT_B, l->pid, want_stacks,
 			      "dxgpmo_cmd_create_pmo"));
+	EXPECT_TRUE(object_ok(_metadata, part, l->ids.map_b, "map", 2 * PAGE,
+			      CONTEXT_B, l->pid, want_stacks,
+			      "dxgpmo_cmd_map"));
+	if (l->ids.basis) {
+		const char *line = object_line(part, l->ids.basis, "basis");
+		char want[160];
+
+		snprintf(want, sizeof(want),
+			 "\n  handle 0x%x basis size %llu cache - context 0x0 pid %d comm %s\n",
+			 l->ids.basis, BASIS_SIZE, l->pid, LEAKER_COMM);
+		EXPECT_TRUE(line && !strncmp(line, want, strlen(want))) {
+			TH_LOG("want: %sin:\n%s", want + 1, part);
+		}
+	}
 	free(part);
 }
 
@@ -344,7 +376,7 @@ TEST_F(leak, leaking_process_listed_and_reported)
 
 	ASSERT_EQ(0, write_sysfs(LEAK_REPORT_PARAM, "1"));
 	ASSERT_EQ(0, write_sysfs(LEAK_STACKS_PARAM, "1"));
-	ASSERT_EQ(0, leaker_start(&l, self->ad.any->adapter_id));
+	ASSERT_EQ(0, leaker_start(&l, self->ad.any));
 	expect_listed(_metadata, &l, 1, &file_id);
 	EXPECT_EQ(0, leaker_finish(&l));
 	expect_unlisted(_metadata, l.pid);
@@ -366,8 +398,18 @@ TEST_F(leak, leaking_process_listed_and_reported)
 	snprintf(want, sizeof(want), "%s leaked handle 0x%x pmo size %llu cache cached context 0x%llx",
 		 opener, l.ids.pmo_b, 2 * PAGE, CONTEXT_B);
 	EXPECT_NE(NULL, strstr(log, want)) TH_LOG("no %s in:\n%s", want, log);
-	snprintf(want, sizeof(want), "%s closed with 4 object(s) alive (2 pmo, 1 amo, 1 adl, 0 map, 0 basis), 0 not listed",
-		 opener);
+	snprintf(want, sizeof(want), "%s leaked handle 0x%x map size %llu cache cached context 0x%llx",
+		 opener, l.ids.map_b, 2 * PAGE, CONTEXT_B);
+	EXPECT_NE(NULL, strstr(log, want)) TH_LOG("no %s in:\n%s", want, log);
+	if (l.ids.basis) {
+		snprintf(want, sizeof(want), "%s leaked handle 0x%x basis size %llu cache - context ",
+			 opener, l.ids.basis, BASIS_SIZE);
+		EXPECT_NE(NULL, strstr(log, want)) {
+			TH_LOG("no %s in:\n%s", want, log);
+		}
+	}
+	snprintf(want, sizeof(want), "%s closed with %d object(s) alive (2 pmo, 1 amo, 1 adl, 1 map, %d basis), 0 not listed",
+		 opener, 5 + !!l.ids.basis, !!l.ids.basis);
 	EXPECT_NE(NULL, strstr(log, want)) TH_LOG("no %s in:\n%s", want, log);
 	free(log);
 }
@@ -381,7 +423,7 @@ TEST_F(leak, defaults_list_without_stacks_report_nothing)
 
 	ASSERT_EQ(0, write_sysfs(LEAK_REPORT_PARAM, "0"));
 	ASSERT_EQ(0, write_sysfs(LEAK_STACKS_PARAM, "0"));
-	ASSERT_EQ(0, leaker_start(&l, self->ad.any->adapter_id));
+	ASSERT_EQ(0, leaker_start(&l, self->ad.any));
 	expect_listed(_metadata, &l, 0, &file_id);
 	EXPECT_EQ(0, leaker_finish(&l));
 	expect_unlisted(_metadata, l.pid);
@@ -485,12 +527,13 @@ TEST_F(leak, clean_closes_leave_the_report_its_budget)
 		ASSERT_EQ(0, dxgpmo_destroy_pmo(fd, c.pmo_id, 0));
 		ASSERT_EQ(0, close(fd));
 	}
-	ASSERT_EQ(0, leaker_start(&l, self->ad.any->adapter_id));
+	ASSERT_EQ(0, leaker_start(&l, self->ad.any));
 	snprintf(opener, sizeof(opener), "(%s[%d])", LEAKER_COMM, l.pid);
 	ASSERT_EQ(0, leaker_finish(&l));
 	log = log_of(self->kmsg, opener, "closed with");
 	ASSERT_NE(NULL, log);
-	EXPECT_NE(NULL, strstr(log, "closed with 4 object(s) alive")) {
+	EXPECT_NE(NULL, strstr(log, l.ids.basis ? "closed with 6 object(s) alive" :
+						  "closed with 5 object(s) alive")) {
 		TH_LOG("no report of the leak after 20 clean closes:\n%s",
 		       log);
 	}
