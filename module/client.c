@@ -108,13 +108,6 @@ static int dxgpmo_client_transfer(struct dxgpmo_adapter *adapter,
 				     len);
 }
 
-static void dxgpmo_client_fill_info(const struct dxgpmo_adapter *adapter,
-				    struct dxgpmo_adapter_info *info)
-{
-	if (dev_is_pci(adapter->dev))
-		dxgpmo_adapter_pci_info(adapter, info);
-}
-
 /* The client lives as long as its adapter: an engine call may be late. */
 static void dxgpmo_client_adapter_release(struct dxgpmo_adapter *adapter)
 {
@@ -353,7 +346,11 @@ static void dxgpmo_client_fill_adapter_ops(struct dxgpmo_client *client)
 	struct dxgpmo_adapter_ops *aops = &client->adapter_ops;
 
 	aops->name = "client";
-	aops->fill_info = dxgpmo_client_fill_info;
+	/*
+	 * No fill_info: QUERY_ADAPTERS lists an owned adapter only to its
+	 * owner, and the owner here is the client's own file, which never
+	 * asks (the command takes user memory only).
+	 */
 	aops->release = dxgpmo_client_adapter_release;
 	if (ops && ops->transfer) {
 		aops->caps = DXGPMO_ADAPTER_CAP_DMA_ENGINE;
