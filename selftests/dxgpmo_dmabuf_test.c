@@ -115,9 +115,15 @@ static int create(int fd, uint32_t type, uint32_t cache,
 	return dxgpmo_create_pmo(fd, c);
 }
 
-/* vgem imports the export; bytes cross in both directions. */
+/*
+ * vgem imports the export; bytes cross in both directions, the CPU's
+ * bracketed by DMA_BUF_IOCTL_SYNC while vgem's attachment is mapped (its
+ * mapping is synced for the CPU and back).
+ */
 TEST_F(dmabuf, vgem_import_shares_bytes)
 {
+	struct dma_buf_sync sync = { .flags = DMA_BUF_SYNC_START |
+					      DMA_BUF_SYNC_RW };
 	struct dxgpmo_create_pmo c;
 	struct dxgpmo_map u;
 	volatile uint8_t *pmo_view, *vgem_view;
@@ -144,7 +150,10 @@ TEST_F(dmabuf, vgem_import_shares_bytes)
 	ASSERT_EQ(0, dxgpmo_map(self->fd, &u));
 	pmo_view = (volatile uint8_t *)(uintptr_t)u.address;
 
+	ASSERT_EQ(0, ioctl(dfd, DMA_BUF_IOCTL_SYNC, &sync));
 	pmo_view[3 * PAGE + 11] = 0x3c;
+	sync.flags = DMA_BUF_SYNC_END | DMA_BUF_SYNC_RW;
+	ASSERT_EQ(0, ioctl(dfd, DMA_BUF_IOCTL_SYNC, &sync));
 	EXPECT_EQ(0x3c, vgem_view[3 * PAGE + 11]);
 	vgem_view[PAGE + 5] = 0xc3;
 	EXPECT_EQ(0xc3, pmo_view[PAGE + 5]);
