@@ -7,6 +7,7 @@
  */
 #include <linux/dma-mapping.h>
 #include <linux/mm.h>
+#include <linux/nospec.h>
 #include <linux/slab.h>
 #include <linux/swiotlb.h>
 #include <linux/uaccess.h>
@@ -466,6 +467,8 @@ int dxgpmo_ram_kview_rw(struct dxgpmo_backing *backing,
 	 */
 	if (!access_ok(ubuf, length))
 		return -EFAULT;
+	/* What copy_from_user() does after access_ok(): no speculation past. */
+	barrier_nospec();
 	return __copy_from_user(view->vaddr + offset, ubuf, length) ?
 	       -EFAULT : 0;
 }

@@ -364,6 +364,8 @@ out_put:
  * hold the CPU for seconds where the kernel does not preempt, and could
  * not be killed.  Pieces of this size, with a reschedule point between
  * them and a way out for a dying caller, as read(2) of a large file has.
+ * Each but the last ends on a word of the view, so that a non-cached
+ * copy splits no word but at the request's own ends.
  */
 #define DXGPMO_KMAP_RW_PIECE	SZ_1M
 
@@ -375,7 +377,8 @@ static int dxgpmo_kmap_rw_pieces(struct dxgpmo_backing *backing,
 	int ret;
 
 	for (done = 0; done < length; done += n) {
-		n = min_t(u64, length - done, DXGPMO_KMAP_RW_PIECE);
+		n = min_t(u64, length - done,
+			  DXGPMO_KMAP_RW_PIECE - ((offset + done) & 7));
 		ret = backing->ops->kview_rw(backing, view, write,
 					     offset + done, n, ubuf + done);
 		if (ret)
