@@ -21,7 +21,11 @@ struct dxgpmo_adl {
 	struct dxgpmo_object obj;
 	struct dxgpmo_file *file;
 	struct dxgpmo_amo *amo;		/* referenced */
-	struct list_head adapter_node;	/* under the adapter's adls_lock */
+	/*
+	 * Under the adapter's adls_lock.  The in-module bench lists an
+	 * entry of no file there while it holds the adapter's access.
+	 */
+	struct list_head adapter_node;
 	struct dxgpmo_dma_map dma;	/* unmapped early if revoked */
 };
 

@@ -13,6 +13,7 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 
+#include "account.h"
 #include "adapter.h"
 #include "adl.h"
 #include "arch.h"
@@ -23,6 +24,7 @@
 #include "dxgpmo_test.h"
 #include "object.h"
 #include "pmo.h"
+#include "quota.h"
 
 #define DXGPMO_BENCH_MAX_LOOPS	1000
 
@@ -182,29 +184,308 @@ static int dxgpmo_bench_sgtable_loops(struct dxgpmo_amo *amo,
 	return ret;
 }
 
+/*
+ * The AMO whose first @length bytes the ADL timings map, referenced; the
+ * object must have pages (the per-page loop and the floor list them).
+ */
+static struct dxgpmo_amo *dxgpmo_bench_adl_amo(struct dxgpmo_file *file,
+					       struct dxgpmo_test_cmd *cmd)
+{
+	struct dxgpmo_amo *amo;
+
+	if (!cmd->loops || cmd->loops > DXGPMO_BENCH_MAX_LOOPS ||
+	    !cmd->length || !PAGE_ALIGNED(cmd->length))
+		return ERR_PTR(-EINVAL);
+	amo = dxgpmo_amo_get(file, cmd->id);
+	if (IS_ERR(amo))
+		return ERR_PTR(-EINVAL);
+	if (!amo->pmo->backing->ops->page ||
+	    cmd->length > (u64)amo->pmo->backing->nr_pages << PAGE_SHIFT) {
+		dxgpmo_object_put(&amo->obj);
+		return ERR_PTR(-EINVAL);
+	}
+	return amo;
+}
+
 int dxgpmo_bench_adl(struct dxgpmo_file *file, struct dxgpmo_test_cmd *cmd)
 {
 	struct dxgpmo_amo *amo;
 	u64 *addr = NULL;
-	int ret = -EINVAL;
+	int ret = -ENOMEM;
 
-	if (!cmd->loops || cmd->loops > DXGPMO_BENCH_MAX_LOOPS ||
-	    !cmd->length || !PAGE_ALIGNED(cmd->length))
-		return -EINVAL;
-	amo = dxgpmo_amo_get(file, cmd->id);
+	amo = dxgpmo_bench_adl_amo(file, cmd);
 	if (IS_ERR(amo))
-		return -EINVAL;
-	if (!amo->pmo->backing->ops->page ||
-	    cmd->length > (u64)amo->pmo->backing->nr_pages << PAGE_SHIFT)
-		goto out;
-	ret = -ENOMEM;
+		return PTR_ERR(amo);
 	addr = kvmalloc_array(cmd->length >> PAGE_SHIFT, sizeof(*addr),
 			      GFP_KERNEL);
 	if (addr)
 		ret = dxgpmo_bench_adl_loops(file, amo, cmd, addr);
 	if (addr && !ret)
 		ret = dxgpmo_bench_sgtable_loops(amo, cmd, addr);
+	dxgpmo_object_put(&amo->obj);
+	kvfree(addr);
+	return ret;
+}
+
+/*
+ * Each step of an ADL on its own, @loops times (dxgpmo_adl_create() and
+ * dxgpmo_adl_destroy() take them in this order): where the time of an
+ * ADL goes, against what the floor does.  A step timed alone runs with
+ * warm caches; the sum may be less than the whole.
+ *
+ * The object step's objects are never published: nothing of their ops
+ * is called.
+ */
+static const struct dxgpmo_object_ops dxgpmo_bench_step_ops;
+
+static_assert(DXGPMO_TEST_ADL_STEPS <=
+	      sizeof_field(struct dxgpmo_test_cmd, adl_step_ns) / sizeof(u64));
+
+static int dxgpmo_bench_step_object(struct dxgpmo_file *file, u32 loops)
+{
+	struct dxgpmo_adl *adl;
+	u32 loop;
+
+	for (loop = 0; loop < loops; loop++) {
+		adl = dxgpmo_object_alloc(file, struct dxgpmo_adl,
+					  DXGPMO_OBJ_ADL,
+					  &dxgpmo_bench_step_ops);
+		if (IS_ERR(adl))
+			return PTR_ERR(adl);
+		dxgpmo_object_abort(file, &adl->obj);
+	}
+	return 0;
+}
+
+static int dxgpmo_bench_step_quota(struct dxgpmo_file *file,
+				   unsigned long nr, u32 loops)
+{
+	u32 loop;
+	int ret;
+
+	for (loop = 0; loop < loops; loop++) {
+		ret = dxgpmo_account_quota_charge(file->account,
+						  DXGPMO_QUOTA_ADL_PAGES, nr);
+		if (ret)
+			return ret;
+		dxgpmo_account_quota_uncharge(file->account,
+					      DXGPMO_QUOTA_ADL_PAGES, nr);
+	}
+	return 0;
+}
+
+/*
+ * The listed entry is no ADL: it belongs to no file, so
+ * dxgpmo_adl_hold_range() passes it by; dxgpmo_adl_revoke_adapter(),
+ * which would unmap it (it has no AMO), holds the adapter's access for
+ * writing, and so never runs while the entry is listed under a read.
+ */
+static int dxgpmo_bench_step_access(struct dxgpmo_adapter *adapter,
+				    u32 loops)
+{
+	struct dxgpmo_adl *entry = kzalloc(sizeof(*entry), GFP_KERNEL);
+	u32 loop;
+	int ret = 0;
+
+	if (!entry)
+		return -ENOMEM;
+	for (loop = 0; loop < loops; loop++) {
+		if (!dxgpmo_adapter_begin_access(adapter)) {
+			ret = -ENODEV;
+			break;
+		}
+		mutex_lock(&adapter->adls_lock);
+		list_add_tail(&entry->adapter_node, &adapter->adls);
+		mutex_unlock(&adapter->adls_lock);
+		mutex_lock(&adapter->adls_lock);
+		list_del(&entry->adapter_node);
+		mutex_unlock(&adapter->adls_lock);
+		dxgpmo_adapter_end_access(adapter);
+	}
+	kfree(entry);
+	return ret;
+}
+
+static int dxgpmo_bench_step_sgt(struct dxgpmo_backing *backing,
+				 unsigned long nr, u32 loops)
+{
+	struct dxgpmo_dma_map m = { .nr_pages = nr };
+	u32 loop;
+	int ret;
+
+	for (loop = 0; loop < loops; loop++) {
+		ret = dxgpmo_backing_sgt(backing, &m, GFP_KERNEL_ACCOUNT);
+		if (ret)
+			return ret;
+		dxgpmo_backing_sgt_free(backing, &m);
+	}
+	return 0;
+}
+
+/*
+ * One loop of MAP, FLUSH and FILL on the table m, built once, each timed
+ * into step_ns: the fill lists a fresh mapping, the flush follows the
+ * unmap as FREE_ADL's does.  The adapter is held for one loop at a time,
+ * so that an unbind waits for one loop, not for all of them.
+ */
+static int dxgpmo_bench_step_dma_once(struct dxgpmo_amo *amo,
+				      struct dxgpmo_dma_map *m, u64 *addr,
+				      u64 *step_ns)
+{
+	struct dxgpmo_adapter *adapter = amo->adapter;
+	struct dxgpmo_backing *backing = amo->pmo->backing;
+	bool iommu = adapter->caps & DXGPMO_ADAPTER_CAP_IOMMU;
+	u64 t0, mapped, filled;
+	int ret = 0;
+
+	if (!dxgpmo_adapter_begin_access(adapter))
+		return -ENODEV;
+	m->cpu_only = adapter->caps & DXGPMO_ADAPTER_CAP_VIRTUAL;
+	t0 = ktime_get_ns();
+	ret = backing->ops->dma_map(backing, m, iommu);
+	if (ret)
+		goto out;
+	mapped = ktime_get_ns();
+	if (WARN_ON_ONCE(dxgpmo_adl_fill(&m->sgt, m->nr_pages, addr) !=
+			 m->nr_pages))
+		ret = -EIO;
+	filled = ktime_get_ns();
+	step_ns[DXGPMO_TEST_ADL_STEP_FILL] += filled - mapped;
+	backing->ops->dma_unmap(backing, m);
+	t0 = ktime_get_ns() - filled + mapped - t0;
+	step_ns[DXGPMO_TEST_ADL_STEP_MAP] += t0;
+	t0 = ktime_get_ns();
+	dxgpmo_adapter_flush_lazy_unmaps(adapter);
+	step_ns[DXGPMO_TEST_ADL_STEP_FLUSH] += ktime_get_ns() - t0;
 out:
+	dxgpmo_adapter_end_access(adapter);
+	return ret;
+}
+
+/* Whole ADLs, published and then freed by id as FREE_ADL does. */
+static int dxgpmo_bench_adl_published(struct dxgpmo_file *file,
+				      struct dxgpmo_amo *amo,
+				      struct dxgpmo_test_cmd *cmd, u64 *addr)
+{
+	struct dxgpmo_allocate_adl adl_cmd = {
+		.amo_id = cmd->id, .length = cmd->length,
+	};
+	struct dxgpmo_adl *adl;
+	u32 loop, id;
+	int ret;
+
+	for (loop = 0; loop < cmd->loops; loop++) {
+		adl = dxgpmo_adl_create(file, amo, &adl_cmd, addr);
+		if (IS_ERR(adl))
+			return PTR_ERR(adl);
+		/* Once published, another thread of the file may free it. */
+		id = adl->obj.id;
+		dxgpmo_object_finalize(file, &adl->obj);
+		ret = dxgpmo_object_destroy(file, id, DXGPMO_OBJ_ADL);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * MAP, FLUSH and FILL, loops times, on one sg_table.  The pages are
+ * charged as an ADL's are: an adapter's DMA address space is everyone's.
+ */
+static int dxgpmo_bench_step_dma(struct dxgpmo_file *file,
+				 struct dxgpmo_amo *amo, unsigned long nr,
+				 u64 *addr, u32 loops, u64 *step_ns)
+{
+	struct dxgpmo_backing *backing = amo->pmo->backing;
+	struct dxgpmo_dma_map m = {
+		.dev = amo->adapter->dev,
+		.nr_pages = nr,
+	};
+	u32 loop;
+	int ret;
+
+	ret = dxgpmo_account_quota_charge(file->account,
+					  DXGPMO_QUOTA_ADL_PAGES, nr);
+	if (ret)
+		return ret;
+	ret = dxgpmo_backing_sgt(backing, &m, GFP_KERNEL_ACCOUNT);
+	if (ret)
+		goto out;
+	for (loop = 0; loop < loops && !ret; loop++) {
+		if (fatal_signal_pending(current))
+			ret = -EINTR;
+		else
+			ret = dxgpmo_bench_step_dma_once(amo, &m, addr,
+							 step_ns);
+		cond_resched();
+	}
+	dxgpmo_backing_sgt_free(backing, &m);
+out:
+	dxgpmo_account_quota_uncharge(file->account, DXGPMO_QUOTA_ADL_PAGES,
+				      nr);
+	return ret;
+}
+
+static int dxgpmo_bench_adl_steps_run(struct dxgpmo_file *file,
+				      struct dxgpmo_amo *amo,
+				      struct dxgpmo_test_cmd *cmd, u64 *addr)
+{
+	unsigned long nr = cmd->length >> PAGE_SHIFT;
+	u64 *step_ns = cmd->adl_step_ns;
+	u64 t0;
+	int ret;
+
+	memset(cmd->adl_step_ns, 0, sizeof(cmd->adl_step_ns));
+	t0 = ktime_get_ns();
+	ret = dxgpmo_bench_step_object(file, cmd->loops);
+	step_ns[DXGPMO_TEST_ADL_STEP_OBJECT] = ktime_get_ns() - t0;
+	if (ret)
+		return ret;
+	t0 = ktime_get_ns();
+	ret = dxgpmo_bench_step_quota(file, nr, cmd->loops);
+	step_ns[DXGPMO_TEST_ADL_STEP_QUOTA] = ktime_get_ns() - t0;
+	if (ret)
+		return ret;
+	t0 = ktime_get_ns();
+	ret = dxgpmo_bench_step_access(amo->adapter, cmd->loops);
+	step_ns[DXGPMO_TEST_ADL_STEP_ACCESS] = ktime_get_ns() - t0;
+	if (ret)
+		return ret;
+	t0 = ktime_get_ns();
+	ret = dxgpmo_bench_step_sgt(amo->pmo->backing, nr, cmd->loops);
+	step_ns[DXGPMO_TEST_ADL_STEP_SGT] = ktime_get_ns() - t0;
+	if (ret)
+		return ret;
+	if (fatal_signal_pending(current))
+		return -EINTR;
+	cond_resched();
+
+	ret = dxgpmo_bench_step_dma(file, amo, nr, addr, cmd->loops, step_ns);
+	if (ret)
+		return ret;
+	cond_resched();
+
+	t0 = ktime_get_ns();
+	ret = dxgpmo_bench_adl_published(file, amo, cmd, addr);
+	cmd->adl_published_ns = ktime_get_ns() - t0;
+	return ret;
+}
+
+int dxgpmo_bench_adl_steps(struct dxgpmo_file *file,
+			   struct dxgpmo_test_cmd *cmd)
+{
+	struct dxgpmo_amo *amo;
+	u64 *addr = NULL;
+	int ret;
+
+	amo = dxgpmo_bench_adl_amo(file, cmd);
+	if (IS_ERR(amo))
+		return PTR_ERR(amo);
+	ret = -ENOMEM;
+	addr = kvmalloc_array(cmd->length >> PAGE_SHIFT, sizeof(*addr),
+			      GFP_KERNEL);
+	if (addr)
+		ret = dxgpmo_bench_adl_steps_run(file, amo, cmd, addr);
 	dxgpmo_object_put(&amo->obj);
 	kvfree(addr);
 	return ret;

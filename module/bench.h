@@ -7,6 +7,8 @@ struct dxgpmo_file;
 struct dxgpmo_test_cmd;
 
 int dxgpmo_bench_adl(struct dxgpmo_file *file, struct dxgpmo_test_cmd *cmd);
+int dxgpmo_bench_adl_steps(struct dxgpmo_file *file,
+			   struct dxgpmo_test_cmd *cmd);
 int dxgpmo_bench_chunks(struct dxgpmo_file *file, struct dxgpmo_test_cmd *cmd);
 int dxgpmo_bench_zero(struct dxgpmo_file *file, struct dxgpmo_test_cmd *cmd);
 

@@ -193,6 +193,7 @@ static int (*const dxgpmo_test_readers[])(struct dxgpmo_file *file,
 					  struct dxgpmo_test_cmd *cmd) = {
 	[DXGPMO_TEST_OP_MEMTYPE] = dxgpmo_test_memtype,
 	[DXGPMO_TEST_OP_BENCH_ADL] = dxgpmo_bench_adl,
+	[DXGPMO_TEST_OP_BENCH_ADL_STEPS] = dxgpmo_bench_adl_steps,
 	[DXGPMO_TEST_OP_CHUNKS] = dxgpmo_bench_chunks,
 	[DXGPMO_TEST_OP_BENCH_ZERO] = dxgpmo_bench_zero,
 	[DXGPMO_TEST_OP_IOVA] = dxgpmo_test_iova,
@@ -215,6 +216,7 @@ int dxgpmo_cmd_test(struct dxgpmo_ucmd *ucmd)
 	switch (cmd->op) {
 	case DXGPMO_TEST_OP_MEMTYPE:
 	case DXGPMO_TEST_OP_BENCH_ADL:
+	case DXGPMO_TEST_OP_BENCH_ADL_STEPS:
 	case DXGPMO_TEST_OP_CHUNKS:
 	case DXGPMO_TEST_OP_BENCH_ZERO:
 	case DXGPMO_TEST_OP_IOVA:

@@ -1204,8 +1204,8 @@ static void expect_loops_bounded(struct __test_metadata *_metadata, int fd,
 }
 
 /*
- * The in-module timing commands of dxgpmo-bench: all four loops run and
- * leave nothing behind, an ADL is one run of device addresses behind an
+ * The in-module timing commands of dxgpmo-bench: all their loops run and
+ * leave no ADL behind, an ADL is one run of device addresses behind an
  * IOMMU, the chunk histogram accounts for every page, bad arguments are
  * refused.
  */
@@ -1216,8 +1216,8 @@ TEST_F(adl, timing_command)
 		.length = length, .cache_type = DXGPMO_CACHE_CACHED,
 	};
 	struct dxgpmo_test_cmd t;
-	uint64_t pages = 0;
-	unsigned int i, o;
+	uint64_t pages = 0, left;
+	unsigned int i, o, nth;
 	uint32_t amo;
 	int ret;
 
@@ -1279,6 +1279,39 @@ TEST_F(adl, timing_command)
 		EXPECT_LE(t.sgtable_runs, t.page_loop_runs);
 		if (a->caps & DXGPMO_ADAPTER_CAP_IOMMU)
 			EXPECT_EQ(1, t.sgtable_runs);
+		/*
+		 * Where the time goes, step by step: mapping and the
+		 * published ADLs take time on every adapter (a step as
+		 * short as a lazy flush's test may not tick the clock).
+		 */
+		t.op = DXGPMO_TEST_OP_BENCH_ADL_STEPS;
+		ASSERT_EQ(0, bench_cmd(self->fd, &t));
+		EXPECT_LT(0, t.adl_step_ns[DXGPMO_TEST_ADL_STEP_MAP]);
+		EXPECT_LT(0, t.adl_step_ns[DXGPMO_TEST_ADL_STEP_SGT]);
+		EXPECT_LT(0, t.adl_published_ns);
+		/*
+		 * Failing at each of its should-fail points in turn: it
+		 * fails cleanly (the AMO still closes below, and the
+		 * teardown finds no object, charge or mapping left).
+		 */
+		for (nth = 1; nth < 64; nth++) {
+			ASSERT_EQ(0, module_fail_nth(self->fd, nth, NULL));
+			ret = bench_cmd(self->fd, &t);
+			ASSERT_EQ(0, module_fail_nth(self->fd, 0, &left));
+			if (!left) {
+				EXPECT_EQ(-ENOMEM, ret);
+				continue;
+			}
+			EXPECT_EQ(0, ret);
+			break;
+		}
+		EXPECT_LT(1, nth);
+		EXPECT_GT(64, nth);
+		expect_loops_bounded(_metadata, self->fd, &t);
+		t.id = 0xfffff;
+		EXPECT_EQ(-EINVAL, bench_cmd(self->fd, &t));
+		t.id = amo;
+		t.op = DXGPMO_TEST_OP_BENCH_ADL;
 		/* Refused: each of these alone. */
 		expect_loops_bounded(_metadata, self->fd, &t);
 		t.length = length + PAGE;

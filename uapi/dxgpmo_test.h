@@ -67,6 +67,35 @@ enum dxgpmo_test_op {
 	 * (neither MDL nor CONTIGUOUS).
 	 */
 	DXGPMO_TEST_OP_BENCH_ZERO,
+	/*
+	 * In-module timing (dxgpmo-bench): where an ADL's time goes.  Each
+	 * step of ALLOCATE_ADL + FREE_ADL of the first @length bytes of AMO
+	 * @id (enum dxgpmo_test_adl_step) repeated @loops times on its own,
+	 * its time in @adl_step_ns; and in @adl_published_ns, @loops whole
+	 * ADLs that are also published and then freed by id, as the ioctls
+	 * do (BENCH_ADL's @adl_ns is the same without publishing).  As
+	 * BENCH_ADL, -EINVAL for an object whose pages cannot be listed
+	 * (a SECTION or an IO_SPACE).  Should another thread of the file
+	 * hold a published ADL past DESTROY's wait, the call fails and that
+	 * ADL stays until the file is closed.
+	 */
+	DXGPMO_TEST_OP_BENCH_ADL_STEPS,
+};
+
+/*
+ * The steps of an ADL, in the order an ADL takes them.  The IOVA range is
+ * allocated inside dma_map_sgtable(), which is one step: the DMA API has
+ * no call that allocates one without mapping it.
+ */
+enum dxgpmo_test_adl_step {
+	DXGPMO_TEST_ADL_STEP_OBJECT,	/* object and id made, then undone */
+	DXGPMO_TEST_ADL_STEP_QUOTA,	/* the opener's ADL pages charged */
+	DXGPMO_TEST_ADL_STEP_ACCESS,	/* adapter held, ADL listed on it */
+	DXGPMO_TEST_ADL_STEP_SGT,	/* the sg_table built and freed */
+	DXGPMO_TEST_ADL_STEP_MAP,	/* dma_map_sgtable(), syncs, unmap */
+	DXGPMO_TEST_ADL_STEP_FLUSH,	/* a lazy domain's IOTLB flushed */
+	DXGPMO_TEST_ADL_STEP_FILL,	/* the page-number array written */
+	DXGPMO_TEST_ADL_STEPS
 };
 
 /* What DXGPMO_TEST_OP_IOVA found. */
@@ -104,7 +133,8 @@ enum dxgpmo_test_memtype {
  * @flags: zero
  * @op: enum dxgpmo_test_op
  * @of: MEMTYPE: enum dxgpmo_test_memtype_of
- * @id: MEMTYPE: map id (KMAP) or PMO id (LINEAR); IOVA, BENCH_ADL: AMO id;
+ * @id: MEMTYPE: map id (KMAP) or PMO id (LINEAR); IOVA, BENCH_ADL,
+ *	BENCH_ADL_STEPS: AMO id;
  *	CHUNKS, BENCH_ZERO: PMO id
  * @__reserved: zero
  * @address: MEMTYPE: user address (USER_VA); IOVA: the device address
@@ -120,8 +150,9 @@ enum dxgpmo_test_memtype {
  * @__reserved2: zero
  * @fail_nth: FAIL_NTH, FAIL_ALIAS_SWITCH: in: the countdown; out: what was
  *	left of the old one
- * @length: BENCH_ADL: bytes from offset 0 of the AMO's object
- * @loops: BENCH_ADL, BENCH_ZERO: repetitions, 1 to 1000
+ * @length: BENCH_ADL, BENCH_ADL_STEPS: bytes from offset 0 of the AMO's
+ *	object
+ * @loops: BENCH_ADL, BENCH_ADL_STEPS, BENCH_ZERO: repetitions, 1 to 1000
  * @adl_runs: BENCH_ADL: out: runs of consecutive device addresses of the ADL
  * @page_loop_runs: BENCH_ADL: out: the same for the per-page mappings
  * @adl_ns: BENCH_ADL: out: time of @loops ADL allocate + free
@@ -139,6 +170,10 @@ enum dxgpmo_test_memtype {
  * @pool_miss_pages: POOL: out: pages allocated and switched on a miss
  * @pool_shrunk_pages: POOL: out: pages switched back and freed
  * @zero_ns: BENCH_ZERO: out: time of @loops allocations and frees
+ * @adl_step_ns: BENCH_ADL_STEPS: out: time of @loops of each step, by
+ *	enum dxgpmo_test_adl_step; the slots past DXGPMO_TEST_ADL_STEPS zero
+ * @adl_published_ns: BENCH_ADL_STEPS: out: time of @loops ADLs made,
+ *	published, and freed by id
  */
 struct dxgpmo_test_cmd {
 	__u32 size;
@@ -173,6 +208,8 @@ struct dxgpmo_test_cmd {
 	__aligned_u64 pool_miss_pages;
 	__aligned_u64 pool_shrunk_pages;
 	__aligned_u64 zero_ns;
+	__aligned_u64 adl_step_ns[8];
+	__aligned_u64 adl_published_ns;
 };
 
 #endif

@@ -24,6 +24,77 @@ static double adl_ioctls(size_t size, uint32_t unused)
 	return now() - t;
 }
 
+/* enum dxgpmo_test_adl_step's names, in rows and JSON. */
+static const char *const adl_step_names[DXGPMO_TEST_ADL_STEPS] = {
+	[DXGPMO_TEST_ADL_STEP_OBJECT] = "object",
+	[DXGPMO_TEST_ADL_STEP_QUOTA] = "quota",
+	[DXGPMO_TEST_ADL_STEP_ACCESS] = "access+list",
+	[DXGPMO_TEST_ADL_STEP_SGT] = "sg_table",
+	[DXGPMO_TEST_ADL_STEP_MAP] = "map+unmap",
+	[DXGPMO_TEST_ADL_STEP_FLUSH] = "lazy flush",
+	[DXGPMO_TEST_ADL_STEP_FILL] = "page array",
+};
+
+/* The steps of an in-module ADL, one call's worth per pair. */
+struct adl_steps {
+	double step[DXGPMO_TEST_ADL_STEPS][PAIRS_MAX];
+	double published[PAIRS_MAX];
+	int ret;
+};
+
+/* Pair i's steps, right after its ADL and floor (t). */
+static void adl_steps_time(const struct dxgpmo_test_cmd *t, unsigned int i,
+			   struct adl_steps *st)
+{
+	struct dxgpmo_test_cmd s = *t;
+	unsigned int k;
+
+	s.op = DXGPMO_TEST_OP_BENCH_ADL_STEPS;
+	st->ret = st->ret ? st->ret : test_cmd(&s);
+	if (st->ret)
+		return;
+	for (k = 0; k < DXGPMO_TEST_ADL_STEPS; k++)
+		st->step[k][i] = s.adl_step_ns[k] / 1e9 / s.loops;
+	st->published[i] = s.adl_published_ns / 1e9 / s.loops;
+}
+
+/*
+ * Where the in-module ADL's time goes: each step against the floor of the
+ * same pair, so a row's ratio is its share of the floor; and what
+ * publishing adds (finalize, then FREE_ADL's lookup by id), against the
+ * ADL without.  The steps are timed one at a time, warm: their sum can be
+ * less than the whole.
+ */
+static void adl_steps_report(const struct dxgpmo_adapter_info *a,
+			     size_t size, const struct adl_steps *st,
+			     const double *adl, const double *floor,
+			     unsigned int n)
+{
+	struct pair_result r;
+	char what[64], extra[160];
+	unsigned int k;
+
+	if (st->ret) {
+		printf("%-10s ADL steps %s %zu KiB: skipped: %s\n", "adl",
+		       a->name, size >> 10, strerror(-st->ret));
+		return;
+	}
+	for (k = 0; k < DXGPMO_TEST_ADL_STEPS; k++) {
+		pair_stats(st->step[k], floor, n, &r);
+		snprintf(what, sizeof(what), "ADL step %s %s",
+			 adl_step_names[k], a->name);
+		snprintf(extra, sizeof(extra),
+			 ",\"adapter\":\"%s\",\"step\":\"%s\"", a->name,
+			 adl_step_names[k]);
+		report_pairs("adl", what, size, "sgtable+array (floor)", &r,
+			     extra);
+	}
+	pair_stats(st->published, adl, n, &r);
+	snprintf(what, sizeof(what), "ADL published %s", a->name);
+	snprintf(extra, sizeof(extra), ",\"adapter\":\"%s\"", a->name);
+	report_pairs("adl", what, size, "ADL in-module", &r, extra);
+}
+
 /*
  * Scenario 2 on one adapter: the in-module ADL against the in-module
  * per-page loop and the floor (kernel time only), and the ioctl pair from
@@ -39,10 +110,13 @@ static void adl_on(const struct dxgpmo_adapter_info *a, size_t size)
 	struct pair_result vs_loop, vs_floor;
 	char what[64], extra[128];
 	double ioctls, best_loop = 0;
+	struct adl_steps *steps = calloc(1, sizeof(*steps));
 	int ret;
 
-	if (dxgpmo_create_pmo(dev, &c))
+	if (!steps || dxgpmo_create_pmo(dev, &c)) {
+		free(steps);
 		return;
+	}
 	if (dxgpmo_open_pmo(dev, c.pmo_id, a->adapter_id, &adl_amo))
 		goto out;
 	t.id = adl_amo;
@@ -60,6 +134,8 @@ static void adl_on(const struct dxgpmo_adapter_info *a, size_t size)
 		loop[i] = t.page_loop_ns / 1e9 / t.loops;
 		sgtable[i] = t.sgtable_ns / 1e9 / t.loops;
 		best_loop = i && best_loop < loop[i] ? best_loop : loop[i];
+		if (!ret)
+			adl_steps_time(&t, i, steps);
 	}
 	if (ret == -ENOTTY || ret == -EINVAL) {
 		no_test_cmd("scenario 2 (ADL)");
@@ -71,6 +147,7 @@ static void adl_on(const struct dxgpmo_adapter_info *a, size_t size)
 		       "does not fit the adapter's DMA addressing");
 		goto out;
 	}
+	adl_steps_report(a, size, steps, adl, sgtable, n);
 	pair_stats(adl, loop, n, &vs_loop);
 	pair_stats(adl, sgtable, n, &vs_floor);
 	snprintf(extra, sizeof(extra),
@@ -97,6 +174,7 @@ static void adl_on(const struct dxgpmo_adapter_info *a, size_t size)
 out:
 	dxgpmo_destroy_pmo(dev, c.pmo_id, adl_amo);
 	adl_amo = 0;
+	free(steps);
 }
 
 static int adapter_chosen(const struct dxgpmo_adapter_info *a, uint32_t i)
