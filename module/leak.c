@@ -93,20 +93,26 @@ static const char *const dxgpmo_leak_cache_names[] = {
 };
 
 /*
- * The calling task's name, as printable text: another thread may rename
- * it meanwhile (a torn name is harmless here), and a name may hold any
- * byte (PR_SET_NAME), a newline too, which would forge a line of the
- * view or the log.
+ * A task's name, as printable text: a name may hold any byte
+ * (PR_SET_NAME), a newline too, which would forge a line of the view or
+ * the log.  name need not end in a NUL (a torn copy).
  */
+static void dxgpmo_leak_printable(char *buf, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len && name[i]; i++)
+		buf[i] = isprint(name[i]) ? name[i] : '?';
+	memset(buf + i, 0, len - i);
+}
+
 void dxgpmo_leak_copy_comm(char *buf, size_t len)
 {
-	char *c;
+	char comm[TASK_COMM_LEN];
 
 	/* set_task_comm() may write it meanwhile: a torn name will do. */
-	data_race(strscpy_pad(buf, current->comm, len));
-	for (c = buf; *c; c++)
-		if (!isprint(*c))
-			*c = '?';
+	data_race(memcpy(comm, current->comm, sizeof(comm)));
+	dxgpmo_leak_printable(buf, comm, min(len, sizeof(comm)));
 }
 
 /*
@@ -203,8 +209,8 @@ static void dxgpmo_leak_format(const struct dxgpmo_file *file,
 			       char *buf, size_t len)
 {
 	struct dxgpmo_object_desc desc = { .cache_type = -1 };
+	char context[24], comm[TASK_COMM_LEN];
 	const char *cache = "-";
-	char context[24];
 
 	if (obj->ops->describe)
 		obj->ops->describe(obj, &desc);
@@ -216,11 +222,12 @@ static void dxgpmo_leak_format(const struct dxgpmo_file *file,
 				    sizeof(context));
 	else
 		snprintf(context, sizeof(context), "0x%llx", desc.context);
+	dxgpmo_leak_printable(comm, obj->creator_comm, sizeof(comm));
 	snprintf(buf, len,
 		 "handle 0x%llx %s size %llu cache %s context %s pid %d comm %s",
 		 dxgpmo_object_handle(file, obj->id),
 		 dxgpmo_leak_type_names[obj->type], desc.size, cache, context,
-		 obj->creator_tgid, obj->creator_comm);
+		 obj->creator_tgid, comm);
 }
 
 /*

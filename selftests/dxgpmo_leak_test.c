@@ -506,6 +506,43 @@ TEST_F(leak, view_of_many_objects_lists_each_once)
 }
 
 /*
+ * A task may name itself with any byte: the creator's name is shown with
+ * each unprintable byte as '?', so a newline cannot forge a line of the
+ * view.
+ */
+TEST_F(leak, creator_name_shown_printable)
+{
+	struct dxgpmo_create_pmo c = {
+		.length = PAGE, .cache_type = DXGPMO_CACHE_CACHED,
+	};
+	const char *want = " comm a?handle?b", *line, *eol;
+	char comm[16] = "", *view, *part;
+	unsigned int file_id;
+
+	ASSERT_EQ(0, prctl(PR_GET_NAME, comm));
+	ASSERT_EQ(0, prctl(PR_SET_NAME, "a\nhandle\001b"));
+	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+	ASSERT_EQ(0, prctl(PR_SET_NAME, comm));
+	view = read_view();
+	ASSERT_NE(NULL, view);
+	part = view_of(view, getpid(), &file_id);
+	ASSERT_NE(NULL, part);
+	line = object_line(part, c.pmo_id, "pmo");
+	ASSERT_NE(NULL, line);
+	eol = strchr(line + 1, '\n');
+	ASSERT_NE(NULL, eol);
+	EXPECT_LE(strlen(want), (size_t)(eol - line));
+	EXPECT_EQ(0, strncmp(eol - strlen(want), want, strlen(want))) {
+		TH_LOG("%.*s", (int)(eol - line), line + 1);
+	}
+	/* Nothing of the name starts a line of its own. */
+	EXPECT_EQ(NULL, strstr(part, "\nhandle"));
+	free(part);
+	free(view);
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+}
+
+/*
  * Closes that leak nothing spend nothing of the report's rate limit: a
  * leak after a run of clean closes is still reported.
  */
