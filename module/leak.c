@@ -93,19 +93,21 @@ static const char *const dxgpmo_leak_cache_names[] = {
 };
 
 /*
- * A task's name, as printable text: a name may hold any byte
+ * A task's name, as printable ASCII: a name may hold any byte
  * (PR_SET_NAME), a newline too, which would forge a line of the view or
- * the log.  name need not end in a NUL (a torn copy).
+ * the log.  name need not end in a NUL (a torn copy).  The rest of the
+ * len bytes of buf are zeroed.
  */
 static void dxgpmo_leak_printable(char *buf, const char *name, size_t len)
 {
 	size_t i;
 
 	for (i = 0; i + 1 < len && name[i]; i++)
-		buf[i] = isprint(name[i]) ? name[i] : '?';
+		buf[i] = isascii(name[i]) && isprint(name[i]) ? name[i] : '?';
 	memset(buf + i, 0, len - i);
 }
 
+/* The calling task's name, printable, in at most TASK_COMM_LEN bytes. */
 void dxgpmo_leak_copy_comm(char *buf, size_t len)
 {
 	char comm[TASK_COMM_LEN];
@@ -181,11 +183,14 @@ static void dxgpmo_leak_opener(const struct dxgpmo_file *file, char *buf,
  */
 void dxgpmo_leak_caller(const struct dxgpmo_file *file, char *buf, size_t len)
 {
-	if (file->kernel_client)
+	char comm[TASK_COMM_LEN];
+
+	if (file->kernel_client) {
 		snprintf(buf, len, "%s", file->opener);
-	else
-		snprintf(buf, len, "%s[%d]", current->comm,
-			 task_tgid_nr(current));
+		return;
+	}
+	dxgpmo_leak_copy_comm(comm, sizeof(comm));
+	snprintf(buf, len, "%s[%d]", comm, task_tgid_nr(current));
 }
 
 /*

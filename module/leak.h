@@ -35,6 +35,11 @@ void dxgpmo_leak_context(const struct dxgpmo_file *file, u64 context,
 			 char *buf, size_t len);
 void dxgpmo_leak_copy_comm(char *buf, size_t len);
 
+/* The names are copied TASK_COMM_LEN bytes at a time from current->comm. */
+static_assert(TASK_COMM_LEN <= sizeof_field(struct task_struct, comm));
+static_assert(sizeof_field(struct dxgpmo_object, creator_comm) ==
+	      TASK_COMM_LEN);
+
 /*
  * Every create pays for the creator's name, a copy of 16 bytes: it is
  * made printable when it is shown, not on every create (a sixth of an
@@ -43,7 +48,6 @@ void dxgpmo_leak_copy_comm(char *buf, size_t len);
  */
 static inline void dxgpmo_leak_note_create(struct dxgpmo_object *obj)
 {
-	static_assert(sizeof(obj->creator_comm) == sizeof(current->comm));
 	obj->creator_tgid = task_tgid_nr(current);
 	/* Another thread may rename the task meanwhile: a torn name will do. */
 	data_race(memcpy(obj->creator_comm, current->comm,

@@ -466,6 +466,42 @@ TEST_F(leak, destroy_with_live_adl_names_handle_and_context)
 }
 
 /*
+ * The warning names the calling task: a name with a newline would forge
+ * a line on the console and in syslog(2), so it is printed as the view
+ * prints it.  (/dev/kmsg escapes a raw one as "\x0a": that is what this
+ * test would see without.)
+ */
+TEST_F(leak, destroy_with_live_adl_names_caller_printable)
+{
+	struct dxgpmo_create_pmo c = {
+		.length = 2 * PAGE, .adapter_id = self->ad.any->adapter_id,
+		.cache_type = DXGPMO_CACHE_CACHED, .context = CONTEXT_B,
+	};
+	struct dxgpmo_allocate_adl adl = { .length = PAGE };
+	char want[160], comm[16] = "";
+	int i, logged;
+
+	ASSERT_EQ(0, write_sysfs(ADL_LEAK_PARAM, "warn"));
+	ASSERT_EQ(0, dxgpmo_create_pmo(self->fd, &c));
+	adl.amo_id = c.amo_id;
+	ASSERT_EQ(0, dxgpmo_allocate_adl(self->fd, &adl));
+	snprintf(want, sizeof(want), "(a?handle?b[%d]): DESTROY_PMO of handle 0x%x",
+		 getpid(), c.pmo_id);
+	ASSERT_EQ(0, prctl(PR_GET_NAME, comm));
+	ASSERT_EQ(0, prctl(PR_SET_NAME, "a\nhandle\001b"));
+	/* The message is rate-limited (5 s): another test may have used it up. */
+	for (i = 0, logged = 0; i < 7 && !logged; i++) {
+		EXPECT_EQ(-EBUSY, dxgpmo_destroy_pmo(self->fd, c.pmo_id,
+						     c.amo_id));
+		logged = kmsg_wait_for(self->kmsg, 1000, want, NULL);
+	}
+	ASSERT_EQ(0, prctl(PR_SET_NAME, comm));
+	EXPECT_EQ(1, logged) TH_LOG("no \"%s\"", want);
+	EXPECT_EQ(0, dxgpmo_free_adl(self->fd, adl.adl_id));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, c.amo_id));
+}
+
+/*
  * A file of thousands of objects: the view is read in pieces (a record an
  * object, many buffers), and lists every one of them once, in order.
  */
