@@ -3,9 +3,10 @@
  * mmap(2) windows of objects.  Every object has a window in the mmap offset
  * space of /dev/dxgpmo; a window's offsets are unique module-wide for as
  * long as the window lives (until its object is destroyed and its last
- * view is gone), so zapping a window in the shared address_space touches
- * that object's mappings only.  The file's tree maps offsets to windows, so a
- * file can map only its own objects.  DESTROY revokes the window:
+ * view is gone) and any view UNMAP detached from it, so zapping a window
+ * in the shared address_space touches that object's mappings only.  The
+ * file's tree maps offsets to windows, so a file can map only its own
+ * objects.  DESTROY revokes the window:
  * PTEs zapped, later faults SIGBUS, while the pages live on for whoever
  * else holds them (ADLs, dma-bufs).
  */
@@ -25,15 +26,22 @@
 #include "window.h"
 
 /*
- * The page offsets taken by live windows.  A window gives its range back
- * only when it is freed: then no VMA refers to it any more (a view UNMAP
- * detached keeps its vm_pgoff but has no window and faults SIGBUS), so a
- * later window at the same offsets is reached only through its own VMAs,
- * and zapping either one's range in the shared mapping can only find PTEs
- * of the live one.  Reuse keeps create/destroy loops from using the offset
- * space up, as DRM's offset manager does.  Each entry is its window, for
- * checking what is erased; windows are found through their file's tree,
- * never through this one.
+ * The page offsets taken by live windows, and by the views UNMAP detached
+ * from them.  A range is given back only when neither is left: then no
+ * VMA lies at those offsets in the shared mapping, so a later window
+ * there is reached only through its own VMAs, and zapping its range
+ * walks only those.  A detached view keeps its range (it holds the
+ * range's reference, not the window's): every view, detached or not, is
+ * linked into the one address_space all windows share, and a window's
+ * DESTROY zaps its range there under that mapping's lock.  Were the range
+ * handed out again, every DESTROY at it, by any process, would walk each
+ * detached view a process left behind (a process that never munmaps
+ * them can leave tens of thousands: 100x the cost of a create + destroy,
+ * and worse with threads, was measured).  Reuse keeps create/destroy
+ * loops from using the offset space up, as DRM's offset manager does.
+ * Each entry is its struct dxgpmo_window_offsets, for checking what is
+ * erased; windows are found through their file's tree, never through
+ * this one.
  *
  * A gap search and a store under one hold of a mutex of ours (the tree's
  * external lock): mtree_alloc_range() is not used because 6.1's corrupts
@@ -49,6 +57,12 @@ static struct maple_tree dxgpmo_window_offsets =
 /* Ranges an erase could not give back (it may need memory). */
 static unsigned long dxgpmo_window_offsets_lost;
 
+struct dxgpmo_window_offsets {
+	struct kref kref;	/* the window, and each detached view */
+	unsigned long pgoff;
+	unsigned long nr_pages;
+};
+
 /*
  * Byte offsets of windows (mmap_offset, the loff_t of a zap) must fit a
  * signed 64-bit offset.
@@ -60,46 +74,66 @@ static int dxgpmo_window_take_offsets(struct dxgpmo_window *window)
 {
 	MA_STATE(mas, &dxgpmo_window_offsets, 0, 0);
 	unsigned long nr = window->nr_pages;
+	struct dxgpmo_window_offsets *offsets;
 	int ret;
 
 	if (!nr || nr > DXGPMO_WINDOW_LAST - DXGPMO_WINDOW_FIRST + 1)
 		return -ENOMEM;
+	offsets = kzalloc(sizeof(*offsets), GFP_KERNEL_ACCOUNT);
+	if (!offsets)
+		return -ENOMEM;
+	kref_init(&offsets->kref);
+	offsets->nr_pages = nr;
 	mutex_lock(&dxgpmo_window_offsets_lock);
 	ret = mas_empty_area(&mas, DXGPMO_WINDOW_FIRST, DXGPMO_WINDOW_LAST,
 			     nr);
 	WARN_ON_ONCE(ret == -EINVAL);
 	if (!ret) {
-		window->pgoff = mas.index;
-		mas_set_range(&mas, window->pgoff, window->pgoff + nr - 1);
-		ret = mas_store_gfp(&mas, window, GFP_KERNEL);
+		offsets->pgoff = mas.index;
+		mas_set_range(&mas, offsets->pgoff, offsets->pgoff + nr - 1);
+		ret = mas_store_gfp(&mas, offsets, GFP_KERNEL);
 	}
 	mutex_unlock(&dxgpmo_window_offsets_lock);
-	/* -EBUSY: the offset space is full, as many objects exist as fit. */
-	return ret ? -ENOMEM : 0;
+	if (ret) {
+		kfree(offsets);
+		/* -EBUSY: the offset space is full, as many objects exist as fit. */
+		return -ENOMEM;
+	}
+	window->offsets = offsets;
+	window->pgoff = offsets->pgoff;
+	return 0;
 }
 
 /*
  * An erase that cannot allocate leaves the range taken: offsets are lost,
  * never handed out twice.
  */
-static void dxgpmo_window_give_offsets(struct dxgpmo_window *window)
+static void dxgpmo_window_give_offsets(struct kref *kref)
 {
-	MA_STATE(mas, &dxgpmo_window_offsets, window->pgoff, window->pgoff);
+	struct dxgpmo_window_offsets *offsets =
+		container_of(kref, struct dxgpmo_window_offsets, kref);
+	MA_STATE(mas, &dxgpmo_window_offsets, offsets->pgoff, offsets->pgoff);
 	void *entry;
 
 	mutex_lock(&dxgpmo_window_offsets_lock);
 	entry = mas_walk(&mas);
-	if (!WARN_ON_ONCE(entry != window || mas.index != window->pgoff ||
-			  mas.last != window->pgoff + window->nr_pages - 1)) {
-		mas_set(&mas, window->pgoff);
+	if (!WARN_ON_ONCE(entry != offsets || mas.index != offsets->pgoff ||
+			  mas.last != offsets->pgoff + offsets->nr_pages - 1)) {
+		mas_set(&mas, offsets->pgoff);
 		mas_erase(&mas);
-		mas_set(&mas, window->pgoff);
+		mas_set(&mas, offsets->pgoff);
 		if (mas_walk(&mas)) {
 			dxgpmo_window_offsets_lost++;
 			pr_warn_once("dxgpmo: out of memory giving back an mmap offset range; it stays taken\n");
 		}
 	}
 	mutex_unlock(&dxgpmo_window_offsets_lock);
+	kfree(offsets);
+}
+
+static void dxgpmo_window_offsets_put(struct dxgpmo_window_offsets *offsets)
+{
+	kref_put(&offsets->kref, dxgpmo_window_give_offsets);
 }
 
 void dxgpmo_window_exit(void)
@@ -121,7 +155,7 @@ static void dxgpmo_window_release(struct kref *kref)
 	struct dxgpmo_window *window =
 		container_of(kref, struct dxgpmo_window, kref);
 
-	dxgpmo_window_give_offsets(window);
+	dxgpmo_window_offsets_put(window->offsets);
 	dxgpmo_backing_put(window->backing);
 	kfree(window);
 }
@@ -207,23 +241,17 @@ static void dxgpmo_window_view_put(struct dxgpmo_window *window)
 	dxgpmo_window_put(window);
 }
 
-/* A VMA detached by UNMAP has no window: it maps nothing, ever. */
 static void dxgpmo_vm_open(struct vm_area_struct *vma)
 {
 	struct dxgpmo_window *window = vma->vm_private_data;
 
-	if (window) {
-		kref_get(&window->kref);
-		dxgpmo_backing_view_open(window->backing);
-	}
+	kref_get(&window->kref);
+	dxgpmo_backing_view_open(window->backing);
 }
 
 static void dxgpmo_vm_close(struct vm_area_struct *vma)
 {
-	struct dxgpmo_window *window = vma->vm_private_data;
-
-	if (window)
-		dxgpmo_window_view_put(window);
+	dxgpmo_window_view_put(vma->vm_private_data);
 }
 
 static vm_fault_t dxgpmo_vm_fault(struct vm_fault *vmf)
@@ -231,8 +259,6 @@ static vm_fault_t dxgpmo_vm_fault(struct vm_fault *vmf)
 	struct dxgpmo_window *window = vmf->vma->vm_private_data;
 	vm_fault_t ret = VM_FAULT_SIGBUS;
 
-	if (!window)
-		return ret;
 	down_read(&window->lock);
 	if (!window->revoked)
 		ret = dxgpmo_backing_fault(window->backing, vmf,
@@ -248,6 +274,34 @@ const struct vm_operations_struct dxgpmo_vm_ops = {
 };
 
 /*
+ * A VMA detached by UNMAP has no window: it maps nothing, ever.  It and
+ * every copy and piece of it hold the window's offsets (see the top of
+ * this file).
+ */
+static void dxgpmo_detached_vm_open(struct vm_area_struct *vma)
+{
+	struct dxgpmo_window_offsets *offsets = vma->vm_private_data;
+
+	kref_get(&offsets->kref);
+}
+
+static void dxgpmo_detached_vm_close(struct vm_area_struct *vma)
+{
+	dxgpmo_window_offsets_put(vma->vm_private_data);
+}
+
+static vm_fault_t dxgpmo_detached_vm_fault(struct vm_fault *vmf)
+{
+	return VM_FAULT_SIGBUS;
+}
+
+static const struct vm_operations_struct dxgpmo_detached_vm_ops = {
+	.open = dxgpmo_detached_vm_open,
+	.close = dxgpmo_detached_vm_close,
+	.fault = dxgpmo_detached_vm_fault,
+};
+
+/*
  * UNMAP of a user view made by MAP: if the caller's VMA at address is still
  * exactly that view, its PTEs are zapped and it is detached from the
  * window (it maps nothing from now on, and holds nothing), all under one
@@ -258,7 +312,9 @@ const struct vm_operations_struct dxgpmo_vm_ops = {
  * mapped there in between.  The VMA then holds a file of its own instead
  * of the device file (detached, from dxgpmo_detached_file() of the
  * window's mapping; consumed), so closing the device file still releases
- * the driver instance.  -ENOENT when the view is not there any more.
+ * the driver instance, and the window's offsets instead of the window, so
+ * that no object's pages are kept.  -ENOENT when the view is not there
+ * any more.
  */
 int dxgpmo_window_detach_view(struct dxgpmo_window *window,
 			      unsigned long address, unsigned long length,
@@ -275,7 +331,9 @@ int dxgpmo_window_detach_view(struct dxgpmo_window *window,
 	    vma->vm_end == address + length &&
 	    vma->vm_pgoff == window->pgoff + view_first) {
 		dxgpmo_vma_start_write(vma);
-		vma->vm_private_data = NULL;
+		kref_get(&window->offsets->kref);
+		vma->vm_private_data = window->offsets;
+		vma->vm_ops = &dxgpmo_detached_vm_ops;
 		vma_set_file(vma, detached);
 		/*
 		 * Faults of this VMA see no window from here (they run under

@@ -20,6 +20,8 @@ struct vm_area_struct;
  * The mmap window of a PMO.  VMAs hold references; DESTROY revokes it (PTEs
  * zapped, later faults SIGBUS) so no mapping outlives the object's handle.
  */
+struct dxgpmo_window_offsets;
+
 struct dxgpmo_window {
 	struct kref kref;
 	struct rw_semaphore lock;	/* faults (read) vs revoke (write) */
@@ -28,6 +30,7 @@ struct dxgpmo_window {
 	struct address_space *mapping;
 	unsigned long pgoff;		/* first page in the mmap space */
 	unsigned long nr_pages;
+	struct dxgpmo_window_offsets *offsets;	/* pgoff, nr_pages held */
 	struct rb_node node;		/* in the file's windows until revoked */
 };
 

@@ -1154,16 +1154,20 @@ TEST_F_TIMEOUT(map, window_offsets_random_churn, 120)
 }
 
 /*
- * A view that UNMAP detached keeps its address range and its old offset but
- * no window: an object given that offset later is not reachable through
- * it, and munmap of it leaves the new object's views alone.
+ * A view that UNMAP detached keeps its address range and its offsets but
+ * no window: it maps nothing (SIGBUS), and no later window is given its
+ * offsets until it is unmapped.  Every view, detached or not, is linked
+ * into the one address_space all windows share, and every DESTROY zaps
+ * its window's range there: were a detached view's offsets handed out
+ * again, each DESTROY of an object at them, by any process, would walk
+ * every such view a process left behind.
  */
-TEST_F(map, detached_view_does_not_see_reused_window)
+TEST_F(map, detached_view_keeps_its_offsets_until_unmapped)
 {
 	const uint64_t len = 4 * PAGE;
-	struct dxgpmo_create_pmo a, c;
+	struct dxgpmo_create_pmo a, b, c;
 	struct dxgpmo_map u;
-	uint8_t *pc;
+	uint8_t *pb;
 	int status;
 	pid_t pid;
 
@@ -1174,12 +1178,18 @@ TEST_F(map, detached_view_does_not_see_reused_window)
 	ASSERT_EQ(0, dxgpmo_unmap(self->fd, a.pmo_id, u.address, u.length));
 	ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, a.pmo_id, 0));
 	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_MDL, DXGPMO_CACHE_CACHED,
-			    len, 0, &c));
-	ASSERT_EQ(a.mmap_offset, c.mmap_offset);
-	pc = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
-		  c.mmap_offset);
-	ASSERT_NE(MAP_FAILED, pc);
-	pc[0] = 0x22;
+			    len, 0, &b));
+	EXPECT_TRUE(b.mmap_offset >= a.mmap_offset + len ||
+		    b.mmap_offset + len <= a.mmap_offset) {
+		TH_LOG("a new window at 0x%llx, inside the detached view's 0x%llx",
+		       (unsigned long long)b.mmap_offset,
+		       (unsigned long long)a.mmap_offset);
+	}
+	pb = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
+		  b.mmap_offset);
+	ASSERT_NE(MAP_FAILED, pb);
+	pb[0] = 0x22;
+	/* The detached view and a fork's copy of it map nothing. */
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
@@ -1189,10 +1199,23 @@ TEST_F(map, detached_view_does_not_see_reused_window)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFSIGNALED(status));
 	EXPECT_EQ(SIGBUS, WTERMSIG(status));
-	EXPECT_EQ(0, munmap((void *)(uintptr_t)u.address, u.length));
-	EXPECT_EQ(0x22, ((volatile uint8_t *)pc)[0]);
-	EXPECT_EQ(0, munmap(pc, len));
+	/* Half of it unmapped: the rest still holds the offsets. */
+	EXPECT_EQ(0, munmap((void *)(uintptr_t)u.address, len / 2));
+	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_MDL, DXGPMO_CACHE_CACHED,
+			    len, 0, &c));
+	EXPECT_TRUE(c.mmap_offset >= a.mmap_offset + len ||
+		    c.mmap_offset + len <= a.mmap_offset);
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+	EXPECT_EQ(0, munmap((void *)(uintptr_t)(u.address + len / 2),
+			    len / 2));
+	EXPECT_EQ(0x22, ((volatile uint8_t *)pb)[0]);
+	/* Now nothing holds them: the same size may land there again. */
+	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_MDL, DXGPMO_CACHE_CACHED,
+			    len, 0, &c));
+	EXPECT_LE(c.mmap_offset, a.mmap_offset);
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+	EXPECT_EQ(0, munmap(pb, len));
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, b.pmo_id, 0));
 }
 
 /* A mapping keeps the file: close(fd) first, munmap later, nothing leaks. */
