@@ -35,6 +35,12 @@ static double map_touch(size_t size, uint32_t pmo)
 		return -1;
 	touch((void *)(uintptr_t)m.address, size);
 	dxgpmo_unmap(dev, pmo, m.address, m.length);
+	/*
+	 * UNMAP leaves the address range reserved until the process unmaps
+	 * it, as libdxgk does; left, each pair's range stayed reserved, and
+	 * the window offsets with it, for the rest of the run.
+	 */
+	munmap((void *)(uintptr_t)m.address, m.length);
 	return now() - t;
 }
 
@@ -168,7 +174,7 @@ void scenario_map(void)
 			continue;
 		window_offset = c.mmap_offset;
 		if (!paired(map_touch, c.pmo_id, anon_touch, 0, size, n, &r))
-			report_pairs("map", "MAP user+touch+UNMAP", size,
+			report_pairs("map", "MAP user+touch+UNMAP+munmap", size,
 				     "anon mmap+touch", &r, "");
 		if (!paired(mmap_touch, 0, anon_touch, 0, size, n, &r))
 			report_pairs("map", "mmap(2) window+touch", size,
