@@ -28,14 +28,31 @@ void dxgpmo_uc_zero_page(struct page *page)
 }
 
 /*
+ * Four words an iteration: fewer branches between the accesses (a
+ * plain loop of one word measured 2.2x the copy from a write-combined
+ * view under TCG, where an access costs the same whatever its memory
+ * type: that is the loop's own cost).
+ */
+#define DXGPMO_UC_UNROLL	4
+
+/*
  * Words whole: the load of a word that straddles the request's ends
  * reads bytes of the same view it was not asked for, which is harmless.
  */
 static void dxgpmo_uc_load(u64 *dst, const u64 *uc, size_t words)
 {
-	size_t i;
+	size_t i = 0;
 
-	for (i = 0; i < words; i++)
+	for (; i + DXGPMO_UC_UNROLL <= words; i += DXGPMO_UC_UNROLL) {
+		u64 w0 = READ_ONCE(uc[i]), w1 = READ_ONCE(uc[i + 1]);
+		u64 w2 = READ_ONCE(uc[i + 2]), w3 = READ_ONCE(uc[i + 3]);
+
+		dst[i] = w0;
+		dst[i + 1] = w1;
+		dst[i + 2] = w2;
+		dst[i + 3] = w3;
+	}
+	for (; i < words; i++)
 		dst[i] = READ_ONCE(uc[i]);
 }
 
@@ -46,8 +63,19 @@ static void dxgpmo_uc_load(u64 *dst, const u64 *uc, size_t words)
  */
 static void dxgpmo_uc_store(u8 *uc, const u8 *src, size_t length)
 {
+	const size_t step = DXGPMO_UC_UNROLL * sizeof(u64);
+
 	for (; length && !IS_ALIGNED((unsigned long)uc, 8); length--)
 		WRITE_ONCE(*uc++, *src++);
+	for (; length >= step; length -= step, uc += step, src += step) {
+		const u64 *from = (const u64 *)src;
+		u64 *to = (u64 *)uc;
+
+		WRITE_ONCE(to[0], from[0]);
+		WRITE_ONCE(to[1], from[1]);
+		WRITE_ONCE(to[2], from[2]);
+		WRITE_ONCE(to[3], from[3]);
+	}
 	for (; length >= 8; length -= 8, uc += 8, src += 8)
 		WRITE_ONCE(*(u64 *)uc, *(const u64 *)src);
 	for (; length; length--)
