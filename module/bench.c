@@ -52,16 +52,21 @@ static int dxgpmo_bench_page_loop(struct device *dev,
 	return ret;
 }
 
-static int dxgpmo_bench_adl_loops(struct dxgpmo_file *file,
-				  struct dxgpmo_amo *amo,
-				  struct dxgpmo_test_cmd *cmd, u64 *addr)
+/*
+ * @loops ADLs of the first @length bytes, each made and undone, as a kernel
+ * client's are; or, published, made visible and freed by id, as
+ * ALLOCATE_ADL and FREE_ADL do.  The time they took.
+ */
+static int dxgpmo_bench_adl_cycles(struct dxgpmo_file *file,
+				   struct dxgpmo_amo *amo,
+				   struct dxgpmo_test_cmd *cmd, u64 *addr,
+				   bool published, u64 *ns)
 {
 	struct dxgpmo_allocate_adl adl_cmd = {
 		.amo_id = cmd->id, .length = cmd->length,
 	};
-	unsigned long nr = cmd->length >> PAGE_SHIFT;
 	struct dxgpmo_adl *adl;
-	u32 loop;
+	u32 loop, id;
 	u64 t0;
 	int ret;
 
@@ -70,9 +75,34 @@ static int dxgpmo_bench_adl_loops(struct dxgpmo_file *file,
 		adl = dxgpmo_adl_create(file, amo, &adl_cmd, addr);
 		if (IS_ERR(adl))
 			return PTR_ERR(adl);
-		dxgpmo_object_abort_and_destroy(file, &adl->obj);
+		if (!published) {
+			dxgpmo_object_abort_and_destroy(file, &adl->obj);
+			continue;
+		}
+		/* Once published, another thread of the file may free it. */
+		id = adl->obj.id;
+		dxgpmo_object_finalize(file, &adl->obj);
+		ret = dxgpmo_object_destroy(file, id, DXGPMO_OBJ_ADL);
+		if (ret)
+			return ret;
 	}
-	cmd->adl_ns = ktime_get_ns() - t0;
+	*ns = ktime_get_ns() - t0;
+	return 0;
+}
+
+static int dxgpmo_bench_adl_loops(struct dxgpmo_file *file,
+				  struct dxgpmo_amo *amo,
+				  struct dxgpmo_test_cmd *cmd, u64 *addr)
+{
+	unsigned long nr = cmd->length >> PAGE_SHIFT;
+	u32 loop;
+	u64 t0;
+	int ret;
+
+	ret = dxgpmo_bench_adl_cycles(file, amo, cmd, addr, false,
+				      &cmd->adl_ns);
+	if (ret)
+		return ret;
 	cmd->adl_runs = dxgpmo_address_runs(addr, nr, 1);
 
 	/*
@@ -362,32 +392,6 @@ out:
 	return ret;
 }
 
-/* Whole ADLs, published and then freed by id as FREE_ADL does. */
-static int dxgpmo_bench_adl_published(struct dxgpmo_file *file,
-				      struct dxgpmo_amo *amo,
-				      struct dxgpmo_test_cmd *cmd, u64 *addr)
-{
-	struct dxgpmo_allocate_adl adl_cmd = {
-		.amo_id = cmd->id, .length = cmd->length,
-	};
-	struct dxgpmo_adl *adl;
-	u32 loop, id;
-	int ret;
-
-	for (loop = 0; loop < cmd->loops; loop++) {
-		adl = dxgpmo_adl_create(file, amo, &adl_cmd, addr);
-		if (IS_ERR(adl))
-			return PTR_ERR(adl);
-		/* Once published, another thread of the file may free it. */
-		id = adl->obj.id;
-		dxgpmo_object_finalize(file, &adl->obj);
-		ret = dxgpmo_object_destroy(file, id, DXGPMO_OBJ_ADL);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
 /*
  * MAP, FLUSH and FILL, loops times, on one sg_table.  The pages are
  * charged as an ADL's are: an adapter's DMA address space is everyone's.
@@ -465,10 +469,8 @@ static int dxgpmo_bench_adl_steps_run(struct dxgpmo_file *file,
 		return ret;
 	cond_resched();
 
-	t0 = ktime_get_ns();
-	ret = dxgpmo_bench_adl_published(file, amo, cmd, addr);
-	cmd->adl_published_ns = ktime_get_ns() - t0;
-	return ret;
+	return dxgpmo_bench_adl_cycles(file, amo, cmd, addr, true,
+				       &cmd->adl_published_ns);
 }
 
 int dxgpmo_bench_adl_steps(struct dxgpmo_file *file,
