@@ -105,10 +105,11 @@ static int dxgpmo_window_take_offsets(struct dxgpmo_window *window)
 }
 
 /*
- * An erase that cannot allocate leaves the range taken: offsets are lost,
- * never handed out twice.
+ * The last holder is gone: the range goes back.  An erase that cannot
+ * allocate leaves the range taken: offsets are lost, never handed out
+ * twice, and their entry stays valid until the module's exit frees it.
  */
-static void dxgpmo_window_give_offsets(struct kref *kref)
+static void dxgpmo_window_offsets_release(struct kref *kref)
 {
 	struct dxgpmo_window_offsets *offsets =
 		container_of(kref, struct dxgpmo_window_offsets, kref);
@@ -125,6 +126,7 @@ static void dxgpmo_window_give_offsets(struct kref *kref)
 		if (mas_walk(&mas)) {
 			dxgpmo_window_offsets_lost++;
 			pr_warn_once("dxgpmo: out of memory giving back an mmap offset range; it stays taken\n");
+			offsets = NULL;
 		}
 	}
 	mutex_unlock(&dxgpmo_window_offsets_lock);
@@ -133,7 +135,7 @@ static void dxgpmo_window_give_offsets(struct kref *kref)
 
 static void dxgpmo_window_offsets_put(struct dxgpmo_window_offsets *offsets)
 {
-	kref_put(&offsets->kref, dxgpmo_window_give_offsets);
+	kref_put(&offsets->kref, dxgpmo_window_offsets_release);
 }
 
 void dxgpmo_window_exit(void)
@@ -145,7 +147,12 @@ void dxgpmo_window_exit(void)
 	mutex_lock(&dxgpmo_window_offsets_lock);
 	mas_for_each(&mas, entry, ULONG_MAX)
 		left++;
-	WARN_ON(left != dxgpmo_window_offsets_lost);
+	/* Lost ranges only, which nothing holds; else leak what is left. */
+	if (!WARN_ON(left != dxgpmo_window_offsets_lost)) {
+		mas_set(&mas, 0);
+		mas_for_each(&mas, entry, ULONG_MAX)
+			kfree(entry);
+	}
 	__mt_destroy(&dxgpmo_window_offsets);
 	mutex_unlock(&dxgpmo_window_offsets_lock);
 }
@@ -304,8 +311,8 @@ static const struct vm_operations_struct dxgpmo_detached_vm_ops = {
 /*
  * UNMAP of a user view made by MAP: if the caller's VMA at address is still
  * exactly that view, its PTEs are zapped and it is detached from the
- * window (it maps nothing from now on, and holds nothing), all under one
- * hold of mmap_lock.  The address range itself stays reserved until the
+ * window (it maps nothing from now on, and holds only the window's
+ * offsets), all under one hold of mmap_lock.  The address range itself stays reserved until the
  * process unmaps it: a module cannot check a VMA and unmap it under one
  * hold of the lock (do_munmap() is not exported), and checking, dropping
  * the lock and calling vm_munmap() would tear down whatever another thread

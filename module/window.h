@@ -13,6 +13,7 @@
 
 struct dxgpmo_backing;
 struct dxgpmo_file;
+struct dxgpmo_window_offsets;
 struct file;
 struct vm_area_struct;
 
@@ -20,8 +21,6 @@ struct vm_area_struct;
  * The mmap window of a PMO.  VMAs hold references; DESTROY revokes it (PTEs
  * zapped, later faults SIGBUS) so no mapping outlives the object's handle.
  */
-struct dxgpmo_window_offsets;
-
 struct dxgpmo_window {
 	struct kref kref;
 	struct rw_semaphore lock;	/* faults (read) vs revoke (write) */

@@ -1166,9 +1166,11 @@ TEST_F(map, detached_view_keeps_its_offsets_until_unmapped)
 {
 	const uint64_t len = 4 * PAGE;
 	struct dxgpmo_create_pmo a, b, c;
+	int status, pipefd[2];
+	void *dest, *moved;
 	struct dxgpmo_map u;
 	uint8_t *pb;
-	int status;
+	char byte;
 	pid_t pid;
 
 	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_MDL, DXGPMO_CACHE_CACHED,
@@ -1199,17 +1201,47 @@ TEST_F(map, detached_view_keeps_its_offsets_until_unmapped)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFSIGNALED(status));
 	EXPECT_EQ(SIGBUS, WTERMSIG(status));
-	/* Half of it unmapped: the rest still holds the offsets. */
+	/*
+	 * A fork's copy holds them while the parent unmaps half of its own
+	 * and moves the other half (mremap copies the VMA) and unmaps that.
+	 */
+	ASSERT_EQ(0, pipe(pipefd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		close(pipefd[1]);
+		_exit(read(pipefd[0], &byte, 1) == 1 ? 0 : 1);
+	}
+	close(pipefd[0]);
 	EXPECT_EQ(0, munmap((void *)(uintptr_t)u.address, len / 2));
+	dest = mmap(NULL, len / 2, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		    0);
+	ASSERT_NE(MAP_FAILED, dest);
+	moved = mremap((void *)(uintptr_t)(u.address + len / 2), len / 2,
+		       len / 2, MREMAP_MAYMOVE | MREMAP_FIXED, dest);
+	ASSERT_EQ(dest, moved);
 	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_MDL, DXGPMO_CACHE_CACHED,
 			    len, 0, &c));
 	EXPECT_TRUE(c.mmap_offset >= a.mmap_offset + len ||
 		    c.mmap_offset + len <= a.mmap_offset);
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
-	EXPECT_EQ(0, munmap((void *)(uintptr_t)(u.address + len / 2),
-			    len / 2));
+	EXPECT_EQ(0, munmap(moved, len / 2));
+	/* Only the child's copy is left. */
+	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_MDL, DXGPMO_CACHE_CACHED,
+			    len, 0, &c));
+	EXPECT_TRUE(c.mmap_offset >= a.mmap_offset + len ||
+		    c.mmap_offset + len <= a.mmap_offset);
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+	ASSERT_EQ(1, write(pipefd[1], "x", 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	close(pipefd[1]);
 	EXPECT_EQ(0x22, ((volatile uint8_t *)pb)[0]);
-	/* Now nothing holds them: the same size may land there again. */
+	/*
+	 * Now nothing holds them: the same size lands there again (the
+	 * lowest free range is given first, and this test is alone on the
+	 * device).
+	 */
 	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_MDL, DXGPMO_CACHE_CACHED,
 			    len, 0, &c));
 	EXPECT_LE(c.mmap_offset, a.mmap_offset);
