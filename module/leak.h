@@ -36,7 +36,7 @@ void dxgpmo_leak_context(const struct dxgpmo_file *file, u64 context,
 void dxgpmo_leak_copy_comm(char *buf, size_t len);
 
 /* The names are copied TASK_COMM_LEN bytes at a time from current->comm. */
-static_assert(TASK_COMM_LEN <= sizeof_field(struct task_struct, comm));
+static_assert(sizeof_field(struct task_struct, comm) >= TASK_COMM_LEN);
 static_assert(sizeof_field(struct dxgpmo_object, creator_comm) ==
 	      TASK_COMM_LEN);
 
