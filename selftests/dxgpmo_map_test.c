@@ -1021,6 +1021,54 @@ TEST_F(map, window_offsets_reused_after_last_view)
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, b.pmo_id, 0));
 }
 
+/* A fork child that holds its copies of our mappings until released. */
+static pid_t fork_holder(int *release)
+{
+	int pipefd[2];
+	char byte;
+	pid_t pid;
+
+	if (pipe(pipefd))
+		return -1;
+	pid = fork();
+	if (!pid) {
+		close(pipefd[1]);
+		_exit(read(pipefd[0], &byte, 1) == 1 ? 0 : 1);
+	}
+	close(pipefd[0]);
+	*release = pipefd[1];
+	return pid;
+}
+
+/* Let the holder go: 0 when it exited as it should. */
+static int release_holder(pid_t pid, int release)
+{
+	int status = -1;
+
+	if (write(release, "x", 1) != 1)
+		kill(pid, SIGKILL);
+	close(release);
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
+}
+
+/*
+ * Whether a new object of len bytes gets a window clear of
+ * [off, off + len), which something still holds: 1, 0, or -1 when it
+ * could not be made.  The object goes again.
+ */
+static int window_clear_of(int fd, uint64_t off, uint64_t len)
+{
+	struct dxgpmo_create_pmo c;
+	int clear;
+
+	if (create(fd, DXGPMO_PMO_TYPE_MDL, DXGPMO_CACHE_CACHED, len, 0, &c))
+		return -1;
+	clear = c.mmap_offset >= off + len || c.mmap_offset + len <= off;
+	return dxgpmo_destroy_pmo(fd, c.pmo_id, 0) ? -1 : clear;
+}
+
 /*
  * What is left of a view keeps the window's offsets taken: the half a
  * partial munmap left, and a fork child's copy.
@@ -1028,10 +1076,9 @@ TEST_F(map, window_offsets_reused_after_last_view)
 TEST_F(map, window_offsets_held_by_split_and_forked_views)
 {
 	const uint64_t len = 8 * PAGE;
-	struct dxgpmo_create_pmo a, b, c;
-	int pipefd[2], status;
+	struct dxgpmo_create_pmo a, c;
 	uint8_t *view;
-	char byte;
+	int release;
 	pid_t pid;
 
 	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_MDL, DXGPMO_CACHE_CACHED,
@@ -1039,38 +1086,20 @@ TEST_F(map, window_offsets_held_by_split_and_forked_views)
 	view = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
 		    a.mmap_offset);
 	ASSERT_NE(MAP_FAILED, view);
-	ASSERT_EQ(0, pipe(pipefd));
-	pid = fork();
+	pid = fork_holder(&release);
 	ASSERT_LE(0, pid);
-	if (!pid) {
-		/* Holds its copy of the view until the parent says. */
-		close(pipefd[1]);
-		_exit(read(pipefd[0], &byte, 1) == 1 ? 0 : 1);
-	}
-	close(pipefd[0]);
 	ASSERT_EQ(0, dxgpmo_destroy_pmo(self->fd, a.pmo_id, 0));
 	EXPECT_EQ(0, munmap(view, len / 2));
-	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_MDL, DXGPMO_CACHE_CACHED,
-			    len, 0, &b));
-	EXPECT_TRUE(b.mmap_offset >= a.mmap_offset + len ||
-		    b.mmap_offset + len <= a.mmap_offset);
+	EXPECT_EQ(1, window_clear_of(self->fd, a.mmap_offset, len));
 	EXPECT_EQ(0, munmap(view + len / 2, len / 2));
 	/* Only the child's copy is left. */
-	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_MDL, DXGPMO_CACHE_CACHED,
-			    len, 0, &c));
-	EXPECT_TRUE(c.mmap_offset >= a.mmap_offset + len ||
-		    c.mmap_offset + len <= a.mmap_offset);
-	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
-	ASSERT_EQ(1, write(pipefd[1], "x", 1));
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
-	close(pipefd[1]);
+	EXPECT_EQ(1, window_clear_of(self->fd, a.mmap_offset, len));
+	EXPECT_EQ(0, release_holder(pid, release));
 	/* Now nothing holds it: the same size may land there again. */
 	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_MDL, DXGPMO_CACHE_CACHED,
 			    len, 0, &c));
 	EXPECT_LE(c.mmap_offset, a.mmap_offset);
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
-	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, b.pmo_id, 0));
 }
 
 /*
@@ -1166,11 +1195,10 @@ TEST_F(map, detached_view_keeps_its_offsets_until_unmapped)
 {
 	const uint64_t len = 4 * PAGE;
 	struct dxgpmo_create_pmo a, b, c;
-	int status, pipefd[2];
 	void *dest, *moved;
+	int status, release;
 	struct dxgpmo_map u;
 	uint8_t *pb;
-	char byte;
 	pid_t pid;
 
 	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_MDL, DXGPMO_CACHE_CACHED,
@@ -1205,14 +1233,8 @@ TEST_F(map, detached_view_keeps_its_offsets_until_unmapped)
 	 * A fork's copy holds them while the parent unmaps half of its own
 	 * and moves the other half (mremap copies the VMA) and unmaps that.
 	 */
-	ASSERT_EQ(0, pipe(pipefd));
-	pid = fork();
+	pid = fork_holder(&release);
 	ASSERT_LE(0, pid);
-	if (!pid) {
-		close(pipefd[1]);
-		_exit(read(pipefd[0], &byte, 1) == 1 ? 0 : 1);
-	}
-	close(pipefd[0]);
 	EXPECT_EQ(0, munmap((void *)(uintptr_t)u.address, len / 2));
 	dest = mmap(NULL, len / 2, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
 		    0);
@@ -1220,22 +1242,11 @@ TEST_F(map, detached_view_keeps_its_offsets_until_unmapped)
 	moved = mremap((void *)(uintptr_t)(u.address + len / 2), len / 2,
 		       len / 2, MREMAP_MAYMOVE | MREMAP_FIXED, dest);
 	ASSERT_EQ(dest, moved);
-	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_MDL, DXGPMO_CACHE_CACHED,
-			    len, 0, &c));
-	EXPECT_TRUE(c.mmap_offset >= a.mmap_offset + len ||
-		    c.mmap_offset + len <= a.mmap_offset);
-	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+	EXPECT_EQ(1, window_clear_of(self->fd, a.mmap_offset, len));
 	EXPECT_EQ(0, munmap(moved, len / 2));
 	/* Only the child's copy is left. */
-	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_MDL, DXGPMO_CACHE_CACHED,
-			    len, 0, &c));
-	EXPECT_TRUE(c.mmap_offset >= a.mmap_offset + len ||
-		    c.mmap_offset + len <= a.mmap_offset);
-	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
-	ASSERT_EQ(1, write(pipefd[1], "x", 1));
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
-	close(pipefd[1]);
+	EXPECT_EQ(1, window_clear_of(self->fd, a.mmap_offset, len));
+	EXPECT_EQ(0, release_holder(pid, release));
 	EXPECT_EQ(0x22, ((volatile uint8_t *)pb)[0]);
 	/*
 	 * Now nothing holds them: the same size lands there again (the
