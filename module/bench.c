@@ -215,46 +215,53 @@ static int dxgpmo_bench_sgtable_loops(struct dxgpmo_amo *amo,
 }
 
 /*
- * The AMO whose first @length bytes the ADL timings map, referenced; the
- * object must have pages (the per-page loop and the floor list them).
+ * run on the AMO @id whose first @length bytes the ADL timings map, with
+ * an array for the page numbers; the object must have pages (the per-page
+ * loop and the floor list them).
  */
-static struct dxgpmo_amo *dxgpmo_bench_adl_amo(struct dxgpmo_file *file,
-					       struct dxgpmo_test_cmd *cmd)
+static int dxgpmo_bench_on_amo(struct dxgpmo_file *file,
+			       struct dxgpmo_test_cmd *cmd,
+			       int (*run)(struct dxgpmo_file *file,
+					  struct dxgpmo_amo *amo,
+					  struct dxgpmo_test_cmd *cmd,
+					  u64 *addr))
 {
 	struct dxgpmo_amo *amo;
+	u64 *addr;
+	int ret = -EINVAL;
 
 	if (!cmd->loops || cmd->loops > DXGPMO_BENCH_MAX_LOOPS ||
 	    !cmd->length || !PAGE_ALIGNED(cmd->length))
-		return ERR_PTR(-EINVAL);
+		return -EINVAL;
 	amo = dxgpmo_amo_get(file, cmd->id);
 	if (IS_ERR(amo))
-		return ERR_PTR(-EINVAL);
+		return -EINVAL;
 	if (!amo->pmo->backing->ops->page ||
-	    cmd->length > (u64)amo->pmo->backing->nr_pages << PAGE_SHIFT) {
-		dxgpmo_object_put(&amo->obj);
-		return ERR_PTR(-EINVAL);
-	}
-	return amo;
+	    cmd->length > (u64)amo->pmo->backing->nr_pages << PAGE_SHIFT)
+		goto out;
+	ret = -ENOMEM;
+	addr = kvmalloc_array(cmd->length >> PAGE_SHIFT, sizeof(*addr),
+			      GFP_KERNEL);
+	if (addr)
+		ret = run(file, amo, cmd, addr);
+	kvfree(addr);
+out:
+	dxgpmo_object_put(&amo->obj);
+	return ret;
+}
+
+static int dxgpmo_bench_adl_run(struct dxgpmo_file *file,
+				struct dxgpmo_amo *amo,
+				struct dxgpmo_test_cmd *cmd, u64 *addr)
+{
+	int ret = dxgpmo_bench_adl_loops(file, amo, cmd, addr);
+
+	return ret ? ret : dxgpmo_bench_sgtable_loops(amo, cmd, addr);
 }
 
 int dxgpmo_bench_adl(struct dxgpmo_file *file, struct dxgpmo_test_cmd *cmd)
 {
-	struct dxgpmo_amo *amo;
-	u64 *addr = NULL;
-	int ret = -ENOMEM;
-
-	amo = dxgpmo_bench_adl_amo(file, cmd);
-	if (IS_ERR(amo))
-		return PTR_ERR(amo);
-	addr = kvmalloc_array(cmd->length >> PAGE_SHIFT, sizeof(*addr),
-			      GFP_KERNEL);
-	if (addr)
-		ret = dxgpmo_bench_adl_loops(file, amo, cmd, addr);
-	if (addr && !ret)
-		ret = dxgpmo_bench_sgtable_loops(amo, cmd, addr);
-	dxgpmo_object_put(&amo->obj);
-	kvfree(addr);
-	return ret;
+	return dxgpmo_bench_on_amo(file, cmd, dxgpmo_bench_adl_run);
 }
 
 /*
@@ -365,7 +372,7 @@ static int dxgpmo_bench_step_dma_once(struct dxgpmo_amo *amo,
 	struct dxgpmo_adapter *adapter = amo->adapter;
 	struct dxgpmo_backing *backing = amo->pmo->backing;
 	bool iommu = adapter->caps & DXGPMO_ADAPTER_CAP_IOMMU;
-	u64 t0, mapped, filled;
+	u64 t0, mapped, filled, unmapped;
 	int ret = 0;
 
 	if (!dxgpmo_adapter_begin_access(adapter))
@@ -382,11 +389,10 @@ static int dxgpmo_bench_step_dma_once(struct dxgpmo_amo *amo,
 	filled = ktime_get_ns();
 	step_ns[DXGPMO_TEST_ADL_STEP_FILL] += filled - mapped;
 	backing->ops->dma_unmap(backing, m);
-	t0 = ktime_get_ns() - filled + mapped - t0;
-	step_ns[DXGPMO_TEST_ADL_STEP_MAP] += t0;
-	t0 = ktime_get_ns();
+	unmapped = ktime_get_ns();
+	step_ns[DXGPMO_TEST_ADL_STEP_MAP] += (mapped - t0) + (unmapped - filled);
 	dxgpmo_adapter_flush_lazy_unmaps(adapter);
-	step_ns[DXGPMO_TEST_ADL_STEP_FLUSH] += ktime_get_ns() - t0;
+	step_ns[DXGPMO_TEST_ADL_STEP_FLUSH] += ktime_get_ns() - unmapped;
 out:
 	dxgpmo_adapter_end_access(adapter);
 	return ret;
@@ -476,21 +482,7 @@ static int dxgpmo_bench_adl_steps_run(struct dxgpmo_file *file,
 int dxgpmo_bench_adl_steps(struct dxgpmo_file *file,
 			   struct dxgpmo_test_cmd *cmd)
 {
-	struct dxgpmo_amo *amo;
-	u64 *addr = NULL;
-	int ret;
-
-	amo = dxgpmo_bench_adl_amo(file, cmd);
-	if (IS_ERR(amo))
-		return PTR_ERR(amo);
-	ret = -ENOMEM;
-	addr = kvmalloc_array(cmd->length >> PAGE_SHIFT, sizeof(*addr),
-			      GFP_KERNEL);
-	if (addr)
-		ret = dxgpmo_bench_adl_steps_run(file, amo, cmd, addr);
-	dxgpmo_object_put(&amo->obj);
-	kvfree(addr);
-	return ret;
+	return dxgpmo_bench_on_amo(file, cmd, dxgpmo_bench_adl_steps_run);
 }
 
 int dxgpmo_bench_chunks(struct dxgpmo_file *file, struct dxgpmo_test_cmd *cmd)
