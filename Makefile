@@ -278,23 +278,33 @@ space := $(empty) $(empty)
 # or a kind's file but from main.c, no #include the file uses nothing of.
 # layering-tests/run.sh runs it on small trees, one with each rule broken,
 # so that a rule that stops failing fails the lint.
-lint: $(CHECKPATCH) $(KERNEL_DOC) $(KSELFTEST_DIR)/kselftest_harness.h \
-		$(COCCINELLE)
+# Each part a target of its own, so that make -j runs them side by side
+# (make check does, with -O for whole logs): one after another, the
+# longest kept a core idle after the boots for minutes.
+LINT_PARTS := lint-kernel lint-user lint-windows lint-shell lint-cppcheck \
+	analyze coccicheck lint-layers lint-kernel-doc
+.PHONY: $(LINT_PARTS)
+lint: $(LINT_PARTS)
+lint-kernel: $(CHECKPATCH)
 	perl $(CHECKPATCH) --strict --no-tree --ignore BIT_MACRO,AVOID_BUG -q \
 		-f $(LINT_SOURCES)
 	perl $(CHECKPATCH) --strict --no-tree -q \
 		--ignore OPEN_ENDED_LINE,PARENTHESIS_ALIGNMENT,COMPLEX_MACRO \
 		-f module/trace.h
+$(BUILD)/dxgk-typedefs: uapi/dxgk_types.h
+	@mkdir -p $(BUILD)
 	{ sed -n 's/^} \(DXGKARG[A-Z_]*\);$$/\1/p' uapi/dxgk_types.h | \
 		grep -v 'FLAGS$$'; \
 	  sed -n 's/^typedef [a-z][a-z0-9_ ]* \**\([A-Z][A-Z0-9_]*\);$$/\1/p' \
 		uapi/dxgk_types.h; } | \
-		awk '{ print length($$0) "\t" $$0 }' | sort -rn | cut -f2 \
-		> $(BUILD)/dxgk-typedefs
+		awk '{ print length($$0) "\t" $$0 }' | sort -rn | cut -f2 > $@
+lint-user: $(CHECKPATCH) $(BUILD)/dxgk-typedefs
 	perl $(CHECKPATCH) --strict --no-tree -q \
 		--typedefsfile $(BUILD)/dxgk-typedefs \
 		--ignore $(subst $(space),$(comma),$(strip $(USER_LINT_IGNORE))) \
 		-f $(USER_LINT_SOURCES)
+$(BUILD)/windows-typedefs: $(BUILD)/dxgk-typedefs uapi/dxgk_types.h \
+		$(WINDOWS_LINT_SOURCES)
 	{ cat $(BUILD)/dxgk-typedefs; \
 	  sed -n 's/^} \([A-Z][A-Z0-9_]*\);$$/\1/p' $(WINDOWS_LINT_SOURCES); \
 	  sed -n 's/^typedef .* \**\([A-Z][A-Z0-9_]*\);$$/\1/p' \
@@ -302,21 +312,23 @@ lint: $(CHECKPATCH) $(KERNEL_DOC) $(KSELFTEST_DIR)/kselftest_harness.h \
 	  sed -n 's/^typedef [A-Z_]* (\*\([A-Z][A-Z0-9_]*\))(.*/\1/p' \
 		uapi/dxgk_types.h $(WINDOWS_LINT_SOURCES); \
 	  echo KMD_BASIS; } | sort -u | \
-		awk '{ print length($$0) "\t" $$0 }' | sort -rn | cut -f2 \
-		> $(BUILD)/windows-typedefs
+		awk '{ print length($$0) "\t" $$0 }' | sort -rn | cut -f2 > $@
+lint-windows: $(CHECKPATCH) $(BUILD)/windows-typedefs
 	perl $(CHECKPATCH) --strict --no-tree -q \
 		--typedefsfile $(BUILD)/windows-typedefs \
 		--ignore BIT_MACRO,AVOID_BUG,CAMELCASE,NEW_TYPEDEFS \
 		-f $(WINDOWS_LINT_SOURCES)
+lint-shell:
 	shellcheck -x $(LINT_SCRIPTS)
+lint-cppcheck: $(KSELFTEST_DIR)/kselftest_harness.h
 	cppcheck $(CPPCHECK_FLAGS) userspace-tools selftests
-	scripts/analyze.sh $(KSELFTEST_DIR) $(ANALYZE_SOURCES)
-	scripts/coccicheck.sh $(BUILD)/coccinelle module samples
+lint-layers:
 	scripts/layering-tests/run.sh -q
 	scripts/layering.sh -q
 	scripts/headers.sh
 	scripts/windows-names.sh --self-test
 	scripts/version.sh --check
+lint-kernel-doc: $(KERNEL_DOC)
 	@out=$$(perl $(KERNEL_DOC) -none -Wall $(LINT_SOURCES) \
 		$(WINDOWS_LINT_SOURCES) 2>&1); \
 		if [ -n "$$out" ]; then echo "$$out"; \

@@ -33,26 +33,38 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # spatch compiles OCaml rules with ocamlopt
 ocaml=
 ! command -v ocamlopt > /dev/null 2>&1 || ocaml=1
-reports=$(mktemp)
-trap 'rm -f "$reports"' EXIT
+reports=$(mktemp -d)
+trap 'rm -rf "$reports"' EXIT
 files=$(find "$@" -name '*.c' | sort)
 skipped=
+todo=
 for cocci in $(find "$cocci_dir" -name '*.cocci' | sort); do
 	name=${cocci#"$cocci_dir"/}
 	if [ -z "$ocaml" ] && grep -q '^@ *script *: *ocaml' "$cocci"; then
 		skipped="$skipped $name"
 		continue
 	fi
-	# The semantic patch's own parse warnings ("should X be a
-	# metavariable?") are about it, not about the code.
-	# shellcheck disable=SC2086
-	spatch -D report --no-show-diff --very-quiet \
-		-I "$top/include" -I "$top/uapi" --cocci-file "$cocci" $files 2>&1 |
-		grep -v '^warning: line [0-9]*: should .* be a metavariable?$' |
-		sed "s|^|$name: |" >> "$reports" || true
+	todo="$todo $name"
 done
+# As many semantic patches at a time as there are CPUs (make check runs
+# this at the end of its boots, where one spatch after another left a
+# core idle for minutes), each one's reports in a file of its own, shown
+# in the patches' order.  The semantic patch's own parse warnings
+# ("should X be a metavariable?") are about it, not about the code.
+export cocci_dir reports files top
+# SC2016: expanded by the inner shell; SC2086: one word a name
+# shellcheck disable=SC2016,SC2086
+printf '%s\n' $todo | xargs -P "$(nproc)" -n 1 sh -c '
+	# shellcheck disable=SC2086 # one word a file
+	spatch -D report --no-show-diff --very-quiet \
+		-I "$top/include" -I "$top/uapi" --cocci-file "$cocci_dir/$1" \
+		$files 2>&1 |
+		grep -v "^warning: line [0-9]*: should .* be a metavariable?\$" |
+		sed "s|^|$1: |" > "$reports/$(echo "$1" | tr / _)" || true' sh
 [ -z "$skipped" ] || echo "coccicheck: skipped, no OCaml:$skipped"
-if [ -s "$reports" ]; then
-	cat "$reports"
+if cat "$reports"/* 2>/dev/null | grep -q .; then
+	for name in $todo; do
+		cat "$reports/$(echo "$name" | tr / _)"
+	done
 	exit 1
 fi

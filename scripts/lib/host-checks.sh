@@ -26,7 +26,7 @@ host_checks_start() {
 		# Below the guests (TCG threads) in the scheduler's eyes.
 		renice -n 19 -p "$(exec sh -c 'echo $PPID')" > /dev/null 2>&1 ||
 			true
-		if make -s lint > "$build/lint.log" 2>&1; then
+		if make -s -j"$(nproc)" -O lint > "$build/lint.log" 2>&1; then
 			echo pass > "$build/lint.status"
 		else
 			echo fail > "$build/lint.status"
