@@ -40,6 +40,7 @@
  *		      [--trace-baseline MODULE]
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,7 @@
 FILE *json;
 int dev;
 size_t max_size = 256UL << 20;
+size_t size_limit;
 int have_test_cmd = 1;
 const char *only_adapter;
 
@@ -178,6 +180,41 @@ static void pick_max_size(void)
 			max_size = 1UL << 30;
 	if (f)
 		fclose(f);
+	if (size_limit && max_size > size_limit)
+		max_size = size_limit;
+}
+
+/* --max-size: a power of two from 4 KiB, with an optional K, M or G. */
+static int parse_size(const char *arg, size_t *size)
+{
+	unsigned int shift = 0;
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (errno || end == arg)
+		return 0;
+	switch (*end) {
+	case 'K':
+		shift = 10;
+		break;
+	case 'M':
+		shift = 20;
+		break;
+	case 'G':
+		shift = 30;
+		break;
+	}
+	if (shift)
+		end++;
+	if (*end || v > (1ULL << 40) >> shift)
+		return 0;
+	v <<= shift;
+	if (v < PAGE || (v & (v - 1)))
+		return 0;
+	*size = v;
+	return 1;
 }
 
 /* --only: one scenario by name, or NULL for all. */
@@ -203,15 +240,19 @@ int main(int argc, char **argv)
 			only_adapter = argv[++i];
 		} else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
 			only_scenario = argv[++i];
+		} else if (!strcmp(argv[i], "--max-size") && i + 1 < argc &&
+			   parse_size(argv[i + 1], &size_limit)) {
+			i++;
 		} else if (!strcmp(argv[i], "--trace-baseline") &&
 			   i + 1 < argc) {
 			trace_baseline = argv[++i];
 		} else {
 			fprintf(stderr,
 				"usage: dxgpmo-bench [--json FILE] [--adapter ID|NAME] [--only create|adl|map|dirty|scale|trace]\n"
-				"                    [--trace-baseline MODULE]\n"
+				"                    [--max-size SIZE[K|M|G]] [--trace-baseline MODULE]\n"
 				"  --adapter: the ADL scenario on that adapter only (e.g. a device\n"
 				"  bound with 'dxgpmoctl adapter bind', for the costs of your IOMMU)\n"
+				"  --max-size: no size above SIZE, a power of two from 4K: a quick run\n"
 				"  --trace-baseline: the module built with DXGPMO_NOTRACE=y; the trace\n"
 				"  scenario reloads it and ./dxgpmo.ko in turn (it runs only with it)\n");
 			return 2;

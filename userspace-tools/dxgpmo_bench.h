@@ -26,6 +26,8 @@ extern FILE *json;
 extern int dev;
 /* The largest object size, 1 GiB when the machine has the memory. */
 extern size_t max_size;
+/* --max-size: no size of any scenario above it; 0 for none. */
+extern size_t size_limit;
 /* Cleared once DXGPMO_IOC_TEST is refused (no test build, debug_ioctls=1). */
 extern int have_test_cmd;
 /* --adapter: the one adapter scenario 2 runs on (id or name), or NULL. */

@@ -173,8 +173,8 @@ void scenario_dirty(void)
 		period_what = "START+1/16 writes+query (2 MiB pages)";
 	}
 	dirty_bits = calloc(1, info[0].segment_size / dirty_page_size / 8 + 1);
-	for (size = 64 * 1024; size <= info[0].segment_size && dirty_bits;
-	     size <<= 2) {
+	for (size = 64 * 1024; size <= info[0].segment_size && dirty_bits &&
+	     (!size_limit || size <= size_limit); size <<= 2) {
 		unsigned int n = pairs_for(size);
 		double t0, tracked, untracked;
 		struct pair_result p;

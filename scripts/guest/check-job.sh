@@ -117,6 +117,8 @@ tests_first_half() {
 		run_test $t
 	done
 
+	run_test sh ./dxgpmo_bench_test.sh
+
 	# libdxgk's examples, Windows names only, before the tool's session renames
 	# the edu adapters: the mobile GPU's buffer on a physically addressed
 	# adapter and on one behind the IOMMU, the live migration on an edu.

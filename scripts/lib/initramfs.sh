@@ -98,6 +98,7 @@ initramfs_tests() {
 		"$user/selftests/dxgpmo_leak_test" \
 		"$user/userspace-tools/dxgpmoctl" "$user/selftests/dxgpmoctl_test.sh" \
 		"$user/selftests/dxgpmoctl_monitor.sh" "$user/selftests/json_check" \
+		"$user/userspace-tools/dxgpmo-bench" "$user/selftests/dxgpmo_bench_test.sh" \
 		"$user/userspace-tools/examples/dxgk-mobile-gpu" \
 		"$user/userspace-tools/examples/dxgk-live-migration" \
 		"$user/selftests/libdxgk_test" \
