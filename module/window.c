@@ -345,12 +345,18 @@ int dxgpmo_window_detach_view(struct dxgpmo_window *window,
 		/*
 		 * Faults of this VMA see no window from here (they run under
 		 * mmap_lock or the VMA's own lock, both held here); what it
-		 * mapped goes, with the other mappings of
-		 * those pages, which simply fault them in again.
+		 * mapped goes.  Only its own entries: a zap of the window's
+		 * file range would take the other views' too, and walk every
+		 * view still at those offsets, detached ones included.  Each
+		 * backing makes its views PFN maps, the one kind the helper
+		 * zaps (it passes over any other without a word).
 		 */
-		unmap_mapping_range(window->mapping,
-				    (loff_t)vma->vm_pgoff << PAGE_SHIFT,
-				    length, 1);
+		if (!WARN_ON_ONCE(!(vma->vm_flags & VM_PFNMAP)))
+			dxgpmo_zap_pfn_range(vma, vma->vm_start, length);
+		else
+			unmap_mapping_range(window->mapping,
+					    (loff_t)vma->vm_pgoff << PAGE_SHIFT,
+					    length, 1);
 		ret = 0;
 	}
 	mmap_write_unlock(mm);

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -814,6 +815,58 @@ TEST_F(map, unmap_after_munmap)
 	EXPECT_EQ(0, munmap(other, u.length));
 	ASSERT_EQ(0, dxgpmo_get_stats(self->fd, &st));
 	EXPECT_EQ(0, st.file.maps);
+	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
+}
+
+static long minor_faults(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_SELF, &ru) ? -1 : ru.ru_minflt;
+}
+
+/*
+ * UNMAP takes down the one view it names: another view of the same pages
+ * keeps its page table entries (a view's entries were once zapped through
+ * the window's whole file range, which made the other views fault again
+ * and walked every view still attached to those offsets, detached ones
+ * included).
+ */
+TEST_F(map, unmap_leaves_other_views_mapped)
+{
+	const unsigned int pages = 8;
+	struct dxgpmo_create_pmo c;
+	struct dxgpmo_map a, b;
+	volatile uint8_t *other;
+	long before, after;
+	unsigned int i;
+	int sum = 0;
+
+	ASSERT_EQ(0, create(self->fd, DXGPMO_PMO_TYPE_MDL, DXGPMO_CACHE_CACHED,
+			    pages * PAGE, 0, &c));
+	ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_USER, 0,
+			 pages * PAGE, &a));
+	ASSERT_EQ(0, map(self->fd, c.pmo_id, DXGPMO_ACCESS_USER, 0,
+			 pages * PAGE, &b));
+	other = (volatile uint8_t *)(uintptr_t)b.address;
+	for (i = 0; i < pages; i++) {
+		((volatile uint8_t *)(uintptr_t)a.address)[i * PAGE] = i;
+		sum += other[i * PAGE];
+	}
+	before = minor_faults();
+	ASSERT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, a.address, a.length));
+	for (i = 0; i < pages; i++)
+		sum += other[i * PAGE];
+	after = minor_faults();
+	ASSERT_LE(0, before);
+	EXPECT_EQ(2 * (pages - 1) * pages / 2, sum);
+	EXPECT_EQ(before, after) {
+		TH_LOG("the other view faulted %ld times after the UNMAP of one",
+		       after - before);
+	}
+	EXPECT_EQ(0, munmap((void *)(uintptr_t)a.address, a.length));
+	EXPECT_EQ(0, dxgpmo_unmap(self->fd, c.pmo_id, b.address, b.length));
+	EXPECT_EQ(0, munmap((void *)(uintptr_t)b.address, b.length));
 	EXPECT_EQ(0, dxgpmo_destroy_pmo(self->fd, c.pmo_id, 0));
 }
 
